@@ -1,0 +1,1 @@
+"""detlens metric engine: official-exact scene-text detection metrics with evidence."""

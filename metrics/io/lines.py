@@ -1,0 +1,159 @@
+"""Grammar of one ICDAR-style text line (spec section 0.2-0.3), box type detected per line.
+
+A line is comma separated: coordinates, an optional confidence, an optional transcription.
+The transcription is everything after the last numeric field (commas included); a quoted
+transcription (``"word"``, IC13 style) is dequoted with the escapes ``\\\\`` and ``\\"`` undone.
+Coordinates always come in x,y pairs, which resolves most ambiguities: an odd number of
+leading numeric fields means the last one is a confidence or a numeric transcription.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from metrics.model import BoxType, FloatArray, Instance, ltrb_points
+
+_NUM = re.compile(r"\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*\Z")
+_INT = re.compile(r"\s*-?\d+\s*\Z")
+_CONF = re.compile(r"\s*(?:[01](?:\.\d*)?|0?\.\d+)\s*\Z")
+DONT_CARE = "###"
+
+
+class LineError(ValueError):
+    """A line that cannot be read; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class LineShape:
+    """What a first look at a line found, used to infer a file set's det schema."""
+
+    n_numeric: int
+    has_text: bool
+    conf_like_tail: bool  # odd numeric count whose last field looks like 0.xx
+
+
+@dataclass(frozen=True, slots=True)
+class DetSchema:
+    """Which optional fields detection lines carry (inferred over the whole det set)."""
+
+    confidence: bool = False
+    transcription: bool = False
+
+
+def dequote(text: str) -> str:
+    """Remove IC13 quotes and undo their escapes; other text is returned unchanged."""
+    stripped = text.strip()
+    if len(stripped) >= 2 and stripped[0] == '"' and stripped[-1] == '"':
+        return stripped[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+    return text
+
+
+def _split(line: str) -> tuple[list[str], list[str]]:
+    fields = line.split(",")
+    k = 0
+    while k < len(fields) and _NUM.match(fields[k]):
+        k += 1
+    return fields[:k], fields[k:]
+
+
+def shape_of(line: str) -> LineShape:
+    nums, rest = _split(line)
+    text = ",".join(rest)
+    tail = len(nums) % 2 == 1 and "." in nums[-1] and bool(_CONF.match(nums[-1]))
+    return LineShape(len(nums), bool(text.strip()), tail)
+
+
+def infer_det_schema(shapes: list[LineShape]) -> DetSchema:
+    """Confidences are present if some line ends its numbers with a 0.xx value."""
+    return DetSchema(
+        confidence=any(s.conf_like_tail for s in shapes),
+        transcription=any(s.has_text for s in shapes),
+    )
+
+
+def _coords(nums: list[str], box_type: BoxType | None) -> tuple[FloatArray, BoxType]:
+    n = len(nums)
+    if box_type is BoxType.LTRB and n != 4 or box_type is BoxType.QUAD and n != 8:
+        raise LineError(f"{box_type.value} needs {4 if box_type is BoxType.LTRB else 8} "
+                        f"coordinates, found {n}")
+    if n < 4 or n % 2:
+        raise LineError(f"expected x,y coordinate pairs (at least 4 numbers), found {n} numbers")
+    values = np.array([float(v) for v in nums], dtype=np.float64)
+    if not np.all(np.isfinite(values)):
+        raise LineError("coordinates must be finite numbers")
+    if n == 4 and box_type in (None, BoxType.LTRB):
+        xmin, ymin, xmax, ymax = values
+        if xmax < xmin or ymax < ymin:
+            raise LineError(f"LTRB box with xmax < xmin or ymax < ymin ({xmin:g},{ymin:g},"
+                            f"{xmax:g},{ymax:g})")
+        return ltrb_points(xmin, ymin, xmax, ymax), BoxType.LTRB
+    kind = BoxType.QUAD if n == 8 and box_type is not BoxType.POLY else BoxType.POLY
+    return values.reshape(-1, 2), kind
+
+
+def _fixed_split(line: str, box_type: BoxType) -> tuple[list[str], list[str]]:
+    """With a known LTRB/QUAD type, coordinates are exactly the first 4 / 8 fields."""
+    fields = line.split(",")
+    n = 4 if box_type is BoxType.LTRB else 8
+    if len(fields) < n or not all(_NUM.match(f) for f in fields[:n]):
+        raise LineError(f"{box_type.value} line needs {n} numeric coordinates first")
+    rest = fields[n:]
+    return fields[:n], rest
+
+
+def parse_gt_line(line: str, lineno: int, box_type: BoxType | None = None) -> Instance:
+    """Parse a GT line: coordinates then the transcription (``###`` = don't care)."""
+    if box_type in (BoxType.LTRB, BoxType.QUAD):
+        nums, rest = _fixed_split(line, box_type)
+    else:
+        nums, rest = _split(line)
+    text: str | None = ",".join(rest) if rest else None
+    if text is None and len(nums) % 2 == 1:
+        text = nums.pop()
+    if text is not None:
+        text = dequote(text)
+    pts, kind = _coords(nums, box_type)
+    return Instance(points=pts, box_type=kind, text=text, dont_care=text == DONT_CARE,
+                    line=lineno, integer=all(_INT.match(v) for v in nums))
+
+
+def _det_tail(nums: list[str], rest: list[str],
+              schema: DetSchema) -> tuple[list[str], float | None, str | None]:
+    """Split the numeric fields after the coordinates into confidence and transcription."""
+    text: str | None = ",".join(rest) if rest else None
+    if text is not None and not text.strip():
+        text = None  # one trailing comma is tolerated
+    conf: float | None = None
+    if len(nums) % 2 == 1:
+        last = nums.pop()
+        if text is None and schema.transcription and not schema.confidence:
+            text = last
+        else:
+            conf = float(last)
+    elif text is None and schema.confidence and schema.transcription and len(nums) >= 6:
+        text = nums.pop()
+        conf = float(nums.pop())
+    return nums, conf, None if text is None else dequote(text)
+
+
+def parse_det_line(line: str, lineno: int, schema: DetSchema,
+                   box_type: BoxType | None = None) -> Instance:
+    """Parse a detection line: coordinates, optional confidence, optional transcription."""
+    if box_type in (BoxType.LTRB, BoxType.QUAD):
+        nums, rest = _fixed_split(line, box_type)
+        tail_nums, tail_rest = _split(",".join(rest)) if rest else ([], [])
+        conf: float | None = None
+        if tail_nums and (schema.confidence or not schema.transcription):
+            conf = float(tail_nums.pop(0))
+            rest = tail_nums + tail_rest
+        joined = ",".join(rest)
+        text = dequote(joined) if joined.strip() else None
+    else:
+        nums, rest = _split(line)
+        nums, conf, text = _det_tail(nums, rest, schema)
+    pts, kind = _coords(nums, box_type)
+    return Instance(points=pts, box_type=kind, text=text, confidence=conf, line=lineno,
+                    integer=all(_INT.match(v) for v in nums))

@@ -1,0 +1,164 @@
+"""Data model of the engine: instances (boxes), samples (one image) and datasets.
+
+Everything here is immutable. Coordinates are kept exactly as parsed (float64 values of the
+text fields); each metric decides how to turn them into polygons (integer truncation, float32,
+inclusive pixels, ...), as the official implementations do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float64]
+
+
+class BoxType(StrEnum):
+    """How a box was written in its file."""
+
+    LTRB = "LTRB"  # xmin,ymin,xmax,ymax
+    QUAD = "QUAD"  # x1,y1,...,x4,y4
+    POLY = "POLY"  # x1,y1,...,xn,yn (n != 4)
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One input problem, located by file (archive member) and 1-based line number."""
+
+    severity: Severity
+    source: str
+    line: int | None
+    message: str
+    sample_id: str | None = None
+
+    def __str__(self) -> str:
+        where = self.source if self.line is None else f"{self.source}:{self.line}"
+        return f"{where}: {self.severity.value}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class Instance:
+    """One box of a GT or detection file.
+
+    Attributes
+    ----------
+    points:
+        (n, 2) vertices as parsed. LTRB boxes are stored as the quad TL, TR, BR, BL.
+    box_type:
+        How the line was written.
+    text:
+        Transcription (dequoted) or None when the line has none.
+    confidence:
+        Detection confidence or None.
+    dont_care:
+        True for GT lines whose transcription is ``###``.
+    line:
+        1-based line number in ``source``.
+    integer:
+        True when every coordinate field was written as an integer.
+    """
+
+    points: FloatArray
+    box_type: BoxType
+    text: str | None = None
+    confidence: float | None = None
+    dont_care: bool = False
+    line: int = 0
+    integer: bool = True
+
+    @property
+    def ltrb(self) -> tuple[float, float, float, float]:
+        """Axis-aligned bounds (xmin, ymin, xmax, ymax) of the points."""
+        p = self.points
+        return (float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()),
+                float(p[:, 1].max()))
+
+
+def ltrb_points(xmin: float, ymin: float, xmax: float, ymax: float) -> FloatArray:
+    """The quad TL, TR, BR, BL of an axis-aligned box."""
+    return np.array([[xmin, ymin], [xmax, ymin], [xmax, ymax], [xmin, ymax]], dtype=np.float64)
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """One image: its GT, its detections and where they came from."""
+
+    id: str
+    gt: tuple[Instance, ...]
+    det: tuple[Instance, ...]
+    gt_source: str | None = None
+    det_source: str | None = None
+    gt_lines: tuple[Instance, ...] | None = None
+    gt_lines_source: str | None = None
+    image: str | None = None
+
+    @property
+    def n_gt_care(self) -> int:
+        return sum(1 for g in self.gt if not g.dont_care)
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """Samples paired by id, plus every problem the readers found."""
+
+    samples: tuple[Sample, ...]
+    problems: tuple[Problem, ...] = ()
+    gt_path: str | None = None
+    det_path: str | None = None
+    gt_lines_path: str | None = None
+    images_path: str | None = None
+    name: str = ""
+    _index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._index.update({s.id: i for i, s in enumerate(self.samples)})
+
+    def __iter__(self) -> Iterator[Sample]:
+        return iter(self.samples)
+
+    def __len__(self) -> int:
+        return len(self.samples)
+
+    def __getitem__(self, sample_id: str) -> Sample:
+        return self.samples[self._index[sample_id]]
+
+    @property
+    def errors(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity is Severity.WARNING)
+
+    @property
+    def has_confidences(self) -> bool:
+        dets = [d for s in self.samples for d in s.det]
+        return bool(dets) and all(d.confidence is not None for d in dets)
+
+    @property
+    def has_transcriptions(self) -> bool:
+        dets = [d for s in self.samples for d in s.det]
+        return bool(dets) and all(d.text is not None for d in dets)
+
+    def box_types(self) -> set[BoxType]:
+        return {i.box_type for s in self.samples for i in (*s.gt, *s.det)}
+
+
+class InputError(Exception):
+    """Bad input: carries every problem found, each with file and line."""
+
+    def __init__(self, problems: list[Problem] | tuple[Problem, ...], summary: str = "") -> None:
+        self.problems = tuple(problems)
+        errors = [p for p in self.problems if p.severity is Severity.ERROR]
+        head = summary or f"{len(errors)} input error(s)"
+        first = f"; first: {errors[0]}" if errors else ""
+        super().__init__(head + first)

@@ -1,0 +1,173 @@
+"""The result model: what every metric returns for a sample, and how tallies add up.
+
+Results are plain frozen data aligned with the input order: one ``InstanceResult`` per GT
+and per detection (file order), the match records, metric-specific evidence and a ``Tally``
+of sums. A subset of samples is scored by adding their tallies (``aggregate``), so a viewer
+can filter without re-running a metric.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from metrics.model import FloatArray, Problem
+
+
+class Verdict(StrEnum):
+    MATCHED = "matched"  # full credit
+    PARTIAL = "partial"  # matched with credit < 1 (split penalty, TIoU cut, ...)
+    MISSED = "missed"  # care GT without a match
+    FALSE_POSITIVE = "false_positive"  # care det without a match
+    DONT_CARE = "dont_care"  # dc GT, or det absorbed by a dc region
+
+
+class MatchKind(StrEnum):
+    ONE_TO_ONE = "one_to_one"
+    SPLIT = "split"  # one GT, several detections
+    MERGE = "merge"  # several GTs, one detection
+
+
+@dataclass(frozen=True, slots=True)
+class NearMiss:
+    """Best candidate of an unmatched instance: "best IoU 0.49 with det 7"."""
+
+    partner: int
+    value: float
+    measure: str  # e.g. "iou", "area_recall"
+
+
+@dataclass(frozen=True, slots=True)
+class InstanceResult:
+    """Verdict and credit of one GT or detection under one metric."""
+
+    index: int
+    verdict: Verdict
+    credit: float = 0.0
+    partners: tuple[int, ...] = ()
+    near_miss: NearMiss | None = None
+    absorbed_by: int | None = None  # dc GT that made this det don't-care
+    values: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """One match group with the numbers behind the decision.
+
+    ``label`` is the official name (e.g. DetEval "OO"/"OM"/"MO"); ``regions`` holds
+    evidence polygons (e.g. TIoU "cut" = G minus D, "outlier" = other GTs inside D minus G),
+    each a tuple of (n, 2) rings (exteriors; holes are listed after a NaN row if any).
+    """
+
+    kind: MatchKind
+    gt: tuple[int, ...]
+    det: tuple[int, ...]
+    values: Mapping[str, float] = field(default_factory=dict)
+    label: str = ""
+    regions: Mapping[str, tuple[FloatArray, ...]] = field(default_factory=dict)
+    related: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """Additive sums of one sample (or many) for one metric family.
+
+    ``kind`` names the formula that turns the sums into recall and precision.
+    """
+
+    kind: str
+    values: Mapping[str, float]
+
+    def __add__(self, other: Tally) -> Tally:
+        if other.kind != self.kind:
+            raise ValueError(f"cannot add a {other.kind} tally to a {self.kind} tally")
+        keys = dict.fromkeys([*self.values, *other.values])
+        return Tally(self.kind, {k: self.values.get(k, 0.0) + other.values.get(k, 0.0)
+                                 for k in keys})
+
+    def __getitem__(self, key: str) -> float:
+        return self.values.get(key, 0.0)
+
+    def scores(self) -> tuple[float, float, float]:
+        """(recall, precision, hmean) of these sums."""
+        recall, precision = TALLY_FORMULAS[self.kind](self)
+        return recall, precision, hmean(recall, precision)
+
+
+def hmean(recall: float, precision: float) -> float:
+    s = recall + precision
+    return 0.0 if s == 0 else 2.0 * recall * precision / s
+
+
+def _ratio(num: float, den: float) -> float:
+    return 0.0 if den == 0 else num / den
+
+
+def _credit_formula(t: Tally) -> tuple[float, float]:
+    return (_ratio(t["recall_credit"], t["n_gt_care"]),
+            _ratio(t["precision_credit"], t["n_det_care"]))
+
+
+TALLY_FORMULAS: dict[str, Callable[[Tally], tuple[float, float]]] = {
+    "credit": _credit_formula,
+}
+
+
+def credit_tally(n_gt_care: float, n_det_care: float, recall_credit: float,
+                 precision_credit: float, **extra: float) -> Tally:
+    """Tally of the ICDAR family: credits over care counts."""
+    return Tally("credit", {"n_gt_care": n_gt_care, "n_det_care": n_det_care,
+                            "recall_credit": recall_credit,
+                            "precision_credit": precision_credit, **extra})
+
+
+@dataclass(frozen=True, slots=True)
+class SampleResult:
+    """Everything one metric says about one sample."""
+
+    metric: str
+    sample_id: str
+    recall: float
+    precision: float
+    hmean: float
+    tally: Tally
+    gt: tuple[InstanceResult, ...]
+    det: tuple[InstanceResult, ...]
+    matches: tuple[MatchRecord, ...] = ()
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+    warnings: tuple[Problem, ...] = ()
+    extra: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    recall: float
+    precision: float
+    hmean: float
+    tally: Tally
+    n_samples: int
+
+
+def aggregate(results: Iterable[SampleResult]) -> Summary:
+    """Global scores of a set of samples: the formula applied to the summed tallies."""
+    items = list(results)
+    if not items:
+        raise ValueError("aggregate() needs at least one sample result")
+    total = items[0].tally
+    for r in items[1:]:
+        total = total + r.tally
+    recall, precision, h = total.scores()
+    return Summary(recall, precision, h, total, len(items))
+
+
+def per_image_rule(n_gt_care: int, n_det_care: int, recall_credit: float,
+                   precision_credit: float) -> tuple[float, float, float]:
+    """ICDAR15 per-image rule (spec 0.9): no care GT -> R = 1, P = 0 if any care det else 1."""
+    if n_gt_care == 0:
+        recall, precision = 1.0, (0.0 if n_det_care > 0 else 1.0)
+    else:
+        recall = recall_credit / n_gt_care
+        precision = 0.0 if n_det_care == 0 else precision_credit / n_det_care
+    return recall, precision, hmean(recall, precision)

@@ -1,0 +1,167 @@
+"""The one loop over samples: validation, policy, workers, progress and cancellation.
+
+``run`` evaluates one or several metrics over a dataset in a single pass (each sample is
+visited once and every metric is applied to it). Input problems follow spec 6.1:
+``policy="strict"`` refuses the whole evaluation with every problem listed,
+``policy="skip_sample"`` leaves out the samples that have errors and says which.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from metrics.model import Dataset, InputError, Problem, Sample, Severity
+from metrics.registry import METRICS, MetricSpec, make_params
+from metrics.results import SampleResult, Summary, aggregate
+
+log = logging.getLogger(__name__)
+
+Policy = Literal["strict", "skip_sample"]
+Progress = Callable[[int, int], None]
+Cancel = Callable[[], bool]
+
+
+class Cancelled(Exception):
+    """The caller's cancel callback returned True."""
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """One metric over one dataset: per-sample results, global summary, problems."""
+
+    metric: str
+    params: Any
+    results: Mapping[str, SampleResult]
+    summary: Summary | None
+    extras: Mapping[str, float] = field(default_factory=dict)
+    problems: tuple[Problem, ...] = ()
+    excluded: tuple[str, ...] = ()
+
+    @property
+    def recall(self) -> float:
+        return self.summary.recall if self.summary else 0.0
+
+    @property
+    def precision(self) -> float:
+        return self.summary.precision if self.summary else 0.0
+
+    @property
+    def hmean(self) -> float:
+        return self.summary.hmean if self.summary else 0.0
+
+    def subset(self, sample_ids: Sequence[str]) -> Summary:
+        """Scores of a subset of samples from their tallies (no re-evaluation)."""
+        return aggregate(self.results[s] for s in sample_ids)
+
+
+def _check(dataset: Dataset, specs: Sequence[MetricSpec], params: Sequence[Any],
+           policy: Policy) -> tuple[list[Problem], dict[str, set[str]]]:
+    """All problems (reader + per-metric validation); per metric the samples to leave out."""
+    problems = list(dataset.problems)
+    seen = set(problems)
+    bad_reader = {p.sample_id for p in dataset.problems
+                  if p.severity is Severity.ERROR and p.sample_id is not None}
+    excluded: dict[str, set[str]] = {}
+    for spec, prm in zip(specs, params, strict=True):
+        bad = set(bad_reader)
+        if spec.validate is not None:
+            for s in dataset:
+                found = spec.validate(s, prm)
+                problems.extend(p for p in found if p not in seen)
+                seen.update(found)
+                bad.update(p.sample_id for p in found
+                           if p.severity is Severity.ERROR and p.sample_id)
+        excluded[spec.id] = bad
+    errors = [p for p in problems if p.severity is Severity.ERROR]
+    if errors and policy == "strict":
+        raise InputError(errors, f"{len(errors)} input error(s); nothing was evaluated "
+                                 "(policy strict; use skip_sample to evaluate the rest)")
+    return problems, excluded
+
+
+def _evaluate_chunk(samples: Sequence[Sample], ids: Sequence[str],
+                    params: Sequence[Any], excluded: Mapping[str, set[str]]
+                    ) -> list[list[SampleResult | None]]:
+    specs = [METRICS[i] for i in ids]
+    out = []
+    for s in samples:
+        out.append([None if s.id in excluded[spec.id] else spec.evaluate(s, prm)
+                    for spec, prm in zip(specs, params, strict=True)])
+    return out
+
+
+def run(dataset: Dataset, specs: Sequence[MetricSpec],
+        overrides: Mapping[str, Mapping[str, Any]] | None = None, *,
+        policy: Policy = "strict", workers: int = 1, progress: Progress | None = None,
+        cancel: Cancel | None = None, first: str | None = None) -> list[Evaluation]:
+    """Evaluate every metric of ``specs`` over ``dataset`` in one pass.
+
+    ``first`` names a sample to evaluate before the others (the viewer's current image).
+    """
+    params = [make_params(s, (overrides or {}).get(s.id)) for s in specs]
+    problems, excluded = _check(dataset, specs, params, policy)
+    samples = list(dataset.samples)
+    if first is not None:
+        samples.sort(key=lambda s: s.id != first)
+    t0 = time.perf_counter()
+    ids = [s.id for s in specs]
+    rows = (_run_parallel(samples, ids, params, excluded, workers, progress, cancel)
+            if workers > 1 and len(samples) > 1 else
+            _run_serial(samples, ids, params, excluded, progress, cancel))
+    log.debug("evaluated %d samples in %.3fs", len(samples), time.perf_counter() - t0)
+    by_id = {s.id: row for s, row in zip(samples, rows, strict=True)}
+    return [_collect(dataset, spec, prm, k, by_id, problems, excluded[spec.id])
+            for k, (spec, prm) in enumerate(zip(specs, params, strict=True))]
+
+
+def _run_serial(samples: list[Sample], ids: list[str], params: list[Any],
+                excluded: Mapping[str, set[str]], progress: Progress | None,
+                cancel: Cancel | None) -> list[list[SampleResult | None]]:
+    rows = []
+    for n, s in enumerate(samples, start=1):
+        if cancel is not None and cancel():
+            raise Cancelled()
+        rows.extend(_evaluate_chunk([s], ids, params, excluded))
+        if progress is not None:
+            progress(n, len(samples))
+    return rows
+
+
+def _run_parallel(samples: list[Sample], ids: list[str], params: list[Any],
+                  excluded: Mapping[str, set[str]], workers: int, progress: Progress | None,
+                  cancel: Cancel | None) -> list[list[SampleResult | None]]:
+    size = max(1, min(32, len(samples) // (workers * 4) or 1))
+    chunks = [samples[i:i + size] for i in range(0, len(samples), size)]
+    rows: list[list[SampleResult | None]] = []
+    done = 0
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(_evaluate_chunk, c, ids, params, excluded) for c in chunks]
+        for fut, chunk in zip(futures, chunks, strict=True):
+            if cancel is not None and cancel():
+                for f in futures:
+                    f.cancel()
+                raise Cancelled()
+            rows.extend(fut.result())
+            done += len(chunk)
+            if progress is not None:
+                progress(done, len(samples))
+    return rows
+
+
+def _collect(dataset: Dataset, spec: MetricSpec, prm: Any, k: int,
+             by_id: Mapping[str, list[SampleResult | None]], problems: list[Problem],
+             excluded: set[str]) -> Evaluation:
+    results: dict[str, SampleResult] = {}
+    for s in dataset:
+        r = by_id[s.id][k]
+        if r is not None:
+            results[s.id] = r
+    summary = aggregate(results.values()) if results else None
+    extras = spec.global_extras(results.values()) if spec.global_extras and results else {}
+    return Evaluation(spec.id, prm, results, summary, extras, tuple(problems),
+                      tuple(sorted(excluded)))

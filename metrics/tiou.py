@@ -1,0 +1,51 @@
+"""SIoU and TIoU (``siou``, ``tiou``): tightness-aware credits on the ICDAR 2015 matches.
+
+Paper: Liu et al., "Tightness-aware Evaluation Protocol for Scene Text Detection", CVPR 2019.
+Official implementation matched: Yuliang-Liu/TIoU-metric ``script.py`` @1da1363, spec 3.
+Matching, don't-care handling and aggregation are those of ``ic15_iou``; a matched pair earns
+IoU (SIoU), or I·f(Ct/|G|)/U for recall and I·f(Ot/|D|)/U for precision (TIoU), where Ct is the
+part of the GT cut off by the detection and Ot the area of other GTs inside the detection.
+Where the code departs from the paper (defaults reproduce the code):
+``tolerance=0.01`` (paper: 0, Q2) and ``dc_as_outlier=True`` (don't-care GTs count as
+outliers, a bug of the official code; paper intent: False, Q1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from metrics.greedy import evaluate_greedy
+from metrics.icdar import icdar_problems
+from metrics.model import Problem, Sample
+from metrics.results import SampleResult
+
+
+@dataclass(frozen=True)
+class TiouParams:
+    """Official defaults (spec 1.1 and 3.1)."""
+
+    iou_threshold: float = 0.5
+    dc_area_precision: float = 0.5
+    tolerance: float = 0.01
+    ot_zero_eps: float = 1e-10
+    dc_as_outlier: bool = True
+    confidences: bool | None = None
+    allow_float: bool = False
+    check_orientation: bool = True
+
+
+SiouParams = TiouParams
+
+
+def validate(sample: Sample, params: TiouParams) -> list[Problem]:
+    return icdar_problems(sample, allow_float=params.allow_float,
+                          check_orientation=params.check_orientation)
+
+
+def evaluate_sample(sample: Sample, params: TiouParams) -> SampleResult:
+    """TIoU of one sample (the result also carries IoU and SIoU values per match)."""
+    return evaluate_greedy(sample, params, metric="tiou", score="tiou", curved=False)
+
+
+def evaluate_sample_siou(sample: Sample, params: TiouParams) -> SampleResult:
+    return evaluate_greedy(sample, params, metric="siou", score="siou", curved=False)
