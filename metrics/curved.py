@@ -18,8 +18,7 @@ import numpy as np
 import shapely
 
 from metrics.greedy import evaluate_greedy
-from metrics.model import Problem, Sample, Severity
-
+from metrics.model import Instance, Problem, Sample, Severity
 from metrics.results import SampleResult
 
 
@@ -61,7 +60,7 @@ def validate(sample: Sample, params: CurvedParams) -> list[Problem]:
 
 
 def _oriented(sample: Sample) -> Sample:
-    def fix(items: tuple) -> tuple:
+    def fix(items: tuple[Instance, ...]) -> tuple[Instance, ...]:
         out = []
         for inst in items:
             r = inst.points.astype(np.float32).astype(np.float64)

@@ -7,7 +7,8 @@ Pairwise intersections are computed only for candidate pairs found by an STRtree
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -17,17 +18,19 @@ from metrics.model import FloatArray
 
 GeomArray = npt.NDArray[np.object_]
 IntArray = npt.NDArray[np.intp]
+T = TypeVar("T")
 
 
 def signed_areas(rings: Sequence[FloatArray]) -> FloatArray:
     """Signed shoelace area of each ring (positive = counter-clockwise in y-up axes)."""
     out = np.zeros(len(rings), dtype=np.float64)
     for n, idx in _group_by_length(rings).items():
+        if n == 0:
+            continue
         pts = np.stack([rings[i] for i in idx])
+        nxt = (np.arange(n) + 1) % n
         x, y = pts[:, :, 0], pts[:, :, 1]
-        xn, yn = np.roll(x, -1, axis=1), np.roll(y, -1, axis=1)
-        out[idx] = 0.5 * np.sum(x * yn - xn * y, axis=1)
-        del n
+        out[idx] = 0.5 * np.sum(x * y[:, nxt] - x[:, nxt] * y, axis=1)
     return out
 
 
@@ -82,3 +85,141 @@ def rings_of(geom: shapely.Geometry) -> tuple[FloatArray, ...]:
         elif isinstance(part, shapely.GeometryCollection | shapely.MultiPolygon):
             out.extend(rings_of(part))
     return tuple(out)
+
+
+# --- bulk geometry of many samples, shared by the metrics of one run --------------------------
+
+RingMode = str  # "icdar": int()-truncated vertices; "curved": float32 vertices
+
+
+def mode_rings(points: Sequence[FloatArray], mode: RingMode) -> list[FloatArray]:
+    """Vertices as an official tool sees them (spec 0.4)."""
+    if mode == "curved":
+        return [p.astype(np.float32).astype(np.float64) for p in points]
+    return [np.trunc(p) for p in points]
+
+
+class SampleGeometry:
+    """Polygons, |shoelace| areas and the GT x det intersection-area matrix of one sample."""
+
+    __slots__ = (
+        "det_area",
+        "det_geoms",
+        "det_invalid",
+        "gt_area",
+        "gt_geoms",
+        "gt_invalid",
+        "inter",
+    )
+
+    def __init__(self, gt_geoms: GeomArray, gt_area: FloatArray, gt_invalid: npt.NDArray[
+                 np.bool_], det_geoms: GeomArray, det_area: FloatArray,
+                 det_invalid: npt.NDArray[np.bool_], inter: FloatArray) -> None:
+        self.gt_geoms, self.gt_area, self.gt_invalid = gt_geoms, gt_area, gt_invalid
+        self.det_geoms, self.det_area, self.det_invalid = det_geoms, det_area, det_invalid
+        self.inter = inter
+
+
+def _shifted_boxes(geoms: GeomArray, owner: IntArray, stride: float) -> GeomArray:
+    b = shapely.bounds(geoms)
+    b = np.where(np.isnan(b), 0.0, b)
+    shift = owner.astype(np.float64) * stride
+    pad = 1e-6 * max(1.0, stride)
+    boxes: GeomArray = shapely.box(b[:, 0] + shift - pad, b[:, 1] - pad,
+                                   b[:, 2] + shift + pad, b[:, 3] + pad)
+    return boxes
+
+
+def bulk_geometry(gt_points: Sequence[Sequence[FloatArray]],
+                  det_points: Sequence[Sequence[FloatArray]], mode: RingMode
+                  ) -> list[SampleGeometry]:
+    """Geometry of many samples at once: one vectorized pass over every polygon.
+
+    Candidate pairs come from one STRtree over the detections' bounding boxes, each sample's
+    boxes shifted along x so that samples never meet; intersections are computed on the
+    unshifted polygons.
+    """
+    g_counts = np.fromiter((len(s) for s in gt_points), dtype=np.intp)
+    d_counts = np.fromiter((len(s) for s in det_points), dtype=np.intp)
+    g_rings = mode_rings([p for s in gt_points for p in s], mode)
+    d_rings = mode_rings([p for s in det_points for p in s], mode)
+    g_geoms, g_bad = polygons(g_rings)
+    d_geoms, d_bad = polygons(d_rings)
+    g_area = np.abs(signed_areas(g_rings))
+    d_area = np.abs(signed_areas(d_rings))
+    g_owner = np.repeat(np.arange(len(g_counts)), g_counts)
+    d_owner = np.repeat(np.arange(len(d_counts)), d_counts)
+    g_off = np.concatenate([[0], np.cumsum(g_counts)])
+    d_off = np.concatenate([[0], np.cumsum(d_counts)])
+    pairs = (np.zeros(0, np.intp), np.zeros(0, np.intp))
+    areas = np.zeros(0)
+    if len(g_geoms) and len(d_geoms):
+        extent = np.nanmax(np.abs(shapely.bounds(np.concatenate([g_geoms, d_geoms]))))
+        stride = 4.0 * (float(np.nan_to_num(extent)) + 1.0)
+        tree = shapely.STRtree(_shifted_boxes(d_geoms, d_owner, stride))
+        ig, jd = tree.query(_shifted_boxes(g_geoms, g_owner, stride), predicate="intersects")
+        keep = g_owner[ig] == d_owner[jd]
+        pairs = (ig[keep].astype(np.intp), jd[keep].astype(np.intp))
+        areas = shapely.area(shapely.intersection(g_geoms[pairs[0]], d_geoms[pairs[1]]))
+    out = []
+    pair_owner = g_owner[pairs[0]]
+    order = np.argsort(pair_owner, kind="stable")
+    bounds = np.searchsorted(pair_owner[order], np.arange(len(g_counts) + 1))
+    for s in range(len(g_counts)):
+        gs, ds = slice(g_off[s], g_off[s + 1]), slice(d_off[s], d_off[s + 1])
+        inter = np.zeros((g_counts[s], d_counts[s]))
+        sel = order[bounds[s]:bounds[s + 1]]
+        inter[pairs[0][sel] - g_off[s], pairs[1][sel] - d_off[s]] = areas[sel]
+        out.append(SampleGeometry(g_geoms[gs], g_area[gs], g_bad[gs], d_geoms[ds],
+                                  d_area[ds], d_bad[ds], inter))
+    return out
+
+
+class GeometryCache:
+    """Bulk-computed geometry of the samples of one run, shared by its metrics.
+
+    ``warm`` computes many samples in one vectorized pass; ``get`` falls back to computing
+    a single sample. Entries keep a reference to their sample so ids are never reused.
+    """
+
+    def __init__(self, limit: int = 4096) -> None:
+        self.limit = limit
+        self._items: dict[tuple[int, str], tuple[object, SampleGeometry]] = {}
+        self._memo: dict[tuple[object, ...], tuple[object, object]] = {}
+
+    def warm(self, samples: Sequence[object], mode: RingMode) -> None:
+        todo = [s for s in samples if (id(s), mode) not in self._items]
+        if not todo:
+            return
+        if len(self._items) + len(todo) > self.limit:
+            self._items.clear()
+        geoms = bulk_geometry([[i.points for i in s.gt] for s in todo],  # type: ignore[attr-defined]
+                              [[i.points for i in s.det] for s in todo],  # type: ignore[attr-defined]
+                              mode)
+        for s, g in zip(todo, geoms, strict=True):
+            self._items[(id(s), mode)] = (s, g)
+
+    def get(self, sample: object, mode: RingMode) -> SampleGeometry:
+        hit = self._items.get((id(sample), mode))
+        if hit is None or hit[0] is not sample:
+            self.warm([sample], mode)
+            hit = self._items[(id(sample), mode)]
+        return hit[1]
+
+    def memo(self, key: tuple[object, ...], sample: object, compute: Callable[[], T]) -> T:
+        """Value computed once per (sample, key) within a run (e.g. shared matchings)."""
+        full = (id(sample), *key)
+        hit = self._memo.get(full)
+        if hit is None or hit[0] is not sample:
+            if len(self._memo) > self.limit:
+                self._memo.clear()
+            hit = (sample, compute())
+            self._memo[full] = hit
+        return hit[1]  # type: ignore[return-value]
+
+    def clear(self) -> None:
+        self._items.clear()
+        self._memo.clear()
+
+
+CACHE = GeometryCache()

@@ -10,6 +10,7 @@ from typing import Literal, Protocol
 
 import numpy as np
 
+from metrics.geometry import CACHE
 from metrics.icdar import (
     Prepared,
     TiouOptions,
@@ -62,9 +63,10 @@ def evaluate_greedy(sample: Sample, params: GreedyParams, *, metric: str, score:
                     curved: bool) -> SampleResult:
     p = prepare(sample, curved=curved, dc_threshold=params.dc_area_precision,
                 confidences=params.confidences)
-    gt_ok, det_ok = ~p.gt.dont_care, ~p.det_dc
-    pairs = greedy_match(p.iou, gt_ok, det_ok, params.iou_threshold) if (
-        len(sample.gt) and len(sample.det)) else []
+    pairs = CACHE.memo(("greedy", curved, params.dc_area_precision, params.confidences,
+                        params.iou_threshold), sample,
+                       lambda: greedy_match(p.iou, ~p.gt.dont_care, ~p.det_dc,
+                                            params.iou_threshold))
     opts = tiou_options(params, curved)
     matched = match_values(p, pairs, opts, with_outliers=score == "tiou")
     return build_result(sample, p, pairs, matched, metric=metric, score=score)

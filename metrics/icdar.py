@@ -7,14 +7,14 @@ The metric modules call these pieces; none of them holds a formula of its own tw
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 import shapely
 
-from metrics.geometry import GeomArray, intersection_areas, polygons, rings_of, signed_areas
+from metrics.geometry import CACHE, GeomArray, polygons, signed_areas
 from metrics.model import BoxType, FloatArray, Instance, Problem, Sample, Severity
 from metrics.results import (
     InstanceResult,
@@ -25,6 +25,7 @@ from metrics.results import (
 )
 
 BoolArray = npt.NDArray[np.bool_]
+EMPTY = shapely.Polygon()
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ def dont_care_dets(inter: FloatArray, gt: Shapes, det_area: FloatArray,
     with np.errstate(divide="ignore", invalid="ignore"):
         prec = np.where(det_area > 0, inter[dc_rows] / np.where(det_area > 0, det_area, 1), 0)
     hit = prec > threshold
-    any_hit = hit.any(axis=0)
+    any_hit: BoolArray = np.asarray(hit.any(axis=0), dtype=bool)
     absorbed[any_hit] = dc_rows[np.argmax(hit[:, any_hit], axis=0)]
     return any_hit, absorbed
 
@@ -112,28 +113,10 @@ class TiouOptions:
 
 def pair_values(i: int, j: int, inter: FloatArray, gt: Shapes, det: Shapes,
                 ot: float, opts: TiouOptions) -> dict[str, float]:
-    """IoU, SIoU and TIoU numbers of the matched pair (GT i, det j) — spec 3.2."""
-    g, d, inter_ij = float(gt.area[i]), float(det.area[j]), float(inter[i, j])
-    union = g + d - inter_ij
-    iou = inter_ij / union if union > 0 else 0.0
-    ct = g - inter_ij
-    if -1e-9 < ct < 0:
-        ct = 0.0
-    ct_ratio = ct / g if g > 0 else 0.0
-    f_ct = penalty(ct_ratio, opts.tolerance)
-    ok_r = union > 0 and g > 0 and 0 <= ct <= g
-    ot_ratio = ot / d if d > 0 else 0.0
-    f_ot = penalty(ot_ratio, opts.tolerance)
-    ok_p = union > 0 and d > 0 and 0 <= ot <= d + opts.ot_slack
-    return {
-        "iou": iou, "intersection": inter_ij, "gt_area": g, "det_area": d, "union": union,
-        "ct": ct, "ct_ratio": ct_ratio, "f_ct": f_ct,
-        "tiou_recall": inter_ij * f_ct / union if ok_r else 0.0,
-        "ot": ot, "ot_ratio": ot_ratio, "f_ot": f_ot,
-        "tiou_precision": inter_ij * f_ot / union if ok_p else 0.0,
-        "cut_tolerated": float(0 < ct_ratio <= opts.tolerance),
-        "outlier_tolerated": float(0 < ot_ratio <= opts.tolerance),
-    }
+    """IoU, SIoU and TIoU numbers of the single pair (GT i, det j) — spec 3.2."""
+    arrays = pair_value_arrays(inter[i:i + 1, j], gt.area[i:i + 1], det.area[j:j + 1],
+                               np.array([ot]), opts)
+    return {k: float(v[0]) for k, v in arrays.items()}
 
 
 def outliers(target: int, j: int, inter: FloatArray, gt: Shapes, skip: int | None,
@@ -156,19 +139,6 @@ def outlier_area(d_geom: shapely.Geometry, g_geom: shapely.Geometry,
     if ot <= eps:
         ot = 0.0
     return ot, shapely.difference(dv, g_geom)
-
-
-def tiou_record(i: int, j: int, values: dict[str, float], gt: Shapes, det: Shapes,
-                outlier_geom: shapely.Geometry, outlier_gts: Sequence[int],
-                det_index: int) -> MatchRecord:
-    """Match record with the TIoU evidence regions (cut G minus D, outlier region)."""
-    cut = shapely.difference(gt.geoms[i], det.geoms[j])
-    return MatchRecord(
-        kind=MatchKind.ONE_TO_ONE, gt=(i,), det=(det_index,), values=values, label="OO",
-        regions={"cut": rings_of(cut), "outlier": rings_of(outlier_geom)},
-        related={"outlier_gts": tuple(outlier_gts),
-                 "outlier_dont_care": tuple(k for k in outlier_gts if gt.dont_care[k])},
-    )
 
 
 def instance_results(n: int, credit: dict[int, float], partners: dict[int, int],
@@ -206,26 +176,40 @@ def best_partner(iou: FloatArray, other_ok: BoolArray, axis: int
     return idx.astype(np.intp), np.maximum(val, 0.0)
 
 
+def clockwise_violations(items: Sequence[Instance]) -> list[int]:
+    """Indices of QUADs rejected by the RRC helper: S = Σ (x'-x)(y'+y) > 0 (spec 0.4)."""
+    quads = [k for k, inst in enumerate(items) if inst.box_type is BoxType.QUAD]
+    if not quads:
+        return []
+    r = np.trunc(np.stack([items[k].points for k in quads]))
+    nxt = [1, 2, 3, 0]
+    s = np.sum((r[:, nxt, 0] - r[:, :, 0]) * (r[:, nxt, 1] + r[:, :, 1]), axis=1)
+    return [quads[m] for m in np.flatnonzero(s > 0)]
+
+
 def icdar_problems(sample: Sample, *, allow_float: bool, check_orientation: bool
                    ) -> list[Problem]:
     """Input rules of the ICDAR tools: integer coordinates, clockwise QUADs (spec 0.3-0.4)."""
-    out = []
+    return CACHE.memo(("icdar_problems", allow_float, check_orientation), sample,
+                      lambda: _icdar_problems(sample, allow_float, check_orientation))
+
+
+def _icdar_problems(sample: Sample, allow_float: bool, check_orientation: bool
+                    ) -> list[Problem]:
+    out: list[Problem] = []
     for side, source, items in (("GT", sample.gt_source, sample.gt),
                                 ("det", sample.det_source, sample.det)):
-        for inst in items:
-            if not inst.integer and not allow_float:
-                out.append(Problem(Severity.ERROR, source or side, inst.line,
-                                   "coordinates must be integers for this metric "
-                                   "(set allow_float=true to truncate them)", sample.id))
-            if check_orientation and inst.box_type is BoxType.QUAD:
-                r = np.trunc(inst.points)
-                s = float(np.sum((np.roll(r[:, 0], -1) - r[:, 0]) *
-                                 (np.roll(r[:, 1], -1) + r[:, 1])))
-                if s > 0:
-                    out.append(Problem(Severity.ERROR, source or side, inst.line,
-                                       "points are not clockwise (image coordinates, y down); "
-                                       "set check_orientation=false to accept them",
-                                       sample.id))
+        where = source or side
+        if not allow_float:
+            out.extend(Problem(Severity.ERROR, where, inst.line,
+                               "coordinates must be integers for this metric "
+                               "(set allow_float=true to truncate them)", sample.id)
+                       for inst in items if not inst.integer)
+        if check_orientation:
+            out.extend(Problem(Severity.ERROR, where, items[k].line,
+                               "points are not clockwise (image coordinates, y down); "
+                               "set check_orientation=false to accept them", sample.id)
+                       for k in clockwise_violations(items))
     return out
 
 
@@ -243,30 +227,116 @@ class Prepared:
 
 
 def prepare(sample: Sample, *, curved: bool, dc_threshold: float,
-            confidences: bool | None, gt_items: Sequence[Instance] | None = None) -> Prepared:
-    """Polygons, intersection and IoU matrices, don't-care dets (spec 1.2 steps 1-3)."""
+            confidences: bool | None) -> Prepared:
+    """Polygons, intersection and IoU matrices, don't-care dets (spec 1.2 steps 1-3).
+
+    Memoized per run, so ic15_iou, siou and tiou of one sample share the work.
+    """
+    return CACHE.memo(("prepare", curved, dc_threshold, confidences), sample,
+                      lambda: _prepare(sample, curved, dc_threshold, confidences))
+
+
+def _prepare(sample: Sample, curved: bool, dc_threshold: float,
+             confidences: bool | None) -> Prepared:
     order = confidence_order(sample.det, confidences)
-    gt = shapes(sample.gt if gt_items is None else gt_items, curved=curved)
-    det = shapes([sample.det[j] for j in order], curved=curved)
-    inter = intersection_areas(gt.geoms, det.geoms)
+    g = CACHE.get(sample, "curved" if curved else "icdar")
+    gt_dc = np.fromiter((i.dont_care for i in sample.gt), dtype=bool, count=len(sample.gt))
+    gt = Shapes(g.gt_geoms, g.gt_area, gt_dc)
+    no_dc = np.zeros(len(order), dtype=bool)
+    if order == list(range(len(order))):
+        det, inter = Shapes(g.det_geoms, g.det_area, no_dc), g.inter
+    else:
+        idx = np.asarray(order, dtype=np.intp)
+        det, inter = Shapes(g.det_geoms[idx], g.det_area[idx], no_dc), g.inter[:, idx]
     det_dc, absorbed = dont_care_dets(inter, gt, det.area, dc_threshold)
     return Prepared(gt, det, order, inter, iou_matrix(inter, gt.area, det.area), det_dc,
                     absorbed)
 
 
+def _outlier_sets(p: Prepared, pairs: Sequence[tuple[int, int]], opts: TiouOptions,
+                  skip: Mapping[int, int | None] | None) -> list[list[int]]:
+    out: list[list[int]] = []
+    for i, j in pairs:
+        if p.gt.dont_care[i]:
+            out.append([])
+            continue
+        out.append(outliers(i, j, p.inter, p.gt, i if skip is None else skip.get(i, i),
+                            opts.dc_as_outlier))
+    return out
+
+
+def outlier_regions(det_geoms: GeomArray, target_geoms: GeomArray, gt_geoms: GeomArray,
+                    others: Sequence[Sequence[int]], eps: float
+                    ) -> tuple[FloatArray, GeomArray]:
+    """Ot and the outlier region (D ∩ V) minus G of each pair, vectorized over pairs.
+
+    ``det_geoms[m]`` / ``target_geoms[m]`` are pair m's D and G; ``others[m]`` its outlier GTs.
+    """
+    n = len(others)
+    ot = np.zeros(n)
+    regions = np.full(n, EMPTY, dtype=object)
+    single = [m for m in range(n) if len(others[m]) == 1]
+    if single:
+        sm = np.asarray(single, dtype=np.intp)
+        ks = np.asarray([others[m][0] for m in single], dtype=np.intp)
+        pieces = shapely.intersection(det_geoms[sm], gt_geoms[ks])
+        inside = shapely.intersection(pieces, target_geoms[sm])
+        ot[sm] = shapely.area(pieces) - shapely.area(inside)
+        regions[sm] = shapely.difference(pieces, target_geoms[sm])
+    for m in range(n):
+        if len(others[m]) > 1:
+            ot[m], regions[m] = outlier_area(det_geoms[m], target_geoms[m],
+                                             [gt_geoms[k] for k in others[m]], eps)
+    ot[ot <= eps] = 0.0
+    return ot, regions
+
+
 def match_values(p: Prepared, pairs: Sequence[tuple[int, int]], opts: TiouOptions,
-                 with_outliers: bool, skip: dict[int, int | None] | None = None
+                 with_outliers: bool, skip: Mapping[int, int | None] | None = None
                  ) -> list[tuple[dict[str, float], MatchRecord]]:
     """Per matched pair: the numbers of spec 3.2 and a record with cut/outlier regions."""
+    if not pairs:
+        return []
+    gi = np.asarray([i for i, _ in pairs], dtype=np.intp)
+    dj = np.asarray([j for _, j in pairs], dtype=np.intp)
+    others = _outlier_sets(p, pairs, opts, skip) if with_outliers else [[] for _ in pairs]
+    ot, regions = outlier_regions(p.det.geoms[dj], p.gt.geoms[gi], p.gt.geoms, others,
+                                  opts.ot_zero_eps)
+    values = pair_value_arrays(p.inter[gi, dj], p.gt.area[gi], p.det.area[dj], ot, opts)
+    cuts = (shapely.difference(p.gt.geoms[gi], p.det.geoms[dj]) if with_outliers
+            else np.full(len(pairs), EMPTY, dtype=object))
     out = []
-    for i, j in pairs:
-        ot, region, others = 0.0, shapely.Polygon(), []
-        if with_outliers and not p.gt.dont_care[i]:
-            others = outliers(i, j, p.inter, p.gt, i if skip is None else skip.get(i, i),
-                              opts.dc_as_outlier)
-            ot, region = outlier_area(p.det.geoms[j], p.gt.geoms[i],
-                                      [p.gt.geoms[k] for k in others], opts.ot_zero_eps)
-        values = pair_values(i, j, p.inter, p.gt, p.det, ot, opts)
-        out.append((values, tiou_record(i, j, values, p.gt, p.det, region, others,
-                                        p.order[j])))
+    for m, (i, j) in enumerate(pairs):
+        v = {k: float(a[m]) for k, a in values.items()}
+        out.append((v, MatchRecord(
+            kind=MatchKind.ONE_TO_ONE, gt=(i,), det=(p.order[j],), values=v, label="OO",
+            regions={"cut": cuts[m], "outlier": regions[m]} if with_outliers else {},
+            related={"outlier_gts": tuple(others[m]),
+                     "outlier_dont_care": tuple(k for k in others[m] if p.gt.dont_care[k])},
+        )))
     return out
+
+
+def pair_value_arrays(inter: FloatArray, g: FloatArray, d: FloatArray, ot: FloatArray,
+                      opts: TiouOptions) -> dict[str, FloatArray]:
+    """Vectorized spec 3.2 over pairs: IoU, cut Ct, outlier Ot, penalties, TIoU credits."""
+    union = g + d - inter
+    safe_u = np.where(union > 0, union, 1.0)
+    ct = g - inter
+    ct = np.where((ct < 0) & (ct > -1e-9), 0.0, ct)
+    ct_ratio = np.where(g > 0, ct / np.where(g > 0, g, 1.0), 0.0)
+    ot_ratio = np.where(d > 0, ot / np.where(d > 0, d, 1.0), 0.0)
+    f_ct = np.where(ct_ratio <= opts.tolerance, 1.0, 1.0 - ct_ratio)
+    f_ot = np.where(ot_ratio <= opts.tolerance, 1.0, 1.0 - ot_ratio)
+    ok_r = (union > 0) & (g > 0) & (ct >= 0) & (ct <= g)
+    ok_p = (union > 0) & (d > 0) & (ot >= 0) & (ot <= d + opts.ot_slack)
+    return {
+        "iou": np.where(union > 0, inter / safe_u, 0.0), "intersection": inter,
+        "gt_area": g, "det_area": d, "union": union,
+        "ct": ct, "ct_ratio": ct_ratio, "f_ct": f_ct,
+        "tiou_recall": np.where(ok_r, inter * f_ct / safe_u, 0.0),
+        "ot": ot, "ot_ratio": ot_ratio, "f_ot": f_ot,
+        "tiou_precision": np.where(ok_p, inter * f_ot / safe_u, 0.0),
+        "cut_tolerated": ((ct_ratio > 0) & (ct_ratio <= opts.tolerance)).astype(float),
+        "outlier_tolerated": ((ot_ratio > 0) & (ot_ratio <= opts.tolerance)).astype(float),
+    }

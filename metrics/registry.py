@@ -28,14 +28,18 @@ class MetricSpec:
     needs_gt_lines: bool = False
     applies: Callable[[Dataset], bool] = lambda ds: True
     global_extras: Callable[[Iterable[SampleResult]], dict[str, float]] | None = None
+    geometry: str | None = "icdar"  # bulk geometry mode the runner pre-computes
 
 
 def _no_poly(ds: Dataset) -> bool:
-    return BoxType.POLY not in ds.box_types()
+    """ICDAR family: any data that is not made of polygons only."""
+    return not _poly(ds)
 
 
 def _poly(ds: Dataset) -> bool:
-    return BoxType.POLY in ds.box_types()
+    """Curved family: every GT box is a polygon (Total-Text, CTW1500 style)."""
+    kinds = {g.box_type for s in ds for g in s.gt}
+    return kinds == {BoxType.POLY}
 
 
 def _ltrb_only(ds: Dataset) -> bool:
@@ -54,11 +58,13 @@ METRICS: dict[str, MetricSpec] = {s.id: s for s in [
     MetricSpec("tiou", "TIoU", tiou.evaluate_sample, tiou.TiouParams, tiou.validate,
                applies=_no_poly),
     MetricSpec("curved_iou", "curved IoU", curved.evaluate_sample_iou, curved.CurvedParams,
-               curved.validate, ("ciou",), applies=_poly),
+               curved.validate, ("ciou",), applies=_poly, geometry="curved"),
     MetricSpec("curved_siou", "curved SIoU", curved.evaluate_sample_siou, curved.CurvedParams,
-               curved.validate, ("csiou",), applies=_poly),
+               curved.validate, ("csiou",), applies=_poly,
+               geometry="curved"),
     MetricSpec("curved_tiou", "curved TIoU", curved.evaluate_sample, curved.CurvedParams,
-               curved.validate, ("ctiou",), applies=_poly),
+               curved.validate, ("ctiou",), applies=_poly,
+               geometry="curved"),
     MetricSpec("wordline_iou", "Word&Text-Line IoU", wordline.evaluate_sample_iou,
                wordline.WordlineParams, wordline.validate, ("wl_iou",), needs_gt_lines=True,
                applies=_wordline),
@@ -66,7 +72,8 @@ METRICS: dict[str, MetricSpec] = {s.id: s for s in [
                wordline.WordlineParams, wordline.validate, ("wl_tiou",), needs_gt_lines=True,
                applies=_wordline),
     MetricSpec("deteval", "ICDAR13 DetEval", deteval.evaluate_sample, deteval.DetEvalParams,
-               deteval.validate, ("ic13", "deteval13"), applies=_ltrb_only),
+               deteval.validate, ("ic13", "deteval13"), applies=_ltrb_only,
+               geometry=None),
 ]}
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from metrics.model import FloatArray, Problem
+from metrics.model import Problem
 
 
 class Verdict(StrEnum):
@@ -57,8 +57,8 @@ class MatchRecord:
     """One match group with the numbers behind the decision.
 
     ``label`` is the official name (e.g. DetEval "OO"/"OM"/"MO"); ``regions`` holds
-    evidence polygons (e.g. TIoU "cut" = G minus D, "outlier" = other GTs inside D minus G),
-    each a tuple of (n, 2) rings (exteriors; holes are listed after a NaN row if any).
+    evidence regions (e.g. TIoU "cut" = G minus D, "outlier" = other GTs inside D minus G) as
+    immutable shapely geometries; ``metrics.geometry.rings_of`` turns one into (n, 2) rings.
     """
 
     kind: MatchKind
@@ -66,7 +66,7 @@ class MatchRecord:
     det: tuple[int, ...]
     values: Mapping[str, float] = field(default_factory=dict)
     label: str = ""
-    regions: Mapping[str, tuple[FloatArray, ...]] = field(default_factory=dict)
+    regions: Mapping[str, Any] = field(default_factory=dict)
     related: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
 
 

@@ -15,6 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from metrics.geometry import CACHE
 from metrics.model import Dataset, InputError, Problem, Sample, Severity
 from metrics.registry import METRICS, MetricSpec, make_params
 from metrics.results import SampleResult, Summary, aggregate
@@ -24,6 +25,9 @@ log = logging.getLogger(__name__)
 Policy = Literal["strict", "skip_sample"]
 Progress = Callable[[int, int], None]
 Cancel = Callable[[], bool]
+
+
+_BLOCK = 256  # samples whose geometry is computed in one vectorized pass
 
 
 class Cancelled(Exception):
@@ -84,10 +88,16 @@ def _check(dataset: Dataset, specs: Sequence[MetricSpec], params: Sequence[Any],
     return problems, excluded
 
 
+def _modes(ids: Sequence[str]) -> set[str]:
+    return {m for m in (METRICS[i].geometry for i in ids) if m is not None}
+
+
 def _evaluate_chunk(samples: Sequence[Sample], ids: Sequence[str],
                     params: Sequence[Any], excluded: Mapping[str, set[str]]
                     ) -> list[list[SampleResult | None]]:
     specs = [METRICS[i] for i in ids]
+    for mode in _modes(ids):
+        CACHE.warm(samples, mode)
     out = []
     for s in samples:
         out.append([None if s.id in excluded[spec.id] else spec.evaluate(s, prm)
@@ -122,13 +132,20 @@ def run(dataset: Dataset, specs: Sequence[MetricSpec],
 def _run_serial(samples: list[Sample], ids: list[str], params: list[Any],
                 excluded: Mapping[str, set[str]], progress: Progress | None,
                 cancel: Cancel | None) -> list[list[SampleResult | None]]:
-    rows = []
-    for n, s in enumerate(samples, start=1):
-        if cancel is not None and cancel():
-            raise Cancelled()
-        rows.extend(_evaluate_chunk([s], ids, params, excluded))
-        if progress is not None:
-            progress(n, len(samples))
+    rows: list[list[SampleResult | None]] = []
+    try:
+        for start in range(0, len(samples), _BLOCK):
+            block = samples[start:start + _BLOCK]
+            for mode in _modes(ids):
+                CACHE.warm(block, mode)
+            for s in block:
+                if cancel is not None and cancel():
+                    raise Cancelled()
+                rows.extend(_evaluate_chunk([s], ids, params, excluded))
+                if progress is not None:
+                    progress(len(rows), len(samples))
+    finally:
+        CACHE.clear()
     return rows
 
 

@@ -99,6 +99,7 @@ def _line_stage(sample: Sample, p: Prepared, params: WordlineParams, st: _State,
                 det_dc: np.ndarray, opts: TiouOptions) -> set[int]:
     lines = shapes(sample.gt_lines or ())
     l_inter = intersection_areas(lines.geoms, p.det.geoms)
+
     l_iou = iou_matrix(l_inter, lines.area, p.det.area)
     lw_inter = intersection_areas(lines.geoms, p.gt.geoms)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -173,8 +174,8 @@ def _evaluate(sample: Sample, params: WordlineParams, metric: str) -> SampleResu
                 confidences=params.confidences)
     opts = tiou_options(params, curved=False)
     if not (len(sample.gt) and len(sample.det)):
-        score = "iou" if metric == "wordline_iou" else "tiou"
-        return build_result(sample, p, [], [], metric=metric, score=score)
+        return build_result(sample, p, [], [], metric=metric,
+                            score="iou" if metric == "wordline_iou" else "tiou")
     st = _State(dc_words=[int(k) for k in np.flatnonzero(p.gt.dont_care)])
     matched = _line_stage(sample, p, params, st, p.det_dc, opts)
     det_dc = _second_dc_pass(p, st, p.det_dc, matched, params.dc_area_precision)

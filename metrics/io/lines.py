@@ -76,7 +76,7 @@ def infer_det_schema(shapes: list[LineShape]) -> DetSchema:
 
 def _coords(nums: list[str], box_type: BoxType | None) -> tuple[FloatArray, BoxType]:
     n = len(nums)
-    if box_type is BoxType.LTRB and n != 4 or box_type is BoxType.QUAD and n != 8:
+    if (box_type is BoxType.LTRB and n != 4) or (box_type is BoxType.QUAD and n != 8):
         raise LineError(f"{box_type.value} needs {4 if box_type is BoxType.LTRB else 8} "
                         f"coordinates, found {n}")
     if n < 4 or n % 2:
@@ -126,6 +126,9 @@ def _det_tail(nums: list[str], rest: list[str],
     text: str | None = ",".join(rest) if rest else None
     if text is not None and not text.strip():
         text = None  # one trailing comma is tolerated
+    if text is not None and not schema.transcription:
+        raise LineError(f"unexpected text after the numbers ({text[:20]!r}); detections of "
+                        "this set carry no transcription")
     conf: float | None = None
     if len(nums) % 2 == 1:
         last = nums.pop()

@@ -11,6 +11,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+import shapely
+
+from metrics.geometry import polygons, signed_areas
 from metrics.io.archive import IMAGE_SUFFIXES, Member, read_members, split_lines
 from metrics.io.lines import (
     DetSchema,
@@ -21,7 +25,7 @@ from metrics.io.lines import (
     shape_of,
 )
 from metrics.io.pairing import IdMatcher, gt_id, natural_key
-from metrics.model import BoxType, Dataset, Instance, InputError, Problem, Sample, Severity
+from metrics.model import BoxType, Dataset, InputError, Instance, Problem, Sample, Severity
 
 PathLike = str | os.PathLike[str]
 
@@ -113,12 +117,38 @@ def _images(path: PathLike, matcher: IdMatcher, problems: list[Problem]) -> dict
     if not p.is_dir():
         problems.append(Problem(Severity.ERROR, str(p), None, "images: not a folder"))
         return {}
-    out = {}
+    out: dict[str, str] = {}
     for f in sorted(p.iterdir()):
         if f.suffix.lower() in IMAGE_SUFFIXES:
             sid = matcher.match(f.name, prefixes=())
             if sid is not None:
                 out.setdefault(sid, str(f))
+    return out
+
+
+def geometry_warnings(samples: list[Sample]) -> list[Problem]:
+    """Warnings for zero-area and self-intersecting polygons (evaluated anyway, spec 6.1)."""
+    items = [(s, src, inst) for s in samples
+             for src, insts in ((s.gt_source, s.gt), (s.det_source, s.det),
+                                (s.gt_lines_source, s.gt_lines or ()))
+             for inst in insts]
+    if not items:
+        return []
+    rings = [inst.points for _, _, inst in items]
+    geoms, invalid = polygons(rings)
+    area = np.abs(signed_areas(rings))
+    out = []
+    for k in np.flatnonzero(invalid | (area == 0)):
+        s, src, inst = items[k]
+        parts = ["has zero area"] if area[k] == 0 else []
+        if invalid[k]:
+            reason = shapely.is_valid_reason(shapely.Polygon(inst.points))
+            parts.append(f"is self-intersecting ({reason})")
+        what = (" and ".join(parts) + " - evaluated with the official semantics (cancelled "
+                "area, even-odd clipping)")
+        out.append(Problem(Severity.WARNING, src or s.id, inst.line,
+                           f"{inst.box_type.value} polygon {what}", s.id))
+    del geoms
     return out
 
 
@@ -159,6 +189,7 @@ def load_dataset(gt: PathLike, det: PathLike | None = None, *, gt_lines: PathLik
             gt_lines_source=t.label if t else None,
             image=image_by_id.get(sid),
         ))
+    problems.extend(geometry_warnings(samples))
     return Dataset(tuple(samples), tuple(problems), gt_path=str(gt),
                    det_path=None if det is None else str(det),
                    gt_lines_path=None if gt_lines is None else str(gt_lines),

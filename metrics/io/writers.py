@@ -1,0 +1,87 @@
+"""JSON and CSV output of evaluations (``detlens eval --json / --csv``)."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import math
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from metrics.results import SampleResult
+from metrics.runner import Evaluation
+
+
+def _num(x: float) -> float | None:
+    return None if math.isnan(x) else float(x)
+
+
+def sample_dict(r: SampleResult) -> dict[str, Any]:
+    """Per-image entry: R/P/H, counts, and the match pairs as (gt indices, det indices)."""
+    out: dict[str, Any] = {"recall": r.recall, "precision": r.precision, "hmean": r.hmean}
+    out.update({k: _num(v) for k, v in r.extra.items()})
+    out["pairs"] = [{"gt": list(m.gt), "det": list(m.det), "kind": m.kind.value,
+                     "label": m.label} for m in r.matches]
+    out["gt_dont_care"] = [g.index for g in r.gt if g.verdict == "dont_care"]
+    out["det_dont_care"] = [d.index for d in r.det if d.verdict == "dont_care"]
+    return out
+
+
+def evaluation_dict(ev: Evaluation) -> dict[str, Any]:
+    """``{"metric", "params", "global", "per_image", "problems", "excluded"}``."""
+    glob: dict[str, Any] = {"recall": ev.recall, "precision": ev.precision, "hmean": ev.hmean}
+    if ev.summary is not None:
+        glob.update(ev.summary.tally.values)
+        glob["num_samples"] = ev.summary.n_samples
+    glob.update(ev.extras)
+    return {
+        "metric": ev.metric,
+        "params": dataclasses.asdict(ev.params),
+        "global": glob,
+        "per_image": {sid: sample_dict(r) for sid, r in ev.results.items()},
+        "problems": [str(p) for p in ev.problems],
+        "excluded": list(ev.excluded),
+    }
+
+
+def _atomic_write(path: str | os.PathLike[str], text: str) -> None:
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_json(path: str | os.PathLike[str], evaluations: Sequence[Evaluation]) -> None:
+    """One object for one metric, a list of objects for several."""
+    data: Any = [evaluation_dict(e) for e in evaluations]
+    if len(data) == 1:
+        data = data[0]
+    _atomic_write(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+def write_csv(path: str | os.PathLike[str], evaluations: Sequence[Evaluation]) -> None:
+    """One row per metric and sample, plus one ``*`` row per metric with the global scores."""
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["metric", "sample", "recall", "precision", "hmean", "num_gt_care",
+                "num_det_care"])
+    for ev in evaluations:
+        for sid, r in ev.results.items():
+            w.writerow([ev.metric, sid, r.recall, r.precision, r.hmean,
+                        r.tally["n_gt_care"], r.tally["n_det_care"]])
+        tally = ev.summary.tally if ev.summary else None
+        w.writerow([ev.metric, "*", ev.recall, ev.precision, ev.hmean,
+                    tally["n_gt_care"] if tally else 0, tally["n_det_care"] if tally else 0])
+    _atomic_write(path, buf.getvalue())
