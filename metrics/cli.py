@@ -31,8 +31,8 @@ class UserError(Exception):
 class ProgressBar:
     """A progress bar on stderr that appears only once a run has taken more than a second."""
 
-    def __init__(self, stream: TextIO = sys.stderr, delay: float = 1.0) -> None:
-        self.stream, self.delay = stream, delay
+    def __init__(self, stream: TextIO | None = None, delay: float = 1.0) -> None:
+        self.stream, self.delay = stream or sys.stderr, delay
         self.start = time.perf_counter()
         self.shown = False
         self.last = 0.0
@@ -53,22 +53,41 @@ class ProgressBar:
 
 
 def _add_eval(sub: Any) -> None:
-    p = sub.add_parser("eval", help="evaluate detections against GT with one or more metrics",
-                       description="Evaluate detections against ground truth. Without --gt and "
-                       "--det the bundled demo data is used (detector A).")
+    p = sub.add_parser(
+        "eval",
+        help="evaluate detections against GT with one or more metrics",
+        description="Evaluate detections against ground truth. Without --gt and "
+        "--det the bundled demo data is used (detector A).",
+    )
     p.add_argument("--gt", help="GT zip or folder (ICDAR-style .txt per image)")
     p.add_argument("--det", help="detection zip or folder")
     p.add_argument("--gt-lines", help="text-line GT zip/folder (wordline_* metrics)")
     p.add_argument("--images", help="image folder (optional; paired by sample id)")
-    p.add_argument("--metric", action="append", default=None,
-                   help="metric id or alias, repeatable or comma-separated; 'all' (default) "
-                   f"runs every metric that applies. Ids: {', '.join(METRICS)}")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="metric parameter, e.g. tolerance=0 or tiou.tolerance=0")
-    p.add_argument("--box-type", choices=[b.value for b in BoxType],
-                   help="force the box type of every line (default: detected per line)")
-    p.add_argument("--policy", choices=["strict", "skip_sample"], default="strict",
-                   help="bad input: refuse everything (strict) or skip the bad samples")
+    p.add_argument(
+        "--metric",
+        action="append",
+        default=None,
+        help="metric id or alias, repeatable or comma-separated; 'all' (default) "
+        f"runs every metric that applies. Ids: {', '.join(METRICS)}",
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="metric parameter, e.g. tolerance=0 or tiou.tolerance=0",
+    )
+    p.add_argument(
+        "--box-type",
+        choices=[b.value for b in BoxType],
+        help="force the box type of every line (default: detected per line)",
+    )
+    p.add_argument(
+        "--policy",
+        choices=["strict", "skip_sample"],
+        default="strict",
+        help="bad input: refuse everything (strict) or skip the bad samples",
+    )
     p.add_argument("--json", help="write the results as JSON to this file")
     p.add_argument("--csv", help="write per-image results as CSV to this file")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
@@ -118,12 +137,18 @@ def _dataset(args: argparse.Namespace) -> Dataset:
     elif gt is None:
         raise UserError("--det given without --gt")
     bt = BoxType(args.box_type) if args.box_type else None
-    return load_dataset(gt, det, gt_lines=args.gt_lines, images=images,
-                        options=LoadOptions(gt_box_type=bt, det_box_type=bt))
+    return load_dataset(
+        gt,
+        det,
+        gt_lines=args.gt_lines,
+        images=images,
+        options=LoadOptions(gt_box_type=bt, det_box_type=bt),
+    )
 
 
-def _usable(ds: Dataset, specs: list[MetricSpec], auto: bool,
-            overrides: dict[str, dict[str, str]]) -> list[MetricSpec]:
+def _usable(
+    ds: Dataset, specs: list[MetricSpec], auto: bool, overrides: dict[str, dict[str, str]]
+) -> list[MetricSpec]:
     """With ``all``, leave out metrics whose input rules the data breaks (and say so)."""
     if not auto:
         return specs
@@ -132,8 +157,12 @@ def _usable(ds: Dataset, specs: list[MetricSpec], auto: bool,
     keep = []
     for spec in specs:
         prm = make_params(spec, overrides.get(spec.id))
-        bad = [p for s in ds for p in (spec.validate(s, prm) if spec.validate else [])
-               if p.severity is Severity.ERROR]
+        bad = [
+            p
+            for s in ds
+            for p in (spec.validate(s, prm) if spec.validate else [])
+            if p.severity is Severity.ERROR
+        ]
         if bad:
             log.warning("%s skipped: %d input error(s), first: %s", spec.id, len(bad), bad[0])
         else:
@@ -149,8 +178,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not specs:
         raise UserError("no metric applies to these inputs")
     bar = None if args.quiet else ProgressBar()
-    evals = run(ds, specs, overrides, policy=args.policy, workers=max(1, args.workers),
-                progress=bar)
+    evals = run(
+        ds, specs, overrides, policy=args.policy, workers=max(1, args.workers), progress=bar
+    )
     if not args.quiet:
         _report(ds, evals)
     if args.json:
@@ -160,7 +190,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def _report(ds: Dataset, evals: Sequence[Evaluation], out: TextIO = sys.stdout) -> None:
+def _report(ds: Dataset, evals: Sequence[Evaluation], out: TextIO | None = None) -> None:
+    out = out or sys.stdout
     warnings = [p for p in ds.problems if p.severity is Severity.WARNING]
     for p in warnings[:5]:
         print(f"warning: {p}", file=sys.stderr)
@@ -174,13 +205,17 @@ def _report(ds: Dataset, evals: Sequence[Evaluation], out: TextIO = sys.stdout) 
         notes = ", ".join(f"{k} {v:.4f}" for k, v in ev.extras.items())
         if ev.excluded:
             notes = (notes + ", " if notes else "") + f"{len(ev.excluded)} images skipped"
-        print(f"{ev.metric:<16}{ev.recall:>9.4f}{ev.precision:>11.4f}{ev.hmean:>9.4f}  {notes}",
-              file=out)
+        print(
+            f"{ev.metric:<16}{ev.recall:>9.4f}{ev.precision:>11.4f}{ev.hmean:>9.4f}  {notes}",
+            file=out,
+        )
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="detlens", description="Scene-text detection "
-                                     "metrics with the evidence behind every number.")
+    parser = argparse.ArgumentParser(
+        prog="detlens",
+        description="Scene-text detection metrics with the evidence behind every number.",
+    )
     parser.add_argument("--verbose", "-v", action="store_true", help="debug logging")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_eval(sub)
@@ -195,8 +230,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING,
-                        format="%(levelname)s: %(message)s")
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(levelname)s: %(message)s",
+    )
     try:
         return int(args.func(args))
     except InputError as exc:

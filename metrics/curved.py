@@ -43,15 +43,19 @@ def _ring_problem(points: np.ndarray) -> str | None:
     if not poly.is_valid:
         return f"invalid polygon ({shapely.is_valid_reason(poly)})"
     if shapely.LinearRing(r).is_ccw:
-        return ("polygon is counter-clockwise in image coordinates (curved TIoU needs the "
-                "opposite order; set auto_orient=true to reverse it)")
+        return (
+            "polygon is counter-clockwise in image coordinates (curved TIoU needs the "
+            "opposite order; set auto_orient=true to reverse it)"
+        )
     return None
 
 
 def validate(sample: Sample, params: CurvedParams) -> list[Problem]:
     out = []
-    for side, source, items in (("GT", sample.gt_source, sample.gt),
-                                ("det", sample.det_source, sample.det)):
+    for side, source, items in (
+        ("GT", sample.gt_source, sample.gt),
+        ("det", sample.det_source, sample.det),
+    ):
         for inst in items:
             msg = _ring_problem(inst.points)
             if msg and not (params.auto_orient and "counter-clockwise" in msg):
@@ -68,13 +72,19 @@ def _oriented(sample: Sample) -> Sample:
                 inst = replace(inst, points=inst.points[::-1].copy())
             out.append(inst)
         return tuple(out)
+
     return replace(sample, gt=fix(sample.gt), det=fix(sample.det))
 
 
 def _run(sample: Sample, params: CurvedParams, metric: str, score: str) -> SampleResult:
     s = _oriented(sample) if params.auto_orient else sample
-    return evaluate_greedy(s, params, metric=metric, score=score,  # type: ignore[arg-type]
-                           curved=True)
+    return evaluate_greedy(
+        s,
+        params,
+        metric=metric,
+        score=score,  # type: ignore[arg-type]
+        curved=True,
+    )
 
 
 def evaluate_sample(sample: Sample, params: CurvedParams) -> SampleResult:

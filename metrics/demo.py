@@ -22,7 +22,15 @@ def demo_paths() -> DemoPaths:
     """Paths of the demo GT, both demo detectors and the images; InputError if missing."""
     paths = DemoPaths(ROOT / "gt", ROOT / "det_a", ROOT / "det_b", ROOT / "images")
     if not paths.gt.is_dir():
-        raise InputError([Problem(Severity.ERROR, str(ROOT), None,
-                                  "bundled demo data not found (install from a checkout with "
-                                  "`pip install -e .`, or give --gt and --det)")])
+        raise InputError(
+            [
+                Problem(
+                    Severity.ERROR,
+                    str(ROOT),
+                    None,
+                    "bundled demo data not found (install from a checkout with "
+                    "`pip install -e .`, or give --gt and --det)",
+                )
+            ]
+        )
     return paths

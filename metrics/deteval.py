@@ -83,8 +83,10 @@ class DetEvalParams:
         if self.variant not in VARIANTS:
             raise ValueError(f"variant must be one of {VARIANTS}, not {self.variant!r}")
         if self.per_image_empty_rule not in EMPTY_RULES:
-            raise ValueError(f"per_image_empty_rule must be one of {EMPTY_RULES}, "
-                             f"not {self.per_image_empty_rule!r}")
+            raise ValueError(
+                f"per_image_empty_rule must be one of {EMPTY_RULES}, "
+                f"not {self.per_image_empty_rule!r}"
+            )
 
     @property
     def legacy(self) -> bool:
@@ -95,20 +97,37 @@ def validate(sample: Sample, params: DetEvalParams) -> list[Problem]:
     """DetEval takes integer axis-aligned boxes (LTRB) only, for GT and detections."""
     del params
     out = []
-    for side, source, items in (("GT", sample.gt_source, sample.gt),
-                                ("det", sample.det_source, sample.det)):
+    for side, source, items in (
+        ("GT", sample.gt_source, sample.gt),
+        ("det", sample.det_source, sample.det),
+    ):
         for inst in items:
             if inst.box_type is not BoxType.LTRB:
-                out.append(Problem(Severity.ERROR, source or side, inst.line,
-                                   f"DetEval takes axis-aligned boxes (xmin,ymin,xmax,ymax) "
-                                   f"only, got a {inst.box_type.value} {side} box", sample.id))
+                out.append(
+                    Problem(
+                        Severity.ERROR,
+                        source or side,
+                        inst.line,
+                        f"DetEval takes axis-aligned boxes (xmin,ymin,xmax,ymax) "
+                        f"only, got a {inst.box_type.value} {side} box",
+                        sample.id,
+                    )
+                )
             if not inst.integer:
-                out.append(Problem(Severity.ERROR, source or side, inst.line,
-                                   "coordinates must be integers for DetEval", sample.id))
+                out.append(
+                    Problem(
+                        Severity.ERROR,
+                        source or side,
+                        inst.line,
+                        "coordinates must be integers for DetEval",
+                        sample.id,
+                    )
+                )
     return out
 
 
 # --------------------------------------------------------------------------- geometry (2.2)
+
 
 def boxes(instances: tuple[Instance, ...]) -> FloatArray:
     """(n, 4) array of xmin, ymin, xmax, ymax."""
@@ -124,10 +143,8 @@ def box_areas(b: FloatArray) -> FloatArray:
 
 def overlap_matrix(g: FloatArray, d: FloatArray) -> FloatArray:
     """Inclusive pixel overlap of every (GT, det) pair; 0 when dx or dy is negative."""
-    dx = (np.minimum(g[:, None, 2], d[None, :, 2]) - np.maximum(g[:, None, 0], d[None, :, 0])
-          + 1)
-    dy = (np.minimum(g[:, None, 3], d[None, :, 3]) - np.maximum(g[:, None, 1], d[None, :, 1])
-          + 1)
+    dx = np.minimum(g[:, None, 2], d[None, :, 2]) - np.maximum(g[:, None, 0], d[None, :, 0]) + 1
+    dy = np.minimum(g[:, None, 3], d[None, :, 3]) - np.maximum(g[:, None, 1], d[None, :, 1]) + 1
     return np.where((dx >= 0) & (dy >= 0), dx * dy, 0.0)
 
 
@@ -163,14 +180,16 @@ class Geometry:
     @property
     def gt_overlaps(self) -> IntArray:
         """Number of non-dc dets with R(i, ·) > 0, per GT."""
-        return np.asarray(np.count_nonzero((self.recall > 0) & ~self.det_dc[None, :], axis=1),
-                          dtype=np.intp)
+        return np.asarray(
+            np.count_nonzero((self.recall > 0) & ~self.det_dc[None, :], axis=1), dtype=np.intp
+        )
 
     @property
     def det_overlaps(self) -> IntArray:
         """Number of non-dc GTs with R(·, j) > 0, per det."""
-        return np.asarray(np.count_nonzero((self.recall > 0) & ~self.gt_dc[:, None], axis=0),
-                          dtype=np.intp)
+        return np.asarray(
+            np.count_nonzero((self.recall > 0) & ~self.gt_dc[:, None], axis=0), dtype=np.intp
+        )
 
 
 def geometry(sample: Sample, dc_threshold: float) -> Geometry:
@@ -180,12 +199,21 @@ def geometry(sample: Sample, dc_threshold: float) -> Geometry:
     ga, da = box_areas(g), box_areas(d)
     gt_dc = np.fromiter((i.dont_care for i in sample.gt), dtype=bool, count=len(sample.gt))
     det_dc, absorbed, dc_prec = _dont_care_dets(inter, gt_dc, da, dc_threshold)
-    return Geometry(g, d, _ratio(inter, ga[:, None]), _ratio(inter, da[None, :]), gt_dc,
-                    det_dc, absorbed, dc_prec)
+    return Geometry(
+        g,
+        d,
+        _ratio(inter, ga[:, None]),
+        _ratio(inter, da[None, :]),
+        gt_dc,
+        det_dc,
+        absorbed,
+        dc_prec,
+    )
 
 
-def _dont_care_dets(inter: FloatArray, gt_dc: BoolArray, det_area: FloatArray,
-                    threshold: float) -> tuple[BoolArray, IntArray, FloatArray]:
+def _dont_care_dets(
+    inter: FloatArray, gt_dc: BoolArray, det_area: FloatArray, threshold: float
+) -> tuple[BoolArray, IntArray, FloatArray]:
     """A det is dc when |D ∩ G_dc| / |D| > threshold for a dc GT (the first one absorbs it)."""
     n_det = inter.shape[1]
     absorbed = np.full(n_det, -1, dtype=np.intp)
@@ -203,6 +231,7 @@ def _dont_care_dets(inter: FloatArray, gt_dc: BoolArray, det_area: FloatArray,
 
 
 # --------------------------------------------------------------------------- matching (2.3)
+
 
 @dataclass
 class Matcher:
@@ -257,30 +286,48 @@ class Matcher:
 
     def _try_pair(self, i: int, j: int) -> None:
         if self.row_count[i] != 1 or self.col_count[j] != 1:
-            self._discard("not_unique", gt=i, det=j, row_count=int(self.row_count[i]),
-                          col_count=int(self.col_count[j]))
+            self._discard(
+                "not_unique",
+                gt=i,
+                det=j,
+                row_count=int(self.row_count[i]),
+                col_count=int(self.col_count[j]),
+            )
             return
         n_gt, n_det = int(self.gt_overlaps[i]), int(self.det_overlaps[j])
         if not self.params.legacy and (n_gt != 1 or n_det != 1):
-            self._discard("not_single_overlap", gt=i, det=j, gt_overlaps=n_gt,
-                          det_overlaps=n_det)
+            self._discard("not_single_overlap", gt=i, det=j, gt_overlaps=n_gt, det_overlaps=n_det)
             return
         d = center_distance(self.geo.gt[i], self.geo.det[j])
         if d >= self.params.center_diff:
             self._discard("center_distance", gt=i, det=j, d=d)
             return
         w = self.params.w_oo
-        self._accept((i,), (j,), MatchKind.ONE_TO_ONE, "OO", "OO", w, w,
-                     {"area_recall": float(self.geo.recall[i, j]),
-                      "area_precision": float(self.geo.precision[i, j]), "d": d})
+        self._accept(
+            (i,),
+            (j,),
+            MatchKind.ONE_TO_ONE,
+            "OO",
+            "OO",
+            w,
+            w,
+            {
+                "area_recall": float(self.geo.recall[i, j]),
+                "area_precision": float(self.geo.precision[i, j]),
+                "d": d,
+            },
+        )
 
     # ---- OM
     def one_to_many(self, i: int) -> None:
         """Step 4: split of GT i over the unused dets with P(i, j) >= area_precision."""
         dets: tuple[int, ...] = ()
         if not self.gt_used[i]:
-            ok = ~self.det_used & ~self.geo.det_dc & (self.geo.precision[i]
-                                                      >= self.params.area_precision)
+            ok = (
+                ~self.det_used
+                & ~self.geo.det_dc
+                & (self.geo.precision[i] >= self.params.area_precision)
+            )
             dets = tuple(int(j) for j in np.flatnonzero(ok))
         if not dets:
             return
@@ -299,8 +346,9 @@ class Matcher:
         """Step 5: merge into det j of the unused GTs with R(i, j) >= area_recall."""
         gts: tuple[int, ...] = ()
         if not self.det_used[j]:
-            ok = ~self.gt_used & ~self.geo.gt_dc & (self.geo.recall[:, j]
-                                                    >= self.params.area_recall)
+            ok = (
+                ~self.gt_used & ~self.geo.gt_dc & (self.geo.recall[:, j] >= self.params.area_recall)
+            )
             gts = tuple(int(i) for i in np.flatnonzero(ok))
         if not gts:
             return
@@ -314,23 +362,33 @@ class Matcher:
             return
         self._accept_group("MO", gts, (j,), s, n)
 
-    def _accept_group(self, stage: str, gts: tuple[int, ...], dets: tuple[int, ...], s: float,
-                      n_overlaps: int) -> None:
+    def _accept_group(
+        self, stage: str, gts: tuple[int, ...], dets: tuple[int, ...], s: float, n_overlaps: int
+    ) -> None:
         """Credit a split (OM) or a merge (MO); one member counts as OO (Q3)."""
         p = self.params
         sum_key = "recall_sum" if stage == "OM" else "precision_sum"
         values = {sum_key: s, "rounded_sum": self._rounded(s), "overlaps": float(n_overlaps)}
         if len(gts) == len(dets) == 1 and not p.legacy:
-            self._accept(gts, dets, MatchKind.ONE_TO_ONE, "OO", f"OO-via-{stage}", p.w_oo,
-                         p.w_oo, values)
+            self._accept(
+                gts, dets, MatchKind.ONE_TO_ONE, "OO", f"OO-via-{stage}", p.w_oo, p.w_oo, values
+            )
         elif stage == "OM":
             self._accept(gts, dets, MatchKind.SPLIT, "OM", "OM", p.w_om, p.w_om, values)
         else:
             self._accept(gts, dets, MatchKind.MERGE, "MO", "MO", p.w_mo, p.w_mo, values)
 
-    def _accept(self, gts: tuple[int, ...], dets: tuple[int, ...], kind: MatchKind,
-                label: str, match_type: str, gt_w: float, det_w: float,
-                values: dict[str, float]) -> None:
+    def _accept(
+        self,
+        gts: tuple[int, ...],
+        dets: tuple[int, ...],
+        kind: MatchKind,
+        label: str,
+        match_type: str,
+        gt_w: float,
+        det_w: float,
+        values: dict[str, float],
+    ) -> None:
         """Mark a group matched; accumulate credits as the official (w x group size)."""
         self.recall_sum += gt_w * len(gts)
         self.precision_sum += det_w * len(dets)
@@ -342,8 +400,7 @@ class Matcher:
             self.det_used[j] = True
             self.det_credit[j] = det_w
             self.det_partners[j] = gts
-        values = {**values, "recall_credit": gt_w * len(gts),
-                  "precision_credit": det_w * len(dets)}
+        values = {**values, "recall_credit": gt_w * len(gts), "precision_credit": det_w * len(dets)}
         self.matches.append(MatchRecord(kind, gts, dets, values, label))
         self.match_types.append(match_type)
 
@@ -364,6 +421,7 @@ def _sequential_sum(values: FloatArray) -> float:
 
 # --------------------------------------------------------------------------- results (2.4)
 
+
 def evaluate_sample(sample: Sample, params: DetEvalParams) -> SampleResult:
     """DetEval of one image (spec 2.3), with the per-image rules of spec 0.9 / 2.5 Q6."""
     geo = geometry(sample, params.area_precision)
@@ -372,23 +430,43 @@ def evaluate_sample(sample: Sample, params: DetEvalParams) -> SampleResult:
         m.run()
     n_gt = int(np.count_nonzero(~geo.gt_dc))
     n_det = int(np.count_nonzero(~geo.det_dc))
-    recall, precision, h = per_image_scores(sample, params, n_gt, n_det, m.recall_sum,
-                                            m.precision_sum)
+    recall, precision, h = per_image_scores(
+        sample, params, n_gt, n_det, m.recall_sum, m.precision_sum
+    )
     return SampleResult(
-        metric=ID, sample_id=sample.id, recall=recall, precision=precision, hmean=h,
+        metric=ID,
+        sample_id=sample.id,
+        recall=recall,
+        precision=precision,
+        hmean=h,
         tally=credit_tally(n_gt, n_det, m.recall_sum, m.precision_sum),
-        gt=gt_results(geo, m), det=det_results(geo, m), matches=tuple(m.matches),
-        evidence={"discarded": tuple(m.discarded), "match_types": tuple(m.match_types),
-                  "dc_dets": _dc_dets(geo), "area_recall": _frozen(geo.recall),
-                  "area_precision": _frozen(geo.precision)},
-        extra={"num_gt_care": n_gt, "num_det_care": n_det, "num_gt": len(sample.gt),
-               "num_det": len(sample.det)},
+        gt=gt_results(geo, m),
+        det=det_results(geo, m),
+        matches=tuple(m.matches),
+        evidence={
+            "discarded": tuple(m.discarded),
+            "match_types": tuple(m.match_types),
+            "dc_dets": _dc_dets(geo),
+            "area_recall": _frozen(geo.recall),
+            "area_precision": _frozen(geo.precision),
+        },
+        extra={
+            "num_gt_care": n_gt,
+            "num_det_care": n_det,
+            "num_gt": len(sample.gt),
+            "num_det": len(sample.det),
+        },
     )
 
 
-def per_image_scores(sample: Sample, params: DetEvalParams, n_gt: int, n_det: int,
-                     recall_credit: float, precision_credit: float
-                     ) -> tuple[float, float, float]:
+def per_image_scores(
+    sample: Sample,
+    params: DetEvalParams,
+    n_gt: int,
+    n_det: int,
+    recall_credit: float,
+    precision_credit: float,
+) -> tuple[float, float, float]:
     """Per-image (R, P, H) of the official script (spec 0.9), or the ICDAR15 rule."""
     if params.per_image_empty_rule == "ic15":
         return per_image_rule(n_gt, n_det, recall_credit, precision_credit)
@@ -423,8 +501,9 @@ def gt_results(geo: Geometry, m: Matcher) -> tuple[InstanceResult, ...]:
             out.append(InstanceResult(i, Verdict.DONT_CARE))
         elif i in m.gt_partners:
             c = m.gt_credit[i]
-            out.append(InstanceResult(i, _verdict(c), c,
-                                      partners=m.gt_partners[i], values=overlaps))
+            out.append(
+                InstanceResult(i, _verdict(c), c, partners=m.gt_partners[i], values=overlaps)
+            )
         else:
             k, v = _best(geo.recall[i], ~geo.det_dc)
             near = NearMiss(k, v, "area_recall") if v > 0 else None
@@ -437,23 +516,31 @@ def det_results(geo: Geometry, m: Matcher) -> tuple[InstanceResult, ...]:
     for j in range(len(geo.det_dc)):
         overlaps = {"overlaps": float(m.det_overlaps[j])}
         if geo.det_dc[j]:
-            out.append(InstanceResult(j, Verdict.DONT_CARE, absorbed_by=int(geo.absorbed[j]),
-                                      values={"dc_precision": float(geo.dc_precision[j])}))
+            out.append(
+                InstanceResult(
+                    j,
+                    Verdict.DONT_CARE,
+                    absorbed_by=int(geo.absorbed[j]),
+                    values={"dc_precision": float(geo.dc_precision[j])},
+                )
+            )
         elif j in m.det_partners:
             c = m.det_credit[j]
-            out.append(InstanceResult(j, _verdict(c), c,
-                                      partners=m.det_partners[j], values=overlaps))
+            out.append(
+                InstanceResult(j, _verdict(c), c, partners=m.det_partners[j], values=overlaps)
+            )
         else:
             k, v = _best(geo.precision[:, j], ~geo.gt_dc)
             near = NearMiss(k, v, "area_precision") if v > 0 else None
-            out.append(InstanceResult(j, Verdict.FALSE_POSITIVE, near_miss=near,
-                                      values=overlaps))
+            out.append(InstanceResult(j, Verdict.FALSE_POSITIVE, near_miss=near, values=overlaps))
     return tuple(out)
 
 
 def _dc_dets(geo: Geometry) -> tuple[dict[str, Any], ...]:
-    return tuple({"det": int(j), "gt": int(geo.absorbed[j]),
-                  "precision": float(geo.dc_precision[j])} for j in np.flatnonzero(geo.det_dc))
+    return tuple(
+        {"det": int(j), "gt": int(geo.absorbed[j]), "precision": float(geo.dc_precision[j])}
+        for j in np.flatnonzero(geo.det_dc)
+    )
 
 
 def _frozen(a: FloatArray) -> FloatArray:

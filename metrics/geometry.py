@@ -112,9 +112,16 @@ class SampleGeometry:
         "inter",
     )
 
-    def __init__(self, gt_geoms: GeomArray, gt_area: FloatArray, gt_invalid: npt.NDArray[
-                 np.bool_], det_geoms: GeomArray, det_area: FloatArray,
-                 det_invalid: npt.NDArray[np.bool_], inter: FloatArray) -> None:
+    def __init__(
+        self,
+        gt_geoms: GeomArray,
+        gt_area: FloatArray,
+        gt_invalid: npt.NDArray[np.bool_],
+        det_geoms: GeomArray,
+        det_area: FloatArray,
+        det_invalid: npt.NDArray[np.bool_],
+        inter: FloatArray,
+    ) -> None:
         self.gt_geoms, self.gt_area, self.gt_invalid = gt_geoms, gt_area, gt_invalid
         self.det_geoms, self.det_area, self.det_invalid = det_geoms, det_area, det_invalid
         self.inter = inter
@@ -125,14 +132,17 @@ def _shifted_boxes(geoms: GeomArray, owner: IntArray, stride: float) -> GeomArra
     b = np.where(np.isnan(b), 0.0, b)
     shift = owner.astype(np.float64) * stride
     pad = 1e-6 * max(1.0, stride)
-    boxes: GeomArray = shapely.box(b[:, 0] + shift - pad, b[:, 1] - pad,
-                                   b[:, 2] + shift + pad, b[:, 3] + pad)
+    boxes: GeomArray = shapely.box(
+        b[:, 0] + shift - pad, b[:, 1] - pad, b[:, 2] + shift + pad, b[:, 3] + pad
+    )
     return boxes
 
 
-def bulk_geometry(gt_points: Sequence[Sequence[FloatArray]],
-                  det_points: Sequence[Sequence[FloatArray]], mode: RingMode
-                  ) -> list[SampleGeometry]:
+def bulk_geometry(
+    gt_points: Sequence[Sequence[FloatArray]],
+    det_points: Sequence[Sequence[FloatArray]],
+    mode: RingMode,
+) -> list[SampleGeometry]:
     """Geometry of many samples at once: one vectorized pass over every polygon.
 
     Candidate pairs come from one STRtree over the detections' bounding boxes, each sample's
@@ -168,10 +178,13 @@ def bulk_geometry(gt_points: Sequence[Sequence[FloatArray]],
     for s in range(len(g_counts)):
         gs, ds = slice(g_off[s], g_off[s + 1]), slice(d_off[s], d_off[s + 1])
         inter = np.zeros((g_counts[s], d_counts[s]))
-        sel = order[bounds[s]:bounds[s + 1]]
+        sel = order[bounds[s] : bounds[s + 1]]
         inter[pairs[0][sel] - g_off[s], pairs[1][sel] - d_off[s]] = areas[sel]
-        out.append(SampleGeometry(g_geoms[gs], g_area[gs], g_bad[gs], d_geoms[ds],
-                                  d_area[ds], d_bad[ds], inter))
+        out.append(
+            SampleGeometry(
+                g_geoms[gs], g_area[gs], g_bad[gs], d_geoms[ds], d_area[ds], d_bad[ds], inter
+            )
+        )
     return out
 
 
@@ -193,9 +206,11 @@ class GeometryCache:
             return
         if len(self._items) + len(todo) > self.limit:
             self._items.clear()
-        geoms = bulk_geometry([[i.points for i in s.gt] for s in todo],  # type: ignore[attr-defined]
-                              [[i.points for i in s.det] for s in todo],  # type: ignore[attr-defined]
-                              mode)
+        geoms = bulk_geometry(
+            [[i.points for i in s.gt] for s in todo],  # type: ignore[attr-defined]
+            [[i.points for i in s.det] for s in todo],  # type: ignore[attr-defined]
+            mode,
+        )
         for s, g in zip(todo, geoms, strict=True):
             self._items[(id(s), mode)] = (s, g)
 

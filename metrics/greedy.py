@@ -59,22 +59,31 @@ def credits(score: Score, values: dict[str, float]) -> tuple[float, float]:
     return values["tiou_recall"], values["tiou_precision"]
 
 
-def evaluate_greedy(sample: Sample, params: GreedyParams, *, metric: str, score: Score,
-                    curved: bool) -> SampleResult:
-    p = prepare(sample, curved=curved, dc_threshold=params.dc_area_precision,
-                confidences=params.confidences)
-    pairs = CACHE.memo(("greedy", curved, params.dc_area_precision, params.confidences,
-                        params.iou_threshold), sample,
-                       lambda: greedy_match(p.iou, ~p.gt.dont_care, ~p.det_dc,
-                                            params.iou_threshold))
+def evaluate_greedy(
+    sample: Sample, params: GreedyParams, *, metric: str, score: Score, curved: bool
+) -> SampleResult:
+    p = prepare(
+        sample, curved=curved, dc_threshold=params.dc_area_precision, confidences=params.confidences
+    )
+    pairs = CACHE.memo(
+        ("greedy", curved, params.dc_area_precision, params.confidences, params.iou_threshold),
+        sample,
+        lambda: greedy_match(p.iou, ~p.gt.dont_care, ~p.det_dc, params.iou_threshold),
+    )
     opts = tiou_options(params, curved)
     matched = match_values(p, pairs, opts, with_outliers=score == "tiou")
     return build_result(sample, p, pairs, matched, metric=metric, score=score)
 
 
-def build_result(sample: Sample, p: Prepared, pairs: list[tuple[int, int]],
-                 matched: list[tuple[dict[str, float], MatchRecord]], *, metric: str,
-                 score: Score) -> SampleResult:
+def build_result(
+    sample: Sample,
+    p: Prepared,
+    pairs: list[tuple[int, int]],
+    matched: list[tuple[dict[str, float], MatchRecord]],
+    *,
+    metric: str,
+    score: Score,
+) -> SampleResult:
     gt_credit: dict[int, float] = {}
     det_credit: dict[int, float] = {}
     for (i, j), (values, _) in zip(pairs, matched, strict=True):
@@ -92,12 +101,24 @@ def build_result(sample: Sample, p: Prepared, pairs: list[tuple[int, int]],
     gt_partner = {i: p.order[j] for i, j in pairs}
     det_partner = {p.order[j]: i for i, j in pairs}
     return SampleResult(
-        metric=metric, sample_id=sample.id, recall=recall, precision=precision, hmean=h,
+        metric=metric,
+        sample_id=sample.id,
+        recall=recall,
+        precision=precision,
+        hmean=h,
         tally=credit_tally(n_gt, n_det, rc, pc, n_matched=len(pairs)),
-        gt=instance_results(len(sample.gt), gt_credit, gt_partner, p.gt.dont_care, gt_best,
-                            None, Verdict.MISSED),
-        det=instance_results(len(sample.det), det_credit, det_partner, det_dc_file, det_best,
-                             absorbed_file, Verdict.FALSE_POSITIVE),
+        gt=instance_results(
+            len(sample.gt), gt_credit, gt_partner, p.gt.dont_care, gt_best, None, Verdict.MISSED
+        ),
+        det=instance_results(
+            len(sample.det),
+            det_credit,
+            det_partner,
+            det_dc_file,
+            det_best,
+            absorbed_file,
+            Verdict.FALSE_POSITIVE,
+        ),
         matches=tuple(rec for _, rec in matched),
         extra={"num_gt_care": n_gt, "num_det_care": n_det, "num_matched": len(pairs)},
     )

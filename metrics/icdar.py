@@ -54,15 +54,19 @@ def shapes(instances: Sequence[Instance], *, curved: bool = False) -> Shapes:
 
 def confidence_order(dets: Sequence[Instance], enabled: bool | None) -> list[int]:
     """Evaluation order of detections: file order, or stable descending confidence (0.7)."""
-    use = enabled if enabled is not None else bool(dets) and all(
-        d.confidence is not None for d in dets)
+    use = (
+        enabled
+        if enabled is not None
+        else bool(dets) and all(d.confidence is not None for d in dets)
+    )
     if not use:
         return list(range(len(dets)))
     return sorted(range(len(dets)), key=lambda j: -(dets[j].confidence or 0.0))
 
 
-def dont_care_dets(inter: FloatArray, gt: Shapes, det_area: FloatArray,
-                   threshold: float) -> tuple[BoolArray, npt.NDArray[np.intp]]:
+def dont_care_dets(
+    inter: FloatArray, gt: Shapes, det_area: FloatArray, threshold: float
+) -> tuple[BoolArray, npt.NDArray[np.intp]]:
     """Dets with |D ∩ G_dc| / |D| > threshold for some dc GT (first such GT absorbs it)."""
     n_det = inter.shape[1]
     absorbed = np.full(n_det, -1, dtype=np.intp)
@@ -83,8 +87,9 @@ def iou_matrix(inter: FloatArray, gt_area: FloatArray, det_area: FloatArray) -> 
         return np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
 
 
-def greedy_match(iou: FloatArray, gt_ok: BoolArray, det_ok: BoolArray,
-                 threshold: float) -> list[tuple[int, int]]:
+def greedy_match(
+    iou: FloatArray, gt_ok: BoolArray, det_ok: BoolArray, threshold: float
+) -> list[tuple[int, int]]:
     """GT-major, det-minor first-found matching with IoU > threshold (spec 1.2 step 4)."""
     cand = (iou > threshold) & gt_ok[:, None] & det_ok[None, :]
     taken = np.zeros(iou.shape[1], dtype=bool)
@@ -111,47 +116,65 @@ class TiouOptions:
     ot_slack: float = 0.001  # curved script: 0.0
 
 
-def pair_values(i: int, j: int, inter: FloatArray, gt: Shapes, det: Shapes,
-                ot: float, opts: TiouOptions) -> dict[str, float]:
+def pair_values(
+    i: int, j: int, inter: FloatArray, gt: Shapes, det: Shapes, ot: float, opts: TiouOptions
+) -> dict[str, float]:
     """IoU, SIoU and TIoU numbers of the single pair (GT i, det j) — spec 3.2."""
-    arrays = pair_value_arrays(inter[i:i + 1, j], gt.area[i:i + 1], det.area[j:j + 1],
-                               np.array([ot]), opts)
+    arrays = pair_value_arrays(
+        inter[i : i + 1, j], gt.area[i : i + 1], det.area[j : j + 1], np.array([ot]), opts
+    )
     return {k: float(v[0]) for k, v in arrays.items()}
 
 
-def outliers(target: int, j: int, inter: FloatArray, gt: Shapes, skip: int | None,
-             dc_as_outlier: bool) -> list[int]:
+def outliers(
+    target: int, j: int, inter: FloatArray, gt: Shapes, skip: int | None, dc_as_outlier: bool
+) -> list[int]:
     """Other GTs overlapping det j (dc GTs included unless dc_as_outlier is False)."""
     ks = np.flatnonzero(inter[:, j] != 0)
     return [int(k) for k in ks if k != skip and (dc_as_outlier or not gt.dont_care[k])]
 
 
-def outlier_area(d_geom: shapely.Geometry, g_geom: shapely.Geometry,
-                 others: Sequence[shapely.Geometry], eps: float
-                 ) -> tuple[float, shapely.Geometry]:
+def outlier_area(
+    d_geom: shapely.Geometry,
+    g_geom: shapely.Geometry,
+    others: Sequence[shapely.Geometry],
+    eps: float,
+) -> tuple[float, shapely.Geometry]:
     """Ot = |D ∩ V| - |D ∩ G ∩ V| with V = union of the outlier GTs; and (D ∩ V) minus G."""
     if not others:
         return 0.0, shapely.Polygon()
     v = others[0] if len(others) == 1 else shapely.union_all(list(others))
     dv = shapely.intersection(d_geom, v)
-    ot = float(shapely.area(dv) - shapely.area(shapely.intersection(shapely.intersection(
-        d_geom, g_geom), v)))
+    ot = float(
+        shapely.area(dv)
+        - shapely.area(shapely.intersection(shapely.intersection(d_geom, g_geom), v))
+    )
     if ot <= eps:
         ot = 0.0
     return ot, shapely.difference(dv, g_geom)
 
 
-def instance_results(n: int, credit: dict[int, float], partners: dict[int, int],
-                     dc: BoolArray, best: tuple[npt.NDArray[np.intp], FloatArray] | None,
-                     absorbed: npt.NDArray[np.intp] | None, miss: Verdict
-                     ) -> tuple[InstanceResult, ...]:
+def instance_results(
+    n: int,
+    credit: dict[int, float],
+    partners: dict[int, int],
+    dc: BoolArray,
+    best: tuple[npt.NDArray[np.intp], FloatArray] | None,
+    absorbed: npt.NDArray[np.intp] | None,
+    miss: Verdict,
+) -> tuple[InstanceResult, ...]:
     """Per-instance verdicts: dc, matched/partial (by credit), or missed / false positive."""
     out = []
     for k in range(n):
         if dc[k]:
-            out.append(InstanceResult(k, Verdict.DONT_CARE, 0.0,
-                                      absorbed_by=None if absorbed is None or absorbed[k] < 0
-                                      else int(absorbed[k])))
+            out.append(
+                InstanceResult(
+                    k,
+                    Verdict.DONT_CARE,
+                    0.0,
+                    absorbed_by=None if absorbed is None or absorbed[k] < 0 else int(absorbed[k]),
+                )
+            )
         elif k in partners:
             c = credit.get(k, 1.0)
             v = Verdict.MATCHED if c >= 1.0 - 1e-12 else Verdict.PARTIAL
@@ -164,8 +187,9 @@ def instance_results(n: int, credit: dict[int, float], partners: dict[int, int],
     return tuple(out)
 
 
-def best_partner(iou: FloatArray, other_ok: BoolArray, axis: int
-                 ) -> tuple[npt.NDArray[np.intp], FloatArray]:
+def best_partner(
+    iou: FloatArray, other_ok: BoolArray, axis: int
+) -> tuple[npt.NDArray[np.intp], FloatArray]:
     """For each row (axis=1) or column (axis=0): best IoU among allowed partners."""
     if iou.size == 0:
         n = iou.shape[0] if axis == 1 else iou.shape[1]
@@ -187,29 +211,47 @@ def clockwise_violations(items: Sequence[Instance]) -> list[int]:
     return [quads[m] for m in np.flatnonzero(s > 0)]
 
 
-def icdar_problems(sample: Sample, *, allow_float: bool, check_orientation: bool
-                   ) -> list[Problem]:
+def icdar_problems(sample: Sample, *, allow_float: bool, check_orientation: bool) -> list[Problem]:
     """Input rules of the ICDAR tools: integer coordinates, clockwise QUADs (spec 0.3-0.4)."""
-    return CACHE.memo(("icdar_problems", allow_float, check_orientation), sample,
-                      lambda: _icdar_problems(sample, allow_float, check_orientation))
+    return CACHE.memo(
+        ("icdar_problems", allow_float, check_orientation),
+        sample,
+        lambda: _icdar_problems(sample, allow_float, check_orientation),
+    )
 
 
-def _icdar_problems(sample: Sample, allow_float: bool, check_orientation: bool
-                    ) -> list[Problem]:
+def _icdar_problems(sample: Sample, allow_float: bool, check_orientation: bool) -> list[Problem]:
     out: list[Problem] = []
-    for side, source, items in (("GT", sample.gt_source, sample.gt),
-                                ("det", sample.det_source, sample.det)):
+    for side, source, items in (
+        ("GT", sample.gt_source, sample.gt),
+        ("det", sample.det_source, sample.det),
+    ):
         where = source or side
         if not allow_float:
-            out.extend(Problem(Severity.ERROR, where, inst.line,
-                               "coordinates must be integers for this metric "
-                               "(set allow_float=true to truncate them)", sample.id)
-                       for inst in items if not inst.integer)
+            out.extend(
+                Problem(
+                    Severity.ERROR,
+                    where,
+                    inst.line,
+                    "coordinates must be integers for this metric "
+                    "(set allow_float=true to truncate them)",
+                    sample.id,
+                )
+                for inst in items
+                if not inst.integer
+            )
         if check_orientation:
-            out.extend(Problem(Severity.ERROR, where, items[k].line,
-                               "points are not clockwise (image coordinates, y down); "
-                               "set check_orientation=false to accept them", sample.id)
-                       for k in clockwise_violations(items))
+            out.extend(
+                Problem(
+                    Severity.ERROR,
+                    where,
+                    items[k].line,
+                    "points are not clockwise (image coordinates, y down); "
+                    "set check_orientation=false to accept them",
+                    sample.id,
+                )
+                for k in clockwise_violations(items)
+            )
     return out
 
 
@@ -226,18 +268,23 @@ class Prepared:
     absorbed: npt.NDArray[np.intp]
 
 
-def prepare(sample: Sample, *, curved: bool, dc_threshold: float,
-            confidences: bool | None) -> Prepared:
+def prepare(
+    sample: Sample, *, curved: bool, dc_threshold: float, confidences: bool | None
+) -> Prepared:
     """Polygons, intersection and IoU matrices, don't-care dets (spec 1.2 steps 1-3).
 
     Memoized per run, so ic15_iou, siou and tiou of one sample share the work.
     """
-    return CACHE.memo(("prepare", curved, dc_threshold, confidences), sample,
-                      lambda: _prepare(sample, curved, dc_threshold, confidences))
+    return CACHE.memo(
+        ("prepare", curved, dc_threshold, confidences),
+        sample,
+        lambda: _prepare(sample, curved, dc_threshold, confidences),
+    )
 
 
-def _prepare(sample: Sample, curved: bool, dc_threshold: float,
-             confidences: bool | None) -> Prepared:
+def _prepare(
+    sample: Sample, curved: bool, dc_threshold: float, confidences: bool | None
+) -> Prepared:
     order = confidence_order(sample.det, confidences)
     g = CACHE.get(sample, "curved" if curved else "icdar")
     gt_dc = np.fromiter((i.dont_care for i in sample.gt), dtype=bool, count=len(sample.gt))
@@ -249,25 +296,33 @@ def _prepare(sample: Sample, curved: bool, dc_threshold: float,
         idx = np.asarray(order, dtype=np.intp)
         det, inter = Shapes(g.det_geoms[idx], g.det_area[idx], no_dc), g.inter[:, idx]
     det_dc, absorbed = dont_care_dets(inter, gt, det.area, dc_threshold)
-    return Prepared(gt, det, order, inter, iou_matrix(inter, gt.area, det.area), det_dc,
-                    absorbed)
+    return Prepared(gt, det, order, inter, iou_matrix(inter, gt.area, det.area), det_dc, absorbed)
 
 
-def _outlier_sets(p: Prepared, pairs: Sequence[tuple[int, int]], opts: TiouOptions,
-                  skip: Mapping[int, int | None] | None) -> list[list[int]]:
+def _outlier_sets(
+    p: Prepared,
+    pairs: Sequence[tuple[int, int]],
+    opts: TiouOptions,
+    skip: Mapping[int, int | None] | None,
+) -> list[list[int]]:
     out: list[list[int]] = []
     for i, j in pairs:
         if p.gt.dont_care[i]:
             out.append([])
             continue
-        out.append(outliers(i, j, p.inter, p.gt, i if skip is None else skip.get(i, i),
-                            opts.dc_as_outlier))
+        out.append(
+            outliers(i, j, p.inter, p.gt, i if skip is None else skip.get(i, i), opts.dc_as_outlier)
+        )
     return out
 
 
-def outlier_regions(det_geoms: GeomArray, target_geoms: GeomArray, gt_geoms: GeomArray,
-                    others: Sequence[Sequence[int]], eps: float
-                    ) -> tuple[FloatArray, GeomArray]:
+def outlier_regions(
+    det_geoms: GeomArray,
+    target_geoms: GeomArray,
+    gt_geoms: GeomArray,
+    others: Sequence[Sequence[int]],
+    eps: float,
+) -> tuple[FloatArray, GeomArray]:
     """Ot and the outlier region (D ∩ V) minus G of each pair, vectorized over pairs.
 
     ``det_geoms[m]`` / ``target_geoms[m]`` are pair m's D and G; ``others[m]`` its outlier GTs.
@@ -285,40 +340,61 @@ def outlier_regions(det_geoms: GeomArray, target_geoms: GeomArray, gt_geoms: Geo
         regions[sm] = shapely.difference(pieces, target_geoms[sm])
     for m in range(n):
         if len(others[m]) > 1:
-            ot[m], regions[m] = outlier_area(det_geoms[m], target_geoms[m],
-                                             [gt_geoms[k] for k in others[m]], eps)
+            ot[m], regions[m] = outlier_area(
+                det_geoms[m], target_geoms[m], [gt_geoms[k] for k in others[m]], eps
+            )
     ot[ot <= eps] = 0.0
     return ot, regions
 
 
-def match_values(p: Prepared, pairs: Sequence[tuple[int, int]], opts: TiouOptions,
-                 with_outliers: bool, skip: Mapping[int, int | None] | None = None
-                 ) -> list[tuple[dict[str, float], MatchRecord]]:
+def match_values(
+    p: Prepared,
+    pairs: Sequence[tuple[int, int]],
+    opts: TiouOptions,
+    with_outliers: bool,
+    skip: Mapping[int, int | None] | None = None,
+) -> list[tuple[dict[str, float], MatchRecord]]:
     """Per matched pair: the numbers of spec 3.2 and a record with cut/outlier regions."""
     if not pairs:
         return []
     gi = np.asarray([i for i, _ in pairs], dtype=np.intp)
     dj = np.asarray([j for _, j in pairs], dtype=np.intp)
     others = _outlier_sets(p, pairs, opts, skip) if with_outliers else [[] for _ in pairs]
-    ot, regions = outlier_regions(p.det.geoms[dj], p.gt.geoms[gi], p.gt.geoms, others,
-                                  opts.ot_zero_eps)
+    ot, regions = outlier_regions(
+        p.det.geoms[dj], p.gt.geoms[gi], p.gt.geoms, others, opts.ot_zero_eps
+    )
     values = pair_value_arrays(p.inter[gi, dj], p.gt.area[gi], p.det.area[dj], ot, opts)
-    cuts = (shapely.difference(p.gt.geoms[gi], p.det.geoms[dj]) if with_outliers
-            else np.full(len(pairs), EMPTY, dtype=object))
+    cuts = (
+        shapely.difference(p.gt.geoms[gi], p.det.geoms[dj])
+        if with_outliers
+        else np.full(len(pairs), EMPTY, dtype=object)
+    )
     out = []
     for m, (i, j) in enumerate(pairs):
         v = {k: float(a[m]) for k, a in values.items()}
-        out.append((v, MatchRecord(
-            kind=MatchKind.ONE_TO_ONE, gt=(i,), det=(p.order[j],), values=v, label="OO",
-            regions={"cut": cuts[m], "outlier": regions[m]} if with_outliers else {},
-            related={"outlier_gts": tuple(others[m]),
-                     "outlier_dont_care": tuple(k for k in others[m] if p.gt.dont_care[k])},
-        )))
+        out.append(
+            (
+                v,
+                MatchRecord(
+                    kind=MatchKind.ONE_TO_ONE,
+                    gt=(i,),
+                    det=(p.order[j],),
+                    values=v,
+                    label="OO",
+                    regions={"cut": cuts[m], "outlier": regions[m]} if with_outliers else {},
+                    related={
+                        "outlier_gts": tuple(others[m]),
+                        "outlier_dont_care": tuple(k for k in others[m] if p.gt.dont_care[k]),
+                    },
+                ),
+            )
+        )
     return out
 
 
-def pair_value_arrays(inter: FloatArray, g: FloatArray, d: FloatArray, ot: FloatArray,
-                      opts: TiouOptions) -> dict[str, FloatArray]:
+def pair_value_arrays(
+    inter: FloatArray, g: FloatArray, d: FloatArray, ot: FloatArray, opts: TiouOptions
+) -> dict[str, FloatArray]:
     """Vectorized spec 3.2 over pairs: IoU, cut Ct, outlier Ot, penalties, TIoU credits."""
     union = g + d - inter
     safe_u = np.where(union > 0, union, 1.0)
@@ -331,11 +407,18 @@ def pair_value_arrays(inter: FloatArray, g: FloatArray, d: FloatArray, ot: Float
     ok_r = (union > 0) & (g > 0) & (ct >= 0) & (ct <= g)
     ok_p = (union > 0) & (d > 0) & (ot >= 0) & (ot <= d + opts.ot_slack)
     return {
-        "iou": np.where(union > 0, inter / safe_u, 0.0), "intersection": inter,
-        "gt_area": g, "det_area": d, "union": union,
-        "ct": ct, "ct_ratio": ct_ratio, "f_ct": f_ct,
+        "iou": np.where(union > 0, inter / safe_u, 0.0),
+        "intersection": inter,
+        "gt_area": g,
+        "det_area": d,
+        "union": union,
+        "ct": ct,
+        "ct_ratio": ct_ratio,
+        "f_ct": f_ct,
         "tiou_recall": np.where(ok_r, inter * f_ct / safe_u, 0.0),
-        "ot": ot, "ot_ratio": ot_ratio, "f_ot": f_ot,
+        "ot": ot,
+        "ot_ratio": ot_ratio,
+        "f_ot": f_ot,
         "tiou_precision": np.where(ok_p, inter * f_ot / safe_u, 0.0),
         "cut_tolerated": ((ct_ratio > 0) & (ct_ratio <= opts.tolerance)).astype(float),
         "outlier_tolerated": ((ot_ratio > 0) & (ot_ratio <= opts.tolerance)).astype(float),

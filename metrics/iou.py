@@ -34,8 +34,9 @@ class IouParams:
 
 
 def validate(sample: Sample, params: IouParams) -> list[Problem]:
-    return icdar_problems(sample, allow_float=params.allow_float,
-                          check_orientation=params.check_orientation)
+    return icdar_problems(
+        sample, allow_float=params.allow_float, check_orientation=params.check_orientation
+    )
 
 
 def evaluate_sample(sample: Sample, params: IouParams) -> SampleResult:
@@ -50,16 +51,23 @@ def evaluate_sample(sample: Sample, params: IouParams) -> SampleResult:
 
 def _with(result: SampleResult, ranked: list[tuple[float, bool]], ap: float) -> SampleResult:
     from dataclasses import replace
-    return replace(result, evidence={**result.evidence, "ranked": tuple(ranked)},
-                   extra={**result.extra, "ap": ap})
+
+    return replace(
+        result,
+        evidence={**result.evidence, "ranked": tuple(ranked)},
+        extra={**result.extra, "ap": ap},
+    )
 
 
 def ranked_detections(sample: Sample, result: SampleResult) -> list[tuple[float, bool]]:
     """(confidence, matched) of every care det, when the dets carry confidences (spec 1.3)."""
     if not sample.det or any(d.confidence is None for d in sample.det):
         return []
-    return [(float(sample.det[r.index].confidence or 0.0), r.verdict is not Verdict.FALSE_POSITIVE)
-            for r in result.det if r.verdict is not Verdict.DONT_CARE]
+    return [
+        (float(sample.det[r.index].confidence or 0.0), r.verdict is not Verdict.FALSE_POSITIVE)
+        for r in result.det
+        if r.verdict is not Verdict.DONT_CARE
+    ]
 
 
 def average_precision(items: Iterable[tuple[float, bool]], n_gt_care: float) -> float:

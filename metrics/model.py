@@ -79,8 +79,12 @@ class Instance:
     def ltrb(self) -> tuple[float, float, float, float]:
         """Axis-aligned bounds (xmin, ymin, xmax, ymax) of the points."""
         p = self.points
-        return (float(p[:, 0].min()), float(p[:, 1].min()), float(p[:, 0].max()),
-                float(p[:, 1].max()))
+        return (
+            float(p[:, 0].min()),
+            float(p[:, 1].min()),
+            float(p[:, 0].max()),
+            float(p[:, 1].max()),
+        )
 
 
 def ltrb_points(xmin: float, ymin: float, xmax: float, ymax: float) -> FloatArray:

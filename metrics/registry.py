@@ -50,31 +50,92 @@ def _wordline(ds: Dataset) -> bool:
     return ds.gt_lines_path is not None and _no_poly(ds)
 
 
-METRICS: dict[str, MetricSpec] = {s.id: s for s in [
-    MetricSpec("ic15_iou", "ICDAR15 IoU", iou.evaluate_sample, iou.IouParams, iou.validate,
-               ("iou", "ic15"), applies=_no_poly, global_extras=iou.global_extras),
-    MetricSpec("siou", "SIoU", tiou.evaluate_sample_siou, tiou.TiouParams, tiou.validate,
-               applies=_no_poly),
-    MetricSpec("tiou", "TIoU", tiou.evaluate_sample, tiou.TiouParams, tiou.validate,
-               applies=_no_poly),
-    MetricSpec("curved_iou", "curved IoU", curved.evaluate_sample_iou, curved.CurvedParams,
-               curved.validate, ("ciou",), applies=_poly, geometry="curved"),
-    MetricSpec("curved_siou", "curved SIoU", curved.evaluate_sample_siou, curved.CurvedParams,
-               curved.validate, ("csiou",), applies=_poly,
-               geometry="curved"),
-    MetricSpec("curved_tiou", "curved TIoU", curved.evaluate_sample, curved.CurvedParams,
-               curved.validate, ("ctiou",), applies=_poly,
-               geometry="curved"),
-    MetricSpec("wordline_iou", "Word&Text-Line IoU", wordline.evaluate_sample_iou,
-               wordline.WordlineParams, wordline.validate, ("wl_iou",), needs_gt_lines=True,
-               applies=_wordline),
-    MetricSpec("wordline_tiou", "Word&Text-Line TIoU", wordline.evaluate_sample,
-               wordline.WordlineParams, wordline.validate, ("wl_tiou",), needs_gt_lines=True,
-               applies=_wordline),
-    MetricSpec("deteval", "ICDAR13 DetEval", deteval.evaluate_sample, deteval.DetEvalParams,
-               deteval.validate, ("ic13", "deteval13"), applies=_ltrb_only,
-               geometry=None),
-]}
+METRICS: dict[str, MetricSpec] = {
+    s.id: s
+    for s in [
+        MetricSpec(
+            "ic15_iou",
+            "ICDAR15 IoU",
+            iou.evaluate_sample,
+            iou.IouParams,
+            iou.validate,
+            ("iou", "ic15"),
+            applies=_no_poly,
+            global_extras=iou.global_extras,
+        ),
+        MetricSpec(
+            "siou",
+            "SIoU",
+            tiou.evaluate_sample_siou,
+            tiou.TiouParams,
+            tiou.validate,
+            applies=_no_poly,
+        ),
+        MetricSpec(
+            "tiou", "TIoU", tiou.evaluate_sample, tiou.TiouParams, tiou.validate, applies=_no_poly
+        ),
+        MetricSpec(
+            "curved_iou",
+            "curved IoU",
+            curved.evaluate_sample_iou,
+            curved.CurvedParams,
+            curved.validate,
+            ("ciou",),
+            applies=_poly,
+            geometry="curved",
+        ),
+        MetricSpec(
+            "curved_siou",
+            "curved SIoU",
+            curved.evaluate_sample_siou,
+            curved.CurvedParams,
+            curved.validate,
+            ("csiou",),
+            applies=_poly,
+            geometry="curved",
+        ),
+        MetricSpec(
+            "curved_tiou",
+            "curved TIoU",
+            curved.evaluate_sample,
+            curved.CurvedParams,
+            curved.validate,
+            ("ctiou",),
+            applies=_poly,
+            geometry="curved",
+        ),
+        MetricSpec(
+            "wordline_iou",
+            "Word&Text-Line IoU",
+            wordline.evaluate_sample_iou,
+            wordline.WordlineParams,
+            wordline.validate,
+            ("wl_iou",),
+            needs_gt_lines=True,
+            applies=_wordline,
+        ),
+        MetricSpec(
+            "wordline_tiou",
+            "Word&Text-Line TIoU",
+            wordline.evaluate_sample,
+            wordline.WordlineParams,
+            wordline.validate,
+            ("wl_tiou",),
+            needs_gt_lines=True,
+            applies=_wordline,
+        ),
+        MetricSpec(
+            "deteval",
+            "ICDAR13 DetEval",
+            deteval.evaluate_sample,
+            deteval.DetEvalParams,
+            deteval.validate,
+            ("ic13", "deteval13"),
+            applies=_ltrb_only,
+            geometry=None,
+        ),
+    ]
+}
 
 
 def resolve(name: str) -> MetricSpec:

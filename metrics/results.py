@@ -84,8 +84,9 @@ class Tally:
         if other.kind != self.kind:
             raise ValueError(f"cannot add a {other.kind} tally to a {self.kind} tally")
         keys = dict.fromkeys([*self.values, *other.values])
-        return Tally(self.kind, {k: self.values.get(k, 0.0) + other.values.get(k, 0.0)
-                                 for k in keys})
+        return Tally(
+            self.kind, {k: self.values.get(k, 0.0) + other.values.get(k, 0.0) for k in keys}
+        )
 
     def __getitem__(self, key: str) -> float:
         return self.values.get(key, 0.0)
@@ -106,21 +107,48 @@ def _ratio(num: float, den: float) -> float:
 
 
 def _credit_formula(t: Tally) -> tuple[float, float]:
-    return (_ratio(t["recall_credit"], t["n_gt_care"]),
-            _ratio(t["precision_credit"], t["n_det_care"]))
+    return (
+        _ratio(t["recall_credit"], t["n_gt_care"]),
+        _ratio(t["precision_credit"], t["n_det_care"]),
+    )
+
+
+def _cleval_formula(t: Tally) -> tuple[float, float]:
+    """CLEval 0.1.1 (spec 5.5): (tp - gran) clamped on the sums, over character counts."""
+    return (_ratio(max(0.0, t["tp"] - t["gran_r"]), t["chars_gt"]),
+            _ratio(max(0.0, t["tp"] - t["gran_p"]), t["chars_det"]))
+
+
+def _cleval_legacy_formula(t: Tally) -> tuple[float, float]:
+    """CLEval legacy (spec 5.5): per-image clamped correct counts, summed, over characters."""
+    return _ratio(t["correct_r"], t["chars_gt"]), _ratio(t["correct_p"], t["chars_det"])
 
 
 TALLY_FORMULAS: dict[str, Callable[[Tally], tuple[float, float]]] = {
     "credit": _credit_formula,
+    "cleval": _cleval_formula,
+    "cleval_legacy": _cleval_legacy_formula,
 }
 
 
-def credit_tally(n_gt_care: float, n_det_care: float, recall_credit: float,
-                 precision_credit: float, **extra: float) -> Tally:
+def credit_tally(
+    n_gt_care: float,
+    n_det_care: float,
+    recall_credit: float,
+    precision_credit: float,
+    **extra: float,
+) -> Tally:
     """Tally of the ICDAR family: credits over care counts."""
-    return Tally("credit", {"n_gt_care": n_gt_care, "n_det_care": n_det_care,
-                            "recall_credit": recall_credit,
-                            "precision_credit": precision_credit, **extra})
+    return Tally(
+        "credit",
+        {
+            "n_gt_care": n_gt_care,
+            "n_det_care": n_det_care,
+            "recall_credit": recall_credit,
+            "precision_credit": precision_credit,
+            **extra,
+        },
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,8 +190,9 @@ def aggregate(results: Iterable[SampleResult]) -> Summary:
     return Summary(recall, precision, h, total, len(items))
 
 
-def per_image_rule(n_gt_care: int, n_det_care: int, recall_credit: float,
-                   precision_credit: float) -> tuple[float, float, float]:
+def per_image_rule(
+    n_gt_care: int, n_det_care: int, recall_credit: float, precision_credit: float
+) -> tuple[float, float, float]:
     """ICDAR15 per-image rule (spec 0.9): no care GT -> R = 1, P = 0 if any care det else 1."""
     if n_gt_care == 0:
         recall, precision = 1.0, (0.0 if n_det_care > 0 else 1.0)

@@ -63,13 +63,17 @@ class Evaluation:
         return aggregate(self.results[s] for s in sample_ids)
 
 
-def _check(dataset: Dataset, specs: Sequence[MetricSpec], params: Sequence[Any],
-           policy: Policy) -> tuple[list[Problem], dict[str, set[str]]]:
+def _check(
+    dataset: Dataset, specs: Sequence[MetricSpec], params: Sequence[Any], policy: Policy
+) -> tuple[list[Problem], dict[str, set[str]]]:
     """All problems (reader + per-metric validation); per metric the samples to leave out."""
     problems = list(dataset.problems)
     seen = set(problems)
-    bad_reader = {p.sample_id for p in dataset.problems
-                  if p.severity is Severity.ERROR and p.sample_id is not None}
+    bad_reader = {
+        p.sample_id
+        for p in dataset.problems
+        if p.severity is Severity.ERROR and p.sample_id is not None
+    }
     excluded: dict[str, set[str]] = {}
     for spec, prm in zip(specs, params, strict=True):
         bad = set(bad_reader)
@@ -78,13 +82,17 @@ def _check(dataset: Dataset, specs: Sequence[MetricSpec], params: Sequence[Any],
                 found = spec.validate(s, prm)
                 problems.extend(p for p in found if p not in seen)
                 seen.update(found)
-                bad.update(p.sample_id for p in found
-                           if p.severity is Severity.ERROR and p.sample_id)
+                bad.update(
+                    p.sample_id for p in found if p.severity is Severity.ERROR and p.sample_id
+                )
         excluded[spec.id] = bad
     errors = [p for p in problems if p.severity is Severity.ERROR]
     if errors and policy == "strict":
-        raise InputError(errors, f"{len(errors)} input error(s); nothing was evaluated "
-                                 "(policy strict; use skip_sample to evaluate the rest)")
+        raise InputError(
+            errors,
+            f"{len(errors)} input error(s); nothing was evaluated "
+            "(policy strict; use skip_sample to evaluate the rest)",
+        )
     return problems, excluded
 
 
@@ -92,23 +100,37 @@ def _modes(ids: Sequence[str]) -> set[str]:
     return {m for m in (METRICS[i].geometry for i in ids) if m is not None}
 
 
-def _evaluate_chunk(samples: Sequence[Sample], ids: Sequence[str],
-                    params: Sequence[Any], excluded: Mapping[str, set[str]]
-                    ) -> list[list[SampleResult | None]]:
+def _evaluate_chunk(
+    samples: Sequence[Sample],
+    ids: Sequence[str],
+    params: Sequence[Any],
+    excluded: Mapping[str, set[str]],
+) -> list[list[SampleResult | None]]:
     specs = [METRICS[i] for i in ids]
     for mode in _modes(ids):
         CACHE.warm(samples, mode)
     out = []
     for s in samples:
-        out.append([None if s.id in excluded[spec.id] else spec.evaluate(s, prm)
-                    for spec, prm in zip(specs, params, strict=True)])
+        out.append(
+            [
+                None if s.id in excluded[spec.id] else spec.evaluate(s, prm)
+                for spec, prm in zip(specs, params, strict=True)
+            ]
+        )
     return out
 
 
-def run(dataset: Dataset, specs: Sequence[MetricSpec],
-        overrides: Mapping[str, Mapping[str, Any]] | None = None, *,
-        policy: Policy = "strict", workers: int = 1, progress: Progress | None = None,
-        cancel: Cancel | None = None, first: str | None = None) -> list[Evaluation]:
+def run(
+    dataset: Dataset,
+    specs: Sequence[MetricSpec],
+    overrides: Mapping[str, Mapping[str, Any]] | None = None,
+    *,
+    policy: Policy = "strict",
+    workers: int = 1,
+    progress: Progress | None = None,
+    cancel: Cancel | None = None,
+    first: str | None = None,
+) -> list[Evaluation]:
     """Evaluate every metric of ``specs`` over ``dataset`` in one pass.
 
     ``first`` names a sample to evaluate before the others (the viewer's current image).
@@ -120,22 +142,31 @@ def run(dataset: Dataset, specs: Sequence[MetricSpec],
         samples.sort(key=lambda s: s.id != first)
     t0 = time.perf_counter()
     ids = [s.id for s in specs]
-    rows = (_run_parallel(samples, ids, params, excluded, workers, progress, cancel)
-            if workers > 1 and len(samples) > 1 else
-            _run_serial(samples, ids, params, excluded, progress, cancel))
+    rows = (
+        _run_parallel(samples, ids, params, excluded, workers, progress, cancel)
+        if workers > 1 and len(samples) > 1
+        else _run_serial(samples, ids, params, excluded, progress, cancel)
+    )
     log.debug("evaluated %d samples in %.3fs", len(samples), time.perf_counter() - t0)
     by_id = {s.id: row for s, row in zip(samples, rows, strict=True)}
-    return [_collect(dataset, spec, prm, k, by_id, problems, excluded[spec.id])
-            for k, (spec, prm) in enumerate(zip(specs, params, strict=True))]
+    return [
+        _collect(dataset, spec, prm, k, by_id, problems, excluded[spec.id])
+        for k, (spec, prm) in enumerate(zip(specs, params, strict=True))
+    ]
 
 
-def _run_serial(samples: list[Sample], ids: list[str], params: list[Any],
-                excluded: Mapping[str, set[str]], progress: Progress | None,
-                cancel: Cancel | None) -> list[list[SampleResult | None]]:
+def _run_serial(
+    samples: list[Sample],
+    ids: list[str],
+    params: list[Any],
+    excluded: Mapping[str, set[str]],
+    progress: Progress | None,
+    cancel: Cancel | None,
+) -> list[list[SampleResult | None]]:
     rows: list[list[SampleResult | None]] = []
     try:
         for start in range(0, len(samples), _BLOCK):
-            block = samples[start:start + _BLOCK]
+            block = samples[start : start + _BLOCK]
             for mode in _modes(ids):
                 CACHE.warm(block, mode)
             for s in block:
@@ -149,11 +180,17 @@ def _run_serial(samples: list[Sample], ids: list[str], params: list[Any],
     return rows
 
 
-def _run_parallel(samples: list[Sample], ids: list[str], params: list[Any],
-                  excluded: Mapping[str, set[str]], workers: int, progress: Progress | None,
-                  cancel: Cancel | None) -> list[list[SampleResult | None]]:
+def _run_parallel(
+    samples: list[Sample],
+    ids: list[str],
+    params: list[Any],
+    excluded: Mapping[str, set[str]],
+    workers: int,
+    progress: Progress | None,
+    cancel: Cancel | None,
+) -> list[list[SampleResult | None]]:
     size = max(1, min(32, len(samples) // (workers * 4) or 1))
-    chunks = [samples[i:i + size] for i in range(0, len(samples), size)]
+    chunks = [samples[i : i + size] for i in range(0, len(samples), size)]
     rows: list[list[SampleResult | None]] = []
     done = 0
     with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -170,9 +207,15 @@ def _run_parallel(samples: list[Sample], ids: list[str], params: list[Any],
     return rows
 
 
-def _collect(dataset: Dataset, spec: MetricSpec, prm: Any, k: int,
-             by_id: Mapping[str, list[SampleResult | None]], problems: list[Problem],
-             excluded: set[str]) -> Evaluation:
+def _collect(
+    dataset: Dataset,
+    spec: MetricSpec,
+    prm: Any,
+    k: int,
+    by_id: Mapping[str, list[SampleResult | None]],
+    problems: list[Problem],
+    excluded: set[str],
+) -> Evaluation:
     results: dict[str, SampleResult] = {}
     for s in dataset:
         r = by_id[s.id][k]
@@ -180,5 +223,6 @@ def _collect(dataset: Dataset, spec: MetricSpec, prm: Any, k: int,
             results[s.id] = r
     summary = aggregate(results.values()) if results else None
     extras = spec.global_extras(results.values()) if spec.global_extras and results else {}
-    return Evaluation(spec.id, prm, results, summary, extras, tuple(problems),
-                      tuple(sorted(excluded)))
+    return Evaluation(
+        spec.id, prm, results, summary, extras, tuple(problems), tuple(sorted(excluded))
+    )

@@ -38,8 +38,9 @@ SiouParams = TiouParams
 
 
 def validate(sample: Sample, params: TiouParams) -> list[Problem]:
-    return icdar_problems(sample, allow_float=params.allow_float,
-                          check_orientation=params.check_orientation)
+    return icdar_problems(
+        sample, allow_float=params.allow_float, check_orientation=params.check_orientation
+    )
 
 
 def evaluate_sample(sample: Sample, params: TiouParams) -> SampleResult:

@@ -70,11 +70,19 @@ class WordlineParams:
 
 
 def validate(sample: Sample, params: WordlineParams) -> list[Problem]:
-    out = icdar_problems(sample, allow_float=params.allow_float,
-                         check_orientation=params.check_orientation)
+    out = icdar_problems(
+        sample, allow_float=params.allow_float, check_orientation=params.check_orientation
+    )
     if sample.gt_lines is None:
-        out.append(Problem(Severity.ERROR, sample.gt_source or "GT", None,
-                           "no text-line GT for this sample (give --gt-lines)", sample.id))
+        out.append(
+            Problem(
+                Severity.ERROR,
+                sample.gt_source or "GT",
+                None,
+                "no text-line GT for this sample (give --gt-lines)",
+                sample.id,
+            )
+        )
     return out
 
 
@@ -95,8 +103,14 @@ class _State:
     records: list[MatchRecord] = field(default_factory=list)
 
 
-def _line_stage(sample: Sample, p: Prepared, params: WordlineParams, st: _State,
-                det_dc: np.ndarray, opts: TiouOptions) -> set[int]:
+def _line_stage(
+    sample: Sample,
+    p: Prepared,
+    params: WordlineParams,
+    st: _State,
+    det_dc: np.ndarray,
+    opts: TiouOptions,
+) -> set[int]:
     lines = shapes(sample.gt_lines or ())
     l_inter = intersection_areas(lines.geoms, p.det.geoms)
 
@@ -113,28 +127,44 @@ def _line_stage(sample: Sample, p: Prepared, params: WordlineParams, st: _State,
         st.matched_count += 1
         skip = t if params.skip_word == "line_index" else None
         others = [k for k in np.flatnonzero(p.inter[:, j] != 0) if k != skip]
-        ot, region = outlier_area(p.det.geoms[j], lines.geoms[t],
-                                  [p.gt.geoms[k] for k in others], opts.ot_zero_eps)
+        ot, region = outlier_area(
+            p.det.geoms[j], lines.geoms[t], [p.gt.geoms[k] for k in others], opts.ot_zero_eps
+        )
         lv = pair_values(t, j, l_inter, lines, p.det, ot, opts)
         st.precision_credit += lv["tiou_precision"]
         members = [w for w in range(len(p.gt.area)) if member_op(io_w[w, t], params.membership)]
         covered = _credit_members(p, j, t, members, io_d, cover_op, params, st, opts)
         st.det_credit[p.order[j]] = lv["tiou_precision"]
         st.det_partner[p.order[j]] = covered[0] if covered else -1
-        st.records.append(MatchRecord(
-            kind=MatchKind.MERGE if len(covered) > 1 else MatchKind.ONE_TO_ONE,
-            gt=tuple(covered), det=(p.order[j],), label="text_line",
-            values={**lv, "text_line": float(t)},
-            related={"text_line": (t,), "members": tuple(members),
-                     "outlier_gts": tuple(int(k) for k in others)},
-        ))
+        st.records.append(
+            MatchRecord(
+                kind=MatchKind.MERGE if len(covered) > 1 else MatchKind.ONE_TO_ONE,
+                gt=tuple(covered),
+                det=(p.order[j],),
+                label="text_line",
+                values={**lv, "text_line": float(t)},
+                related={
+                    "text_line": (t,),
+                    "members": tuple(members),
+                    "outlier_gts": tuple(int(k) for k in others),
+                },
+            )
+        )
         del region
     return matched_dets
 
 
-def _credit_members(p: Prepared, j: int, t: int, members: list[int], io_d: np.ndarray,
-                    cover_op: Callable[[float, float], bool], params: WordlineParams,
-                    st: _State, opts: TiouOptions) -> list[int]:
+def _credit_members(
+    p: Prepared,
+    j: int,
+    t: int,
+    members: list[int],
+    io_d: np.ndarray,
+    cover_op: Callable[[float, float], bool],
+    params: WordlineParams,
+    st: _State,
+    opts: TiouOptions,
+) -> list[int]:
     covered = []
     for w in members:
         if not cover_op(io_d[w, j], params.coverage):
@@ -156,8 +186,9 @@ def _credit_members(p: Prepared, j: int, t: int, members: list[int], io_d: np.nd
     return covered
 
 
-def _second_dc_pass(p: Prepared, st: _State, det_dc: np.ndarray, matched: set[int],
-                    threshold: float) -> np.ndarray:
+def _second_dc_pass(
+    p: Prepared, st: _State, det_dc: np.ndarray, matched: set[int], threshold: float
+) -> np.ndarray:
     dc = det_dc.copy()
     with np.errstate(divide="ignore", invalid="ignore"):
         prec = np.where(p.det.area[None, :] > 0, p.inter / p.det.area[None, :], 0.0)
@@ -170,12 +201,14 @@ def _second_dc_pass(p: Prepared, st: _State, det_dc: np.ndarray, matched: set[in
 
 
 def _evaluate(sample: Sample, params: WordlineParams, metric: str) -> SampleResult:
-    p = prepare(sample, curved=False, dc_threshold=params.dc_area_precision,
-                confidences=params.confidences)
+    p = prepare(
+        sample, curved=False, dc_threshold=params.dc_area_precision, confidences=params.confidences
+    )
     opts = tiou_options(params, curved=False)
     if not (len(sample.gt) and len(sample.det)):
-        return build_result(sample, p, [], [], metric=metric,
-                            score="iou" if metric == "wordline_iou" else "tiou")
+        return build_result(
+            sample, p, [], [], metric=metric, score="iou" if metric == "wordline_iou" else "tiou"
+        )
     st = _State(dc_words=[int(k) for k in np.flatnonzero(p.gt.dont_care)])
     matched = _line_stage(sample, p, params, st, p.det_dc, opts)
     det_dc = _second_dc_pass(p, st, p.det_dc, matched, params.dc_area_precision)
@@ -195,8 +228,9 @@ def _evaluate(sample: Sample, params: WordlineParams, metric: str) -> SampleResu
     return _result(sample, p, st, det_dc, metric)
 
 
-def _result(sample: Sample, p: Prepared, st: _State, det_dc: np.ndarray,
-            metric: str) -> SampleResult:
+def _result(
+    sample: Sample, p: Prepared, st: _State, det_dc: np.ndarray, metric: str
+) -> SampleResult:
     n_gt = len(p.gt.area) - len(st.dc_words) + st.valid
     n_det = int(np.count_nonzero(~det_dc))
     if metric == "wordline_iou":
@@ -206,20 +240,37 @@ def _result(sample: Sample, p: Prepared, st: _State, det_dc: np.ndarray,
     recall, precision, h = per_image_rule(n_gt, n_det, rc, pc)
     inverse = np.argsort(np.asarray(p.order, dtype=np.intp))
     dc_file = det_dc[inverse]
-    gt = tuple(_instance(i, p.gt.dont_care[i] and i not in st.gt_partner, st.gt_credit,
-                         st.gt_partner, Verdict.MISSED) for i in range(len(sample.gt)))
-    det = tuple(_instance(j, bool(dc_file[j]), st.det_credit, st.det_partner,
-                          Verdict.FALSE_POSITIVE) for j in range(len(sample.det)))
+    gt = tuple(
+        _instance(
+            i,
+            p.gt.dont_care[i] and i not in st.gt_partner,
+            st.gt_credit,
+            st.gt_partner,
+            Verdict.MISSED,
+        )
+        for i in range(len(sample.gt))
+    )
+    det = tuple(
+        _instance(j, bool(dc_file[j]), st.det_credit, st.det_partner, Verdict.FALSE_POSITIVE)
+        for j in range(len(sample.det))
+    )
     return SampleResult(
-        metric=metric, sample_id=sample.id, recall=recall, precision=precision, hmean=h,
+        metric=metric,
+        sample_id=sample.id,
+        recall=recall,
+        precision=precision,
+        hmean=h,
         tally=credit_tally(n_gt, n_det, rc, pc, n_matched=st.matched_count),
-        gt=gt, det=det, matches=tuple(st.records),
+        gt=gt,
+        det=det,
+        matches=tuple(st.records),
         extra={"num_gt_care": n_gt, "num_det_care": n_det, "num_matched": st.matched_count},
     )
 
 
-def _instance(k: int, dc: bool, credit: dict[int, float], partner: dict[int, int],
-              miss: Verdict) -> InstanceResult:
+def _instance(
+    k: int, dc: bool, credit: dict[int, float], partner: dict[int, int], miss: Verdict
+) -> InstanceResult:
     if k in partner:
         c = credit.get(k, 0.0)
         v = Verdict.MATCHED if c >= 1 - 1e-12 else Verdict.PARTIAL

@@ -17,6 +17,8 @@ def shared_or_skip(*parts: str) -> Path:
     """A path inside ../shared, or skip the test with the reason."""
     path = SHARED.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"{path} not found: conformance data lives in ../shared beside the repo "
-                    "(set DETLENS_SHARED to point elsewhere)")
+        pytest.skip(
+            f"{path} not found: conformance data lives in ../shared beside the repo "
+            "(set DETLENS_SHARED to point elsewhere)"
+        )
     return path

@@ -29,24 +29,29 @@ class Line:
     text: str
 
 
-def read_members(path: str | os.PathLike[str], suffixes: tuple[str, ...] = TEXT_SUFFIXES
-                 ) -> list[Member]:
+def read_members(
+    path: str | os.PathLike[str], suffixes: tuple[str, ...] = TEXT_SUFFIXES
+) -> list[Member]:
     """Every file with one of ``suffixes`` in a zip, a folder (not recursive) or one file."""
     p = Path(path)
     if not p.exists():
         raise InputError([Problem(Severity.ERROR, str(p), None, "no such file or folder")])
     try:
         if p.is_dir():
-            return [Member(f.name, str(f), f.read_bytes()) for f in sorted(p.iterdir())
-                    if f.is_file() and f.suffix.lower() in suffixes]
+            return [
+                Member(f.name, str(f), f.read_bytes())
+                for f in sorted(p.iterdir())
+                if f.is_file() and f.suffix.lower() in suffixes
+            ]
         if zipfile.is_zipfile(p):
             return _zip_members(p, suffixes)
         if p.suffix.lower() in suffixes:
             return [Member(p.name, str(p), p.read_bytes())]
     except (OSError, zipfile.BadZipFile, RuntimeError) as exc:
         raise InputError([Problem(Severity.ERROR, str(p), None, f"cannot read: {exc}")]) from exc
-    raise InputError([Problem(Severity.ERROR, str(p), None,
-                              "not a zip archive, a folder or a .txt file")])
+    raise InputError(
+        [Problem(Severity.ERROR, str(p), None, "not a zip archive, a folder or a .txt file")]
+    )
 
 
 def _zip_members(p: Path, suffixes: tuple[str, ...]) -> list[Member]:
@@ -67,16 +72,22 @@ def split_lines(member: Member, problems: list[Problem]) -> list[Line]:
     Undecodable bytes are replaced by U+FFFD and reported as a warning with the line number,
     as the official tools replace them silently.
     """
-    data = member.data[len(BOM):] if member.data.startswith(BOM) else member.data
+    data = member.data[len(BOM) :] if member.data.startswith(BOM) else member.data
     out = []
     for i, raw in enumerate(data.split(b"\n"), start=1):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             text = raw.decode("utf-8", errors="replace")
-            problems.append(Problem(Severity.WARNING, member.label, i,
-                                    f"not valid UTF-8 ({exc.reason} at byte {exc.start}); "
-                                    "undecodable bytes replaced by U+FFFD"))
+            problems.append(
+                Problem(
+                    Severity.WARNING,
+                    member.label,
+                    i,
+                    f"not valid UTF-8 ({exc.reason} at byte {exc.start}); "
+                    "undecodable bytes replaced by U+FFFD",
+                )
+            )
         text = text.replace("\r", "")
         if text:
             out.append(Line(i, text))

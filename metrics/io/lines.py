@@ -20,6 +20,9 @@ _NUM = re.compile(r"\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*\Z")
 _INT = re.compile(r"\s*-?\d+\s*\Z")
 _CONF = re.compile(r"\s*(?:[01](?:\.\d*)?|0?\.\d+)\s*\Z")
 DONT_CARE = "###"
+_I = r"\s*(-?\d+)\s*"
+_FAST_QUAD = re.compile(",".join([_I] * 8) + r"(?:,(.*))?\Z", re.DOTALL)
+_FAST_LTRB = re.compile(",".join([_I] * 4) + r"(?:,(.*))?\Z", re.DOTALL)
 
 
 class LineError(ValueError):
@@ -77,8 +80,9 @@ def infer_det_schema(shapes: list[LineShape]) -> DetSchema:
 def _coords(nums: list[str], box_type: BoxType | None) -> tuple[FloatArray, BoxType]:
     n = len(nums)
     if (box_type is BoxType.LTRB and n != 4) or (box_type is BoxType.QUAD and n != 8):
-        raise LineError(f"{box_type.value} needs {4 if box_type is BoxType.LTRB else 8} "
-                        f"coordinates, found {n}")
+        raise LineError(
+            f"{box_type.value} needs {4 if box_type is BoxType.LTRB else 8} coordinates, found {n}"
+        )
     if n < 4 or n % 2:
         raise LineError(f"expected x,y coordinate pairs (at least 4 numbers), found {n} numbers")
     values = np.array([float(v) for v in nums], dtype=np.float64)
@@ -87,8 +91,9 @@ def _coords(nums: list[str], box_type: BoxType | None) -> tuple[FloatArray, BoxT
     if n == 4 and box_type in (None, BoxType.LTRB):
         xmin, ymin, xmax, ymax = values
         if xmax < xmin or ymax < ymin:
-            raise LineError(f"LTRB box with xmax < xmin or ymax < ymin ({xmin:g},{ymin:g},"
-                            f"{xmax:g},{ymax:g})")
+            raise LineError(
+                f"LTRB box with xmax < xmin or ymax < ymin ({xmin:g},{ymin:g},{xmax:g},{ymax:g})"
+            )
         return ltrb_points(xmin, ymin, xmax, ymax), BoxType.LTRB
     kind = BoxType.QUAD if n == 8 and box_type is not BoxType.POLY else BoxType.POLY
     return values.reshape(-1, 2), kind
@@ -104,8 +109,35 @@ def _fixed_split(line: str, box_type: BoxType) -> tuple[list[str], list[str]]:
     return fields[:n], rest
 
 
+def _fast(line: str, lineno: int, box_type: BoxType | None, det: bool) -> Instance | None:
+    """Integer QUAD / LTRB lines in one regex match (the common case); None otherwise."""
+    for kind, pattern in ((BoxType.QUAD, _FAST_QUAD), (BoxType.LTRB, _FAST_LTRB)):
+        if box_type not in (None, kind):
+            continue
+        m = pattern.match(line)
+        if m is None:
+            continue
+        *nums, tail = m.groups()
+        if tail is not None and (det or _NUM.match(tail.split(",", 1)[0])):
+            return None  # more numbers follow: the general path decides
+        values = [float(v) for v in nums]
+        if kind is BoxType.LTRB:
+            if values[2] < values[0] or values[3] < values[1]:
+                return None
+            pts = ltrb_points(*values)
+        else:
+            pts = np.array(values, dtype=np.float64).reshape(4, 2)
+        text = None if tail is None else dequote(tail)
+        return Instance(points=pts, box_type=kind, text=text, dont_care=text == DONT_CARE,
+                        line=lineno)
+    return None
+
+
 def parse_gt_line(line: str, lineno: int, box_type: BoxType | None = None) -> Instance:
     """Parse a GT line: coordinates then the transcription (``###`` = don't care)."""
+    fast = _fast(line, lineno, box_type, det=False)
+    if fast is not None:
+        return fast
     if box_type in (BoxType.LTRB, BoxType.QUAD):
         nums, rest = _fixed_split(line, box_type)
     else:
@@ -116,19 +148,28 @@ def parse_gt_line(line: str, lineno: int, box_type: BoxType | None = None) -> In
     if text is not None:
         text = dequote(text)
     pts, kind = _coords(nums, box_type)
-    return Instance(points=pts, box_type=kind, text=text, dont_care=text == DONT_CARE,
-                    line=lineno, integer=all(_INT.match(v) for v in nums))
+    return Instance(
+        points=pts,
+        box_type=kind,
+        text=text,
+        dont_care=text == DONT_CARE,
+        line=lineno,
+        integer=all(_INT.match(v) for v in nums),
+    )
 
 
-def _det_tail(nums: list[str], rest: list[str],
-              schema: DetSchema) -> tuple[list[str], float | None, str | None]:
+def _det_tail(
+    nums: list[str], rest: list[str], schema: DetSchema
+) -> tuple[list[str], float | None, str | None]:
     """Split the numeric fields after the coordinates into confidence and transcription."""
     text: str | None = ",".join(rest) if rest else None
     if text is not None and not text.strip():
         text = None  # one trailing comma is tolerated
     if text is not None and not schema.transcription:
-        raise LineError(f"unexpected text after the numbers ({text[:20]!r}); detections of "
-                        "this set carry no transcription")
+        raise LineError(
+            f"unexpected text after the numbers ({text[:20]!r}); detections of "
+            "this set carry no transcription"
+        )
     conf: float | None = None
     if len(nums) % 2 == 1:
         last = nums.pop()
@@ -142,9 +183,13 @@ def _det_tail(nums: list[str], rest: list[str],
     return nums, conf, None if text is None else dequote(text)
 
 
-def parse_det_line(line: str, lineno: int, schema: DetSchema,
-                   box_type: BoxType | None = None) -> Instance:
+def parse_det_line(
+    line: str, lineno: int, schema: DetSchema, box_type: BoxType | None = None
+) -> Instance:
     """Parse a detection line: coordinates, optional confidence, optional transcription."""
+    fast = _fast(line, lineno, box_type, det=True)
+    if fast is not None:
+        return fast
     if box_type in (BoxType.LTRB, BoxType.QUAD):
         nums, rest = _fixed_split(line, box_type)
         tail_nums, tail_rest = _split(",".join(rest)) if rest else ([], [])
@@ -158,5 +203,11 @@ def parse_det_line(line: str, lineno: int, schema: DetSchema,
         nums, rest = _split(line)
         nums, conf, text = _det_tail(nums, rest, schema)
     pts, kind = _coords(nums, box_type)
-    return Instance(points=pts, box_type=kind, text=text, confidence=conf, line=lineno,
-                    integer=all(_INT.match(v) for v in nums))
+    return Instance(
+        points=pts,
+        box_type=kind,
+        text=text,
+        confidence=conf,
+        line=lineno,
+        integer=all(_INT.match(v) for v in nums),
+    )

@@ -26,7 +26,7 @@ def gt_id(name: str) -> str:
     s = stem(name)
     for prefix in _GT_PREFIXES:
         if s.startswith(prefix) and len(s) > len(prefix):
-            return s[len(prefix):]
+            return s[len(prefix) :]
     return s
 
 
@@ -49,7 +49,7 @@ class IdMatcher:
 
     def match(self, name: str, prefixes: tuple[str, ...] = _DET_PREFIXES) -> str | None:
         s = stem(name)
-        candidates = [s] + [s[len(p):] for p in (*prefixes, *_GT_PREFIXES) if s.startswith(p)]
+        candidates = [s] + [s[len(p) :] for p in (*prefixes, *_GT_PREFIXES) if s.startswith(p)]
         for c in candidates:
             if c in self.ids:
                 return c

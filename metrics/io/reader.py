@@ -51,8 +51,9 @@ def _err(member: Member, line: int | None, msg: str, sid: str | None) -> Problem
     return Problem(Severity.ERROR, member.label, line, msg, sid)
 
 
-def _read_gt(member: Member, sid: str, box_type: BoxType | None,
-             problems: list[Problem]) -> tuple[Instance, ...]:
+def _read_gt(
+    member: Member, sid: str, box_type: BoxType | None, problems: list[Problem]
+) -> tuple[Instance, ...]:
     out = []
     for ln in split_lines(member, problems):
         try:
@@ -62,8 +63,9 @@ def _read_gt(member: Member, sid: str, box_type: BoxType | None,
     return tuple(out)
 
 
-def _read_det(member: Member, sid: str, schema: DetSchema, box_type: BoxType | None,
-              problems: list[Problem]) -> tuple[Instance, ...]:
+def _read_det(
+    member: Member, sid: str, schema: DetSchema, box_type: BoxType | None, problems: list[Problem]
+) -> tuple[Instance, ...]:
     out = []
     for ln in split_lines(member, problems):
         try:
@@ -79,8 +81,9 @@ def _det_schema(members: list[Member], opts: LoadOptions) -> DetSchema:
     inferred = infer_det_schema(shapes)
     return DetSchema(
         confidence=inferred.confidence if opts.det_confidence is None else opts.det_confidence,
-        transcription=(inferred.transcription if opts.det_transcription is None
-                       else opts.det_transcription),
+        transcription=(
+            inferred.transcription if opts.det_transcription is None else opts.det_transcription
+        ),
     )
 
 
@@ -89,24 +92,44 @@ def _index_gt(members: list[Member], problems: list[Problem]) -> dict[str, Membe
     for m in members:
         sid = gt_id(m.name)
         if sid in by_id:
-            problems.append(_err(m, None, f"two GT files give the sample id {sid!r} "
-                                 f"(also {by_id[sid].label})", sid))
+            problems.append(
+                _err(
+                    m,
+                    None,
+                    f"two GT files give the sample id {sid!r} (also {by_id[sid].label})",
+                    sid,
+                )
+            )
             continue
         by_id[sid] = m
     return by_id
 
 
-def _pair(members: list[Member], matcher: IdMatcher, what: str,
-          problems: list[Problem]) -> dict[str, Member]:
+def _pair(
+    members: list[Member], matcher: IdMatcher, what: str, problems: list[Problem]
+) -> dict[str, Member]:
     out: dict[str, Member] = {}
     for m in members:
         sid = matcher.match(m.name)
         if sid is None:
-            problems.append(_err(m, None, f"{what} file matches no GT file (ids look like "
-                                 f"{sorted(matcher.ids, key=natural_key)[:3]})", None))
+            problems.append(
+                _err(
+                    m,
+                    None,
+                    f"{what} file matches no GT file (ids look like "
+                    f"{sorted(matcher.ids, key=natural_key)[:3]})",
+                    None,
+                )
+            )
         elif sid in out:
-            problems.append(_err(m, None, f"{what} file gives sample id {sid!r} again "
-                                 f"(also {out[sid].label})", sid))
+            problems.append(
+                _err(
+                    m,
+                    None,
+                    f"{what} file gives sample id {sid!r} again (also {out[sid].label})",
+                    sid,
+                )
+            )
         else:
             out[sid] = m
     return out
@@ -128,10 +151,16 @@ def _images(path: PathLike, matcher: IdMatcher, problems: list[Problem]) -> dict
 
 def geometry_warnings(samples: list[Sample]) -> list[Problem]:
     """Warnings for zero-area and self-intersecting polygons (evaluated anyway, spec 6.1)."""
-    items = [(s, src, inst) for s in samples
-             for src, insts in ((s.gt_source, s.gt), (s.det_source, s.det),
-                                (s.gt_lines_source, s.gt_lines or ()))
-             for inst in insts]
+    items = [
+        (s, src, inst)
+        for s in samples
+        for src, insts in (
+            (s.gt_source, s.gt),
+            (s.det_source, s.det),
+            (s.gt_lines_source, s.gt_lines or ()),
+        )
+        for inst in insts
+    ]
     if not items:
         return []
     rings = [inst.points for _, _, inst in items]
@@ -144,17 +173,32 @@ def geometry_warnings(samples: list[Sample]) -> list[Problem]:
         if invalid[k]:
             reason = shapely.is_valid_reason(shapely.Polygon(inst.points))
             parts.append(f"is self-intersecting ({reason})")
-        what = (" and ".join(parts) + " - evaluated with the official semantics (cancelled "
-                "area, even-odd clipping)")
-        out.append(Problem(Severity.WARNING, src or s.id, inst.line,
-                           f"{inst.box_type.value} polygon {what}", s.id))
+        what = (
+            " and ".join(parts) + " - evaluated with the official semantics (cancelled "
+            "area, even-odd clipping)"
+        )
+        out.append(
+            Problem(
+                Severity.WARNING,
+                src or s.id,
+                inst.line,
+                f"{inst.box_type.value} polygon {what}",
+                s.id,
+            )
+        )
     del geoms
     return out
 
 
-def load_dataset(gt: PathLike, det: PathLike | None = None, *, gt_lines: PathLike | None = None,
-                 images: PathLike | None = None, options: LoadOptions | None = None,
-                 name: str = "") -> Dataset:
+def load_dataset(
+    gt: PathLike,
+    det: PathLike | None = None,
+    *,
+    gt_lines: PathLike | None = None,
+    images: PathLike | None = None,
+    options: LoadOptions | None = None,
+    name: str = "",
+) -> Dataset:
     """Read GT (and detections, text lines, images) from zips or folders.
 
     Raises InputError only when a path itself cannot be read; line-level problems are
@@ -172,25 +216,36 @@ def load_dataset(gt: PathLike, det: PathLike | None = None, *, gt_lines: PathLik
         det_members = read_members(det)
         schema = _det_schema(det_members, opts)
         det_by_id = _pair(det_members, matcher, "detection", problems)
-    lines_by_id = (_pair(read_members(gt_lines), matcher, "text-line GT", problems)
-                   if gt_lines is not None else {})
+    lines_by_id = (
+        _pair(read_members(gt_lines), matcher, "text-line GT", problems)
+        if gt_lines is not None
+        else {}
+    )
     image_by_id = _images(images, matcher, problems) if images is not None else {}
     samples = []
     for sid in sorted(gt_by_id, key=natural_key):
         g, d, t = gt_by_id[sid], det_by_id.get(sid), lines_by_id.get(sid)
-        samples.append(Sample(
-            id=sid,
-            gt=_read_gt(g, sid, opts.gt_box_type, problems),
-            det=_read_det(d, sid, schema, opts.det_box_type, problems) if d else (),
-            gt_source=g.label,
-            det_source=d.label if d else None,
-            gt_lines=_read_gt(t, sid, opts.gt_box_type, problems) if t else (
-                () if gt_lines is not None else None),
-            gt_lines_source=t.label if t else None,
-            image=image_by_id.get(sid),
-        ))
+        samples.append(
+            Sample(
+                id=sid,
+                gt=_read_gt(g, sid, opts.gt_box_type, problems),
+                det=_read_det(d, sid, schema, opts.det_box_type, problems) if d else (),
+                gt_source=g.label,
+                det_source=d.label if d else None,
+                gt_lines=_read_gt(t, sid, opts.gt_box_type, problems)
+                if t
+                else (() if gt_lines is not None else None),
+                gt_lines_source=t.label if t else None,
+                image=image_by_id.get(sid),
+            )
+        )
     problems.extend(geometry_warnings(samples))
-    return Dataset(tuple(samples), tuple(problems), gt_path=str(gt),
-                   det_path=None if det is None else str(det),
-                   gt_lines_path=None if gt_lines is None else str(gt_lines),
-                   images_path=None if images is None else str(images), name=name)
+    return Dataset(
+        tuple(samples),
+        tuple(problems),
+        gt_path=str(gt),
+        det_path=None if det is None else str(det),
+        gt_lines_path=None if gt_lines is None else str(gt_lines),
+        images_path=None if images is None else str(images),
+        name=name,
+    )

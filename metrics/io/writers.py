@@ -24,8 +24,10 @@ def sample_dict(r: SampleResult) -> dict[str, Any]:
     """Per-image entry: R/P/H, counts, and the match pairs as (gt indices, det indices)."""
     out: dict[str, Any] = {"recall": r.recall, "precision": r.precision, "hmean": r.hmean}
     out.update({k: _num(v) for k, v in r.extra.items()})
-    out["pairs"] = [{"gt": list(m.gt), "det": list(m.det), "kind": m.kind.value,
-                     "label": m.label} for m in r.matches]
+    out["pairs"] = [
+        {"gt": list(m.gt), "det": list(m.det), "kind": m.kind.value, "label": m.label}
+        for m in r.matches
+    ]
     out["gt_dont_care"] = [g.index for g in r.gt if g.verdict == "dont_care"]
     out["det_dont_care"] = [d.index for d in r.det if d.verdict == "dont_care"]
     return out
@@ -75,13 +77,30 @@ def write_csv(path: str | os.PathLike[str], evaluations: Sequence[Evaluation]) -
 
     buf = io.StringIO()
     w = csv.writer(buf)
-    w.writerow(["metric", "sample", "recall", "precision", "hmean", "num_gt_care",
-                "num_det_care"])
+    w.writerow(["metric", "sample", "recall", "precision", "hmean", "num_gt_care", "num_det_care"])
     for ev in evaluations:
         for sid, r in ev.results.items():
-            w.writerow([ev.metric, sid, r.recall, r.precision, r.hmean,
-                        r.tally["n_gt_care"], r.tally["n_det_care"]])
+            w.writerow(
+                [
+                    ev.metric,
+                    sid,
+                    r.recall,
+                    r.precision,
+                    r.hmean,
+                    r.tally["n_gt_care"],
+                    r.tally["n_det_care"],
+                ]
+            )
         tally = ev.summary.tally if ev.summary else None
-        w.writerow([ev.metric, "*", ev.recall, ev.precision, ev.hmean,
-                    tally["n_gt_care"] if tally else 0, tally["n_det_care"] if tally else 0])
+        w.writerow(
+            [
+                ev.metric,
+                "*",
+                ev.recall,
+                ev.precision,
+                ev.hmean,
+                tally["n_gt_care"] if tally else 0,
+                tally["n_det_care"] if tally else 0,
+            ]
+        )
     _atomic_write(path, buf.getvalue())

@@ -7,21 +7,32 @@ import numpy as np
 from metrics.model import BoxType, Instance, Sample
 
 
-def quad(coords: str, text: str | None = None, line: int = 1, conf: float | None = None
-         ) -> Instance:
+def quad(
+    coords: str, text: str | None = None, line: int = 1, conf: float | None = None
+) -> Instance:
     """Instance from 'x1,y1,...' (4 points = QUAD, more = POLY)."""
     v = np.array([float(c) for c in coords.split(",")], dtype=np.float64).reshape(-1, 2)
     kind = BoxType.QUAD if len(v) == 4 else BoxType.POLY
-    return Instance(points=v, box_type=kind, text=text, confidence=conf,
-                    dont_care=text == "###", line=line,
-                    integer=all(float(c).is_integer() for c in coords.split(",")))
+    return Instance(
+        points=v,
+        box_type=kind,
+        text=text,
+        confidence=conf,
+        dont_care=text == "###",
+        line=line,
+        integer=all(float(c).is_integer() for c in coords.split(",")),
+    )
 
 
-def sample(gt: list[Instance], det: list[Instance], lines: list[Instance] | None = None
-           ) -> Sample:
-    return Sample(id="img_1", gt=tuple(gt), det=tuple(det), gt_source="gt:gt_img_1.txt",
-                  det_source="det:res_img_1.txt",
-                  gt_lines=None if lines is None else tuple(lines))
+def sample(gt: list[Instance], det: list[Instance], lines: list[Instance] | None = None) -> Sample:
+    return Sample(
+        id="img_1",
+        gt=tuple(gt),
+        det=tuple(det),
+        gt_source="gt:gt_img_1.txt",
+        det_source="det:res_img_1.txt",
+        gt_lines=None if lines is None else tuple(lines),
+    )
 
 
 def gts(*items: tuple[str, str]) -> list[Instance]:

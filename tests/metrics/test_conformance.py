@@ -39,9 +39,18 @@ def test_reference_reproduced_per_image(name: str, tmp_path: Path) -> None:
     path = shared_or_skip("reference", name)
     ref = json.loads(path.read_text())
     inputs = ref["inputs"]
-    argv = ["eval", "--gt", str(SHARED.parent / inputs["gt"]),
-            "--det", str(SHARED.parent / inputs["det"]), "--metric", ref["metric"],
-            "--json", str(tmp_path / "out.json"), "--quiet"]
+    argv = [
+        "eval",
+        "--gt",
+        str(SHARED.parent / inputs["gt"]),
+        "--det",
+        str(SHARED.parent / inputs["det"]),
+        "--metric",
+        ref["metric"],
+        "--json",
+        str(tmp_path / "out.json"),
+        "--quiet",
+    ]
     if "gt_textline" in inputs:
         argv += ["--gt-lines", str(SHARED.parent / inputs["gt_textline"])]
     assert main(argv) == 0
@@ -55,20 +64,38 @@ def test_reference_reproduced_per_image(name: str, tmp_path: Path) -> None:
         if want.get("stale"):
             continue
         got = out["per_image"][sid]
-        bad += [(sid, k, got[k], want[k]) for k in ("recall", "precision", "hmean")
-                if abs(got[k] - want[k]) > TOL]
+        bad += [
+            (sid, k, got[k], want[k])
+            for k in ("recall", "precision", "hmean")
+            if abs(got[k] - want[k]) > TOL
+        ]
     assert not bad, f"{len(bad)} per-image values differ, first: {bad[:3]}"
 
 
 @pytest.mark.conformance
-@pytest.mark.parametrize("name", ["ic15__pixellink__ic15_iou.json",
-                                  "ctw1500__det__curved_iou.json"])
+@pytest.mark.parametrize(
+    "name", ["ic15__pixellink__ic15_iou.json", "ctw1500__det__curved_iou.json"]
+)
 def test_reference_pairs_reproduced(name: str, tmp_path: Path) -> None:
     ref = json.loads(shared_or_skip("reference", name).read_text())
     inputs = ref["inputs"]
-    assert main(["eval", "--gt", str(SHARED.parent / inputs["gt"]), "--det",
-                 str(SHARED.parent / inputs["det"]), "--metric", ref["metric"], "--json",
-                 str(tmp_path / "o.json"), "-q"]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "--gt",
+                str(SHARED.parent / inputs["gt"]),
+                "--det",
+                str(SHARED.parent / inputs["det"]),
+                "--metric",
+                ref["metric"],
+                "--json",
+                str(tmp_path / "o.json"),
+                "-q",
+            ]
+        )
+        == 0
+    )
     out = json.loads((tmp_path / "o.json").read_text())
     for sid, want in ref["per_image"].items():
         got = out["per_image"][sid]

@@ -21,24 +21,40 @@ DETSETS = ("original", "crop80", "split2", "overlap10", "merge_line")
 LEGACY = DetEvalParams(variant="legacy")
 
 
-def box(xmin: int, ymin: int, xmax: int, ymax: int, text: str | None = "ABCDE",
-        line: int = 1) -> Instance:
-    return Instance(points=ltrb_points(xmin, ymin, xmax, ymax), box_type=BoxType.LTRB,
-                    text=text, dont_care=text == "###", line=line)
+def box(
+    xmin: int, ymin: int, xmax: int, ymax: int, text: str | None = "ABCDE", line: int = 1
+) -> Instance:
+    return Instance(
+        points=ltrb_points(xmin, ymin, xmax, ymax),
+        box_type=BoxType.LTRB,
+        text=text,
+        dont_care=text == "###",
+        line=line,
+    )
 
 
 def dets(*coords: tuple[int, int, int, int]) -> tuple[Instance, ...]:
     return tuple(box(*c, text=None, line=n) for n, c in enumerate(coords, start=1))
 
 
-def make_sample(gt: tuple[Instance, ...], det: tuple[Instance, ...],
-                det_file: bool = True) -> Sample:
-    return Sample(id="img_1", gt=gt, det=det, gt_source="gt.zip:gt_img_1.txt",
-                  det_source="res.zip:res_img_1.txt" if det_file else None)
+def make_sample(
+    gt: tuple[Instance, ...], det: tuple[Instance, ...], det_file: bool = True
+) -> Sample:
+    return Sample(
+        id="img_1",
+        gt=gt,
+        det=det,
+        gt_source="gt.zip:gt_img_1.txt",
+        det_source="res.zip:res_img_1.txt" if det_file else None,
+    )
 
 
-def run(gt: tuple[Instance, ...], det: tuple[Instance, ...],
-        params: DetEvalParams | None = None, det_file: bool = True) -> SampleResult:
+def run(
+    gt: tuple[Instance, ...],
+    det: tuple[Instance, ...],
+    params: DetEvalParams | None = None,
+    det_file: bool = True,
+) -> SampleResult:
     return evaluate_sample(make_sample(gt, det, det_file), params or DetEvalParams())
 
 
@@ -56,6 +72,7 @@ G1 = box(110, 0, 209, 19, "FGH", line=2)
 
 # --------------------------------------------------------------------------- parameters
 
+
 def test_official_defaults() -> None:
     p = DetEvalParams()
     assert (p.area_recall, p.area_precision, p.center_diff) == (0.8, 0.4, 1.0)
@@ -71,10 +88,12 @@ def test_unknown_switch_values_are_refused(kwargs: dict[str, Any]) -> None:
 
 # --------------------------------------------------------------------------- validation
 
+
 def test_quads_and_float_coordinates_are_errors() -> None:
     quad = Instance(points=ltrb_points(0, 0, 9, 9), box_type=BoxType.QUAD, line=3)
-    floats = Instance(points=ltrb_points(0, 0, 9.5, 9), box_type=BoxType.LTRB, text="A",
-                      line=2, integer=False)
+    floats = Instance(
+        points=ltrb_points(0, 0, 9.5, 9), box_type=BoxType.LTRB, text="A", line=2, integer=False
+    )
     problems = validate(make_sample((G0, floats), (quad,)), DetEvalParams())
     assert [(p.severity, p.source, p.line, p.sample_id) for p in problems] == [
         (Severity.ERROR, "gt.zip:gt_img_1.txt", 2, "img_1"),
@@ -89,6 +108,7 @@ def test_integer_ltrb_boxes_are_valid() -> None:
 
 
 # --------------------------------------------------------------------------- spec 2.6
+
 
 def test_too_short_detection_is_missed() -> None:  # E1
     r = run((G0,), dets((0, 0, 59, 19)))
@@ -153,13 +173,19 @@ def test_extra_sliver_turns_one_to_one_into_split() -> None:  # E5
     r = run((G0,), dets((0, 0, 84, 19), (80, 0, 99, 19)))
     assert scores(r) == pytest.approx((0.8, 0.8, 0.8))
     (discard,) = r.evidence["discarded"]
-    assert discard == {"reason": "not_single_overlap", "gt": 0, "det": 0, "gt_overlaps": 2,
-                       "det_overlaps": 1}
+    assert discard == {
+        "reason": "not_single_overlap",
+        "gt": 0,
+        "det": 0,
+        "gt_overlaps": 2,
+        "det_overlaps": 1,
+    }
     (m,) = r.matches
     assert (m.label, m.det) == ("OM", (0, 1))
 
 
 # --------------------------------------------------------------------------- spec 2.7 legacy
+
 
 def test_legacy_merge_becomes_single_member_split() -> None:  # E4 legacy
     r = run((G0, G1), dets((0, 0, 209, 19)), LEGACY)
@@ -187,13 +213,16 @@ def test_legacy_split_into_two_is_unchanged() -> None:  # E3 legacy
 
 # --------------------------------------------------------------------------- quirks 2.5
 
+
 def test_touching_neighbours_are_recovered_as_one_to_one_via_split() -> None:  # Q2 + Q3
     touching = box(99, 0, 198, 19, "FGH", line=2)  # shares column x = 99 with G0
     r = run((G0, touching), dets((0, 0, 99, 19), (99, 0, 198, 19)))
     assert scores(r) == (1.0, 1.0, 1.0)
     assert reasons(r) == ["not_single_overlap", "not_single_overlap"]
     assert [(m.kind, m.label, m.gt, m.det) for m in r.matches] == [
-        (MatchKind.ONE_TO_ONE, "OO", (0,), (0,)), (MatchKind.ONE_TO_ONE, "OO", (1,), (1,))]
+        (MatchKind.ONE_TO_ONE, "OO", (0,), (0,)),
+        (MatchKind.ONE_TO_ONE, "OO", (1,), (1,)),
+    ]
     assert r.evidence["match_types"] == ("OO-via-OM", "OO-via-OM")
     legacy = run((G0, touching), dets((0, 0, 99, 19), (99, 0, 198, 19)), LEGACY)
     assert legacy.evidence["match_types"] == ("OO", "OO")
@@ -236,20 +265,27 @@ def test_dont_care_detections_are_absorbed() -> None:
     dc = box(200, 0, 299, 19, "###", line=2)
     det = dets((0, 0, 99, 19), (210, 0, 289, 19), (250, 0, 349, 19), (260, 0, 359, 19))
     r = run((G0, dc), det)
-    assert [d.verdict for d in r.det] == [Verdict.MATCHED, Verdict.DONT_CARE,
-                                          Verdict.DONT_CARE, Verdict.FALSE_POSITIVE]
+    assert [d.verdict for d in r.det] == [
+        Verdict.MATCHED,
+        Verdict.DONT_CARE,
+        Verdict.DONT_CARE,
+        Verdict.FALSE_POSITIVE,
+    ]
     assert [d.absorbed_by for d in r.det] == [None, 1, 1, None]
     assert r.det[2].values["dc_precision"] == pytest.approx(0.5)
     # exactly 0.4 of det 3 lies in the dc box: the dc test is strict (>)
     assert r.det[3].near_miss is None
-    assert r.evidence["dc_dets"] == ({"det": 1, "gt": 1, "precision": 1.0},
-                                     {"det": 2, "gt": 1, "precision": 0.5})
+    assert r.evidence["dc_dets"] == (
+        {"det": 1, "gt": 1, "precision": 1.0},
+        {"det": 2, "gt": 1, "precision": 0.5},
+    )
     assert r.gt[1].verdict is Verdict.DONT_CARE
     assert scores(r)[:2] == (1.0, 0.5)
     assert r.extra["num_gt_care"] == 1 and r.extra["num_det_care"] == 2
 
 
 # --------------------------------------------------------------------------- per-image rules
+
 
 def test_image_without_detections_scores_zero_even_if_all_gt_dont_care() -> None:  # Q6
     dc = box(0, 0, 99, 19, "###")
@@ -288,6 +324,7 @@ def test_only_dont_care_detections_give_zero_precision() -> None:
 
 
 # --------------------------------------------------------------------------- conformance
+
 
 def _reference(detset: str) -> dict[str, Any]:
     path = REFERENCE / f"ic13__{detset}__deteval.json"
@@ -332,15 +369,22 @@ def test_reproduces_official_reference(detset: str) -> None:
 def test_reproduces_official_pairs(detset: str) -> None:
     ref = _reference(detset)
     for r in _evaluate(ref, DetEvalParams()):
-        expected = [(p["type"], _as_tuple(p["gt"]), _as_tuple(p["det"]))
-                    for p in ref["per_image"][r.sample_id]["pairs"]]
+        expected = [
+            (p["type"], _as_tuple(p["gt"]), _as_tuple(p["det"]))
+            for p in ref["per_image"][r.sample_id]["pairs"]
+        ]
         assert [(m.label, m.gt, m.det) for m in r.matches] == expected, r.sample_id
 
 
 @pytest.mark.conformance
-@pytest.mark.parametrize(("detset", "recall", "precision"), [
-    ("original", 0.99890, 0.99963), ("crop80", 0.79452, 0.79452),
-    ("merge_line", 0.81717, 0.99141)])
+@pytest.mark.parametrize(
+    ("detset", "recall", "precision"),
+    [
+        ("original", 0.99890, 0.99963),
+        ("crop80", 0.79452, 0.79452),
+        ("merge_line", 0.81717, 0.99141),
+    ],
+)
 def test_legacy_variant_global_numbers(detset: str, recall: float, precision: float) -> None:
     total = aggregate(_evaluate(_reference(detset), LEGACY))  # spec 2.7 (5 decimals)
     assert (total.recall, total.precision) == pytest.approx((recall, precision), abs=5e-6)

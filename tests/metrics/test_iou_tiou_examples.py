@@ -44,8 +44,10 @@ def test_forty_percent_cover_is_a_near_miss() -> None:  # 1.6 E2
 
 
 def test_dont_care_absorbs_detection() -> None:  # 1.6 E3
-    s = sample(gts(G0, ("200,0,300,0,300,20,200,20", "###")),
-               dets(D60, "210,0,290,0,290,20,210,20", "400,0,500,0,500,20,400,20"))
+    s = sample(
+        gts(G0, ("200,0,300,0,300,20,200,20", "###")),
+        dets(D60, "210,0,290,0,290,20,210,20", "400,0,500,0,500,20,400,20"),
+    )
     r = ic15(s)
     assert (r.recall, r.precision) == (1.0, 0.5)
     assert r.hmean == pytest.approx(0.6667, abs=1e-4)
@@ -54,8 +56,9 @@ def test_dont_care_absorbs_detection() -> None:  # 1.6 E3
 
 
 def test_confidence_order_and_average_precision() -> None:  # 1.6 E4
-    s = sample(gts(G0), [quad(D60, conf=0.9, line=1),
-                         quad("300,0,400,0,400,20,300,20", conf=0.95, line=2)])
+    s = sample(
+        gts(G0), [quad(D60, conf=0.9, line=1), quad("300,0,400,0,400,20,300,20", conf=0.95, line=2)]
+    )
     r = ic15(s)
     assert (r.recall, r.precision) == (1.0, 0.5)
     assert r.matches[0].det == (0,)  # file index of D60, evaluated second
@@ -108,8 +111,10 @@ def test_dont_care_gt_counted_as_outlier(dc_as_outlier: bool, precision: float) 
 
 
 def test_curved_float_coordinates_and_greedy() -> None:  # 3.10 E5
-    s = sample(gts(("0,0,0,20,100,20,100,0", "ABCDE"), ("100,0,100,20,150,20,150,0", "###")),
-               dets("0,0,0,20,60.5,20,60.5,0", "0.1,0,0.1,20,120.3,20,120.3,0"))
+    s = sample(
+        gts(("0,0,0,20,100,20,100,0", "ABCDE"), ("100,0,100,20,150,20,150,0", "###")),
+        dets("0,0,0,20,60.5,20,60.5,0", "0.1,0,0.1,20,120.3,20,120.3,0"),
+    )
     p = curved.CurvedParams()
     assert curved.validate(s, p) == []
     o = curved.evaluate_sample_iou(s, p)
@@ -159,9 +164,11 @@ def test_dont_care_word_in_line_lifts_recall_above_one() -> None:  # 3.10 E7 (W2
 
 
 def test_partly_covered_line_leaves_words_for_word_stage() -> None:  # 3.10 E8
-    s = sample(gts(W0, W1, ("300,0,400,0,400,20,300,20", "XYZ")),
-               dets("0,0,150,0,150,20,0,20", "300,0,400,0,400,20,300,20"),
-               lines=[quad(T0, "line")])
+    s = sample(
+        gts(W0, W1, ("300,0,400,0,400,20,300,20", "XYZ")),
+        dets("0,0,150,0,150,20,0,20", "300,0,400,0,400,20,300,20"),
+        lines=[quad(T0, "line")],
+    )
     o, r = wl(s, "iou"), wl(s)
     assert (o.recall, o.precision) == pytest.approx((2 / 3, 1.0))
     assert (r.recall, r.precision) == pytest.approx((2 / 3, 0.875))

@@ -31,6 +31,7 @@ def write_dir(path: Path, files: dict[str, str | bytes]) -> Path:
 
 # ----------------------------------------------------------------------------- line grammar
 
+
 def test_quad_with_transcription() -> None:
     inst = parse_gt_line("1,2,3,2,3,4,1,4,Hello", 7)
     assert inst.box_type is BoxType.QUAD and inst.text == "Hello" and inst.line == 7
@@ -51,8 +52,9 @@ def test_unquoted_text_keeps_leading_space() -> None:
     assert parse_gt_line("10,10,20,20, abc", 1).text == " abc"
 
 
-@pytest.mark.parametrize(("text", "dc"), [("###", True), ('"###"', True), ("#", False),
-                                          ("####", False), ("### ", False)])
+@pytest.mark.parametrize(
+    ("text", "dc"), [("###", True), ('"###"', True), ("#", False), ("####", False), ("### ", False)]
+)
 def test_dont_care_is_exactly_three_hashes(text: str, dc: bool) -> None:
     assert parse_gt_line(f"0,0,10,0,10,10,0,10,{text}", 1).dont_care is dc
 
@@ -109,19 +111,24 @@ def test_non_utf8_is_a_warning_with_line_number() -> None:
 
 # ----------------------------------------------------------------------------- pairing
 
-@pytest.mark.parametrize(("gt", "other", "sid"), [
-    ("gt_img_12.txt", "res_img_12.txt", "img_12"),
-    ("poly_gt_img7.txt", "img7.txt", "img7"),
-    ("1001.txt", "1001.txt", "1001"),
-    ("gt_img_3.txt", "res_3.txt", "img_3"),
-    ("gt_img_12.txt", "img_12.jpg", "img_12"),
-])
+
+@pytest.mark.parametrize(
+    ("gt", "other", "sid"),
+    [
+        ("gt_img_12.txt", "res_img_12.txt", "img_12"),
+        ("poly_gt_img7.txt", "img7.txt", "img7"),
+        ("1001.txt", "1001.txt", "1001"),
+        ("gt_img_3.txt", "res_3.txt", "img_3"),
+        ("gt_img_12.txt", "img_12.jpg", "img_12"),
+    ],
+)
 def test_ids_are_paired_from_file_names(gt: str, other: str, sid: str) -> None:
     assert gt_id(gt) == sid
     assert IdMatcher([gt_id(gt), "img_99"]).match(other) == sid
 
 
 # ----------------------------------------------------------------------------- datasets
+
 
 def test_zip_and_folder_give_the_same_dataset(tmp_path: Path) -> None:
     gt = {"gt_img_1.txt": "0,0,10,0,10,10,0,10,A\n", "gt_img_2.txt": "0,0,5,5,B\n"}
@@ -154,8 +161,10 @@ def test_missing_path_raises_input_error(tmp_path: Path) -> None:
 
 
 def test_degenerate_polygons_are_warnings(tmp_path: Path) -> None:
-    gt = write_zip(tmp_path / "gt.zip", {"gt_img_1.txt": "0,0,100,20,100,0,0,20,bowtie\n"
-                                                         "0,0,10,0,20,0,5,0,flat\n"})
+    gt = write_zip(
+        tmp_path / "gt.zip",
+        {"gt_img_1.txt": "0,0,100,20,100,0,0,20,bowtie\n0,0,10,0,20,0,5,0,flat\n"},
+    )
     ds = load_dataset(gt)
     msgs = [(p.line, p.message) for p in ds.warnings]
     assert any(line == 1 and "self-intersecting" in m for line, m in msgs)
@@ -165,10 +174,12 @@ def test_degenerate_polygons_are_warnings(tmp_path: Path) -> None:
 
 def test_confidence_is_inferred_over_the_whole_detection_set(tmp_path: Path) -> None:
     gt = write_zip(tmp_path / "gt.zip", {"gt_img_1.txt": "0,0,10,0,10,10,0,10,A\n"})
-    det = write_zip(tmp_path / "det.zip", {"res_img_1.txt": "0,0,10,0,10,10,0,10,0.9\n"
-                                                            "0,0,10,0,10,10,0,10,1\n"})
+    det = write_zip(
+        tmp_path / "det.zip", {"res_img_1.txt": "0,0,10,0,10,10,0,10,0.9\n0,0,10,0,10,10,0,10,1\n"}
+    )
     ds = load_dataset(gt, det)
     assert [d.confidence for d in ds["img_1"].det] == [0.9, 1.0]
-    forced = load_dataset(gt, det, options=LoadOptions(det_confidence=False,
-                                                      det_transcription=True))
+    forced = load_dataset(
+        gt, det, options=LoadOptions(det_confidence=False, det_transcription=True)
+    )
     assert [d.text for d in forced["img_1"].det] == ["0.9", "1"]

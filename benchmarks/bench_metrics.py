@@ -1,0 +1,200 @@
+"""Benchmark of the metric engine (not part of the test run).
+
+    python benchmarks/bench_metrics.py            # everything (about two minutes)
+    python benchmarks/bench_metrics.py --quick    # smaller dense sets
+
+Prints, all measured in this run on this machine:
+
+1. IC15 PixelLink, per metric: in-process time (load + validate + evaluate), instances per
+   second, and the ratio against a *same-run baseline*: a straightforward implementation
+   written the way the official scripts are (Python loop over every GT x detection pair,
+   one polygon intersection per pair, then the greedy matching). Also the ratio against the
+   official script's recorded in-process ``runtime_s`` (../shared/reference, other machine run).
+2. ``detlens eval --metric all`` on IC15 PixelLink as a whole process (best of 3).
+3. Scaling on generated dense sets (50 images x 250 / 500 / 1,000 words): microseconds per
+   instance and the growth factor from 250 to 1,000 words per image (1.0 = linear).
+4. The dense sets of ../shared/data/dense when present (official times in TIMINGS.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import shapely
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from metrics.io.reader import load_dataset  # noqa: E402
+from metrics.model import BoxType, Dataset, Instance, Sample, ltrb_points  # noqa: E402
+from metrics.registry import METRICS, MetricSpec  # noqa: E402
+from metrics.runner import run  # noqa: E402
+
+SHARED = ROOT.parent / "shared"
+IC15 = (SHARED / "data/ic15/gt.zip", SHARED / "data/ic15/det_pixellink.zip")
+
+
+def best_of(n: int, fn: Callable[[], object]) -> float:
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def naive_ic15_iou(ds: Dataset) -> tuple[float, float]:
+    """Baseline: the official structure (all pairs in Python, one clipping per pair)."""
+    matched = n_gt = n_det = 0
+    for s in ds:
+        g = [shapely.Polygon(np.trunc(i.points)) for i in s.gt]
+        d = [shapely.Polygon(np.trunc(i.points)) for i in s.det]
+        dc_g = [k for k, i in enumerate(s.gt) if i.dont_care]
+        dc_d = set()
+        for j, dp in enumerate(d):
+            for k in dc_g:
+                if dp.area > 0 and dp.intersection(g[k]).area / dp.area > 0.5:
+                    dc_d.add(j)
+                    break
+        iou = [[0.0] * len(d) for _ in g]
+        for i, gp in enumerate(g):
+            for j, dp in enumerate(d):
+                inter = gp.intersection(dp).area
+                union = gp.area + dp.area - inter
+                iou[i][j] = inter / union if union > 0 else 0.0
+        used_g, used_d = set(), set()
+        for i in range(len(g)):
+            for j in range(len(d)):
+                if i in used_g or j in used_d or i in dc_g or j in dc_d:
+                    continue
+                if iou[i][j] > 0.5:
+                    used_g.add(i)
+                    used_d.add(j)
+                    matched += 1
+        n_gt += len(g) - len(dc_g)
+        n_det += len(d) - len(dc_d)
+    return matched / n_gt, matched / n_det
+
+
+def official_runtime(metric: str) -> float | None:
+    f = SHARED / f"reference/ic15__pixellink__{metric}.json"
+    return json.loads(f.read_text())["runtime_s"] if f.exists() else None
+
+
+def ic15_section() -> None:
+    print("\n== IC15 PixelLink (500 images, 5230 GT, 2823 det) ==")
+    if not IC15[0].exists():
+        print("   ../shared/data not found: skipped")
+        return
+    ds = load_dataset(*IC15)
+    n_inst = sum(len(s.gt) + len(s.det) for s in ds)
+    t_base = best_of(1, lambda: naive_ic15_iou(ds))
+    print(f"   same-run baseline (official structure, ic15_iou): {t_base:.3f} s")
+    print(f"   {'metric':<14}{'in-process s':>13}{'inst/s':>10}{'vs baseline':>13}"
+          f"{'vs official runtime_s':>24}")
+    for mid in ("ic15_iou", "siou", "tiou"):
+        spec = METRICS[mid]
+        t = best_of(3, lambda spec=spec: run(load_dataset(*IC15), [spec]))
+        off = official_runtime(mid)
+        vs_off = f"{off / t:6.1f}x ({off:.2f} s)" if off else "n/a"
+        vs_base = f"{t_base / t:6.1f}x" if mid == "ic15_iou" else "-"
+        print(f"   {mid:<14}{t:>13.3f}{n_inst / t:>10.0f}{vs_base:>13}{vs_off:>24}")
+    cmd = [sys.executable, "-m", "metrics.cli", "eval", "--gt", str(IC15[0]), "--det",
+           str(IC15[1]), "--metric", "all", "-q"]
+    wall = best_of(3, lambda: subprocess.run(cmd, check=True, capture_output=True))
+    print(f"   detlens eval --metric all (whole process, best of 3): {wall:.2f} s "
+          "(official scripts: ~11 s for their metrics, TIMINGS.md)")
+
+
+def dense_sample(sid: str, words: int, rng: np.random.Generator) -> Sample:
+    """A page of `words` boxes in lines; dets: jittered copies, splits, merges, misses."""
+    per_line = int(np.ceil(np.sqrt(words)))
+    gt, det = [], []
+    for k in range(words):
+        x, y = 20 + (k % per_line) * 70, 20 + (k // per_line) * 30
+        w = int(rng.integers(30, 62))
+        dc = rng.random() < 0.05
+        gt.append(Instance(ltrb_points(x, y, x + w, y + 20), BoxType.QUAD,
+                           "###" if dc else "word", dont_care=dc, line=k + 1))
+        r = rng.random()
+        j = rng.integers(-3, 4, size=4)
+        if r < 0.08:
+            det.append(ltrb_points(x, y + j[1], x + w // 2, y + 20))
+            det.append(ltrb_points(x + w // 2, y, x + w + j[2], y + 20))
+        elif r < 0.12:
+            det.append(ltrb_points(x, y, x + 70 + w, y + 20 + j[3]))
+        elif r < 0.95:
+            det.append(ltrb_points(x + j[0], y + j[1], x + w + j[2], y + 20 + j[3]))
+    dets = tuple(Instance(p, BoxType.QUAD, line=n + 1) for n, p in enumerate(det))
+    return Sample(sid, tuple(gt), dets, f"gt:{sid}", f"det:{sid}")
+
+
+def dense(images: int, words: int) -> Dataset:
+    rng = np.random.default_rng(words)
+    return Dataset(tuple(dense_sample(f"img_{k}", words, rng) for k in range(images)))
+
+
+def scaling_section(images: int, sizes: tuple[int, ...]) -> None:
+    print(f"\n== Scaling: {images} generated images x W words (QUAD boxes) ==")
+    specs: list[MetricSpec] = [METRICS[m] for m in ("ic15_iou", "siou", "tiou", "deteval")]
+    print(f"   {'metric':<12}" + "".join(f"{'W=' + str(w) + ' us/inst':>16}" for w in sizes)
+          + f"{'growth':>9}")
+    sets = {w: dense(images, w) for w in sizes}
+    for spec in specs:
+        per = []
+        for w in sizes:
+            ds = sets[w] if spec.id != "deteval" else _as_ltrb(sets[w])
+            n = sum(len(s.gt) + len(s.det) for s in ds)
+            per.append(best_of(1, lambda ds=ds, spec=spec: run(ds, [spec])) / n * 1e6)
+        growth = per[-1] / per[0]
+        print(f"   {spec.id:<12}" + "".join(f"{p:>16.1f}" for p in per) + f"{growth:>9.2f}")
+    print("   growth = time per instance at the largest W / at the smallest (1.0 = linear)")
+
+
+def _as_ltrb(ds: Dataset) -> Dataset:
+    def conv(items: tuple[Instance, ...]) -> tuple[Instance, ...]:
+        return tuple(Instance(i.points, BoxType.LTRB, i.text, dont_care=i.dont_care,
+                              line=i.line) for i in items)
+
+    return Dataset(tuple(Sample(s.id, conv(s.gt), conv(s.det), s.gt_source, s.det_source)
+                         for s in ds))
+
+
+def shared_dense_section() -> None:
+    base = SHARED / "data/dense"
+    if not base.exists():
+        return
+    print("\n== ../shared/data/dense (20,000 GT words each; official: TIMINGS.md) ==")
+    official = {"W50": 24.85, "W200": 323.43, "W1000": 16400.0}
+    for name in ("W50", "W200", "W1000"):
+        gt, det = base / name / "gt.zip", base / name / "det.zip"
+        t0 = time.perf_counter()
+        ds = load_dataset(gt, det)
+        evs = run(ds, [METRICS[m] for m in ("ic15_iou", "siou", "tiou")])
+        t = time.perf_counter() - t0
+        print(f"   {name:<6} IoU+SIoU+TIoU {t:6.2f} s  (official port {official[name]:.0f} s"
+              f"{', estimated' if name == 'W1000' else ''}: {official[name] / t:.0f}x)  "
+              f"tiou H {evs[2].hmean:.4f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="smaller generated sets")
+    args = ap.parse_args()
+    ic15_section()
+    if args.quick:
+        scaling_section(10, (250, 1000))
+    else:
+        scaling_section(50, (250, 500, 1000))
+    shared_dense_section()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,48 @@
+"""The Python API: ``metrics.evaluate(gt, det, metric=..., **params)``."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from metrics.io.reader import load_dataset
+from metrics.model import Dataset
+from metrics.registry import applicable, resolve
+from metrics.runner import Evaluation, Policy, run
+
+
+def evaluate(
+    gt: str | os.PathLike[str] | Dataset,
+    det: str | os.PathLike[str] | None = None,
+    *,
+    metric: str = "ic15_iou",
+    gt_lines: str | os.PathLike[str] | None = None,
+    policy: Policy = "strict",
+    workers: int = 1,
+    **params: Any,
+) -> Evaluation | list[Evaluation]:
+    """Evaluate detections against GT with one metric (or ``"all"`` that apply).
+
+    ``gt`` may be a path (zip or folder) or an already loaded Dataset. Keyword arguments
+    other than the named ones are the metric's parameters, e.g. ``tolerance=0`` for TIoU.
+    Returns one Evaluation, or a list of them for ``metric="all"``.
+    """
+    ds = gt if isinstance(gt, Dataset) else load_dataset(gt, det, gt_lines=gt_lines)
+    if metric == "all":
+        specs = applicable(ds)
+        overrides = {s.id: {k: v for k, v in params.items()} for s in specs}
+        return run(ds, specs, _only_known(specs, overrides), policy=policy, workers=workers)
+    spec = resolve(metric)
+    return run(ds, [spec], {spec.id: params}, policy=policy, workers=workers)[0]
+
+
+def _only_known(
+    specs: list[Any], overrides: dict[str, dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    import dataclasses
+
+    out = {}
+    for s in specs:
+        names = {f.name for f in dataclasses.fields(s.params_type)}
+        out[s.id] = {k: v for k, v in overrides[s.id].items() if k in names}
+    return out

@@ -1,0 +1,162 @@
+"""``detlens eval``: demo default, JSON/CSV output, parameters, bad input without traceback."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from metrics import evaluate
+from metrics.cli import main
+from metrics.demo import demo_paths
+
+
+def test_eval_without_paths_runs_the_demo(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert main(["eval", "--json", str(tmp_path / "o.json"), "--csv", str(tmp_path / "o.csv")]) == 0
+    out = capsys.readouterr().out
+    assert "12 images" in out and "tiou" in out and "ic15_iou" in out
+    data = json.loads((tmp_path / "o.json").read_text())
+    assert isinstance(data, list)
+    assert {d["metric"] for d in data} >= {"ic15_iou", "siou", "tiou"}
+    first = data[0]
+    assert set(first) >= {"metric", "params", "global", "per_image"}
+    assert set(first["global"]) >= {"recall", "precision", "hmean"}
+    assert set(first["per_image"]) == {f"img_{k}" for k in range(1, 13)}
+    rows = list(csv.DictReader((tmp_path / "o.csv").open()))
+    assert rows[0]["metric"] == first["metric"] and any(r["sample"] == "*" for r in rows)
+
+
+def test_single_metric_json_is_one_object(tmp_path: Path) -> None:
+    demo = demo_paths()
+    assert (
+        main(
+            [
+                "eval",
+                "--gt",
+                str(demo.gt),
+                "--det",
+                str(demo.det_b),
+                "--metric",
+                "iou",
+                "--json",
+                str(tmp_path / "o.json"),
+                "-q",
+            ]
+        )
+        == 0
+    )
+    data = json.loads((tmp_path / "o.json").read_text())
+    assert data["metric"] == "ic15_iou" and data["params"]["iou_threshold"] == 0.5
+
+
+def test_set_changes_a_parameter(tmp_path: Path) -> None:
+    demo = demo_paths()
+    common = ["eval", "--gt", str(demo.gt), "--det", str(demo.det_b), "--metric", "tiou", "-q"]
+    assert main([*common, "--json", str(tmp_path / "a.json")]) == 0
+    assert (
+        main(
+            [
+                *common,
+                "--set",
+                "tolerance=0",
+                "--set",
+                "tiou.dc_as_outlier=false",
+                "--json",
+                str(tmp_path / "b.json"),
+            ]
+        )
+        == 0
+    )
+    a = json.loads((tmp_path / "a.json").read_text())
+    b = json.loads((tmp_path / "b.json").read_text())
+    assert b["params"]["tolerance"] == 0.0 and b["params"]["dc_as_outlier"] is False
+    assert b["global"]["recall"] <= a["global"]["recall"]
+
+
+def test_python_api_matches_cli() -> None:
+    demo = demo_paths()
+    ev = evaluate(demo.gt, demo.det_a, metric="tiou", tolerance=0.0)
+    assert ev.metric == "tiou" and ev.params.tolerance == 0.0
+    assert 0.0 < ev.hmean < 1.0
+    evs = evaluate(demo.gt, demo.det_a, metric="all")
+    assert isinstance(evs, list) and len(evs) >= 3
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--metric", "nope"], "unknown metric"),
+        (["--set", "nope=1", "--metric", "iou"], "no selected metric has a parameter"),
+        (["--set", "tolerance", "--metric", "tiou"], "KEY=VALUE"),
+        (["--metric", "wordline_tiou"], "--gt-lines"),
+    ],
+)
+def test_user_errors_are_one_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    demo = demo_paths()
+    code = main(["eval", "--gt", str(demo.gt), "--det", str(demo.det_a), *argv])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_bad_file_refuses_with_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gt = tmp_path / "gt.zip"
+    with zipfile.ZipFile(gt, "w") as zf:
+        zf.writestr("gt_img_1.txt", "0,0,10,0,10,10,0,10,A\n")
+        zf.writestr("gt_img_2.txt", "0,0,10,0,10,10,0,10,B\n0,0,10,oops\n")
+    det = tmp_path / "det.zip"
+    with zipfile.ZipFile(det, "w") as zf:
+        zf.writestr("res_img_1.txt", "0,0,10,0,10,10,0,10\n")
+        zf.writestr("res_img_2.txt", "0,0,10,0,10,10,0,10\n")
+    code = main(["eval", "--gt", str(gt), "--det", str(det), "--metric", "iou"])
+    err = capsys.readouterr().err
+    assert code == 2 and "gt.zip:gt_img_2.txt:2" in err
+    out = tmp_path / "o.json"
+    assert (
+        main(
+            [
+                "eval",
+                "--gt",
+                str(gt),
+                "--det",
+                str(det),
+                "--metric",
+                "iou",
+                "--policy",
+                "skip_sample",
+                "--json",
+                str(out),
+                "-q",
+            ]
+        )
+        == 0
+    )
+    data = json.loads(out.read_text())
+    assert data["excluded"] == ["img_2"] and list(data["per_image"]) == ["img_1"]
+
+
+def test_missing_file_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", "--gt", "/nonexistent/gt.zip", "--det", "/nonexistent/d.zip"]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_console_script_runs() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "metrics.cli", "eval", "--metric", "iou"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "ic15_iou" in proc.stdout
