@@ -12,12 +12,13 @@ file name; here sample ids are paired from the file names without a preset (C3).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 import shapely
 
-from metrics.greedy import evaluate_greedy
+from metrics.greedy import Score, evaluate_greedy_batch
 from metrics.model import Instance, Problem, Sample, Severity
 from metrics.results import SampleResult
 
@@ -76,25 +77,34 @@ def _oriented(sample: Sample) -> Sample:
     return replace(sample, gt=fix(sample.gt), det=fix(sample.det))
 
 
-def _run(sample: Sample, params: CurvedParams, metric: str, score: str) -> SampleResult:
-    s = _oriented(sample) if params.auto_orient else sample
-    return evaluate_greedy(
-        s,
-        params,
-        metric=metric,
-        score=score,  # type: ignore[arg-type]
-        curved=True,
-    )
+def _run(
+    samples: Sequence[Sample], params: CurvedParams, metric: str, score: Score
+) -> list[SampleResult]:
+    todo = [_oriented(s) for s in samples] if params.auto_orient else list(samples)
+    return evaluate_greedy_batch(todo, params, metric=metric, score=score, curved=True)
+
+
+def evaluate_batch(samples: Sequence[Sample], params: CurvedParams) -> list[SampleResult]:
+    """Curved TIoU of many samples in one vectorized pass."""
+    return _run(samples, params, "curved_tiou", "tiou")
+
+
+def evaluate_batch_iou(samples: Sequence[Sample], params: CurvedParams) -> list[SampleResult]:
+    return _run(samples, params, "curved_iou", "iou")
+
+
+def evaluate_batch_siou(samples: Sequence[Sample], params: CurvedParams) -> list[SampleResult]:
+    return _run(samples, params, "curved_siou", "siou")
 
 
 def evaluate_sample(sample: Sample, params: CurvedParams) -> SampleResult:
     """Curved TIoU of one sample."""
-    return _run(sample, params, "curved_tiou", "tiou")
+    return evaluate_batch([sample], params)[0]
 
 
 def evaluate_sample_iou(sample: Sample, params: CurvedParams) -> SampleResult:
-    return _run(sample, params, "curved_iou", "iou")
+    return evaluate_batch_iou([sample], params)[0]
 
 
 def evaluate_sample_siou(sample: Sample, params: CurvedParams) -> SampleResult:
-    return _run(sample, params, "curved_siou", "siou")
+    return evaluate_batch_siou([sample], params)[0]

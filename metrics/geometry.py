@@ -8,12 +8,14 @@ Pairwise intersections are computed only for candidate pairs found by an STRtree
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
 import shapely
 
+from metrics.clip import is_convex_quad, quad_intersection_areas
 from metrics.model import FloatArray
 
 GeomArray = npt.NDArray[np.object_]
@@ -138,54 +140,136 @@ def _shifted_boxes(geoms: GeomArray, owner: IntArray, stride: float) -> GeomArra
     return boxes
 
 
-def bulk_geometry(
+@dataclass(frozen=True)
+class FlatGeometry:
+    """Geometry of many samples as flat arrays (global instance indices, sample-major).
+
+    ``pi``/``pj`` are candidate (GT, det) pairs of the same sample whose bounding boxes meet,
+    sorted by GT then det, with their intersection areas ``inter`` (possibly 0).
+    """
+
+    g_off: IntArray
+    d_off: IntArray
+    g_owner: IntArray
+    d_owner: IntArray
+    g_geoms: GeomArray
+    d_geoms: GeomArray
+    g_area: FloatArray
+    d_area: FloatArray
+    g_invalid: npt.NDArray[np.bool_]
+    d_invalid: npt.NDArray[np.bool_]
+    pi: IntArray
+    pj: IntArray
+    inter: FloatArray
+
+
+def _quad_stack(rings: Sequence[FloatArray]) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+    """(N, 4, 2) array of the rings (zeros for non-quads) and which are convex quads."""
+    out = np.zeros((len(rings), 4, 2))
+    is_quad = np.fromiter((len(r) == 4 for r in rings), dtype=bool, count=len(rings))
+    if is_quad.any():
+        out[is_quad] = np.stack([r for r, q in zip(rings, is_quad, strict=True) if q])
+    return out, is_quad & is_convex_quad(out)
+
+
+def pair_intersection_areas(
+    a_rings: Sequence[FloatArray],
+    b_rings: Sequence[FloatArray],
+    a_geoms: GeomArray,
+    b_geoms: GeomArray,
+    ia: IntArray,
+    ib: IntArray,
+) -> FloatArray:
+    """|a_ia[k] ∩ b_ib[k]|: numpy clipping for convex quad pairs, GEOS for the others."""
+    qa, ca = _quad_stack(a_rings)
+    qb, cb = _quad_stack(b_rings)
+    fast = ca[ia] & cb[ib]
+    out = np.empty(len(ia))
+    out[fast] = quad_intersection_areas(qa[ia[fast]], qb[ib[fast]])
+    slow = ~fast
+    if slow.any():
+        out[slow] = shapely.area(shapely.intersection(a_geoms[ia[slow]], b_geoms[ib[slow]]))
+    return out
+
+
+def flat_geometry(
     gt_points: Sequence[Sequence[FloatArray]],
     det_points: Sequence[Sequence[FloatArray]],
     mode: RingMode,
-) -> list[SampleGeometry]:
+) -> FlatGeometry:
     """Geometry of many samples at once: one vectorized pass over every polygon.
 
     Candidate pairs come from one STRtree over the detections' bounding boxes, each sample's
     boxes shifted along x so that samples never meet; intersections are computed on the
     unshifted polygons.
     """
-    g_counts = np.fromiter((len(s) for s in gt_points), dtype=np.intp)
-    d_counts = np.fromiter((len(s) for s in det_points), dtype=np.intp)
+    g_counts = np.fromiter((len(s) for s in gt_points), dtype=np.intp, count=len(gt_points))
+    d_counts = np.fromiter((len(s) for s in det_points), dtype=np.intp, count=len(det_points))
     g_rings = mode_rings([p for s in gt_points for p in s], mode)
     d_rings = mode_rings([p for s in det_points for p in s], mode)
     g_geoms, g_bad = polygons(g_rings)
     d_geoms, d_bad = polygons(d_rings)
-    g_area = np.abs(signed_areas(g_rings))
-    d_area = np.abs(signed_areas(d_rings))
     g_owner = np.repeat(np.arange(len(g_counts)), g_counts)
     d_owner = np.repeat(np.arange(len(d_counts)), d_counts)
-    g_off = np.concatenate([[0], np.cumsum(g_counts)])
-    d_off = np.concatenate([[0], np.cumsum(d_counts)])
-    pairs = (np.zeros(0, np.intp), np.zeros(0, np.intp))
-    areas = np.zeros(0)
+    pi, pj = np.zeros(0, np.intp), np.zeros(0, np.intp)
+    inter = np.zeros(0)
     if len(g_geoms) and len(d_geoms):
         extent = np.nanmax(np.abs(shapely.bounds(np.concatenate([g_geoms, d_geoms]))))
         stride = 4.0 * (float(np.nan_to_num(extent)) + 1.0)
         tree = shapely.STRtree(_shifted_boxes(d_geoms, d_owner, stride))
         ig, jd = tree.query(_shifted_boxes(g_geoms, g_owner, stride), predicate="intersects")
         keep = g_owner[ig] == d_owner[jd]
-        pairs = (ig[keep].astype(np.intp), jd[keep].astype(np.intp))
-        areas = shapely.area(shapely.intersection(g_geoms[pairs[0]], d_geoms[pairs[1]]))
+        ig, jd = ig[keep].astype(np.intp), jd[keep].astype(np.intp)
+        order = np.lexsort((jd, ig))
+        pi, pj = ig[order], jd[order]
+        inter = pair_intersection_areas(g_rings, d_rings, g_geoms, d_geoms, pi, pj)
+    return FlatGeometry(
+        g_off=np.concatenate([[0], np.cumsum(g_counts)]).astype(np.intp),
+        d_off=np.concatenate([[0], np.cumsum(d_counts)]).astype(np.intp),
+        g_owner=g_owner,
+        d_owner=d_owner,
+        g_geoms=g_geoms,
+        d_geoms=d_geoms,
+        g_area=np.abs(signed_areas(g_rings)),
+        d_area=np.abs(signed_areas(d_rings)),
+        g_invalid=g_bad,
+        d_invalid=d_bad,
+        pi=pi,
+        pj=pj,
+        inter=inter,
+    )
+
+
+def split_geometry(f: FlatGeometry) -> list[SampleGeometry]:
+    """Per-sample views of a FlatGeometry, with dense GT x det intersection matrices."""
     out = []
-    pair_owner = g_owner[pairs[0]]
-    order = np.argsort(pair_owner, kind="stable")
-    bounds = np.searchsorted(pair_owner[order], np.arange(len(g_counts) + 1))
-    for s in range(len(g_counts)):
-        gs, ds = slice(g_off[s], g_off[s + 1]), slice(d_off[s], d_off[s + 1])
-        inter = np.zeros((g_counts[s], d_counts[s]))
-        sel = order[bounds[s] : bounds[s + 1]]
-        inter[pairs[0][sel] - g_off[s], pairs[1][sel] - d_off[s]] = areas[sel]
+    bounds = np.searchsorted(f.g_owner[f.pi], np.arange(len(f.g_off)))
+    for s in range(len(f.g_off) - 1):
+        gs, ds = slice(f.g_off[s], f.g_off[s + 1]), slice(f.d_off[s], f.d_off[s + 1])
+        inter = np.zeros((gs.stop - gs.start, ds.stop - ds.start))
+        sel = slice(bounds[s], bounds[s + 1])
+        inter[f.pi[sel] - f.g_off[s], f.pj[sel] - f.d_off[s]] = f.inter[sel]
         out.append(
             SampleGeometry(
-                g_geoms[gs], g_area[gs], g_bad[gs], d_geoms[ds], d_area[ds], d_bad[ds], inter
+                f.g_geoms[gs],
+                f.g_area[gs],
+                f.g_invalid[gs],
+                f.d_geoms[ds],
+                f.d_area[ds],
+                f.d_invalid[ds],
+                inter,
             )
         )
     return out
+
+
+def bulk_geometry(
+    gt_points: Sequence[Sequence[FloatArray]],
+    det_points: Sequence[Sequence[FloatArray]],
+    mode: RingMode,
+) -> list[SampleGeometry]:
+    """Per-sample geometry of many samples, computed in one vectorized pass."""
+    return split_geometry(flat_geometry(gt_points, det_points, mode))
 
 
 class GeometryCache:
@@ -220,6 +304,18 @@ class GeometryCache:
             self.warm([sample], mode)
             hit = self._items[(id(sample), mode)]
         return hit[1]
+
+    def flat(self, samples: Sequence[object], mode: RingMode) -> FlatGeometry:
+        """FlatGeometry of a block of samples (memoized for the other metrics of the run)."""
+        return self.memo(
+            ("flat", mode, *map(id, samples)),
+            samples[0] if samples else None,
+            lambda: flat_geometry(
+                [[i.points for i in s.gt] for s in samples],  # type: ignore[attr-defined]
+                [[i.points for i in s.det] for s in samples],  # type: ignore[attr-defined]
+                mode,
+            ),
+        )
 
     def memo(self, key: tuple[object, ...], sample: object, compute: Callable[[], T]) -> T:
         """Value computed once per (sample, key) within a run (e.g. shared matchings)."""

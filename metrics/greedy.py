@@ -6,20 +6,18 @@ per matched pair changes"); ``score`` picks the credit: 1 (IoU), IoU (SIoU) or T
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal, Protocol
 
 import numpy as np
 
-from metrics.geometry import CACHE
 from metrics.icdar import (
     Prepared,
     TiouOptions,
     best_partner,
-    greedy_match,
     instance_results,
-    match_values,
-    prepare,
 )
+from metrics.icdar_batch import evaluate_batch
 from metrics.model import Sample
 from metrics.results import (
     MatchRecord,
@@ -62,17 +60,21 @@ def credits(score: Score, values: dict[str, float]) -> tuple[float, float]:
 def evaluate_greedy(
     sample: Sample, params: GreedyParams, *, metric: str, score: Score, curved: bool
 ) -> SampleResult:
-    p = prepare(
-        sample, curved=curved, dc_threshold=params.dc_area_precision, confidences=params.confidences
+    """One sample (the batch evaluation applied to a block of one)."""
+    return evaluate_greedy_batch([sample], params, metric=metric, score=score, curved=curved)[0]
+
+
+def evaluate_greedy_batch(
+    samples: Sequence[Sample], params: GreedyParams, *, metric: str, score: Score, curved: bool
+) -> list[SampleResult]:
+    return evaluate_batch(
+        samples,
+        params,
+        metric=metric,
+        score=score,
+        curved=curved,
+        opts=tiou_options(params, curved),
     )
-    pairs = CACHE.memo(
-        ("greedy", curved, params.dc_area_precision, params.confidences, params.iou_threshold),
-        sample,
-        lambda: greedy_match(p.iou, ~p.gt.dont_care, ~p.det_dc, params.iou_threshold),
-    )
-    opts = tiou_options(params, curved)
-    matched = match_values(p, pairs, opts, with_outliers=score == "tiou")
-    return build_result(sample, p, pairs, matched, metric=metric, score=score)
 
 
 def build_result(

@@ -213,44 +213,49 @@ def clockwise_violations(items: Sequence[Instance]) -> list[int]:
 
 def icdar_problems(sample: Sample, *, allow_float: bool, check_orientation: bool) -> list[Problem]:
     """Input rules of the ICDAR tools: integer coordinates, clockwise QUADs (spec 0.3-0.4)."""
-    return CACHE.memo(
-        ("icdar_problems", allow_float, check_orientation),
-        sample,
-        lambda: _icdar_problems(sample, allow_float, check_orientation),
+    return icdar_problems_batch(
+        [sample], allow_float=allow_float, check_orientation=check_orientation
     )
 
 
-def _icdar_problems(sample: Sample, allow_float: bool, check_orientation: bool) -> list[Problem]:
+def icdar_problems_batch(
+    samples: Sequence[Sample], *, allow_float: bool, check_orientation: bool
+) -> list[Problem]:
+    """``icdar_problems`` of many samples, the orientation test in one array operation."""
+    items = [
+        (s, source or side, inst)
+        for s in samples
+        for side, source, insts in (("GT", s.gt_source, s.gt), ("det", s.det_source, s.det))
+        for inst in insts
+    ]
     out: list[Problem] = []
-    for side, source, items in (
-        ("GT", sample.gt_source, sample.gt),
-        ("det", sample.det_source, sample.det),
-    ):
-        where = source or side
-        if not allow_float:
-            out.extend(
+    if not allow_float:
+        out.extend(
+            Problem(
+                Severity.ERROR,
+                where,
+                inst.line,
+                "coordinates must be integers for this "
+                "metric (set allow_float=true to truncate them)",
+                s.id,
+            )
+            for s, where, inst in items
+            if not inst.integer
+        )
+    if check_orientation:
+        quads = [k for k, (_, _, inst) in enumerate(items) if inst.box_type is BoxType.QUAD]
+        for k in clockwise_violations([items[q][2] for q in quads]):
+            s, where, inst = items[quads[k]]
+            out.append(
                 Problem(
                     Severity.ERROR,
                     where,
                     inst.line,
-                    "coordinates must be integers for this metric "
-                    "(set allow_float=true to truncate them)",
-                    sample.id,
+                    "points are not clockwise "
+                    "(image coordinates, y down); set check_orientation=false to "
+                    "accept them",
+                    s.id,
                 )
-                for inst in items
-                if not inst.integer
-            )
-        if check_orientation:
-            out.extend(
-                Problem(
-                    Severity.ERROR,
-                    where,
-                    items[k].line,
-                    "points are not clockwise (image coordinates, y down); "
-                    "set check_orientation=false to accept them",
-                    sample.id,
-                )
-                for k in clockwise_violations(items)
             )
     return out
 

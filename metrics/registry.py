@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,6 +14,7 @@ from metrics.model import BoxType, Dataset, Problem, Sample
 from metrics.results import SampleResult
 
 Evaluate = Callable[[Sample, Any], SampleResult]
+EvaluateBatch = Callable[[Sequence[Sample], Any], list[SampleResult]]
 Validate = Callable[[Sample, Any], list[Problem]]
 
 
@@ -29,6 +30,8 @@ class MetricSpec:
     applies: Callable[[Dataset], bool] = lambda ds: True
     global_extras: Callable[[Iterable[SampleResult]], dict[str, float]] | None = None
     geometry: str | None = "icdar"  # bulk geometry mode the runner pre-computes
+    evaluate_batch: EvaluateBatch | None = None  # same results as evaluate, many samples
+    validate_batch: Callable[[Sequence[Sample], Any], list[Problem]] | None = None
 
 
 def _no_poly(ds: Dataset) -> bool:
@@ -62,6 +65,8 @@ METRICS: dict[str, MetricSpec] = {
             ("iou", "ic15"),
             applies=_no_poly,
             global_extras=iou.global_extras,
+            evaluate_batch=iou.evaluate_batch,
+            validate_batch=iou.validate_batch,
         ),
         MetricSpec(
             "siou",
@@ -70,9 +75,18 @@ METRICS: dict[str, MetricSpec] = {
             tiou.TiouParams,
             tiou.validate,
             applies=_no_poly,
+            evaluate_batch=tiou.evaluate_batch_siou,
+            validate_batch=tiou.validate_batch,
         ),
         MetricSpec(
-            "tiou", "TIoU", tiou.evaluate_sample, tiou.TiouParams, tiou.validate, applies=_no_poly
+            "tiou",
+            "TIoU",
+            tiou.evaluate_sample,
+            tiou.TiouParams,
+            tiou.validate,
+            applies=_no_poly,
+            evaluate_batch=tiou.evaluate_batch,
+            validate_batch=tiou.validate_batch,
         ),
         MetricSpec(
             "curved_iou",
@@ -83,6 +97,7 @@ METRICS: dict[str, MetricSpec] = {
             ("ciou",),
             applies=_poly,
             geometry="curved",
+            evaluate_batch=curved.evaluate_batch_iou,
         ),
         MetricSpec(
             "curved_siou",
@@ -93,6 +108,7 @@ METRICS: dict[str, MetricSpec] = {
             ("csiou",),
             applies=_poly,
             geometry="curved",
+            evaluate_batch=curved.evaluate_batch_siou,
         ),
         MetricSpec(
             "curved_tiou",
@@ -103,6 +119,7 @@ METRICS: dict[str, MetricSpec] = {
             ("ctiou",),
             applies=_poly,
             geometry="curved",
+            evaluate_batch=curved.evaluate_batch,
         ),
         MetricSpec(
             "wordline_iou",

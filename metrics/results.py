@@ -115,8 +115,10 @@ def _credit_formula(t: Tally) -> tuple[float, float]:
 
 def _cleval_formula(t: Tally) -> tuple[float, float]:
     """CLEval 0.1.1 (spec 5.5): (tp - gran) clamped on the sums, over character counts."""
-    return (_ratio(max(0.0, t["tp"] - t["gran_r"]), t["chars_gt"]),
-            _ratio(max(0.0, t["tp"] - t["gran_p"]), t["chars_det"]))
+    return (
+        _ratio(max(0.0, t["tp"] - t["gran_r"]), t["chars_gt"]),
+        _ratio(max(0.0, t["tp"] - t["gran_p"]), t["chars_det"]),
+    )
 
 
 def _cleval_legacy_formula(t: Tally) -> tuple[float, float]:

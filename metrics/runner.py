@@ -63,6 +63,14 @@ class Evaluation:
         return aggregate(self.results[s] for s in sample_ids)
 
 
+def _validate(spec: MetricSpec, dataset: Dataset, prm: Any) -> list[Problem]:
+    if spec.validate_batch is not None:
+        return spec.validate_batch(dataset.samples, prm)
+    if spec.validate is not None:
+        return [p for s in dataset for p in spec.validate(s, prm)]
+    return []
+
+
 def _check(
     dataset: Dataset, specs: Sequence[MetricSpec], params: Sequence[Any], policy: Policy
 ) -> tuple[list[Problem], dict[str, set[str]]]:
@@ -77,14 +85,10 @@ def _check(
     excluded: dict[str, set[str]] = {}
     for spec, prm in zip(specs, params, strict=True):
         bad = set(bad_reader)
-        if spec.validate is not None:
-            for s in dataset:
-                found = spec.validate(s, prm)
-                problems.extend(p for p in found if p not in seen)
-                seen.update(found)
-                bad.update(
-                    p.sample_id for p in found if p.severity is Severity.ERROR and p.sample_id
-                )
+        found = _validate(spec, dataset, prm)
+        problems.extend(p for p in found if p not in seen)
+        seen.update(found)
+        bad.update(p.sample_id for p in found if p.severity is Severity.ERROR and p.sample_id)
         excluded[spec.id] = bad
     errors = [p for p in problems if p.severity is Severity.ERROR]
     if errors and policy == "strict":
@@ -97,7 +101,12 @@ def _check(
 
 
 def _modes(ids: Sequence[str]) -> set[str]:
-    return {m for m in (METRICS[i].geometry for i in ids) if m is not None}
+    """Geometry modes to pre-compute per sample (batch metrics build their own, flat)."""
+    return {
+        m
+        for m in (METRICS[i].geometry for i in ids if METRICS[i].evaluate_batch is None)
+        if m is not None
+    }
 
 
 def _evaluate_chunk(
@@ -106,18 +115,20 @@ def _evaluate_chunk(
     params: Sequence[Any],
     excluded: Mapping[str, set[str]],
 ) -> list[list[SampleResult | None]]:
-    specs = [METRICS[i] for i in ids]
+    """Results of every metric on every sample of the chunk (rows = samples)."""
     for mode in _modes(ids):
         CACHE.warm(samples, mode)
-    out = []
-    for s in samples:
-        out.append(
-            [
-                None if s.id in excluded[spec.id] else spec.evaluate(s, prm)
-                for spec, prm in zip(specs, params, strict=True)
-            ]
-        )
-    return out
+    rows: list[list[SampleResult | None]] = [[None] * len(ids) for _ in samples]
+    for col, (mid, prm) in enumerate(zip(ids, params, strict=True)):
+        spec = METRICS[mid]
+        todo = [k for k, s in enumerate(samples) if s.id not in excluded[mid]]
+        if spec.evaluate_batch is not None:
+            results = spec.evaluate_batch([samples[k] for k in todo], prm)
+        else:
+            results = [spec.evaluate(samples[k], prm) for k in todo]
+        for k, r in zip(todo, results, strict=True):
+            rows[k][col] = r
+    return rows
 
 
 def run(
@@ -163,18 +174,19 @@ def _run_serial(
     progress: Progress | None,
     cancel: Cancel | None,
 ) -> list[list[SampleResult | None]]:
+    """Blocks of samples in order; the first block is small so the first results come fast."""
     rows: list[list[SampleResult | None]] = []
+    start, size = 0, 1
     try:
-        for start in range(0, len(samples), _BLOCK):
-            block = samples[start : start + _BLOCK]
-            for mode in _modes(ids):
-                CACHE.warm(block, mode)
-            for s in block:
-                if cancel is not None and cancel():
-                    raise Cancelled()
-                rows.extend(_evaluate_chunk([s], ids, params, excluded))
-                if progress is not None:
-                    progress(len(rows), len(samples))
+        while start < len(samples):
+            if cancel is not None and cancel():
+                raise Cancelled()
+            block = samples[start : start + size]
+            rows.extend(_evaluate_chunk(block, ids, params, excluded))
+            start += len(block)
+            size = _BLOCK
+            if progress is not None:
+                progress(len(rows), len(samples))
     finally:
         CACHE.clear()
     return rows

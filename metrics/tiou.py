@@ -12,10 +12,11 @@ outliers, a bug of the official code; paper intent: False, Q1).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from metrics.greedy import evaluate_greedy
-from metrics.icdar import icdar_problems
+from metrics.greedy import evaluate_greedy, evaluate_greedy_batch
+from metrics.icdar import icdar_problems, icdar_problems_batch
 from metrics.model import Problem, Sample
 from metrics.results import SampleResult
 
@@ -37,10 +38,25 @@ class TiouParams:
 SiouParams = TiouParams
 
 
+def validate_batch(samples: Sequence[Sample], params: TiouParams) -> list[Problem]:
+    return icdar_problems_batch(
+        samples, allow_float=params.allow_float, check_orientation=params.check_orientation
+    )
+
+
 def validate(sample: Sample, params: TiouParams) -> list[Problem]:
     return icdar_problems(
         sample, allow_float=params.allow_float, check_orientation=params.check_orientation
     )
+
+
+def evaluate_batch(samples: Sequence[Sample], params: TiouParams) -> list[SampleResult]:
+    """TIoU of many samples in one vectorized pass."""
+    return evaluate_greedy_batch(samples, params, metric="tiou", score="tiou", curved=False)
+
+
+def evaluate_batch_siou(samples: Sequence[Sample], params: TiouParams) -> list[SampleResult]:
+    return evaluate_greedy_batch(samples, params, metric="siou", score="siou", curved=False)
 
 
 def evaluate_sample(sample: Sample, params: TiouParams) -> SampleResult:

@@ -128,8 +128,9 @@ def _fast(line: str, lineno: int, box_type: BoxType | None, det: bool) -> Instan
         else:
             pts = np.array(values, dtype=np.float64).reshape(4, 2)
         text = None if tail is None else dequote(tail)
-        return Instance(points=pts, box_type=kind, text=text, dont_care=text == DONT_CARE,
-                        line=lineno)
+        return Instance(
+            points=pts, box_type=kind, text=text, dont_care=text == DONT_CARE, line=lineno
+        )
     return None
 
 
