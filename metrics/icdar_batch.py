@@ -186,6 +186,13 @@ def evaluate_batch(
 
 @dataclass(frozen=True)
 class _Context:
+    """One block's arrays; builds the per-sample results.
+
+    Verdicts: a matched instance is PARTIAL under TIoU when its side was penalized (the GT
+    lost a cut beyond the tolerance, the detection covers outlier GTs); SIoU/IoU matches are
+    MATCHED, their credit says how good they are.
+    """
+
     f: FlatGeometry
     g_dc: BoolArray
     det_dc: BoolArray
@@ -204,8 +211,11 @@ class _Context:
         n_det = int(d1 - d0 - np.count_nonzero(self.det_dc[d0:d1]))
         rc, pc = float(np.sum(mt.rc[lo:hi])), float(np.sum(mt.pc[lo:hi]))
         recall, precision, h = per_image_rule(n_gt, n_det, rc, pc)
-        g_credit = {int(mt.gi[k] - g0): float(mt.rc[k]) for k in ms}
-        d_credit = {int(mt.dj[k] - d0): float(mt.pc[k]) for k in ms}
+        tiou = self.metric.endswith("tiou")
+        cut = mt.values["f_ct"] < 1.0
+        out = mt.values["f_ot"] < 1.0
+        g_credit = {int(mt.gi[k] - g0): (float(mt.rc[k]), tiou and bool(cut[k])) for k in ms}
+        d_credit = {int(mt.dj[k] - d0): (float(mt.pc[k]), tiou and bool(out[k])) for k in ms}
         g_partner = {int(mt.gi[k] - g0): int(mt.dj[k] - d0) for k in ms}
         d_partner = {v: k for k, v in g_partner.items()}
         return SampleResult(
@@ -254,7 +264,7 @@ class _Context:
     def _instances(
         span: tuple[int, int],
         other_off: int,
-        credit: dict[int, float],
+        credit: dict[int, tuple[float, bool]],
         partner: dict[int, int],
         dc: BoolArray,
         absorbed: IntArray | None,
@@ -269,8 +279,8 @@ class _Context:
                 by = None if absorbed is None or absorbed[g] < 0 else int(absorbed[g]) - other_off
                 out.append(InstanceResult(k, Verdict.DONT_CARE, absorbed_by=by))
             elif k in partner:
-                c = credit[k]
-                v = Verdict.MATCHED if c >= 1.0 - 1e-12 else Verdict.PARTIAL
+                c, partial = credit[k]
+                v = Verdict.PARTIAL if partial else Verdict.MATCHED
                 out.append(InstanceResult(k, v, c, partners=(partner[k],)))
             else:
                 nm = None

@@ -11,9 +11,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any
 
 from metrics.model import Problem
+
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+def _empty() -> Mapping[str, Any]:
+    """Shared read-only empty mapping (results are immutable; saves a dict per instance)."""
+    return _EMPTY
 
 
 class Verdict(StrEnum):
@@ -49,7 +58,7 @@ class InstanceResult:
     partners: tuple[int, ...] = ()
     near_miss: NearMiss | None = None
     absorbed_by: int | None = None  # dc GT that made this det don't-care
-    values: Mapping[str, float] = field(default_factory=dict)
+    values: Mapping[str, float] = field(default_factory=_empty)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +73,10 @@ class MatchRecord:
     kind: MatchKind
     gt: tuple[int, ...]
     det: tuple[int, ...]
-    values: Mapping[str, float] = field(default_factory=dict)
+    values: Mapping[str, float] = field(default_factory=_empty)
     label: str = ""
-    regions: Mapping[str, Any] = field(default_factory=dict)
-    related: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    regions: Mapping[str, Any] = field(default_factory=_empty)
+    related: Mapping[str, tuple[int, ...]] = field(default_factory=_empty)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,9 +175,9 @@ class SampleResult:
     gt: tuple[InstanceResult, ...]
     det: tuple[InstanceResult, ...]
     matches: tuple[MatchRecord, ...] = ()
-    evidence: Mapping[str, Any] = field(default_factory=dict)
+    evidence: Mapping[str, Any] = field(default_factory=_empty)
     warnings: tuple[Problem, ...] = ()
-    extra: Mapping[str, float] = field(default_factory=dict)
+    extra: Mapping[str, float] = field(default_factory=_empty)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1266,7 +1266,7 @@ def readme_text(scenes: list[Scene]) -> str:
         "",
         '"GT k" is line k of the GT file and "box k" line k of the detector\'s file',
         "(1-based). IoU is the polygon intersection over union computed by the",
-        "generator; a box matches at IoU >= 0.5.",
+        "generator; ICDAR 2015 matching needs IoU > 0.5.",
         "",
         "## Samples",
         "",
