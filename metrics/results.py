@@ -16,7 +16,6 @@ from typing import Any
 
 from metrics.model import Problem
 
-
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
