@@ -90,6 +90,12 @@ def _add_eval(sub: Any) -> None:
     )
     p.add_argument("--json", help="write the results as JSON to this file")
     p.add_argument("--csv", help="write per-image results as CSV to this file")
+    p.add_argument(
+        "--evidence",
+        action="store_true",
+        help="with --json: also write the per-instance evidence (verdicts, matches, regions, "
+        "metric-specific evidence such as PCC)",
+    )
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--quiet", "-q", action="store_true", help="no table, no warnings")
     p.set_defaults(func=cmd_eval)
@@ -184,7 +190,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not args.quiet:
         _report(ds, evals)
     if args.json:
-        write_json(args.json, evals)
+        write_json(args.json, evals, evidence=args.evidence)
     if args.csv:
         write_csv(args.csv, evals)
     return 0

@@ -8,10 +8,14 @@ import json
 import math
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import shapely
+
+from metrics.geometry import rings_of
 from metrics.results import SampleResult
 from metrics.runner import Evaluation
 
@@ -20,7 +24,39 @@ def _num(x: float) -> float | None:
     return None if math.isnan(x) else float(x)
 
 
-def sample_dict(r: SampleResult) -> dict[str, Any]:
+def jsonable(obj: Any) -> Any:
+    """Evidence as JSON values: arrays -> lists, geometries -> lists of rings, enums -> str."""
+    if obj is None or isinstance(obj, bool | int | str):
+        return obj
+    if isinstance(obj, float):
+        return _num(obj)
+    if isinstance(obj, np.generic):
+        return jsonable(obj.item())
+    if isinstance(obj, np.ndarray):
+        return jsonable(obj.tolist())
+    if isinstance(obj, shapely.Geometry):
+        return [r.tolist() for r in rings_of(obj)]
+    if isinstance(obj, Mapping):
+        return {str(k): jsonable(v) for k, v in obj.items()}
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, list | tuple | set | frozenset):
+        return [jsonable(v) for v in obj]
+    return str(obj)
+
+
+def evidence_dict(r: SampleResult) -> dict[str, Any]:
+    """The per-instance evidence of one sample (``--evidence``)."""
+    return {
+        "gt": jsonable(r.gt),
+        "det": jsonable(r.det),
+        "matches": jsonable(r.matches),
+        "evidence": jsonable(r.evidence),
+        "warnings": [str(p) for p in r.warnings],
+    }
+
+
+def sample_dict(r: SampleResult, evidence: bool = False) -> dict[str, Any]:
     """Per-image entry: R/P/H, counts, and the match pairs as (gt indices, det indices)."""
     out: dict[str, Any] = {"recall": r.recall, "precision": r.precision, "hmean": r.hmean}
     out.update({k: _num(v) for k, v in r.extra.items()})
@@ -30,10 +66,12 @@ def sample_dict(r: SampleResult) -> dict[str, Any]:
     ]
     out["gt_dont_care"] = [g.index for g in r.gt if g.verdict == "dont_care"]
     out["det_dont_care"] = [d.index for d in r.det if d.verdict == "dont_care"]
+    if evidence:
+        out["evidence"] = evidence_dict(r)
     return out
 
 
-def evaluation_dict(ev: Evaluation) -> dict[str, Any]:
+def evaluation_dict(ev: Evaluation, evidence: bool = False) -> dict[str, Any]:
     """``{"metric", "params", "global", "per_image", "problems", "excluded"}``."""
     glob: dict[str, Any] = {"recall": ev.recall, "precision": ev.precision, "hmean": ev.hmean}
     if ev.summary is not None:
@@ -44,7 +82,7 @@ def evaluation_dict(ev: Evaluation) -> dict[str, Any]:
         "metric": ev.metric,
         "params": dataclasses.asdict(ev.params),
         "global": glob,
-        "per_image": {sid: sample_dict(r) for sid, r in ev.results.items()},
+        "per_image": {sid: sample_dict(r, evidence) for sid, r in ev.results.items()},
         "problems": [str(p) for p in ev.problems],
         "excluded": list(ev.excluded),
     }
@@ -63,9 +101,11 @@ def _atomic_write(path: str | os.PathLike[str], text: str) -> None:
         raise
 
 
-def write_json(path: str | os.PathLike[str], evaluations: Sequence[Evaluation]) -> None:
+def write_json(
+    path: str | os.PathLike[str], evaluations: Sequence[Evaluation], evidence: bool = False
+) -> None:
     """One object for one metric, a list of objects for several."""
-    data: Any = [evaluation_dict(e) for e in evaluations]
+    data: Any = [evaluation_dict(e, evidence) for e in evaluations]
     if len(data) == 1:
         data = data[0]
     _atomic_write(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")

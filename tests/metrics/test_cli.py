@@ -160,3 +160,17 @@ def test_console_script_runs() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "ic15_iou" in proc.stdout
+
+
+def test_evidence_is_written_when_asked(tmp_path: Path) -> None:
+    demo = demo_paths()
+    out = tmp_path / "e.json"
+    argv = ["eval", "--gt", str(demo.gt), "--det", str(demo.det_a), "--metric", "tiou"]
+    assert main([*argv, "--json", str(out), "--evidence", "-q"]) == 0
+    sample = json.loads(out.read_text())["per_image"]["img_4"]
+    ev = sample["evidence"]
+    cropped = next(m for m in ev["matches"] if m["values"]["ct"] > 0)
+    assert cropped["regions"]["cut"] and cropped["values"]["f_ct"] < 1
+    assert {g["verdict"] for g in ev["gt"]} >= {"matched", "partial"}
+    assert main([*argv, "--json", str(out), "-q"]) == 0
+    assert "evidence" not in json.loads(out.read_text())["per_image"]["img_4"]
