@@ -1,0 +1,138 @@
+"""``detlens view``: open the viewer on a dataset (the demo data by default), or render a
+screenshot headless and exit."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from metrics.demo import demo_paths
+from metrics.model import InputError
+from viewer.layers import LAYER_KEYS
+from viewer.session import DatasetPaths
+
+
+def add_view_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "view",
+        help="open the viewer (bundled demo data without arguments)",
+        description="Browse failure cases image by image with the evidence of "
+        "every metric drawn on the image.",
+    )
+    p.add_argument("--gt", help="GT zip or folder")
+    p.add_argument("--det", help="detection zip or folder")
+    p.add_argument("--images", help="image folder (optional)")
+    p.add_argument("--gt-lines", help="text-line GT (wordline metrics)")
+    p.add_argument("--metric", help="metric to show first (id or alias)")
+    p.add_argument("--sample", help="sample id to show first")
+    p.add_argument("--layers", help=f"comma-separated layers to show ({', '.join(LAYER_KEYS)})")
+    p.add_argument("--select", help="instance to select, e.g. gt:3 or det:1")
+    p.add_argument(
+        "--screenshot", metavar="OUT.png", help="render the window offscreen to this PNG and exit"
+    )
+    p.add_argument("--size", default="1600x950", help="window size for --screenshot (WxH)")
+    p.set_defaults(func=cmd_view)
+
+
+def _paths(args: argparse.Namespace) -> DatasetPaths:
+    if args.gt is None and args.det is None:
+        demo = demo_paths()
+        return DatasetPaths(
+            str(demo.gt), str(demo.det_a), args.images or str(demo.images), args.gt_lines
+        )
+    if args.gt is None:
+        raise InputError([], "--det given without --gt")
+    return DatasetPaths(args.gt, args.det, args.images, args.gt_lines)
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    if args.screenshot:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    try:
+        from PySide6.QtWidgets import QApplication
+
+        from viewer.main_window import MainWindow
+    except ImportError as exc:
+        print(
+            f"detlens: error: the viewer needs PySide6 ({exc}); install it with "
+            "pip install -e '.[viewer]'",
+            file=sys.stderr,
+        )
+        return 2
+
+    t0 = time.perf_counter()
+    paths = _paths(args)
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("detlens")
+    window = MainWindow()
+    if not window.open_paths(paths):
+        print("detlens: error: cannot open the dataset (see messages above)", file=sys.stderr)
+        return 2
+    _apply_view_options(window, args)
+    if args.screenshot:
+        return _screenshot(app, window, args)
+    window.show()
+    window.statusBar().showMessage(f"ready in {time.perf_counter() - t0:.2f} s", 5000)
+    return int(app.exec())
+
+
+def _apply_view_options(window: object, args: argparse.Namespace) -> None:
+    from metrics.registry import resolve
+    from viewer.main_window import MainWindow
+
+    assert isinstance(window, MainWindow)
+    s = window.session
+    if args.metric:
+        metric = resolve(args.metric).id
+        if metric not in s.metric_ids():
+            raise InputError(
+                [],
+                f"metric {metric} does not apply to this dataset "
+                f"(available: {', '.join(s.metric_ids())})",
+            )
+        s.set_metric(metric)
+    if args.sample:
+        if s.dataset is None or args.sample not in s.sample_ids():
+            raise InputError([], f"no sample {args.sample!r} in this dataset")
+        s.set_sample(args.sample)
+    if args.layers:
+        wanted = {x.strip() for x in args.layers.split(",") if x.strip()}
+        unknown = wanted - set(LAYER_KEYS)
+        if unknown:
+            raise InputError([], f"unknown layers {sorted(unknown)}; known: {LAYER_KEYS}")
+        s.set_layers(frozenset(wanted))
+    if args.select:
+        side, _, idx = args.select.partition(":")
+        s.select((side, int(idx)))
+
+
+def _screenshot(app: object, window: object, args: argparse.Namespace) -> int:
+    from PySide6.QtWidgets import QApplication
+
+    from viewer.main_window import MainWindow
+
+    assert isinstance(window, MainWindow) and isinstance(app, QApplication)
+    w, _, h = args.size.partition("x")
+    window.resize(int(w), int(h))
+    window.show()
+    s = window.session
+    deadline = time.perf_counter() + 300
+    while (s.is_busy() or not s.evaluations) and time.perf_counter() < deadline:
+        app.processEvents()
+        s.wait(50)
+    app.processEvents()
+    window.canvas.refresh()
+    window.canvas.fit()
+    app.processEvents()
+    out = Path(args.screenshot)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    ok = window.grab().save(str(out))
+    window.close()
+    if not ok:
+        print(f"detlens: error: cannot write {out}", file=sys.stderr)
+        return 2
+    print(out)
+    return 0

@@ -1,0 +1,11 @@
+"""Registers the viewer's subcommands with ``detlens`` (entry point ``detlens.commands``)."""
+
+from __future__ import annotations
+
+import argparse
+
+from viewer.app import add_view_command
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    add_view_command(sub)

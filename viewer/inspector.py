@@ -1,0 +1,175 @@
+"""Inspector: everything the engine says about the selected instance, under every metric."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+
+from PySide6.QtWidgets import QTextBrowser, QWidget
+
+from metrics.results import InstanceResult, MatchRecord, SampleResult
+from viewer.overlay import Ref
+from viewer.session import Session
+
+_SHOWN = (
+    "iou",
+    "intersection",
+    "union",
+    "ct",
+    "ct_ratio",
+    "f_ct",
+    "tiou_recall",
+    "ot",
+    "ot_ratio",
+    "f_ot",
+    "tiou_precision",
+    "recall",
+    "precision",
+    "d",
+    "center_distance",
+    "sum",
+    "text_line",
+)
+
+
+def _fmt(v: float) -> str:
+    if isinstance(v, float):
+        return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}"
+    return html.escape(str(v))
+
+
+def _values(values: Mapping[str, float], keys: tuple[str, ...] = _SHOWN) -> str:
+    parts = [f"{k} {_fmt(values[k])}" for k in keys if k in values]
+    return ", ".join(parts)
+
+
+def _instance(res: InstanceResult, other: str) -> str:
+    out = [f"<b>{res.verdict.value.replace('_', ' ')}</b>, credit {res.credit:.4g}"]
+    if res.partners:
+        out.append(f"with {other} {', '.join(map(str, res.partners))}")
+    if res.absorbed_by is not None:
+        out.append(f"absorbed by don't-care GT {res.absorbed_by}")
+    if res.near_miss is not None:
+        nm = res.near_miss
+        out.append(
+            f"near miss: best {nm.measure.replace('_', ' ')} {nm.value:.3f} "
+            f"with {other} {nm.partner}"
+        )
+    if res.values:
+        out.append(_values(res.values, tuple(res.values)))
+    return "; ".join(out)
+
+
+def _records(result: SampleResult, ref: Ref) -> list[MatchRecord]:
+    side, k = ref
+    return [m for m in result.matches if k in (m.gt if side == "gt" else m.det)]
+
+
+def _pcc(result: SampleResult, ref: Ref) -> str:
+    hits = result.evidence.get("pcc_hits")
+    if ref[0] != "gt" or hits is None or ref[1] >= len(hits):
+        return ""
+    h = list(map(int, hits[ref[1]]))
+    if not h:
+        return ""
+    states = ["missed" if x == 0 else "ok" if x == 1 else f"×{x}" for x in h]
+    return f"<p>PCC hits: {' '.join(states)} ({sum(x == 1 for x in h)}/{len(h)} counted)</p>"
+
+
+def _multiline(result: SampleResult, ref: Ref) -> str:
+    rows = []
+    for g in result.evidence.get("multiline", ()):
+        side = "gt" if g.get("kind") == "MO" else "det"
+        if side != ref[0] or ref[1] not in tuple(g.get(side, ())):
+            continue
+        verdict = "rejected" if g.get("rejected") else "accepted"
+        pairs = ", ".join(
+            f"({p['a']},{p['b']}) {p['angle']:.1f}°{'' if p['passed'] else ' ✗'}"
+            for p in g.get("pairs", ())
+        )
+        rows.append(f"<p>multiline {g.get('kind')} {verdict}: {pairs}</p>")
+    return "".join(rows)
+
+
+def describe(session: Session, ref: Ref) -> str:
+    """HTML of the selected instance."""
+    sample = session.sample()
+    if sample is None:
+        return ""
+    side, k = ref
+    insts = sample.gt if side == "gt" else sample.det
+    if k >= len(insts):
+        return ""
+    inst = insts[k]
+    other = "det" if side == "gt" else "GT"
+    head = f"<h3>{'GT' if side == 'gt' else 'detection'} {k}</h3>"
+    facts = [f"line {inst.line}", inst.box_type.value]
+    if inst.text is not None:
+        facts.append(f"text “{html.escape(inst.text)}”")
+    if inst.confidence is not None:
+        facts.append(f"confidence {inst.confidence:.3f}")
+    body = [head, f"<p>{', '.join(facts)}</p>"]
+    result = session.result()
+    if result is not None:
+        items = result.gt if side == "gt" else result.det
+        if k < len(items):
+            body.append(f"<p><b>{session.metric}</b>: {_instance(items[k], other)}</p>")
+        for m in _records(result, ref):
+            body.append(
+                f"<p>{m.kind.value.replace('_', '-')} {m.label}: GT {list(m.gt)} ↔ "
+                f"det {list(m.det)}<br>{_values(m.values)}</p>"
+            )
+        body.append(_pcc(result, ref) + _multiline(result, ref))
+    body.append(_other_metrics(session, ref, other))
+    return "".join(body)
+
+
+def _other_metrics(session: Session, ref: Ref, other: str) -> str:
+    rows = []
+    for mid in session.metric_ids():
+        r = session.result(metric=mid)
+        if r is None:
+            continue
+        items = r.gt if ref[0] == "gt" else r.det
+        if ref[1] >= len(items):
+            continue
+        it = items[ref[1]]
+        partners = ", ".join(map(str, it.partners)) or "–"
+        mark = " style='background:#fff3c4'" if mid == session.metric else ""
+        rows.append(
+            f"<tr{mark}><td>{mid}</td><td>{it.verdict.value.replace('_', ' ')}</td>"
+            f"<td align=right>{it.credit:.3f}</td><td>{partners}</td></tr>"
+        )
+    if not rows:
+        return ""
+    return (
+        f"<p><b>Every metric</b></p><table cellspacing=4><tr><th>metric</th><th>verdict"
+        f"</th><th>credit</th><th>{other}</th></tr>{''.join(rows)}</table>"
+    )
+
+
+class InspectorPanel(QTextBrowser):
+    """Shows ``describe`` of the session's selection."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.setOpenLinks(False)
+        for signal in (
+            session.selection_changed,
+            session.results_changed,
+            session.metric_changed,
+            session.sample_changed,
+        ):
+            signal.connect(lambda *_: self.refresh())
+        self.refresh()
+
+    def refresh(self) -> None:
+        ref = self.session.selection
+        if ref is None:
+            self.setHtml(
+                "<p style='color:#777'>Click a box on the image to see why it scored "
+                "what it scored.</p>"
+            )
+        else:
+            self.setHtml(describe(self.session, ref))

@@ -1,0 +1,206 @@
+"""MainWindow: wires the session to the canvas, the panels, the menus and the shortcuts."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QDockWidget,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QMainWindow,
+    QPushButton,
+    QWidget,
+)
+
+from viewer.canvas import CanvasView
+from viewer.inspector import InspectorPanel
+from viewer.layers import LAYERS
+from viewer.panels import LayerPanel, ParamPanel, SummaryPanel
+from viewer.sample_table import SampleTablePanel
+from viewer.session import DatasetPaths, Session
+
+RECENT_KEY = "recent_datasets"
+
+
+class OpenDatasetDialog(QDialog):
+    """GT, detections, images (optional) and text-line GT (optional), each zip or folder."""
+
+    def __init__(self, parent: QWidget | None = None, paths: DatasetPaths | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Open dataset")
+        form = QFormLayout(self)
+        self.edits: dict[str, QLineEdit] = {}
+        for key, title in (
+            ("gt", "GT (zip or folder)"),
+            ("det", "Detections"),
+            ("images", "Images folder"),
+            ("gt_lines", "Text-line GT"),
+        ):
+            edit = QLineEdit(getattr(paths, key, None) or "")
+            browse = QPushButton("…")
+            browse.clicked.connect(lambda _=False, k=key: self._browse(k))
+            row = QHBoxLayout()
+            row.addWidget(edit)
+            row.addWidget(browse)
+            self.edits[key] = edit
+            form.addRow(title, row)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Open | QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def _browse(self, key: str) -> None:
+        if key == "images":
+            path = QFileDialog.getExistingDirectory(self, "Images folder")
+        else:
+            path, _ = QFileDialog.getOpenFileName(
+                self, key, "", "Zip or text (*.zip *.txt);;All (*)"
+            )
+        if path:
+            self.edits[key].setText(path)
+
+    def paths(self) -> DatasetPaths | None:
+        values = {k: e.text().strip() or None for k, e in self.edits.items()}
+        if not values["gt"]:
+            return None
+        return DatasetPaths(values["gt"] or "", values["det"], values["images"], values["gt_lines"])
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, session: Session | None = None) -> None:
+        super().__init__()
+        self.session = session or Session()
+        self.setWindowTitle("detlens")
+        self.resize(1500, 900)
+        self.canvas = CanvasView(self.session)
+        self.setCentralWidget(self.canvas)
+        self.samples = SampleTablePanel(self.session)
+        self.layers = LayerPanel(self.session)
+        self.inspector = InspectorPanel(self.session)
+        self.summary = SummaryPanel(self.session)
+        self.params = ParamPanel(self.session)
+        left = self._dock("Samples", self.samples, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self._dock("Summary", self.summary, Qt.DockWidgetArea.LeftDockWidgetArea)
+        inspector = self._dock("Inspector", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
+        layers = self._dock("Layers", self.layers, Qt.DockWidgetArea.RightDockWidgetArea)
+        metric = self._dock("Metric", self.params, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(layers, metric)
+        layers.raise_()
+        self.resizeDocks([left, inspector], [520, 380], Qt.Orientation.Horizontal)
+        self.resizeDocks([inspector, layers], [330, 560], Qt.Orientation.Vertical)
+        self._menus()
+        self._shortcuts()
+        self.session.error_raised.connect(self._on_session_error)
+        self.session.sample_changed.connect(self._on_session_sample_changed)
+        self.session.metric_changed.connect(lambda _: self._update_title())
+        self.session.dataset_changed.connect(self._update_title)
+
+    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(title)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        open_action = QAction("&Open dataset…", self)
+        open_action.setShortcut(QKeySequence.StandardKey.Open)
+        open_action.triggered.connect(self.open_dialog)
+        file_menu.addAction(open_action)
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        self._fill_recent()
+        quit_action = QAction("&Quit", self)
+        quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        quit_action.triggered.connect(self.close)
+        file_menu.addAction(quit_action)
+        view_menu = self.menuBar().addMenu("&View")
+        for text, key, slot in (
+            ("Fit", "F", self.canvas.fit),
+            ("1:1", "1", self.canvas.actual_size),
+            ("Next sample", "D", lambda: self._step(1)),
+            ("Previous sample", "A", lambda: self._step(-1)),
+        ):
+            action = QAction(text, self)
+            action.setShortcut(QKeySequence(key))
+            action.triggered.connect(slot)
+            view_menu.addAction(action)
+        layer_menu = self.menuBar().addMenu("&Layers")
+        for layer in LAYERS:
+            action = QAction(layer.title, self)
+            action.setShortcut(QKeySequence(layer.shortcut))
+            action.triggered.connect(lambda _=False, k=layer.key: self.session.toggle_layer(k))
+            layer_menu.addAction(action)
+
+    def _shortcuts(self) -> None:
+        for key, delta in ((Qt.Key.Key_PageDown, 1), (Qt.Key.Key_PageUp, -1)):
+            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.activated.connect(lambda d=delta: self._step(d))
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self).activated.connect(
+            lambda: self.session.select(None)
+        )
+
+    def _step(self, delta: int) -> None:
+        self.session.step(delta, self.samples.visible_ids() or None)
+
+    # ------------------------------------------------------------------ opening data
+    def open_paths(self, paths: DatasetPaths) -> bool:
+        ok = self.session.open_dataset(paths)
+        if ok:
+            self._remember(paths)
+        return ok
+
+    def open_dialog(self) -> None:
+        dialog = OpenDatasetDialog(self, self.session.paths)
+        if dialog.exec() == QDialog.DialogCode.Accepted:
+            paths = dialog.paths()
+            if paths is not None:
+                self.open_paths(paths)
+
+    def _remember(self, paths: DatasetPaths) -> None:
+        settings = QSettings("detlens", "detlens")
+        recent = [p for p in self._recent() if p != paths][:7]
+        settings.setValue(RECENT_KEY, json.dumps([paths.__dict__] + [p.__dict__ for p in recent]))
+        self._fill_recent()
+
+    def _recent(self) -> list[DatasetPaths]:
+        raw = QSettings("detlens", "detlens").value(RECENT_KEY, "[]")
+        try:
+            return [DatasetPaths(**d) for d in json.loads(str(raw))]
+        except (ValueError, TypeError):
+            return []
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for paths in self._recent():
+            action = QAction(paths.title, self)
+            action.triggered.connect(lambda _=False, p=paths: self.open_paths(p))
+            self.recent_menu.addAction(action)
+
+    # ------------------------------------------------------------------ status
+    def _on_session_error(self, message: str) -> None:
+        self.statusBar().showMessage(message, 15000)
+
+    def _on_session_sample_changed(self, sample_id: str) -> None:
+        self._update_title()
+        del sample_id
+
+    def _update_title(self) -> None:
+        s = self.session
+        parts = ["detlens"]
+        if s.paths is not None:
+            parts.append(s.paths.title)
+        if s.sample_id:
+            parts.append(s.sample_id)
+        if s.metric:
+            parts.append(s.metric)
+        self.setWindowTitle(" — ".join(parts))

@@ -1,0 +1,273 @@
+"""Small panels: layers with their legend, the dataset summary, the metric and its parameters."""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPixmap
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from metrics.registry import METRICS
+from viewer.layers import LAYERS
+from viewer.session import Session
+from viewer.style import LAYER_LEGEND, STYLES
+
+
+def swatch(style_key: str, size: int = 14) -> QPixmap:
+    st = STYLES[style_key]
+    pix = QPixmap(size, size)
+    pix.fill(QColor(st.fill) if st.fill else QColor(0, 0, 0, 0))
+    from PySide6.QtGui import QPainter, QPen
+
+    p = QPainter(pix)
+    pen = QPen(QColor(st.stroke or "#000"))
+    pen.setWidth(2)
+    p.setPen(pen)
+    p.drawRect(1, 1, size - 3, size - 3)
+    p.end()
+    return pix
+
+
+class LayerPanel(QWidget):
+    """A checkbox per layer (with its shortcut) and the legend of what it draws."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        grid = QGridLayout(self)
+        grid.setContentsMargins(4, 4, 4, 4)
+        self.boxes: dict[str, QCheckBox] = {}
+        row = 0
+        for layer in LAYERS:
+            box = QCheckBox(f"{layer.title}  [{layer.shortcut}]")
+            box.setToolTip(layer.description)
+            box.setChecked(layer.key in session.layers)
+            box.toggled.connect(lambda on, k=layer.key: self._on_box_toggled(k, on))
+            self.boxes[layer.key] = box
+            grid.addWidget(box, row, 0, 1, 2)
+            row += 1
+            for key in LAYER_LEGEND.get(layer.key, ()):
+                icon = QLabel()
+                icon.setPixmap(swatch(key))
+                grid.addWidget(icon, row, 0, Qt.AlignmentFlag.AlignRight)
+                text = QLabel(STYLES[key].label)
+                text.setStyleSheet("color: #555")
+                grid.addWidget(text, row, 1)
+                row += 1
+        grid.setRowStretch(row, 1)
+        session.layers_changed.connect(self._on_session_layers_changed)
+
+    def _on_box_toggled(self, key: str, on: bool) -> None:
+        layers = set(self.session.layers)
+        (layers.add if on else layers.discard)(key)
+        self.session.set_layers(frozenset(layers))
+
+    def _on_session_layers_changed(self, layers: frozenset[str]) -> None:
+        for key, box in self.boxes.items():
+            if box.isChecked() != (key in layers):
+                box.blockSignals(True)
+                box.setChecked(key in layers)
+                box.blockSignals(False)
+
+
+class SummaryPanel(QLabel):
+    """Global R/P/H of the selected metric, and of the samples the table shows."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setWordWrap(True)
+        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.setMargin(6)
+        for signal in (
+            session.results_changed,
+            session.metric_changed,
+            session.visible_changed,
+            session.dataset_changed,
+        ):
+            signal.connect(lambda *_: self.refresh())
+        self.refresh()
+
+    def refresh(self) -> None:
+        s = self.session
+        ev = s.evaluation()
+        if s.dataset is None:
+            self.setText("No dataset: File › Open.")
+            return
+        head = f"<b>{s.paths.title if s.paths else ''}</b> — {len(s.dataset)} images"
+        if ev is None or ev.summary is None:
+            self.setText(f"{head}<br>{s.metric}: evaluating…")
+            return
+        line = (
+            f"{head}<br><b>{ev.metric}</b>: R {ev.recall:.4f} · P {ev.precision:.4f} · "
+            f"H {ev.hmean:.4f}"
+        )
+        ids = [i for i in s.visible_ids if i in ev.results]
+        if ids and len(ids) < len(ev.results):
+            sub = ev.subset(ids)
+            line += (
+                f"<br>filtered ({len(ids)} images): R {sub.recall:.4f} · "
+                f"P {sub.precision:.4f} · H {sub.hmean:.4f}"
+            )
+        if ev.excluded:
+            line += (
+                f"<br><span style='color:#b45309'>{len(ev.excluded)} images skipped "
+                "(input errors)</span>"
+            )
+        self.setText(line)
+
+
+def _base(annotation: Any) -> Any:
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    return _base(args[0]) if args and typing.get_origin(annotation) is not None else annotation
+
+
+def _same_number(a: Any, b: Any) -> bool:
+    try:
+        return float(a) == float(b)
+    except (TypeError, ValueError):
+        return False
+
+
+class ParamPanel(QWidget):
+    """Metric selector and the metric's switches; Apply re-evaluates off the UI thread."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.combo = QComboBox()
+        self.combo.currentTextChanged.connect(self._on_combo_changed)
+        self.form = QFormLayout()
+        self.editors: dict[str, QWidget] = {}
+        self.apply = QPushButton("Apply")
+        self.apply.clicked.connect(self._on_apply_clicked)
+        self.reset = QPushButton("Defaults")
+        self.reset.clicked.connect(self._on_reset_clicked)
+        self.progress = QProgressBar()
+        self.progress.setVisible(False)
+        self.cancel = QPushButton("Cancel")
+        self.cancel.setVisible(False)
+        self.cancel.clicked.connect(session.cancel)
+        top = QVBoxLayout(self)
+        top.setContentsMargins(4, 4, 4, 4)
+        top.addWidget(QLabel("Metric"))
+        top.addWidget(self.combo)
+        top.addLayout(self.form)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.apply)
+        buttons.addWidget(self.reset)
+        top.addLayout(buttons)
+        busy = QHBoxLayout()
+        busy.addWidget(self.progress)
+        busy.addWidget(self.cancel)
+        top.addLayout(busy)
+        top.addStretch()
+        session.dataset_changed.connect(self._fill_metrics)
+        session.metric_changed.connect(self._on_session_metric_changed)
+        session.busy_changed.connect(self._on_session_busy_changed)
+        session.progress_changed.connect(self._on_session_progress)
+
+    def _fill_metrics(self) -> None:
+        self.combo.blockSignals(True)
+        self.combo.clear()
+        self.combo.addItems(self.session.metric_ids())
+        self.combo.setCurrentText(self.session.metric or "")
+        self.combo.blockSignals(False)
+        self._build_form()
+
+    def _on_combo_changed(self, metric: str) -> None:
+        if metric:
+            self.session.set_metric(metric)
+
+    def _on_session_metric_changed(self, metric: str) -> None:
+        if self.combo.currentText() != metric:
+            self.combo.blockSignals(True)
+            self.combo.setCurrentText(metric)
+            self.combo.blockSignals(False)
+        self._build_form()
+
+    def _build_form(self) -> None:
+        while self.form.rowCount():
+            self.form.removeRow(0)
+        self.editors = {}
+        params = self.session.params()
+        if params is None:
+            return
+        hints = typing.get_type_hints(type(params))
+        for f in dataclasses.fields(params):
+            optional = type(None) in typing.get_args(hints[f.name])
+            editor = self._editor(_base(hints[f.name]), getattr(params, f.name), optional)
+            self.editors[f.name] = editor
+            self.form.addRow(f.name, editor)
+
+    @staticmethod
+    def _editor(kind: Any, value: Any, optional: bool = False) -> QWidget:
+        if kind is bool and optional:
+            combo = QComboBox()
+            combo.addItems(["auto", "true", "false"])
+            combo.setCurrentText("auto" if value is None else str(bool(value)).lower())
+            return combo
+        if kind is bool:
+            box = QCheckBox()
+            box.setChecked(bool(value))
+            return box
+        return QLineEdit(
+            "" if value is None else repr(value) if isinstance(value, float) else str(value)
+        )
+
+    def values(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, editor in self.editors.items():
+            if isinstance(editor, QCheckBox):
+                out[name] = editor.isChecked()
+            elif isinstance(editor, QLineEdit):
+                out[name] = editor.text()
+            elif isinstance(editor, QComboBox):
+                text = editor.currentText()
+                out[name] = None if text == "auto" else text == "true"
+        return out
+
+    def _on_apply_clicked(self) -> None:
+        metric = self.session.metric
+        if metric is None:
+            return
+        defaults = dataclasses.asdict(METRICS[metric].params_type())
+        changed = {
+            k: v
+            for k, v in self.values().items()
+            if str(v) != str(defaults.get(k)) and not _same_number(v, defaults.get(k))
+        }
+        try:
+            self.session.set_params(metric, changed)
+        except (KeyError, ValueError, TypeError) as exc:
+            self.session.error_raised.emit(f"bad parameter: {exc}")
+
+    def _on_reset_clicked(self) -> None:
+        if self.session.metric is not None:
+            self.session.set_params(self.session.metric, {})
+            self._build_form()
+
+    def _on_session_busy_changed(self, busy: bool) -> None:
+        self.progress.setVisible(busy)
+        self.cancel.setVisible(busy)
+        self.apply.setEnabled(not busy)
+
+    def _on_session_progress(self, done: int, total: int) -> None:
+        self.progress.setMaximum(max(total, 1))
+        self.progress.setValue(done)

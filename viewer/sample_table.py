@@ -1,0 +1,213 @@
+"""Sample table: one row per image with its scores and failure counts; sortable, filterable."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLineEdit,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from viewer.session import Session
+from viewer.stats import FAILURE_KINDS, FAILURE_TITLES, SampleRow, sample_row
+
+COLUMNS = ("sample", "GT", "det", "R", "P", "H", "miss", "FP", "split", "merge", "part.", "multi")
+TOOLTIPS = (
+    "sample id",
+    "GT boxes",
+    "detections",
+    "recall",
+    "precision",
+    "H-mean",
+    "missed GTs",
+    "false positives",
+    "split matches (1 GT, n dets)",
+    "merge matches (n GTs, 1 det)",
+    "GTs credited only in part",
+    "groups rejected by TedEval's multiline test",
+)
+_FIELDS = (
+    "sample_id",
+    "n_gt",
+    "n_det",
+    "recall",
+    "precision",
+    "hmean",
+    "missed",
+    "false_positives",
+    "splits",
+    "merges",
+    "partial",
+    "multiline",
+)
+HMEAN_COLUMN = 5
+Index = QModelIndex | QPersistentModelIndex
+
+
+class SampleTableModel(QAbstractTableModel):
+    """Rows from the session's current metric; refreshed when results or metric change."""
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.rows: list[SampleRow] = []
+        session.dataset_changed.connect(self.reload)
+        session.results_changed.connect(self.reload)
+        session.metric_changed.connect(lambda _: self.reload())
+
+    def reload(self) -> None:
+        self.beginResetModel()
+        ds = self.session.dataset
+        self.rows = [sample_row(s, self.session.result(sample_id=s.id)) for s in ds] if ds else []
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            return TOOLTIPS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.row() >= len(self.rows):
+            return None
+        row = self.rows[index.row()]
+        value = getattr(row, _FIELDS[index.column()])
+        if role == Qt.ItemDataRole.DisplayRole:
+            if isinstance(value, float):
+                return f"{value:.3f}"
+            if isinstance(value, int) and index.column() > 2 and value == 0:
+                return ""
+            return "…" if value is None else str(value)
+        if role == Qt.ItemDataRole.UserRole:  # sort key
+            return -1.0 if value is None else value
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if (
+            role == Qt.ItemDataRole.BackgroundRole
+            and index.column() == HMEAN_COLUMN
+            and (value is not None)
+        ):
+            return QColor.fromHsvF(max(0.0, min(1.0, float(value))) * 0.33, 0.35, 1.0)
+        return None
+
+
+class SampleFilterModel(QSortFilterProxyModel):
+    """Text filter on the sample id, and "has at least one …" failure filters."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.text = ""
+        self.kinds: set[str] = set()
+        self.setSortRole(Qt.ItemDataRole.UserRole)
+
+    def set_text(self, text: str) -> None:
+        self.text = text.strip().lower()
+        self.invalidateFilter()
+
+    def set_kind(self, kind: str, on: bool) -> None:
+        (self.kinds.add if on else self.kinds.discard)(kind)
+        self.invalidateFilter()
+
+    def filterAcceptsRow(self, row: int, parent: Index) -> bool:
+        model = self.sourceModel()
+        assert isinstance(model, SampleTableModel)
+        r = model.rows[row]
+        if self.text and self.text not in r.sample_id.lower():
+            return False
+        return all(r.count(k) > 0 for k in self.kinds)
+
+
+class SampleTablePanel(QWidget):
+    """Table plus its filters; selecting a row opens that sample."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.model = SampleTableModel(session)
+        self.proxy = SampleFilterModel()
+        self.proxy.setSourceModel(self.model)
+        self.view = QTableView()
+        self.view.setModel(self.proxy)
+        self.view.setSortingEnabled(True)
+        self.view.sortByColumn(HMEAN_COLUMN, Qt.SortOrder.AscendingOrder)  # worst first
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.verticalHeader().setVisible(False)
+        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.filter_edit = QLineEdit(placeholderText="filter sample id…")
+        self.filter_edit.textChanged.connect(self._on_filter_text_changed)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.filter_edit)
+        kinds = QHBoxLayout()
+        self.kind_boxes: dict[str, QCheckBox] = {}
+        for kind in FAILURE_KINDS:
+            box = QCheckBox(FAILURE_TITLES[kind])
+            box.toggled.connect(lambda on, k=kind: self.proxy.set_kind(k, on))
+            self.kind_boxes[kind] = box
+            kinds.addWidget(box)
+        kinds.addStretch()
+        layout.addLayout(kinds)
+        layout.addWidget(self.view)
+        self.view.selectionModel().currentRowChanged.connect(self._on_view_row_changed)
+        session.sample_changed.connect(self._on_session_sample_changed)
+        self.model.modelReset.connect(
+            lambda: self._on_session_sample_changed(session.sample_id or "")
+        )
+        for signal in (
+            self.proxy.modelReset,
+            self.proxy.layoutChanged,
+            self.proxy.rowsInserted,
+            self.proxy.rowsRemoved,
+        ):
+            signal.connect(self._publish_visible)
+
+    def visible_ids(self) -> list[str]:
+        """Sample ids in the table's current order and filter (for next/previous)."""
+        return [
+            self.model.rows[self.proxy.mapToSource(self.proxy.index(r, 0)).row()].sample_id
+            for r in range(self.proxy.rowCount())
+        ]
+
+    def _publish_visible(self, *_: object) -> None:
+        self.session.set_visible(self.visible_ids())
+
+    def _on_filter_text_changed(self, text: str) -> None:
+        self.proxy.set_text(text)
+
+    def _on_view_row_changed(self, current: QModelIndex, _: QModelIndex) -> None:
+        if current.isValid():
+            row = self.model.rows[self.proxy.mapToSource(current).row()]
+            self.session.set_sample(row.sample_id)
+
+    def _on_session_sample_changed(self, sample_id: str) -> None:
+        for r in range(self.proxy.rowCount()):
+            src = self.proxy.mapToSource(self.proxy.index(r, 0)).row()
+            if self.model.rows[src].sample_id == sample_id:
+                if self.view.currentIndex().row() != r:
+                    self.view.selectRow(r)
+                return

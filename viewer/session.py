@@ -1,0 +1,233 @@
+"""Session: the viewer's state (dataset, results, metric, sample, selection, layers).
+
+Widgets receive the session, call its methods and listen to its signals; they never talk to
+each other. Evaluation runs in an ``EvaluationWorker`` thread.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from metrics.io.reader import load_dataset
+from metrics.model import Dataset, InputError, Problem, Sample
+from metrics.registry import METRICS, MetricSpec, applicable, make_params
+from metrics.results import SampleResult
+from metrics.runner import Evaluation
+from viewer.layers import DEFAULT_LAYERS
+from viewer.overlay import Ref
+from viewer.worker import EvaluationWorker
+
+PREFERRED = ("tiou", "tedeval", "cleval_det", "curved_tiou", "ic15_iou", "deteval")
+
+
+@dataclasses.dataclass(frozen=True)
+class DatasetPaths:
+    gt: str
+    det: str | None = None
+    images: str | None = None
+    gt_lines: str | None = None
+
+    @property
+    def title(self) -> str:
+        det = Path(self.det).name if self.det else "no detections"
+        return f"{Path(self.gt).name} / {det}"
+
+
+class Session(QObject):
+    dataset_changed = Signal()
+    results_changed = Signal()
+    metric_changed = Signal(str)
+    sample_changed = Signal(str)
+    selection_changed = Signal(object)
+    hover_changed = Signal(object)
+    layers_changed = Signal(object)
+    busy_changed = Signal(bool)
+    progress_changed = Signal(int, int)
+    error_raised = Signal(str)
+    visible_changed = Signal(object)  # list of sample ids the table shows (filtered)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.paths: DatasetPaths | None = None
+        self.dataset: Dataset | None = None
+        self.evaluations: dict[str, Evaluation] = {}
+        self.partial: dict[str, Evaluation] = {}
+        self.metric: str | None = None
+        self.overrides: dict[str, dict[str, Any]] = {}
+        self.sample_id: str | None = None
+        self.selection: Ref | None = None
+        self.hovered: Ref | None = None
+        self.layers: frozenset[str] = DEFAULT_LAYERS
+        self.visible_ids: list[str] = []
+        self._worker: EvaluationWorker | None = None
+
+    # ---------------------------------------------------------------- dataset and metrics
+    def open_dataset(self, paths: DatasetPaths) -> bool:
+        """Load a dataset and start evaluating it; on bad input say why and keep the old one."""
+        try:
+            ds = load_dataset(paths.gt, paths.det, gt_lines=paths.gt_lines, images=paths.images)
+        except InputError as exc:
+            self.error_raised.emit(str(exc))
+            return False
+        self.cancel()
+        self.paths, self.dataset = paths, ds
+        self.evaluations, self.partial = {}, {}
+        self.selection = self.hovered = None
+        names = self.metric_ids()
+        keep = self.metric if self.metric in names else None
+        self.metric = keep or next(
+            (m for m in PREFERRED if m in names), names[0] if names else None
+        )
+        self.sample_id = ds.samples[0].id if len(ds) else None
+        self.dataset_changed.emit()
+        self.metric_changed.emit(self.metric or "")
+        self.sample_changed.emit(self.sample_id or "")
+        errors = [p for p in ds.problems if p.severity.value == "error"]
+        if errors:
+            self.error_raised.emit(
+                f"{len(errors)} input problem(s); those samples are skipped. First: {errors[0]}"
+            )
+        self.evaluate()
+        return True
+
+    def metric_ids(self) -> list[str]:
+        return [s.id for s in applicable(self.dataset)] if self.dataset is not None else []
+
+    def specs(self) -> list[MetricSpec]:
+        return [METRICS[m] for m in self.metric_ids()]
+
+    def params(self, metric: str | None = None) -> Any:
+        mid = metric or self.metric
+        if mid is None:
+            return None
+        return make_params(METRICS[mid], self.overrides.get(mid))
+
+    def set_metric(self, metric: str) -> None:
+        if metric != self.metric and metric in METRICS:
+            self.metric = metric
+            self.selection = None
+            self.metric_changed.emit(metric)
+            self.results_changed.emit()
+
+    def set_params(self, metric: str, values: Mapping[str, Any]) -> None:
+        """Change a metric's parameters and re-evaluate that metric (current image first)."""
+        make_params(METRICS[metric], values)  # raises on a bad value before anything changes
+        self.overrides[metric] = dict(values)
+        self.evaluate([metric])
+
+    # ---------------------------------------------------------------- evaluation
+    def evaluate(self, metrics: list[str] | None = None) -> None:
+        if self.dataset is None:
+            return
+        self.cancel()
+        specs = [METRICS[m] for m in (metrics or self.metric_ids())]
+        if self.metric is not None and METRICS[self.metric] in specs:
+            specs.sort(key=lambda s: s.id != self.metric)
+        worker = EvaluationWorker(self.dataset, specs, self.overrides, self.sample_id)
+        worker.progressed.connect(self.progress_changed)
+        worker.sample_ready.connect(self._on_worker_sample_ready)
+        worker.evaluated.connect(self._on_worker_evaluated)
+        worker.failed.connect(self._on_worker_failed)
+        worker.finished.connect(lambda: self.busy_changed.emit(False))
+        self._worker = worker
+        self.busy_changed.emit(True)
+        worker.start()
+
+    def cancel(self) -> None:
+        if self._worker is not None and self._worker.isRunning():
+            self._worker.cancel()
+            self._worker.wait()
+        self._worker = None
+
+    def is_busy(self) -> bool:
+        return self._worker is not None and self._worker.isRunning()
+
+    def wait(self, timeout_ms: int = 120_000) -> bool:
+        """Block until the running evaluation ends (tests and headless screenshots)."""
+        return self._worker.wait(timeout_ms) if self._worker is not None else True
+
+    def _on_worker_sample_ready(self, evals: list[Evaluation]) -> None:
+        self.partial.update({e.metric: e for e in evals})
+        self.results_changed.emit()
+
+    def _on_worker_evaluated(self, evals: list[Evaluation]) -> None:
+        self.evaluations.update({e.metric: e for e in evals})
+        for e in evals:
+            self.partial.pop(e.metric, None)
+        self.results_changed.emit()
+
+    def _on_worker_failed(self, message: str) -> None:
+        self.error_raised.emit(message)
+
+    # ---------------------------------------------------------------- current sample
+    def sample(self) -> Sample | None:
+        if self.dataset is None or self.sample_id is None:
+            return None
+        return self.dataset[self.sample_id]
+
+    def evaluation(self, metric: str | None = None) -> Evaluation | None:
+        mid = metric or self.metric
+        return None if mid is None else self.evaluations.get(mid)
+
+    def result(
+        self, metric: str | None = None, sample_id: str | None = None
+    ) -> SampleResult | None:
+        mid, sid = metric or self.metric, sample_id or self.sample_id
+        if mid is None or sid is None:
+            return None
+        for source in (self.evaluations, self.partial):
+            ev = source.get(mid)
+            if ev is not None and sid in ev.results:
+                return ev.results[sid]
+        return None
+
+    def problems(self) -> tuple[Problem, ...]:
+        return self.dataset.problems if self.dataset is not None else ()
+
+    def sample_ids(self) -> list[str]:
+        return [s.id for s in self.dataset] if self.dataset is not None else []
+
+    def set_sample(self, sample_id: str) -> None:
+        if self.dataset is None or sample_id == self.sample_id:
+            return
+        self.dataset[sample_id]  # KeyError for an unknown id
+        self.sample_id = sample_id
+        self.selection = self.hovered = None
+        self.sample_changed.emit(sample_id)
+
+    def step(self, delta: int, order: list[str] | None = None) -> None:
+        """Next/previous sample in ``order`` (the table's order) or in dataset order."""
+        ids = order or self.sample_ids()
+        if not ids:
+            return
+        k = ids.index(self.sample_id) if self.sample_id in ids else -1
+        self.set_sample(ids[(k + delta) % len(ids)])
+
+    def select(self, ref: Ref | None) -> None:
+        if ref != self.selection:
+            self.selection = ref
+            self.selection_changed.emit(ref)
+
+    def hover(self, ref: Ref | None) -> None:
+        if ref != self.hovered:
+            self.hovered = ref
+            self.hover_changed.emit(ref)
+
+    def set_visible(self, ids: list[str]) -> None:
+        """The samples the table shows (after filters), in its order."""
+        if ids != self.visible_ids:
+            self.visible_ids = list(ids)
+            self.visible_changed.emit(self.visible_ids)
+
+    def set_layers(self, layers: frozenset[str]) -> None:
+        if layers != self.layers:
+            self.layers = frozenset(layers)
+            self.layers_changed.emit(self.layers)
+
+    def toggle_layer(self, key: str) -> None:
+        self.set_layers(self.layers ^ {key})
