@@ -126,11 +126,11 @@ class SampleFilterModel(QSortFilterProxyModel):
 
     def set_text(self, text: str) -> None:
         self.text = text.strip().lower()
-        self.invalidateFilter()
+        self.invalidateRowsFilter()
 
     def set_kind(self, kind: str, on: bool) -> None:
         (self.kinds.add if on else self.kinds.discard)(kind)
-        self.invalidateFilter()
+        self.invalidateRowsFilter()
 
     def filterAcceptsRow(self, row: int, parent: Index) -> bool:
         model = self.sourceModel()

@@ -1,0 +1,34 @@
+"""Viewer fixtures: a main window on the demo data, evaluated."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("PySide6", reason="viewer tests need PySide6 (pip install -e '.[test]')")
+
+from metrics.demo import demo_paths  # noqa: E402
+from viewer.main_window import MainWindow  # noqa: E402
+from viewer.session import DatasetPaths, Session  # noqa: E402
+
+
+def demo_dataset_paths(det: str = "a") -> DatasetPaths:
+    d = demo_paths()
+    return DatasetPaths(str(d.gt), str(d.det_a if det == "a" else d.det_b), str(d.images))
+
+
+def wait_evaluated(qtbot, session: Session) -> None:  # noqa: ANN001
+    qtbot.waitUntil(lambda: bool(session.evaluations) and not session.is_busy(), timeout=60000)
+
+
+@pytest.fixture
+def window(qtbot) -> Iterator[MainWindow]:  # noqa: ANN001
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    assert w.open_paths(demo_dataset_paths("b"))
+    wait_evaluated(qtbot, w.session)
+    yield w
+    w.session.cancel()

@@ -1,0 +1,70 @@
+"""Overlay building without Qt: what the canvas will draw for a sample and a result."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from metrics import evaluate
+from metrics.demo import demo_paths
+from metrics.io.reader import load_dataset
+from viewer.overlay import bounds, build_overlay, hit_test
+from viewer.stats import sample_row
+
+
+def _demo(metric: str, sample: str):  # noqa: ANN202
+    d = demo_paths()
+    ds = load_dataset(d.gt, d.det_b)
+    ev = evaluate(ds, metric=metric)
+    return ds[sample], ev.results[sample], ds
+
+
+def test_instances_are_coloured_by_verdict() -> None:
+    sample, result, _ = _demo("ic15_iou", "img_3")
+    items = build_overlay(sample, result)
+    gt = {it.ref[1]: it.style for it in items if it.layer == "gt"}
+    assert len(gt) == len(sample.gt)
+    assert gt[0] == "gt.missed"  # the near miss at IoU 0.48
+    assert {it.style for it in items if it.layer == "det"} >= {"det.matched"}
+
+
+def test_tiou_cut_and_outlier_regions_with_their_values() -> None:
+    sample, result, _ = _demo("tiou", "img_4")
+    items = [it for it in build_overlay(sample, result) if it.layer == "tiou"]
+    styles = {it.style for it in items}
+    assert {"tiou.cut", "tiou.outlier", "tiou.outlier.text"} <= styles
+    texts = [it.text for it in items if it.shape == "text"]
+    assert any(t.startswith("Ot/|D| 0.") for t in texts)
+
+
+def test_links_and_labels_follow_matches() -> None:
+    sample, result, _ = _demo("ic15_iou", "img_2")
+    items = build_overlay(sample, result)
+    links = [it for it in items if it.layer == "links"]
+    assert len(links) == len(result.matches)
+    labels = [it for it in items if it.layer == "labels"]
+    assert any(t.text.startswith("R ") for t in labels)
+
+
+def test_no_result_yet_draws_plain_boxes() -> None:
+    sample, _, _ = _demo("ic15_iou", "img_1")
+    items = build_overlay(sample, None)
+    assert {it.style for it in items if it.layer == "gt"} <= {"gt.none", "gt.dont_care"}
+
+
+def test_hit_test_picks_the_smallest_box_under_the_point() -> None:
+    sample, result, _ = _demo("ic15_iou", "img_6")
+    items = build_overlay(sample, result)
+    c = sample.gt[0].points.mean(axis=0)
+    ref = hit_test(items, float(c[0]), float(c[1]), {"gt", "det"})
+    assert ref is not None and ref[0] in ("gt", "det")
+    assert hit_test(items, -1000.0, -1000.0, {"gt", "det"}) is None
+    assert hit_test(items, float(c[0]), float(c[1]), set()) is None
+
+
+def test_bounds_and_failure_counts() -> None:
+    sample, result, _ = _demo("ic15_iou", "img_5")
+    x0, y0, x1, y1 = bounds(sample)
+    assert x1 > x0 and y1 > y0
+    row = sample_row(sample, result)
+    assert row.n_gt == len(sample.gt) and row.missed >= 1
+    assert np.isclose(row.hmean, result.hmean)

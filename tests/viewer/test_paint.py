@@ -1,0 +1,85 @@
+"""Painting into a QImage without a window: colours at known places (pixel snapshots)."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtGui import QColor, QImage, QPainter
+
+from metrics.model import BoxType, Instance, Sample
+from metrics.results import InstanceResult, SampleResult, Tally, Verdict
+from viewer.overlay import build_overlay
+from viewer.paint import RenderContext, paint_overlay
+from viewer.style import STYLES
+
+
+def _img() -> QImage:
+    img = QImage(200, 100, QImage.Format.Format_ARGB32)
+    img.fill(QColor("#000000"))
+    return img
+
+
+def _sample() -> tuple[Sample, SampleResult]:
+    g = Instance(np.array([[10.0, 10], [90, 10], [90, 50], [10, 50]]), BoxType.QUAD, "AB")
+    d = Instance(np.array([[110.0, 10], [190, 10], [190, 50], [110, 50]]), BoxType.QUAD)
+    s = Sample("img_1", (g,), (d,))
+    r = SampleResult(
+        "ic15_iou",
+        "img_1",
+        0.0,
+        0.0,
+        0.0,
+        Tally("credit", {}),
+        gt=(InstanceResult(0, Verdict.MISSED),),
+        det=(InstanceResult(0, Verdict.FALSE_POSITIVE),),
+    )
+    return s, r
+
+
+def _paint(layers: set[str]) -> QImage:
+    s, r = _sample()
+    img = _img()
+    p = QPainter(img)
+    paint_overlay(p, build_overlay(s, r), RenderContext(frozenset(layers), scale=1.0))
+    p.end()
+    return img
+
+
+def _near(c: QColor, hex_color: str, tol: int = 60) -> bool:
+    want = QColor(hex_color)
+    return all(
+        abs(a - b) <= tol
+        for a, b in ((c.red(), want.red()), (c.green(), want.green()), (c.blue(), want.blue()))
+    )
+
+
+def test_missed_gt_is_red_and_false_positive_magenta() -> None:
+    img = _paint({"gt", "det"})
+    assert _near(img.pixelColor(50, 10), STYLES["gt.missed"].stroke)
+    assert _near(img.pixelColor(10, 30), STYLES["gt.missed"].stroke)
+    fp = [img.pixelColor(x, 10) for x in range(112, 188)]
+    assert any(_near(c, STYLES["det.false_positive"].stroke) for c in fp)
+    assert img.pixelColor(100, 80) == QColor("#000000")
+
+
+def test_hidden_layers_are_not_painted() -> None:
+    img = _paint({"det"})
+    assert img.pixelColor(50, 10) == QColor("#000000")
+
+
+def test_markers_keep_screen_size_when_zoomed() -> None:
+    s, r = _sample()
+    from viewer.overlay import DrawItem
+
+    item = DrawItem("pcc", "points", np.array([[50.0, 25.0]]), "pcc.missed")
+    sizes = []
+    for scale in (1.0, 4.0):
+        img = QImage(int(200 * scale), int(100 * scale), QImage.Format.Format_ARGB32)
+        img.fill(QColor("#000000"))
+        p = QPainter(img)
+        p.scale(scale, scale)
+        paint_overlay(p, [item], RenderContext(frozenset({"pcc"}), scale=scale))
+        p.end()
+        row = [img.pixelColor(x, int(25 * scale)) for x in range(img.width())]
+        sizes.append(sum(_near(c, STYLES["pcc.missed"].fill) for c in row))
+    assert sizes[0] > 0 and abs(sizes[0] - sizes[1]) <= 2
+    del s, r

@@ -1,0 +1,42 @@
+"""The sample table model through pytest-qt's model tester; sorting and filters."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from tests.viewer.conftest import demo_dataset_paths, wait_evaluated
+from viewer.sample_table import HMEAN_COLUMN, SampleTablePanel
+from viewer.session import Session
+
+
+def test_model_passes_qt_model_tester(qtbot, qtmodeltester) -> None:  # noqa: ANN001
+    s = Session()
+    panel = SampleTablePanel(s)
+    qtbot.addWidget(panel)
+    assert s.open_dataset(demo_dataset_paths("b"))
+    wait_evaluated(qtbot, s)
+    qtmodeltester.check(panel.model, force_py=True)
+    qtmodeltester.check(panel.proxy, force_py=True)
+
+
+def test_worst_first_text_filter_and_failure_filters(qtbot) -> None:  # noqa: ANN001
+    s = Session()
+    panel = SampleTablePanel(s)
+    qtbot.addWidget(panel)
+    s.open_dataset(demo_dataset_paths("b"))
+    wait_evaluated(qtbot, s)
+    ids = panel.visible_ids()
+    h = [panel.model.rows[[r.sample_id for r in panel.model.rows].index(i)].hmean for i in ids]
+    assert h == sorted(h) and len(ids) == 12
+    panel.view.sortByColumn(HMEAN_COLUMN, Qt.SortOrder.DescendingOrder)
+    assert panel.visible_ids()[0] == ids[-1]
+    panel.filter_edit.setText("img_1")
+    assert set(panel.visible_ids()) == {"img_1", "img_10", "img_11", "img_12"}
+    panel.filter_edit.setText("")
+    panel.kind_boxes["false_positives"].setChecked(True)
+    fp = panel.visible_ids()
+    assert fp and all(
+        panel.model.rows[[r.sample_id for r in panel.model.rows].index(i)].false_positives > 0
+        for i in fp
+    )
+    assert s.visible_ids == fp

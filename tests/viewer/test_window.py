@@ -1,0 +1,99 @@
+"""The main window on the demo data: navigation, layers, selection, metric and parameters."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+from PySide6.QtCore import QPointF, Qt
+
+from tests.viewer.conftest import wait_evaluated
+from viewer.main_window import MainWindow
+from viewer.session import DatasetPaths
+
+
+def test_opens_demo_and_shows_results(window: MainWindow) -> None:
+    s = window.session
+    assert s.metric == "tiou" and len(s.dataset) == 12
+    assert {"ic15_iou", "siou", "tiou"} <= set(s.evaluations)
+    assert "tiou" in window.summary.text() and "R 0." in window.summary.text()
+    assert window.canvas.overlay.items
+
+
+def test_keyboard_navigation_follows_table_order(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    order = window.samples.visible_ids()
+    window.session.set_sample(order[0])
+    qtbot.keyClick(window.canvas, Qt.Key.Key_D)
+    assert window.session.sample_id == order[1]
+    qtbot.keyClick(window.canvas, Qt.Key.Key_PageUp)
+    assert window.session.sample_id == order[0]
+    qtbot.keyClick(window.canvas, Qt.Key.Key_A)
+    assert window.session.sample_id == order[-1]
+
+
+def test_layer_toggled_by_key_and_panel(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    assert "tiou" in window.session.layers
+    qtbot.keyClick(window.canvas, Qt.Key.Key_U)
+    assert "tiou" not in window.session.layers
+    assert not window.layers.boxes["tiou"].isChecked()
+    window.layers.boxes["tiou"].setChecked(True)
+    assert "tiou" in window.session.layers
+    before = window.session.layers
+    for key in window.layers.boxes:
+        window.session.toggle_layer(key)
+        assert window.layers.boxes[key].isChecked() == (key in window.session.layers)
+        window.session.toggle_layer(key)
+    assert window.session.layers == before
+
+
+def test_click_selects_instance_and_inspector_explains(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    s = window.session
+    s.set_sample("img_3")
+    window.canvas.fit()
+    qtbot.wait(50)
+    gt = s.sample().gt[0]
+    c = gt.points.mean(axis=0)
+    pos = window.canvas.mapFromScene(QPointF(float(c[0]), float(c[1])))
+    s.set_layers(frozenset({"image", "gt"}))
+    qtbot.mouseClick(window.canvas.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    assert s.selection == ("gt", 0)
+    text = window.inspector.toPlainText()
+    assert "GT 0" in text and "PHARMACY" in text and "near miss" in text
+    assert "ic15_iou" in text and "siou" in text  # the same GT under every metric
+
+
+def test_switching_metric_and_parameters(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+    s = window.session
+    before = s.evaluation("tiou").recall
+    window.params.combo.setCurrentText("ic15_iou")
+    assert s.metric == "ic15_iou" and "ic15_iou" in window.summary.text()
+    window.params.combo.setCurrentText("tiou")
+    window.params.editors["tolerance"].setText("0")
+    window.params.apply.click()
+    wait_evaluated(qtbot, s)
+    qtbot.waitUntil(
+        lambda: s.params("tiou").tolerance == 0.0 and s.evaluation("tiou").params.tolerance == 0.0,
+        timeout=30000,
+    )
+    assert s.evaluation("tiou").recall <= before
+
+
+def test_bad_file_shows_an_error_and_keeps_the_app(
+    qtbot,
+    window: MainWindow,  # noqa: ANN001
+    tmp_path: Path,
+) -> None:
+    messages: list[str] = []
+    window.session.error_raised.connect(messages.append)
+    assert not window.open_paths(DatasetPaths(str(tmp_path / "missing.zip")))
+    assert messages and "no such file" in messages[-1]
+    assert len(window.session.dataset) == 12  # the demo is still open
+    bad = tmp_path / "gt.zip"
+    with zipfile.ZipFile(bad, "w") as zf:
+        zf.writestr("gt_img_1.txt", "0,0,10,0,10,10,0,10,A\n1,2,oops\n")
+        zf.writestr("gt_img_2.txt", "0,0,10,0,10,10,0,10,B\n")
+    assert window.open_paths(DatasetPaths(str(bad)))
+    wait_evaluated(qtbot, window.session)
+    assert any("gt_img_1.txt:2" in m for m in messages)
+    assert "img_2" in window.session.evaluation().results
+    assert window.isVisible()
