@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import (
@@ -125,12 +126,19 @@ class SampleFilterModel(QSortFilterProxyModel):
         self.setSortRole(Qt.ItemDataRole.UserRole)
 
     def set_text(self, text: str) -> None:
-        self.text = text.strip().lower()
-        self.invalidateRowsFilter()
+        self._change(lambda: setattr(self, "text", text.strip().lower()))
 
     def set_kind(self, kind: str, on: bool) -> None:
-        (self.kinds.add if on else self.kinds.discard)(kind)
-        self.invalidateRowsFilter()
+        self._change(lambda: (self.kinds.add if on else self.kinds.discard)(kind))
+
+    def _change(self, apply: Callable[[], object]) -> None:
+        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9
+            self.beginFilterChange()
+            apply()
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            apply()
+            self.invalidateRowsFilter()
 
     def filterAcceptsRow(self, row: int, parent: Index) -> bool:
         model = self.sourceModel()

@@ -8,9 +8,9 @@ import pytest
 
 pytest.importorskip("PySide6", reason="viewer tests need PySide6 (pip install -e '.[test]')")
 
-from metrics.demo import demo_paths  # noqa: E402
-from viewer.main_window import MainWindow  # noqa: E402
-from viewer.session import DatasetPaths, Session  # noqa: E402
+from metrics.demo import demo_paths
+from viewer.main_window import MainWindow
+from viewer.session import DatasetPaths, Session
 
 
 def demo_dataset_paths(det: str = "a") -> DatasetPaths:
@@ -18,12 +18,12 @@ def demo_dataset_paths(det: str = "a") -> DatasetPaths:
     return DatasetPaths(str(d.gt), str(d.det_a if det == "a" else d.det_b), str(d.images))
 
 
-def wait_evaluated(qtbot, session: Session) -> None:  # noqa: ANN001
+def wait_evaluated(qtbot, session: Session) -> None:
     qtbot.waitUntil(lambda: bool(session.evaluations) and not session.is_busy(), timeout=60000)
 
 
 @pytest.fixture
-def window(qtbot) -> Iterator[MainWindow]:  # noqa: ANN001
+def window(qtbot) -> Iterator[MainWindow]:
     w = MainWindow()
     qtbot.addWidget(w)
     w.resize(1400, 900)

@@ -11,7 +11,7 @@ from viewer.overlay import bounds, build_overlay, hit_test
 from viewer.stats import sample_row
 
 
-def _demo(metric: str, sample: str):  # noqa: ANN202
+def _demo(metric: str, sample: str):
     d = demo_paths()
     ds = load_dataset(d.gt, d.det_b)
     ev = evaluate(ds, metric=metric)

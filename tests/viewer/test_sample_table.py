@@ -9,7 +9,7 @@ from viewer.sample_table import HMEAN_COLUMN, SampleTablePanel
 from viewer.session import Session
 
 
-def test_model_passes_qt_model_tester(qtbot, qtmodeltester) -> None:  # noqa: ANN001
+def test_model_passes_qt_model_tester(qtbot, qtmodeltester) -> None:
     s = Session()
     panel = SampleTablePanel(s)
     qtbot.addWidget(panel)
@@ -19,7 +19,7 @@ def test_model_passes_qt_model_tester(qtbot, qtmodeltester) -> None:  # noqa: AN
     qtmodeltester.check(panel.proxy, force_py=True)
 
 
-def test_worst_first_text_filter_and_failure_filters(qtbot) -> None:  # noqa: ANN001
+def test_worst_first_text_filter_and_failure_filters(qtbot) -> None:
     s = Session()
     panel = SampleTablePanel(s)
     qtbot.addWidget(panel)

@@ -20,7 +20,7 @@ def test_opens_demo_and_shows_results(window: MainWindow) -> None:
     assert window.canvas.overlay.items
 
 
-def test_keyboard_navigation_follows_table_order(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+def test_keyboard_navigation_follows_table_order(qtbot, window: MainWindow) -> None:
     order = window.samples.visible_ids()
     window.session.set_sample(order[0])
     qtbot.keyClick(window.canvas, Qt.Key.Key_D)
@@ -31,7 +31,7 @@ def test_keyboard_navigation_follows_table_order(qtbot, window: MainWindow) -> N
     assert window.session.sample_id == order[-1]
 
 
-def test_layer_toggled_by_key_and_panel(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+def test_layer_toggled_by_key_and_panel(qtbot, window: MainWindow) -> None:
     assert "tiou" in window.session.layers
     qtbot.keyClick(window.canvas, Qt.Key.Key_U)
     assert "tiou" not in window.session.layers
@@ -46,7 +46,7 @@ def test_layer_toggled_by_key_and_panel(qtbot, window: MainWindow) -> None:  # n
     assert window.session.layers == before
 
 
-def test_click_selects_instance_and_inspector_explains(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+def test_click_selects_instance_and_inspector_explains(qtbot, window: MainWindow) -> None:
     s = window.session
     s.set_sample("img_3")
     window.canvas.fit()
@@ -62,7 +62,7 @@ def test_click_selects_instance_and_inspector_explains(qtbot, window: MainWindow
     assert "ic15_iou" in text and "siou" in text  # the same GT under every metric
 
 
-def test_switching_metric_and_parameters(qtbot, window: MainWindow) -> None:  # noqa: ANN001
+def test_switching_metric_and_parameters(qtbot, window: MainWindow) -> None:
     s = window.session
     before = s.evaluation("tiou").recall
     window.params.combo.setCurrentText("ic15_iou")
@@ -80,7 +80,7 @@ def test_switching_metric_and_parameters(qtbot, window: MainWindow) -> None:  # 
 
 def test_bad_file_shows_an_error_and_keeps_the_app(
     qtbot,
-    window: MainWindow,  # noqa: ANN001
+    window: MainWindow,
     tmp_path: Path,
 ) -> None:
     messages: list[str] = []
