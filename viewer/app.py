@@ -34,6 +34,7 @@ def add_view_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
         "--screenshot", metavar="OUT.png", help="render the window offscreen to this PNG and exit"
     )
     p.add_argument("--size", default="1600x950", help="window size for --screenshot (WxH)")
+    p.add_argument("--quit-after-show", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_view)
 
 
@@ -76,7 +77,13 @@ def cmd_view(args: argparse.Namespace) -> int:
         return _screenshot(app, window, args)
     window.show()
     window.statusBar().showMessage(f"ready in {time.perf_counter() - t0:.2f} s", 5000)
-    return int(app.exec())
+    if args.quit_after_show:  # benchmark: time to the first window on screen
+        from PySide6.QtCore import QTimer
+
+        QTimer.singleShot(0, app.quit)
+    code = int(app.exec())
+    window.session.cancel()
+    return code
 
 
 def _apply_view_options(window: object, args: argparse.Namespace) -> None:

@@ -7,6 +7,8 @@ All drawing goes through ``viewer.paint.paint_overlay``.
 
 from __future__ import annotations
 
+import logging
+
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPixmap, QWheelEvent
 from PySide6.QtWidgets import (
@@ -18,9 +20,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from viewer.overlay import DrawItem, Ref, bounds, build_overlay, hit_test
-from viewer.paint import RenderContext, paint_overlay
+from viewer.overlay import DrawItem, PickIndex, Ref, bounds, build_overlay
+from viewer.paint import PreparedOverlay, RenderContext, paint_overlay
 from viewer.session import Session
+
+log = logging.getLogger(__name__)
 
 
 class OverlayItem(QGraphicsItem):
@@ -30,7 +34,15 @@ class OverlayItem(QGraphicsItem):
         super().__init__()
         self.view = view
         self.items: list[DrawItem] = []
+        self.prepared = PreparedOverlay([])
+        self.picker = PickIndex([])
         self.rect = QRectF(0, 0, 1, 1)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
+
+    def set_items(self, items: list[DrawItem]) -> None:
+        self.items = items
+        self.prepared = PreparedOverlay(items)
+        self.picker = PickIndex(items)
 
     def boundingRect(self) -> QRectF:
         return self.rect
@@ -38,8 +50,13 @@ class OverlayItem(QGraphicsItem):
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
-        del option, widget
-        paint_overlay(painter, self.items, self.view.render_context())
+        del widget
+        try:
+            r = option.exposedRect  # type: ignore[attr-defined]
+            ctx = self.view.render_context((r.left(), r.top(), r.right(), r.bottom()))
+            paint_overlay(painter, self.prepared, ctx)
+        except Exception:  # a drawing bug must never take the application down
+            log.exception("painting the overlay failed")
 
 
 class CanvasView(QGraphicsView):
@@ -76,14 +93,16 @@ class CanvasView(QGraphicsView):
         session.dataset_changed.connect(self._on_session_dataset_changed)
 
     # ------------------------------------------------------------------ content
-    def render_context(self) -> RenderContext:
+    def render_context(
+        self, visible: tuple[float, float, float, float] | None = None
+    ) -> RenderContext:
         s = self.session
         related: set[Ref] = set()
         for ref in (s.hovered, s.selection):
             if ref is None:
                 continue
             related.add(ref)
-            for it in self.overlay.items:
+            for it in self.overlay.picker.items:
                 if it.ref == ref:
                     related.update(it.related)
         return RenderContext(
@@ -91,17 +110,18 @@ class CanvasView(QGraphicsView):
             scale=self.transform().m11(),
             selected=s.selection,
             highlighted=frozenset(related),
+            visible=visible,
         )
 
     def refresh(self) -> None:
         """Rebuild the draw items of the current sample (after results or metric changed)."""
         sample = self.session.sample()
         if sample is None:
-            self.overlay.items = []
+            self.overlay.set_items([])
             self.viewport().update()
             return
         result = self.session.result()
-        self.overlay.items = build_overlay(sample, result, self.session.problems())
+        self.overlay.set_items(build_overlay(sample, result, self.session.problems()))
         self._set_image(sample.image)
         x0, y0, x1, y1 = bounds(sample)
         rect = (
@@ -182,4 +202,4 @@ class CanvasView(QGraphicsView):
 
     def ref_at(self, pos: QPointF) -> Ref | None:
         p = self.mapToScene(pos.toPoint())
-        return hit_test(self.overlay.items, p.x(), p.y(), self.session.layers)
+        return self.overlay.picker.pick(p.x(), p.y(), self.session.layers)

@@ -13,18 +13,21 @@ from typing import Any
 
 import numpy as np
 
-from metrics.geometry import rings_of
+from metrics.geometry import rings_many
 from metrics.model import Problem, Sample
 from metrics.results import MatchKind, MatchRecord, SampleResult, Verdict
 
 Ref = tuple[str, int]  # ("gt", i) or ("det", j)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class DrawItem:
     """One thing to draw, in image coordinates.
 
-    shape: "polygon" (closed ring), "line" (polyline), "points", "text", "arc".
+    shape: "polygon" (closed ring), "line" (polyline), "points", "text", "arc", and two
+    batches that stand for many small things at once (cheap at 1,000 words per image):
+    "texts" (coords = (n, 2) anchors; data: texts, sizes, refs) and "lines" (coords =
+    (n, 2, 2) segments; data: texts, refs, related).
     style: a key of ``viewer.style.STYLES`` (colour, fill, pen).
     ref: the instance it belongs to (for picking); related: instances to light up with it.
     """
@@ -37,6 +40,7 @@ class DrawItem:
     ref: Ref | None = None
     related: tuple[Ref, ...] = ()
     extra: Mapping[str, float] = field(default_factory=dict)
+    data: Mapping[str, Any] = field(default_factory=dict)
 
 
 def verdict_style(side: str, verdict: Verdict | None) -> str:
@@ -85,33 +89,40 @@ def instance_items(sample: Sample, result: SampleResult | None) -> list[DrawItem
     return items
 
 
-def _centroid(points: np.ndarray) -> np.ndarray:
-    return np.asarray(points, dtype=float).mean(axis=0)
+def _boxes(sample: Sample) -> tuple[np.ndarray, np.ndarray]:
+    """Bounding boxes of the GTs and of the detections."""
+    return bboxes([g.points for g in sample.gt]), bboxes([d.points for d in sample.det])
+
+
+def _centres(boxes: np.ndarray) -> np.ndarray:
+    return np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], axis=1)
 
 
 def link_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
-    """A line from each matched GT to each of its detections, styled by the match kind."""
-    items = []
+    """Lines from each matched GT to each of its detections, one batch per match kind."""
+    gb, db = _boxes(sample)
+    gc, dc = _centres(gb), _centres(db)
+    batches: dict[str, tuple[list[np.ndarray], list[str], list[Ref], list[Ref]]] = {}
     for m in result.matches:
-        style = f"link.{m.kind.value}"
+        seg, texts, refs, related = batches.setdefault(f"link.{m.kind.value}", ([], [], [], []))
         label = _match_label(result.metric, m)
         for i in m.gt:
             for j in m.det:
-                if i >= len(sample.gt) or j >= len(sample.det):
-                    continue
-                a, b = _centroid(sample.gt[i].points), _centroid(sample.det[j].points)
-                items.append(
-                    DrawItem(
-                        "links",
-                        "line",
-                        np.stack([a, b]),
-                        style,
-                        text=label,
-                        ref=("det", j),
-                        related=(("gt", i),),
-                    )
-                )
-    return items
+                if i < len(gc) and j < len(dc):
+                    seg.append(np.stack([gc[i], dc[j]]))
+                    texts.append(label)
+                    refs.append(("det", j))
+                    related.append(("gt", i))
+    return [
+        DrawItem(
+            "links",
+            "lines",
+            np.asarray(seg),
+            style,
+            data={"texts": texts, "refs": refs, "related": related},
+        )
+        for style, (seg, texts, refs, related) in batches.items()
+    ]
 
 
 def _match_label(metric: str, m: MatchRecord) -> str:
@@ -125,29 +136,30 @@ def _match_label(metric: str, m: MatchRecord) -> str:
 
 
 def label_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
-    """Per-instance credit: recall credit on GTs, precision credit on detections."""
+    """Per-instance credit: recall credit on GTs (top left), precision on dets (bottom right)."""
     items = []
-    for side, insts, res in (("gt", sample.gt, result.gt), ("det", sample.det, result.det)):
-        for r in res:
-            if r.index >= len(insts) or r.verdict is Verdict.DONT_CARE:
-                continue
-            pts = insts[r.index].points
-            corner = (
-                pts[np.argmin(pts[:, 0] + pts[:, 1])]
-                if side == "gt"
-                else pts[np.argmax(pts[:, 0] + pts[:, 1])]
+    gb, db = _boxes(sample)
+    for side, boxes, res in (("gt", gb, result.gt), ("det", db, result.det)):
+        name = "R" if side == "gt" else "P"
+        keep = [r for r in res if r.index < len(boxes) and r.verdict is not Verdict.DONT_CARE]
+        if not keep:
+            continue
+        idx = np.fromiter((r.index for r in keep), dtype=np.intp, count=len(keep))
+        b = boxes[idx]
+        anchors = b[:, :2] if side == "gt" else np.stack([b[:, 2], b[:, 3] + 18], axis=1)
+        items.append(
+            DrawItem(
+                "labels",
+                "texts",
+                anchors,
+                f"label.{side}",
+                data={
+                    "texts": [f"{name} {r.credit:.2f}" for r in keep],
+                    "sizes": b[:, 3] - b[:, 1],
+                    "refs": [(side, r.index) for r in keep],
+                },
             )
-            name = "R" if side == "gt" else "P"
-            items.append(
-                DrawItem(
-                    "labels",
-                    "text",
-                    np.asarray([corner], float),
-                    f"label.{side}",
-                    text=f"{name} {r.credit:.2f}",
-                    ref=(side, r.index),
-                )
-            )
+        )
     return items
 
 
@@ -160,34 +172,43 @@ def dont_care_items(sample: Sample) -> list[DrawItem]:
 
 
 def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
-    """Cut regions (GT minus detection) and outlier regions, with Ct/|G| and Ot/|D|."""
+    """Cut regions (GT minus detection) and outlier regions, with Ct/|G| and Ot/|D| labels
+    where the TIoU penalty applies."""
+    todo = [
+        (m, name)
+        for m in result.matches
+        for name in ("cut", "outlier")
+        if m.regions.get(name) is not None
+    ]
+    all_rings = rings_many([m.regions[name] for m, name in todo])
+    gb, _ = _boxes(sample)
     items = []
-    for m in result.matches:
+    labels: dict[str, tuple[list[np.ndarray], list[str], list[float], list[Ref]]] = {}
+    for (m, name), rings in zip(todo, all_rings, strict=True):
+        if not rings:
+            continue
         refs = tuple(("gt", i) for i in m.gt) + tuple(("det", j) for j in m.det)
-        for name, ratio_key in (("cut", "ct_ratio"), ("outlier", "ot_ratio")):
-            region = m.regions.get(name)
-            if region is None:
-                continue
-            rings = rings_of(region)
-            for ring in rings:
-                items.append(
-                    DrawItem("tiou", "polygon", ring, f"tiou.{name}", ref=refs[0], related=refs[1:])
-                )
-            ratio = m.values.get(ratio_key, 0.0)
-            factor = m.values.get("f_ct" if name == "cut" else "f_ot", 1.0)
-            if rings and ratio > 0 and factor < 1.0:
-                where = max(rings, key=len).mean(axis=0)
-                what = "Ct/|G|" if name == "cut" else "Ot/|D|"
-                items.append(
-                    DrawItem(
-                        "tiou",
-                        "text",
-                        np.asarray([where]),
-                        f"tiou.{name}.text",
-                        text=f"{what} {ratio:.2f}",
-                        ref=refs[0],
-                    )
-                )
+        items.extend(
+            DrawItem("tiou", "polygon", ring, f"tiou.{name}", ref=refs[0], related=refs[1:])
+            for ring in rings
+        )
+        ratio = m.values.get("ct_ratio" if name == "cut" else "ot_ratio", 0.0)
+        if ratio > 0 and m.values.get("f_ct" if name == "cut" else "f_ot", 1.0) < 1.0:
+            pos, texts, sizes, owners = labels.setdefault(name, ([], [], [], []))
+            pos.append(max(rings, key=len).mean(axis=0))
+            texts.append(f"{'Ct/|G|' if name == 'cut' else 'Ot/|D|'} {ratio:.2f}")
+            sizes.append(float(gb[m.gt[0], 3] - gb[m.gt[0], 1]) if m.gt else 1e9)
+            owners.append(refs[0])
+    for name, (pos, texts, sizes, owners) in labels.items():
+        items.append(
+            DrawItem(
+                "tiou",
+                "texts",
+                np.asarray(pos),
+                f"tiou.{name}.text",
+                data={"texts": texts, "sizes": np.asarray(sizes), "refs": owners},
+            )
+        )
     return items
 
 
@@ -248,6 +269,9 @@ def multiline_items(result: SampleResult) -> list[DrawItem]:
 
 def warning_items(sample: Sample, problems: Iterable[Problem]) -> list[DrawItem]:
     """Reader warnings drawn at the instance they concern (matched by source and line)."""
+    problems = list(problems)
+    if not problems:
+        return []
     by_line: dict[tuple[str | None, int], tuple[str, int]] = {}
     for side, source, insts in (
         ("gt", sample.gt_source, sample.gt),
@@ -298,19 +322,51 @@ def bounds(sample: Sample) -> tuple[float, float, float, float]:
     )
 
 
+def bboxes(coords: Sequence[np.ndarray]) -> np.ndarray:
+    """(n, 4) bounding boxes (x0, y0, x1, y1) of many coordinate arrays, in one pass."""
+    if not coords:
+        return np.zeros((0, 4))
+    arrays = [np.asarray(c, dtype=float).reshape(-1, 2) for c in coords]
+    lengths = np.fromiter((len(a) for a in arrays), dtype=np.intp, count=len(arrays))
+    out = np.zeros((len(arrays), 4))
+    keep = lengths > 0
+    if keep.any():
+        flat = np.concatenate([a for a in arrays if len(a)])
+        starts = np.concatenate([[0], np.cumsum(lengths[keep])[:-1]])
+        out[keep, :2] = np.minimum.reduceat(flat, starts, axis=0)
+        out[keep, 2:] = np.maximum.reduceat(flat, starts, axis=0)
+    return out
+
+
+class PickIndex:
+    """GT/det outlines with their bounding boxes and areas, for picking with the mouse."""
+
+    def __init__(self, items: Sequence[DrawItem]) -> None:
+        self.items = [
+            it
+            for it in items
+            if it.ref is not None and it.shape == "polygon" and it.layer in ("gt", "det")
+        ]
+        self.boxes = bboxes([it.coords for it in self.items])
+        self.areas = (self.boxes[:, 2] - self.boxes[:, 0]) * (self.boxes[:, 3] - self.boxes[:, 1])
+
+    def pick(self, x: float, y: float, layers: Iterable[str]) -> Ref | None:
+        """The instance under (x, y): the smallest visible GT/det polygon containing it."""
+        if not self.items:
+            return None
+        visible = set(layers)
+        b = self.boxes
+        near = np.flatnonzero((b[:, 0] <= x) & (x <= b[:, 2]) & (b[:, 1] <= y) & (y <= b[:, 3]))
+        for k in near[np.argsort(self.areas[near], kind="stable")]:
+            it = self.items[k]
+            if it.layer in visible and _inside(it.coords, x, y):
+                return it.ref
+        return None
+
+
 def hit_test(items: Sequence[DrawItem], x: float, y: float, layers: Iterable[str]) -> Ref | None:
     """The instance under (x, y): the smallest visible GT/det polygon containing it."""
-    visible = set(layers)
-    best: tuple[float, Ref] | None = None
-    for it in items:
-        if it.ref is None or it.shape != "polygon" or it.layer not in ("gt", "det"):
-            continue
-        if it.layer not in visible or not _inside(it.coords, x, y):
-            continue
-        area = _area(it.coords)
-        if best is None or area < best[0]:
-            best = (area, it.ref)
-    return None if best is None else best[1]
+    return PickIndex(items).pick(x, y, layers)
 
 
 def _inside(poly: np.ndarray, x: float, y: float) -> bool:

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
 
-from viewer.overlay import DrawItem, Ref
+from viewer.overlay import DrawItem, Ref, bboxes
 from viewer.style import STYLES, Style
 
 _Z_ORDER = {
@@ -33,82 +33,185 @@ _Z_ORDER = {
 
 @dataclass(frozen=True)
 class RenderContext:
-    """What to paint and at which scale (view pixels per image pixel)."""
+    """What to paint and at which scale (view pixels per image pixel).
+
+    ``visible`` is the image-space rectangle (x0, y0, x1, y1) to paint (None = everything);
+    texts of instances smaller than ``min_label_px`` on screen are left out unless selected
+    or highlighted (level of detail: a fitted 1,000-word page stays readable and fast).
+    """
 
     layers: frozenset[str]
     scale: float = 1.0
     selected: Ref | None = None
     highlighted: frozenset[Ref] = field(default_factory=frozenset)
     font_px: float = 12.0
+    visible: tuple[float, float, float, float] | None = None
+    min_label_px: float = 9.0
 
 
 def polygon(coords: np.ndarray) -> QPolygonF:
-    return QPolygonF([QPointF(float(x), float(y)) for x, y in coords])
+    return QPolygonF([QPointF(x, y) for x, y in np.asarray(coords, dtype=float).tolist()])
 
 
-def _pen(style: Style, scale: float, width: float | None = None) -> QPen:
-    pen = QPen(QColor(style.stroke) if style.stroke else Qt.GlobalColor.transparent)
-    pen.setCosmetic(True)
-    pen.setWidthF(width if width is not None else style.width)
-    if style.dash:
-        pen.setStyle(Qt.PenStyle.DashLine)
-    del scale
+class PreparedOverlay:
+    """Draw items made ready once per sample: Qt polygons built once and grouped by layer and
+    style (one pen change per group), other items kept in layer order.
+
+    (Polygons are drawn one by one: with antialiasing, Qt rasterizes many small polygons far
+    faster than one path holding all of them.)"""
+
+    def __init__(self, items: Sequence[DrawItem]) -> None:
+        self.items = sorted(items, key=lambda it: _Z_ORDER.get(it.layer, 10))
+        self.layers = list(dict.fromkeys(it.layer for it in self.items))
+        self.groups: dict[str, dict[str, list[int]]] = {}
+        self.others: dict[str, list[int]] = {}
+        self.polys: dict[int, QPolygonF] = {}
+        self.outlines: dict[Ref, list[tuple[str, str, QPolygonF]]] = {}
+        self.lines: dict[int, list[QLineF]] = {}
+        for k, it in enumerate(self.items):
+            if it.shape == "lines":
+                self.lines[k] = [QLineF(a, b, c, d) for (a, b), (c, d) in it.coords.tolist()]
+            if it.shape != "polygon":
+                self.others.setdefault(it.layer, []).append(k)
+                continue
+            poly = self.polys[k] = polygon(it.coords)
+            self.groups.setdefault(it.layer, {}).setdefault(it.style, []).append(k)
+            if it.ref is not None and it.layer in ("gt", "det"):
+                self.outlines.setdefault(it.ref, []).append((it.layer, it.style, poly))
+        self.boxes = bboxes([np.asarray(it.coords).reshape(-1, 2) for it in self.items])
+
+
+_PENS: dict[tuple[str, float], QPen] = {}
+_BRUSHES: dict[str, QBrush] = {}
+
+
+def _pen(style: Style, width: float | None = None) -> QPen:
+    key = (style.stroke + ("-" if style.dash else ""), width if width is not None else style.width)
+    pen = _PENS.get(key)
+    if pen is None:
+        pen = QPen(QColor(style.stroke) if style.stroke else Qt.GlobalColor.transparent)
+        pen.setCosmetic(True)
+        pen.setWidthF(key[1])
+        if style.dash:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        _PENS[key] = pen
     return pen
 
 
 def _brush(style: Style) -> QBrush:
-    if not style.fill:
-        return QBrush(Qt.BrushStyle.NoBrush)
-    brush = QBrush(QColor(style.fill))
-    if style.hatch:
-        brush.setStyle(Qt.BrushStyle.BDiagPattern)
+    key = style.fill + ("#" if style.hatch else "")
+    brush = _BRUSHES.get(key)
+    if brush is None:
+        brush = QBrush(Qt.BrushStyle.NoBrush) if not style.fill else QBrush(QColor(style.fill))
+        if style.fill and style.hatch:
+            brush.setStyle(Qt.BrushStyle.BDiagPattern)
+        _BRUSHES[key] = brush
     return brush
 
 
-def sorted_items(items: Sequence[DrawItem], layers: frozenset[str]) -> list[DrawItem]:
-    return sorted(
-        (it for it in items if it.layer in layers), key=lambda it: _Z_ORDER.get(it.layer, 10)
-    )
+def _visible_mask(prep: PreparedOverlay, ctx: RenderContext) -> np.ndarray:
+    if ctx.visible is None or not len(prep.items):
+        return np.ones(len(prep.items), dtype=bool)
+    x0, y0, x1, y1 = ctx.visible
+    b = prep.boxes
+    return (b[:, 2] >= x0) & (b[:, 0] <= x1) & (b[:, 3] >= y0) & (b[:, 1] <= y1)
 
 
-def paint_overlay(painter: QPainter, items: Sequence[DrawItem], ctx: RenderContext) -> None:
+def paint_overlay(
+    painter: QPainter, items: Sequence[DrawItem] | PreparedOverlay, ctx: RenderContext
+) -> None:
     """Paint the visible items in image coordinates (the painter carries the view transform)."""
+    prep = items if isinstance(items, PreparedOverlay) else PreparedOverlay(items)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     emphasis = set(ctx.highlighted) | ({ctx.selected} if ctx.selected else set())
-    for it in sorted_items(items, ctx.layers):
-        style = STYLES.get(it.style, STYLES["gt.none"])
-        if it.shape == "polygon":
-            _paint_polygon(painter, it, style, ctx, it.ref in emphasis)
-        elif it.shape == "line":
-            painter.setPen(_pen(style, ctx.scale))
-            painter.drawLine(QPointF(*it.coords[0]), QPointF(*it.coords[1]))
-            if it.text and it.ref in emphasis:
-                _paint_text(painter, it.coords.mean(axis=0), it.text, style, ctx)
-        elif it.shape == "points":
-            _paint_points(painter, it, style, ctx)
-        elif it.shape == "text":
-            _paint_text(painter, it.coords[0], it.text, style, ctx)
-        elif it.shape == "arc":
-            _paint_arc(painter, it, style, ctx)
+    font = QFont("DejaVu Sans")
+    font.setPixelSize(int(ctx.font_px))
+    painter.setFont(font)
+    visible = _visible_mask(prep, ctx)
+    for layer in prep.layers:
+        if layer not in ctx.layers:
+            continue
+        for key, members in prep.groups.get(layer, {}).items():
+            style = STYLES.get(key, STYLES["gt.none"])
+            painter.setPen(_pen(style))
+            painter.setBrush(_brush(style))
+            for k in members:
+                if visible[k]:
+                    painter.drawPolygon(prep.polys[k])
+        for k in prep.others.get(layer, ()):
+            it = prep.items[k]
+            if it.shape == "lines":
+                _paint_lines(painter, it, prep.lines[k], ctx, emphasis)
+            elif it.shape == "texts":
+                _paint_texts(painter, it, ctx, emphasis)
+            elif visible[k]:
+                _paint_other(painter, it, ctx, it.ref in emphasis)
+    _paint_emphasis(painter, prep, ctx)
 
 
-def _paint_polygon(
-    painter: QPainter, it: DrawItem, style: Style, ctx: RenderContext, emphasized: bool
+def _paint_other(painter: QPainter, it: DrawItem, ctx: RenderContext, emphasized: bool) -> None:
+    style = STYLES.get(it.style, STYLES["gt.none"])
+    if it.shape == "line":
+        painter.setPen(_pen(style))
+        painter.drawLine(QPointF(*it.coords[0]), QPointF(*it.coords[1]))
+        if it.text and emphasized:
+            _paint_text(painter, it.coords.mean(axis=0), it.text, style, ctx)
+    elif it.shape == "points":
+        _paint_points(painter, it, style, ctx)
+    elif it.shape == "text" and (emphasized or _big_enough(it, ctx)):
+        _paint_text(painter, it.coords[0], it.text, style, ctx)
+    elif it.shape == "arc":
+        _paint_arc(painter, it, style, ctx)
+
+
+def _paint_lines(
+    painter: QPainter, it: DrawItem, lines: list[QLineF], ctx: RenderContext, emphasis: set[Ref]
 ) -> None:
-    poly = polygon(it.coords)
-    if emphasized and it.layer in ("gt", "det"):
-        key = "selected" if it.ref == ctx.selected else "highlight"
-        painter.setPen(_pen(STYLES[key], ctx.scale))
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawPolygon(poly)
-    painter.setPen(_pen(style, ctx.scale))
-    painter.setBrush(_brush(style))
-    painter.drawPolygon(poly)
+    style = STYLES.get(it.style, STYLES["gt.none"])
+    painter.setPen(_pen(style))
+    painter.drawLines(lines)
+    if not emphasis:
+        return
+    for k, (ref, rel) in enumerate(zip(it.data["refs"], it.data["related"], strict=True)):
+        if ref in emphasis or rel in emphasis:
+            _paint_text(painter, it.coords[k].mean(axis=0), it.data["texts"][k], style, ctx)
+
+
+def _paint_texts(painter: QPainter, it: DrawItem, ctx: RenderContext, emphasis: set[Ref]) -> None:
+    """A batch of labels: only those on screen and large enough (or emphasized)."""
+    pos = it.coords
+    show = np.asarray(it.data["sizes"]) * ctx.scale >= ctx.min_label_px
+    if ctx.visible is not None:
+        x0, y0, x1, y1 = ctx.visible
+        show &= (pos[:, 0] >= x0) & (pos[:, 0] <= x1) & (pos[:, 1] >= y0) & (pos[:, 1] <= y1)
+    if emphasis:
+        show |= np.fromiter((r in emphasis for r in it.data["refs"]), dtype=bool, count=len(pos))
+    style = STYLES.get(it.style, STYLES["gt.none"])
+    for k in np.flatnonzero(show):
+        _paint_text(painter, pos[k], it.data["texts"][k], style, ctx)
+
+
+def _paint_emphasis(painter: QPainter, prep: PreparedOverlay, ctx: RenderContext) -> None:
+    """Selected and hovered instances (and their partners): a bright outline under the own."""
+    refs = list(ctx.highlighted) + ([ctx.selected] if ctx.selected else [])
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    for ref in refs:
+        for layer, key, poly in prep.outlines.get(ref, ()):
+            if layer not in ctx.layers:
+                continue
+            painter.setPen(_pen(STYLES["selected" if ref == ctx.selected else "highlight"]))
+            painter.drawPolygon(poly)
+            painter.setPen(_pen(STYLES.get(key, STYLES["gt.none"])))
+            painter.drawPolygon(poly)
+
+
+def _big_enough(it: DrawItem, ctx: RenderContext) -> bool:
+    return float(it.extra.get("size", 1e9)) * ctx.scale >= ctx.min_label_px
 
 
 def _paint_points(painter: QPainter, it: DrawItem, style: Style, ctx: RenderContext) -> None:
     r = style.radius / max(ctx.scale, 1e-9)
-    painter.setPen(_pen(Style("#000000", width=1.0), ctx.scale))
+    painter.setPen(_pen(Style("#000000", width=1.0)))
     painter.setBrush(QBrush(QColor(style.fill or style.stroke)))
     for x, y in it.coords:
         painter.drawEllipse(QPointF(float(x), float(y)), r, r)
@@ -121,9 +224,6 @@ def _paint_text(
     painter.save()
     painter.translate(float(at[0]), float(at[1]))
     painter.scale(1.0 / max(ctx.scale, 1e-9), 1.0 / max(ctx.scale, 1e-9))
-    font = QFont("DejaVu Sans")
-    font.setPixelSize(int(ctx.font_px))
-    painter.setFont(font)
     fm = painter.fontMetrics()
     w, h = fm.horizontalAdvance(text) + 8, fm.height() + 2
     box = QRectF(2, -h - 2, w, h)
@@ -138,7 +238,7 @@ def _paint_text(
 def _paint_arc(painter: QPainter, it: DrawItem, style: Style, ctx: RenderContext) -> None:
     """Angle at pivot b between the directions to a's centre and to a's left pivot."""
     cb, ca, la = (np.asarray(p, float) for p in it.coords)
-    painter.setPen(_pen(style, ctx.scale, 1.0))
+    painter.setPen(_pen(style, 1.0))
     painter.drawLine(QPointF(*cb), QPointF(*ca))
     painter.drawLine(QPointF(*cb), QPointF(*la))
     radius = 28.0 / max(ctx.scale, 1e-9)
@@ -149,7 +249,7 @@ def _paint_arc(painter: QPainter, it: DrawItem, style: Style, ctx: RenderContext
     rect = QRectF(cb[0] - radius, cb[1] - radius, 2 * radius, 2 * radius)
     path.arcMoveTo(rect, a1)
     path.arcTo(rect, a1, span)
-    painter.setPen(_pen(style, ctx.scale, 2.5))
+    painter.setPen(_pen(style, 2.5))
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.drawPath(path)
     mid = math.radians(a1 + span / 2)

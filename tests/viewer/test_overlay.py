@@ -32,17 +32,20 @@ def test_tiou_cut_and_outlier_regions_with_their_values() -> None:
     items = [it for it in build_overlay(sample, result) if it.layer == "tiou"]
     styles = {it.style for it in items}
     assert {"tiou.cut", "tiou.outlier", "tiou.outlier.text"} <= styles
-    texts = [it.text for it in items if it.shape == "text"]
+    texts = [t for it in items if it.shape == "texts" for t in it.data["texts"]]
     assert any(t.startswith("Ot/|D| 0.") for t in texts)
+    assert any(t.startswith("Ct/|G| 0.") for t in texts)
 
 
 def test_links_and_labels_follow_matches() -> None:
     sample, result, _ = _demo("ic15_iou", "img_2")
     items = build_overlay(sample, result)
     links = [it for it in items if it.layer == "links"]
-    assert len(links) == len(result.matches)
+    assert sum(len(it.coords) for it in links) == len(result.matches)
+    assert {it.style for it in links} == {"link.one_to_one"}
     labels = [it for it in items if it.layer == "labels"]
-    assert any(t.text.startswith("R ") for t in labels)
+    texts = [t for it in labels for t in it.data["texts"]]
+    assert any(t.startswith("R ") for t in texts) and any(t.startswith("P ") for t in texts)
 
 
 def test_no_result_yet_draws_plain_boxes() -> None:
