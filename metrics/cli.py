@@ -57,7 +57,7 @@ def _add_eval(sub: Any) -> None:
         "eval",
         help="evaluate detections against GT with one or more metrics",
         description="Evaluate detections against ground truth. Without --gt and "
-        "--det the bundled demo data is used (detector A).",
+        "--det the bundled demo data is used (detector B, the one with failures to show).",
     )
     p.add_argument("--gt", help="GT zip or folder (ICDAR-style .txt per image)")
     p.add_argument("--det", help="detection zip or folder")
@@ -139,7 +139,7 @@ def _dataset(args: argparse.Namespace) -> Dataset:
     gt, det, images = args.gt, args.det, args.images
     if gt is None and det is None:
         demo = demo_paths()
-        gt, det, images = demo.gt, demo.det_a, images or demo.images
+        gt, det, images = demo.gt, demo.det_b, images or demo.images
     elif gt is None:
         raise UserError("--det given without --gt")
     bt = BoxType(args.box_type) if args.box_type else None

@@ -42,7 +42,7 @@ def _paths(args: argparse.Namespace) -> DatasetPaths:
     if args.gt is None and args.det is None:
         demo = demo_paths()
         return DatasetPaths(
-            str(demo.gt), str(demo.det_a), args.images or str(demo.images), args.gt_lines
+            str(demo.gt), str(demo.det_b), args.images or str(demo.images), args.gt_lines
         )
     if args.gt is None:
         raise InputError([], "--det given without --gt")
