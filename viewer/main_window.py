@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMainWindow,
     QPushButton,
+    QScrollArea,
     QWidget,
 )
 
@@ -91,7 +92,10 @@ class MainWindow(QMainWindow):
         left = self._dock("Samples", self.samples, Qt.DockWidgetArea.LeftDockWidgetArea)
         self._dock("Summary", self.summary, Qt.DockWidgetArea.LeftDockWidgetArea)
         inspector = self._dock("Inspector", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
-        layers = self._dock("Layers", self.layers, Qt.DockWidgetArea.RightDockWidgetArea)
+        scroll = QScrollArea()
+        scroll.setWidget(self.layers)
+        scroll.setWidgetResizable(True)
+        layers = self._dock("Layers", scroll, Qt.DockWidgetArea.RightDockWidgetArea)
         metric = self._dock("Metric", self.params, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(layers, metric)
         layers.raise_()
