@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import Any
 
 from metrics.io.reader import load_dataset
 from metrics.model import Dataset
 from metrics.registry import applicable, resolve
-from metrics.runner import Evaluation, Policy, run
+from metrics.runner import Evaluation, Policy, plan_all, run
+
+log = logging.getLogger(__name__)
 
 
 def evaluate(
@@ -30,8 +33,11 @@ def evaluate(
     ds = gt if isinstance(gt, Dataset) else load_dataset(gt, det, gt_lines=gt_lines)
     if metric == "all":
         specs = applicable(ds)
-        overrides = {s.id: {k: v for k, v in params.items()} for s in specs}
-        return run(ds, specs, _only_known(specs, overrides), policy=policy, workers=workers)
+        overrides = _only_known(specs, {s.id: dict(params) for s in specs})
+        plan = plan_all(ds, specs, overrides)
+        for note in plan.notes:
+            log.warning("%s", note)
+        return run(ds, plan.specs, overrides, policy=policy, workers=workers, lenient=plan.lenient)
     spec = resolve(metric)
     return run(ds, [spec], {spec.id: params}, policy=policy, workers=workers)[0]
 

@@ -19,7 +19,7 @@ from metrics.io.reader import LoadOptions, load_dataset
 from metrics.io.writers import write_csv, write_json
 from metrics.model import BoxType, Dataset, InputError, Severity
 from metrics.registry import METRICS, MetricSpec, applicable, resolve
-from metrics.runner import Evaluation, run
+from metrics.runner import Evaluation, plan_all, run
 
 log = logging.getLogger("detlens")
 
@@ -152,40 +152,27 @@ def _dataset(args: argparse.Namespace) -> Dataset:
     )
 
 
-def _usable(
-    ds: Dataset, specs: list[MetricSpec], auto: bool, overrides: dict[str, dict[str, str]]
-) -> list[MetricSpec]:
-    """With ``all``, leave out metrics whose input rules the data breaks (and say so)."""
-    if not auto:
-        return specs
-    from metrics.registry import make_params
-
-    keep = []
-    for spec in specs:
-        prm = make_params(spec, overrides.get(spec.id))
-        bad = [
-            p
-            for s in ds
-            for p in (spec.validate(s, prm) if spec.validate else [])
-            if p.severity is Severity.ERROR
-        ]
-        if bad:
-            log.warning("%s skipped: %d input error(s), first: %s", spec.id, len(bad), bad[0])
-        else:
-            keep.append(spec)
-    return keep
-
-
 def cmd_eval(args: argparse.Namespace) -> int:
     ds = _dataset(args)
     specs, auto = _specs(args.metric, ds)
     overrides = _overrides(args.set, specs)
-    specs = _usable(ds, specs, auto, overrides)
+    lenient: frozenset[str] = frozenset()
+    if auto:
+        plan = plan_all(ds, specs, overrides)
+        for note in plan.notes:
+            log.warning("%s", note)
+        specs, lenient = plan.specs, plan.lenient
     if not specs:
         raise UserError("no metric applies to these inputs")
     bar = None if args.quiet else ProgressBar()
     evals = run(
-        ds, specs, overrides, policy=args.policy, workers=max(1, args.workers), progress=bar
+        ds,
+        specs,
+        overrides,
+        policy=args.policy,
+        workers=max(1, args.workers),
+        progress=bar,
+        lenient=lenient,
     )
     if not args.quiet:
         _report(ds, evals)
@@ -194,6 +181,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.csv:
         write_csv(args.csv, evals)
     return 0
+
+
+def _note(key: str, value: float) -> str:
+    return f"{key} {int(value)}" if float(value).is_integer() else f"{key} {value:.4f}"
 
 
 def _report(ds: Dataset, evals: Sequence[Evaluation], out: TextIO | None = None) -> None:
@@ -206,13 +197,13 @@ def _report(ds: Dataset, evals: Sequence[Evaluation], out: TextIO | None = None)
     n_gt = sum(len(s.gt) for s in ds)
     n_det = sum(len(s.det) for s in ds)
     print(f"{len(ds)} images, {n_gt} GT boxes, {n_det} detections", file=out)
-    print(f"{'metric':<16}{'recall':>9}{'precision':>11}{'hmean':>9}  notes", file=out)
+    print(f"{'metric':<19}{'recall':>8}{'precision':>11}{'hmean':>9}  notes", file=out)
     for ev in evals:
-        notes = ", ".join(f"{k} {v:.4f}" for k, v in ev.extras.items())
+        notes = ", ".join(_note(k, v) for k, v in ev.extras.items())
         if ev.excluded:
             notes = (notes + ", " if notes else "") + f"{len(ev.excluded)} images skipped"
         print(
-            f"{ev.metric:<16}{ev.recall:>9.4f}{ev.precision:>11.4f}{ev.hmean:>9.4f}  {notes}",
+            f"{ev.metric:<19}{ev.recall:>8.4f}{ev.precision:>11.4f}{ev.hmean:>9.4f}  {notes}",
             file=out,
         )
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from metrics import curved, deteval, iou, tiou, wordline
+from metrics import cleval, curved, deteval, iou, tedeval, tiou, wordline
 from metrics.model import BoxType, Dataset, Problem, Sample
 from metrics.results import SampleResult
 
@@ -47,6 +47,11 @@ def _poly(ds: Dataset) -> bool:
 
 def _ltrb_only(ds: Dataset) -> bool:
     return ds.box_types() <= {BoxType.LTRB}
+
+
+def _transcribed(ds: Dataset) -> bool:
+    """End-to-end metrics: every detection carries a transcription."""
+    return ds.has_transcriptions
 
 
 def _wordline(ds: Dataset) -> bool:
@@ -150,6 +155,64 @@ METRICS: dict[str, MetricSpec] = {
             ("ic13", "deteval13"),
             applies=_ltrb_only,
             geometry=None,
+        ),
+        MetricSpec(
+            "tedeval",
+            "TedEval",
+            tedeval.evaluate_sample,
+            tedeval.TedEvalParams,
+            tedeval.validate,
+            ("ted",),
+            applies=_no_poly,
+            geometry=None,
+            evaluate_batch=tedeval.evaluate_batch,
+            validate_batch=tedeval.validate_batch,
+            global_extras=tedeval.global_extras,
+        ),
+        MetricSpec(
+            "cleval_det",
+            "CLEval",
+            cleval.evaluate_sample,
+            cleval.ClevalParams,
+            cleval.validate,
+            ("cleval", "cleval_det_polyfix"),
+            geometry=None,
+            evaluate_batch=cleval.evaluate_batch,
+            global_extras=cleval.global_extras,
+        ),
+        MetricSpec(
+            "cleval_e2e",
+            "CLEval end-to-end",
+            cleval.evaluate_sample_e2e,
+            cleval.ClevalParams,
+            cleval.validate_e2e,
+            ("cleval_e2e_polyfix",),
+            applies=_transcribed,
+            geometry=None,
+            evaluate_batch=cleval.evaluate_batch_e2e,
+            global_extras=cleval.global_extras,
+        ),
+        MetricSpec(
+            "cleval_legacy_det",
+            "CLEval (paper-era code)",
+            cleval.evaluate_sample_legacy,
+            cleval.ClevalLegacyParams,
+            cleval.validate,
+            ("cleval_legacy", "cleval_legacy_det_polyfix"),
+            geometry=None,
+            evaluate_batch=cleval.evaluate_batch_legacy,
+            global_extras=cleval.global_extras,
+        ),
+        MetricSpec(
+            "cleval_legacy_e2e",
+            "CLEval end-to-end (paper-era code)",
+            cleval.evaluate_sample_legacy_e2e,
+            cleval.ClevalLegacyParams,
+            cleval.validate_e2e,
+            applies=_transcribed,
+            geometry=None,
+            evaluate_batch=cleval.evaluate_batch_legacy_e2e,
+            global_extras=cleval.global_extras,
         ),
     ]
 }

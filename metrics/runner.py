@@ -63,6 +63,38 @@ class Evaluation:
         return aggregate(self.results[s] for s in sample_ids)
 
 
+@dataclass(frozen=True)
+class Plan:
+    """What ``--metric all`` runs: the metrics, those that skip some samples, and notes."""
+
+    specs: list[MetricSpec]
+    lenient: frozenset[str]
+    notes: list[str]
+
+
+def plan_all(
+    dataset: Dataset,
+    specs: Sequence[MetricSpec],
+    overrides: Mapping[str, Mapping[str, Any]] | None = None,
+) -> Plan:
+    """Metrics whose input rules every sample breaks are left out; a metric that only some
+    samples break runs without them (e.g. TedEval next to one curved polygon)."""
+    keep, lenient, notes = [], set(), []
+    for spec in specs:
+        found = _validate(spec, dataset, make_params(spec, (overrides or {}).get(spec.id)))
+        errors = [p for p in found if p.severity is Severity.ERROR]
+        bad = {p.sample_id for p in errors}
+        if not errors:
+            keep.append(spec)
+        elif len(bad) < len(dataset) and None not in bad:
+            keep.append(spec)
+            lenient.add(spec.id)
+            notes.append(f"{spec.id}: {len(bad)} image(s) skipped, first problem: {errors[0]}")
+        else:
+            notes.append(f"{spec.id} left out: {len(errors)} input error(s), first: {errors[0]}")
+    return Plan(keep, frozenset(lenient), notes)
+
+
 def _validate(spec: MetricSpec, dataset: Dataset, prm: Any) -> list[Problem]:
     if spec.validate_batch is not None:
         return spec.validate_batch(dataset.samples, prm)
@@ -72,11 +104,20 @@ def _validate(spec: MetricSpec, dataset: Dataset, prm: Any) -> list[Problem]:
 
 
 def _check(
-    dataset: Dataset, specs: Sequence[MetricSpec], params: Sequence[Any], policy: Policy
+    dataset: Dataset,
+    specs: Sequence[MetricSpec],
+    params: Sequence[Any],
+    policy: Policy,
+    lenient: frozenset[str] = frozenset(),
 ) -> tuple[list[Problem], dict[str, set[str]]]:
-    """All problems (reader + per-metric validation); per metric the samples to leave out."""
+    """All problems (reader + per-metric validation); per metric the samples to leave out.
+
+    Metrics in ``lenient`` skip the samples that break their own input rules even under the
+    strict policy (``--metric all``); reader errors are always subject to ``policy``.
+    """
     problems = list(dataset.problems)
     seen = set(problems)
+    blocking: list[Problem] = [p for p in problems if p.severity is Severity.ERROR]
     bad_reader = {
         p.sample_id
         for p in dataset.problems
@@ -90,7 +131,9 @@ def _check(
         seen.update(found)
         bad.update(p.sample_id for p in found if p.severity is Severity.ERROR and p.sample_id)
         excluded[spec.id] = bad
-    errors = [p for p in problems if p.severity is Severity.ERROR]
+        if spec.id not in lenient:
+            blocking.extend(p for p in found if p.severity is Severity.ERROR)
+    errors = list(dict.fromkeys(blocking))
     if errors and policy == "strict":
         raise InputError(
             errors,
@@ -137,6 +180,7 @@ def run(
     overrides: Mapping[str, Mapping[str, Any]] | None = None,
     *,
     policy: Policy = "strict",
+    lenient: frozenset[str] = frozenset(),
     workers: int = 1,
     progress: Progress | None = None,
     cancel: Cancel | None = None,
@@ -147,7 +191,7 @@ def run(
     ``first`` names a sample to evaluate before the others (the viewer's current image).
     """
     params = [make_params(s, (overrides or {}).get(s.id)) for s in specs]
-    problems, excluded = _check(dataset, specs, params, policy)
+    problems, excluded = _check(dataset, specs, params, policy, lenient)
     samples = list(dataset.samples)
     if first is not None:
         samples.sort(key=lambda s: s.id != first)

@@ -77,14 +77,20 @@ def infer_det_schema(shapes: list[LineShape]) -> DetSchema:
     )
 
 
-def _coords(nums: list[str], box_type: BoxType | None) -> tuple[FloatArray, BoxType]:
+def _coords(
+    nums: list[str], box_type: BoxType | None, min_numbers: int = 4
+) -> tuple[FloatArray, BoxType]:
+    """Coordinates of a line. GT polygons may have a single point (Total-Text ships two such
+    don't-care lines; they are evaluated with zero area and reported as warnings)."""
     n = len(nums)
     if (box_type is BoxType.LTRB and n != 4) or (box_type is BoxType.QUAD and n != 8):
         raise LineError(
             f"{box_type.value} needs {4 if box_type is BoxType.LTRB else 8} coordinates, found {n}"
         )
-    if n < 4 or n % 2:
-        raise LineError(f"expected x,y coordinate pairs (at least 4 numbers), found {n} numbers")
+    if n < min_numbers or n % 2:
+        raise LineError(
+            f"expected x,y coordinate pairs (at least {min_numbers} numbers), found {n}"
+        )
     values = np.array([float(v) for v in nums], dtype=np.float64)
     if not np.all(np.isfinite(values)):
         raise LineError("coordinates must be finite numbers")
@@ -148,7 +154,7 @@ def parse_gt_line(line: str, lineno: int, box_type: BoxType | None = None) -> In
         text = nums.pop()
     if text is not None:
         text = dequote(text)
-    pts, kind = _coords(nums, box_type)
+    pts, kind = _coords(nums, box_type, min_numbers=2)
     return Instance(
         points=pts,
         box_type=kind,

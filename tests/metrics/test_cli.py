@@ -174,3 +174,23 @@ def test_evidence_is_written_when_asked(tmp_path: Path) -> None:
     assert {g["verdict"] for g in ev["gt"]} >= {"matched", "partial"}
     assert main([*argv, "--json", str(out), "-q"]) == 0
     assert "evidence" not in json.loads(out.read_text())["per_image"]["img_4"]
+
+
+def test_all_skips_only_the_samples_a_metric_cannot_read(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    demo = demo_paths()
+    out = tmp_path / "all.json"
+    assert (
+        main(["eval", "--gt", str(demo.gt), "--det", str(demo.det_b), "--json", str(out), "-q"])
+        == 0
+    )
+    by_metric = {d["metric"]: d for d in json.loads(out.read_text())}
+    assert by_metric["tedeval"]["excluded"] == ["img_8"]  # the curved polygon
+    assert "img_8" in by_metric["cleval_det"]["per_image"]
+    assert {"cleval_e2e", "cleval_legacy_e2e"} <= set(by_metric)  # dets carry text
+    assert "tedeval: 1 image(s) skipped" in caplog.text
+    strict = main(
+        ["eval", "--gt", str(demo.gt), "--det", str(demo.det_b), "--metric", "tedeval", "-q"]
+    )
+    assert strict == 2 and "gt_img_8.txt:1" in capsys.readouterr().err

@@ -141,7 +141,7 @@ def test_zip_and_folder_give_the_same_dataset(tmp_path: Path) -> None:
 
 
 def test_bad_lines_are_reported_with_member_and_line(tmp_path: Path) -> None:
-    gt = write_zip(tmp_path / "gt.zip", {"gt_img_1.txt": "0,0,10,0,10,10,0,10,A\n1,2,x\n"})
+    gt = write_zip(tmp_path / "gt.zip", {"gt_img_1.txt": "0,0,10,0,10,10,0,10,A\n1,2,3,x\n"})
     ds = load_dataset(gt)
     (err,) = ds.errors
     assert err.source == "gt.zip:gt_img_1.txt" and err.line == 2 and err.sample_id == "img_1"
@@ -183,3 +183,11 @@ def test_confidence_is_inferred_over_the_whole_detection_set(tmp_path: Path) -> 
         gt, det, options=LoadOptions(det_confidence=False, det_transcription=True)
     )
     assert [d.text for d in forced["img_1"].det] == ["0.9", "1"]
+
+
+def test_one_point_dont_care_gt_is_read_with_a_warning(tmp_path: Path) -> None:
+    gt = write_zip(tmp_path / "gt.zip", {"gt_img1.txt": "0,0,10,0,10,10,0,10,A\n39,292,###\n"})
+    ds = load_dataset(gt)
+    g = ds["img1"].gt[1]
+    assert g.box_type is BoxType.POLY and len(g.points) == 1 and g.dont_care
+    assert not ds.errors and any(p.line == 2 and "zero area" in p.message for p in ds.warnings)
