@@ -177,7 +177,7 @@ def test_evidence_is_written_when_asked(tmp_path: Path) -> None:
 
 
 def test_all_skips_only_the_samples_a_metric_cannot_read(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture, tmp_path: Path
 ) -> None:
     demo = demo_paths()
     out = tmp_path / "all.json"
