@@ -31,8 +31,9 @@ from viewer.layers import LAYER_KEYS  # noqa: E402
 from viewer.main_window import MainWindow  # noqa: E402
 
 
-def switch_times(window: MainWindow, app: QApplication, ids: list[str], rounds: int = 5
-                 ) -> list[float]:
+def switch_times(
+    window: MainWindow, app: QApplication, ids: list[str], rounds: int = 5
+) -> list[float]:
     out = []
     for k in range(rounds):
         for sid in ids:
@@ -66,23 +67,33 @@ def switching() -> None:
         app.processEvents()
         n = sum(len(s.gt) + len(s.det) for s in ds) // len(ds)
         times = switch_times(window, app, [s.id for s in ds])
-        print(f"   switch to a {name} image ({n} instances), every layer on: "
-              f"median {statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms")
+        print(
+            f"   switch to a {name} image ({n} instances), every layer on: "
+            f"median {statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms"
+        )
     window.close()
 
 
 def first_window() -> None:
-    code = ("import time, sys; t0 = time.perf_counter(); "
-            "from metrics.cli import main; "
-            "sys.exit(main(['view', '--quit-after-show']))")
+    code = (
+        "import time, sys; t0 = time.perf_counter(); "
+        "from metrics.cli import main; "
+        "sys.exit(main(['view', '--quit-after-show']))"
+    )
     walls = []
     for _ in range(3):
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                       env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+        subprocess.run(
+            [sys.executable, "-c", code],
+            check=True,
+            capture_output=True,
+            env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        )
         walls.append(time.perf_counter() - t0)
-    print(f"   detlens view (demo data) to first window shown, whole process: best "
-          f"{min(walls):.2f} s of 3 (target 1.5 s)")
+    print(
+        f"   detlens view (demo data) to first window shown, whole process: best "
+        f"{min(walls):.2f} s of 3 (target 1.5 s)"
+    )
 
 
 if __name__ == "__main__":

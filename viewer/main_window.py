@@ -99,7 +99,7 @@ class MainWindow(QMainWindow):
         metric = self._dock("Metric", self.params, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(layers, metric)
         layers.raise_()
-        self.resizeDocks([left, inspector], [520, 380], Qt.Orientation.Horizontal)
+        self.resizeDocks([left, inspector], [560, 380], Qt.Orientation.Horizontal)
         self.resizeDocks([inspector, layers], [330, 560], Qt.Orientation.Vertical)
         self._menus()
         self._shortcuts()

@@ -228,7 +228,7 @@ def _paint_text(
     w, h = fm.horizontalAdvance(text) + 8, fm.height() + 2
     box = QRectF(2, -h - 2, w, h)
     painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(QColor(style.fill or "#e6ffffff"))
+    painter.setBrush(QColor("#e6ffffff"))
     painter.drawRoundedRect(box, 3, 3)
     painter.setPen(QColor(style.stroke or "#000000"))
     painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)

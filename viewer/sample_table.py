@@ -102,7 +102,11 @@ class SampleTableModel(QAbstractTableModel):
                 return f"{value:.3f}"
             if isinstance(value, int) and index.column() > 2 and value == 0:
                 return ""
-            return "…" if value is None else str(value)
+            if value is None:
+                return "…" if self.session.is_busy() else "–"
+            return str(value)
+        if role == Qt.ItemDataRole.ToolTipRole and value is None:
+            return "not evaluated by this metric (input it cannot read), or still running"
         if role == Qt.ItemDataRole.UserRole:  # sort key
             return -1.0 if value is None else value
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0:
