@@ -37,7 +37,15 @@ def evaluate(
         plan = plan_all(ds, specs, overrides)
         for note in plan.notes:
             log.warning("%s", note)
-        return run(ds, plan.specs, overrides, policy=policy, workers=workers, lenient=plan.lenient)
+        return run(
+            ds,
+            plan.specs,
+            overrides,
+            policy=policy,
+            workers=workers,
+            lenient=plan.lenient,
+            validated=plan.validated,
+        )
     spec = resolve(metric)
     return run(ds, [spec], {spec.id: params}, policy=policy, workers=workers)[0]
 

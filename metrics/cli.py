@@ -157,11 +157,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
     specs, auto = _specs(args.metric, ds)
     overrides = _overrides(args.set, specs)
     lenient: frozenset[str] = frozenset()
+    validated = None
     if auto:
         plan = plan_all(ds, specs, overrides)
         for note in plan.notes:
             log.warning("%s", note)
-        specs, lenient = plan.specs, plan.lenient
+        specs, lenient, validated = plan.specs, plan.lenient, plan.validated
     if not specs:
         raise UserError("no metric applies to these inputs")
     bar = None if args.quiet else ProgressBar()
@@ -173,6 +174,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         workers=max(1, args.workers),
         progress=bar,
         lenient=lenient,
+        validated=validated,
     )
     if not args.quiet:
         _report(ds, evals)

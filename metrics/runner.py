@@ -70,6 +70,7 @@ class Plan:
     specs: list[MetricSpec]
     lenient: frozenset[str]
     notes: list[str]
+    validated: dict[str, list[Problem]] = field(default_factory=dict)
 
 
 def plan_all(
@@ -80,8 +81,10 @@ def plan_all(
     """Metrics whose input rules every sample breaks are left out; a metric that only some
     samples break runs without them (e.g. TedEval next to one curved polygon)."""
     keep, lenient, notes = [], set(), []
+    validated: dict[str, list[Problem]] = {}
     for spec in specs:
         found = _validate(spec, dataset, make_params(spec, (overrides or {}).get(spec.id)))
+        validated[spec.id] = found
         errors = [p for p in found if p.severity is Severity.ERROR]
         bad = {p.sample_id for p in errors}
         if not errors:
@@ -92,7 +95,7 @@ def plan_all(
             notes.append(f"{spec.id}: {len(bad)} image(s) skipped, first problem: {errors[0]}")
         else:
             notes.append(f"{spec.id} left out: {len(errors)} input error(s), first: {errors[0]}")
-    return Plan(keep, frozenset(lenient), notes)
+    return Plan(keep, frozenset(lenient), notes, validated)
 
 
 def _validate(spec: MetricSpec, dataset: Dataset, prm: Any) -> list[Problem]:
@@ -109,6 +112,7 @@ def _check(
     params: Sequence[Any],
     policy: Policy,
     lenient: frozenset[str] = frozenset(),
+    validated: Mapping[str, list[Problem]] | None = None,
 ) -> tuple[list[Problem], dict[str, set[str]]]:
     """All problems (reader + per-metric validation); per metric the samples to leave out.
 
@@ -126,7 +130,8 @@ def _check(
     excluded: dict[str, set[str]] = {}
     for spec, prm in zip(specs, params, strict=True):
         bad = set(bad_reader)
-        found = _validate(spec, dataset, prm)
+        known = (validated or {}).get(spec.id)
+        found = known if known is not None else _validate(spec, dataset, prm)
         problems.extend(p for p in found if p not in seen)
         seen.update(found)
         bad.update(p.sample_id for p in found if p.severity is Severity.ERROR and p.sample_id)
@@ -181,6 +186,7 @@ def run(
     *,
     policy: Policy = "strict",
     lenient: frozenset[str] = frozenset(),
+    validated: Mapping[str, list[Problem]] | None = None,
     workers: int = 1,
     progress: Progress | None = None,
     cancel: Cancel | None = None,
@@ -191,7 +197,7 @@ def run(
     ``first`` names a sample to evaluate before the others (the viewer's current image).
     """
     params = [make_params(s, (overrides or {}).get(s.id)) for s in specs]
-    problems, excluded = _check(dataset, specs, params, policy, lenient)
+    problems, excluded = _check(dataset, specs, params, policy, lenient, validated)
     samples = list(dataset.samples)
     if first is not None:
         samples.sort(key=lambda s: s.id != first)

@@ -16,17 +16,24 @@ import numpy as np
 
 from metrics.model import BoxType, FloatArray, Instance, ltrb_points
 
-_NUM = re.compile(r"\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*\Z")
-_INT = re.compile(r"\s*-?\d+\s*\Z")
-_CONF = re.compile(r"\s*(?:[01](?:\.\d*)?|0?\.\d+)\s*\Z")
+_NUM = re.compile(r"\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*\Z", re.ASCII)
+_INT = re.compile(r"\s*-?\d+\s*\Z", re.ASCII)
+_CONF = re.compile(r"\s*(?:[01](?:\.\d*)?|0?\.\d+)\s*\Z", re.ASCII)
 DONT_CARE = "###"
 _I = r"\s*(-?\d+)\s*"
-_FAST_QUAD = re.compile(",".join([_I] * 8) + r"(?:,(.*))?\Z", re.DOTALL)
-_FAST_LTRB = re.compile(",".join([_I] * 4) + r"(?:,(.*))?\Z", re.DOTALL)
+_FAST_QUAD = re.compile(",".join([_I] * 8) + r"(?:,(.*))?\Z", re.DOTALL | re.ASCII)
+_FAST_LTRB = re.compile(",".join([_I] * 4) + r"(?:,(.*))?\Z", re.DOTALL | re.ASCII)
 
 
 class LineError(ValueError):
     """A line that cannot be read; the message says why."""
+
+
+def _float(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError as exc:
+        raise LineError(f"not a number: {text.strip()[:20]!r}") from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +98,7 @@ def _coords(
         raise LineError(
             f"expected x,y coordinate pairs (at least {min_numbers} numbers), found {n}"
         )
-    values = np.array([float(v) for v in nums], dtype=np.float64)
+    values = np.array([_float(v) for v in nums], dtype=np.float64)
     if not np.all(np.isfinite(values)):
         raise LineError("coordinates must be finite numbers")
     if n == 4 and box_type in (None, BoxType.LTRB):
@@ -126,7 +133,7 @@ def _fast(line: str, lineno: int, box_type: BoxType | None, det: bool) -> Instan
         *nums, tail = m.groups()
         if tail is not None and (det or _NUM.match(tail.split(",", 1)[0])):
             return None  # more numbers follow: the general path decides
-        values = [float(v) for v in nums]
+        values = [_float(v) for v in nums]
         if kind is BoxType.LTRB:
             if values[2] < values[0] or values[3] < values[1]:
                 return None
@@ -183,10 +190,10 @@ def _det_tail(
         if text is None and schema.transcription and not schema.confidence:
             text = last
         else:
-            conf = float(last)
+            conf = _float(last)
     elif text is None and schema.confidence and schema.transcription and len(nums) >= 6:
         text = nums.pop()
-        conf = float(nums.pop())
+        conf = _float(nums.pop())
     return nums, conf, None if text is None else dequote(text)
 
 
@@ -202,7 +209,7 @@ def parse_det_line(
         tail_nums, tail_rest = _split(",".join(rest)) if rest else ([], [])
         conf: float | None = None
         if tail_nums and (schema.confidence or not schema.transcription):
-            conf = float(tail_nums.pop(0))
+            conf = _float(tail_nums.pop(0))
             rest = tail_nums + tail_rest
         joined = ",".join(rest)
         text = dequote(joined) if joined.strip() else None

@@ -90,7 +90,7 @@ def test_bad_file_shows_an_error_and_keeps_the_app(
     assert len(window.session.dataset) == 12  # the demo is still open
     bad = tmp_path / "gt.zip"
     with zipfile.ZipFile(bad, "w") as zf:
-        zf.writestr("gt_img_1.txt", "0,0,10,0,10,10,0,10,A\n1,2,oops\n")
+        zf.writestr("gt_img_1.txt", "0,0,10,0,10,10,0,10,A\n1,2,3,oops\n")
         zf.writestr("gt_img_2.txt", "0,0,10,0,10,10,0,10,B\n")
     assert window.open_paths(DatasetPaths(str(bad)))
     wait_evaluated(qtbot, window.session)
