@@ -70,6 +70,10 @@ def _split(line: str) -> tuple[list[str], list[str]]:
 
 
 def shape_of(line: str) -> LineShape:
+    """Numeric field count, text present, confidence-like tail (a fast path for plain QUADs)."""
+    m = _FAST_QUAD.match(line)
+    if m is not None and m.group(9) is None:
+        return LineShape(8, False, False)
     nums, rest = _split(line)
     text = ",".join(rest)
     tail = len(nums) % 2 == 1 and "." in nums[-1] and bool(_CONF.match(nums[-1]))
@@ -133,13 +137,13 @@ def _fast(line: str, lineno: int, box_type: BoxType | None, det: bool) -> Instan
         *nums, tail = m.groups()
         if tail is not None and (det or _NUM.match(tail.split(",", 1)[0])):
             return None  # more numbers follow: the general path decides
-        values = [_float(v) for v in nums]
+        values = np.array(nums, dtype=np.float64)  # the regex admits integers only
         if kind is BoxType.LTRB:
             if values[2] < values[0] or values[3] < values[1]:
                 return None
-            pts = ltrb_points(*values)
+            pts = ltrb_points(*values.tolist())
         else:
-            pts = np.array(values, dtype=np.float64).reshape(4, 2)
+            pts = values.reshape(4, 2)
         text = None if tail is None else dequote(tail)
         return Instance(
             points=pts, box_type=kind, text=text, dont_care=text == DONT_CARE, line=lineno

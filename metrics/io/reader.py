@@ -8,14 +8,16 @@ evaluation, ``skip_sample`` drops the samples that have errors).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import shapely
 
+from metrics.clip import is_convex_quad
 from metrics.geometry import polygons, signed_areas
-from metrics.io.archive import IMAGE_SUFFIXES, Member, read_members, split_lines
+from metrics.io.archive import IMAGE_SUFFIXES, Line, Member, read_members, split_lines
 from metrics.io.lines import (
     DetSchema,
     LineError,
@@ -25,7 +27,16 @@ from metrics.io.lines import (
     shape_of,
 )
 from metrics.io.pairing import IdMatcher, gt_id, natural_key
-from metrics.model import BoxType, Dataset, InputError, Instance, Problem, Sample, Severity
+from metrics.model import (
+    BoxType,
+    Dataset,
+    FloatArray,
+    InputError,
+    Instance,
+    Problem,
+    Sample,
+    Severity,
+)
 
 PathLike = str | os.PathLike[str]
 
@@ -64,10 +75,15 @@ def _read_gt(
 
 
 def _read_det(
-    member: Member, sid: str, schema: DetSchema, box_type: BoxType | None, problems: list[Problem]
+    member: Member,
+    lines: list[Line],
+    sid: str,
+    schema: DetSchema,
+    box_type: BoxType | None,
+    problems: list[Problem],
 ) -> tuple[Instance, ...]:
     out = []
-    for ln in split_lines(member, problems):
+    for ln in lines:
         try:
             out.append(parse_det_line(ln.text, ln.number, schema, box_type))
         except LineError as exc:
@@ -75,9 +91,8 @@ def _read_det(
     return tuple(out)
 
 
-def _det_schema(members: list[Member], opts: LoadOptions) -> DetSchema:
-    sink: list[Problem] = []
-    shapes = [shape_of(ln.text) for m in members for ln in split_lines(m, sink)]
+def _det_schema(lines: Iterable[list[Line]], opts: LoadOptions) -> DetSchema:
+    shapes = [shape_of(ln.text) for member_lines in lines for ln in member_lines]
     inferred = infer_det_schema(shapes)
     return DetSchema(
         confidence=inferred.confidence if opts.det_confidence is None else opts.det_confidence,
@@ -149,8 +164,22 @@ def _images(path: PathLike, matcher: IdMatcher, problems: list[Problem]) -> dict
     return out
 
 
+def _suspect(rings: list[FloatArray]) -> tuple[np.ndarray, np.ndarray]:
+    """Zero-area rings, and rings that may self-intersect (all but convex quads)."""
+    area = np.abs(signed_areas(rings))
+    quads = np.fromiter((len(r) == 4 for r in rings), dtype=bool, count=len(rings))
+    convex = np.zeros(len(rings), dtype=bool)
+    if quads.any():
+        stack = np.stack([r for r, q in zip(rings, quads, strict=True) if q])
+        convex[quads] = is_convex_quad(stack)
+    return area == 0, ~convex
+
+
 def geometry_warnings(samples: list[Sample]) -> list[Problem]:
-    """Warnings for zero-area and self-intersecting polygons (evaluated anyway, spec 6.1)."""
+    """Warnings for zero-area and self-intersecting polygons (evaluated anyway, spec 6.1).
+
+    Convex quads (nearly every box) are cleared with array arithmetic; GEOS checks the rest.
+    """
     items = [
         (s, src, inst)
         for s in samples
@@ -164,12 +193,16 @@ def geometry_warnings(samples: list[Sample]) -> list[Problem]:
     if not items:
         return []
     rings = [inst.points for _, _, inst in items]
-    geoms, invalid = polygons(rings)
-    area = np.abs(signed_areas(rings))
+    zero, check = _suspect(rings)
+    invalid = np.zeros(len(rings), dtype=bool)
+    idx = np.flatnonzero(check)
+    if len(idx):
+        _, bad = polygons([rings[k] for k in idx])
+        invalid[idx] = bad
     out = []
-    for k in np.flatnonzero(invalid | (area == 0)):
+    for k in np.flatnonzero(invalid | zero):
         s, src, inst = items[k]
-        parts = ["has zero area"] if area[k] == 0 else []
+        parts = ["has zero area"] if zero[k] else []
         if invalid[k]:
             reason = shapely.is_valid_reason(shapely.Polygon(inst.points))
             parts.append(f"is self-intersecting ({reason})")
@@ -186,7 +219,6 @@ def geometry_warnings(samples: list[Sample]) -> list[Problem]:
                 s.id,
             )
         )
-    del geoms
     return out
 
 
@@ -212,9 +244,11 @@ def load_dataset(
     matcher = IdMatcher(gt_by_id)
     det_by_id: dict[str, Member] = {}
     schema = DetSchema()
+    det_lines: dict[str, list[Line]] = {}
     if det is not None:
         det_members = read_members(det)
-        schema = _det_schema(det_members, opts)
+        det_lines = {m.label: split_lines(m, problems) for m in det_members}
+        schema = _det_schema(det_lines.values(), opts)
         det_by_id = _pair(det_members, matcher, "detection", problems)
     lines_by_id = (
         _pair(read_members(gt_lines), matcher, "text-line GT", problems)
@@ -229,7 +263,9 @@ def load_dataset(
             Sample(
                 id=sid,
                 gt=_read_gt(g, sid, opts.gt_box_type, problems),
-                det=_read_det(d, sid, schema, opts.det_box_type, problems) if d else (),
+                det=_read_det(d, det_lines[d.label], sid, schema, opts.det_box_type, problems)
+                if d
+                else (),
                 gt_source=g.label,
                 det_source=d.label if d else None,
                 gt_lines=_read_gt(t, sid, opts.gt_box_type, problems)
