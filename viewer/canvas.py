@@ -40,9 +40,12 @@ class OverlayItem(QGraphicsItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
 
     def set_items(self, items: list[DrawItem]) -> None:
-        self.items = items
-        self.prepared = PreparedOverlay(items)
-        self.picker = PickIndex(items)
+        self.set_prepared(items, PreparedOverlay(items), PickIndex(items))
+
+    def set_prepared(
+        self, items: list[DrawItem], prepared: PreparedOverlay, picker: PickIndex
+    ) -> None:
+        self.items, self.prepared, self.picker = items, prepared, picker
 
     def boundingRect(self) -> QRectF:
         return self.rect
@@ -82,6 +85,10 @@ class CanvasView(QGraphicsView):
         self.scene().addItem(self.pixmap_item)
         self.scene().addItem(self.overlay)
         self._image_path: str | None = None
+        # prepared overlays of recently shown (sample, result) pairs: going back is instant
+        self._cache: dict[
+            tuple[int, int], tuple[object, object, list[DrawItem], PreparedOverlay, PickIndex]
+        ] = {}
         self._press: QPointF | None = None
         self._fit_pending = True
         session.sample_changed.connect(self._on_session_sample_changed)
@@ -121,7 +128,15 @@ class CanvasView(QGraphicsView):
             self.viewport().update()
             return
         result = self.session.result()
-        self.overlay.set_items(build_overlay(sample, result, self.session.problems()))
+        key = (id(sample), id(result))
+        cached = self._cache.pop(key, None)
+        if cached is None or cached[0] is not sample or cached[1] is not result:
+            items = build_overlay(sample, result, self.session.problems())
+            cached = (sample, result, items, PreparedOverlay(items), PickIndex(items))
+        self._cache[key] = cached  # most recent last
+        while len(self._cache) > 8:
+            self._cache.pop(next(iter(self._cache)))
+        self.overlay.set_prepared(*cached[2:])
         self._set_image(sample.image)
         x0, y0, x1, y1 = bounds(sample)
         rect = (
@@ -158,6 +173,7 @@ class CanvasView(QGraphicsView):
 
     def _on_session_dataset_changed(self) -> None:
         self._image_path = None
+        self._cache.clear()
         self._fit_pending = True
 
     def _on_layers_changed(self) -> None:
