@@ -8,9 +8,13 @@ import pytest
 
 pytest.importorskip("PySide6", reason="viewer tests need PySide6 (pip install -e '.[test]')")
 
+from PySide6.QtCore import QStandardPaths
+
 from metrics.demo import demo_paths
 from viewer.main_window import MainWindow
 from viewer.session import DatasetPaths, Session
+
+QStandardPaths.setTestModeEnabled(True)  # QSettings (recent datasets) away from the user's
 
 
 def demo_dataset_paths(det: str = "a") -> DatasetPaths:

@@ -97,3 +97,19 @@ def test_bad_file_shows_an_error_and_keeps_the_app(
     assert any("gt_img_1.txt:2" in m for m in messages)
     assert "img_2" in window.session.evaluation().results
     assert window.isVisible()
+
+
+def test_open_dialog_fields_and_recent_datasets(qtbot, window: MainWindow) -> None:
+    from viewer.main_window import OpenDatasetDialog
+
+    paths = window.session.paths
+    dialog = OpenDatasetDialog(window, paths)
+    qtbot.addWidget(dialog)
+    assert dialog.paths() == paths
+    dialog.edits["gt"].setText("")
+    assert dialog.paths() is None  # nothing to open without GT
+    titles = [a.text() for a in window.recent_menu.actions()]
+    assert paths.title in titles
+    window.recent_menu.actions()[0].trigger()
+    wait_evaluated(qtbot, window.session)
+    assert window.session.paths == paths
