@@ -89,9 +89,22 @@ def instance_items(sample: Sample, result: SampleResult | None) -> list[DrawItem
     return items
 
 
+_BOX_CACHE: dict[int, tuple[Sample, np.ndarray, np.ndarray]] = {}
+
+
 def _boxes(sample: Sample) -> tuple[np.ndarray, np.ndarray]:
-    """Bounding boxes of the GTs and of the detections."""
-    return bboxes([g.points for g in sample.gt]), bboxes([d.points for d in sample.det])
+    """Bounding boxes of the GTs and of the detections (kept for the last few samples)."""
+    hit = _BOX_CACHE.get(id(sample))
+    if hit is None or hit[0] is not sample:
+        if len(_BOX_CACHE) > 16:
+            _BOX_CACHE.clear()
+        hit = (
+            sample,
+            bboxes([g.points for g in sample.gt]),
+            bboxes([d.points for d in sample.det]),
+        )
+        _BOX_CACHE[id(sample)] = hit
+    return hit[1], hit[2]
 
 
 def _centres(boxes: np.ndarray) -> np.ndarray:
@@ -326,7 +339,10 @@ def bboxes(coords: Sequence[np.ndarray]) -> np.ndarray:
     """(n, 4) bounding boxes (x0, y0, x1, y1) of many coordinate arrays, in one pass."""
     if not coords:
         return np.zeros((0, 4))
-    arrays = [np.asarray(c, dtype=float).reshape(-1, 2) for c in coords]
+    arrays = [
+        c if isinstance(c, np.ndarray) and c.ndim == 2 else np.asarray(c, float).reshape(-1, 2)
+        for c in coords
+    ]
     lengths = np.fromiter((len(a) for a in arrays), dtype=np.intp, count=len(arrays))
     out = np.zeros((len(arrays), 4))
     keep = lengths > 0
