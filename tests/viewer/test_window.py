@@ -113,3 +113,21 @@ def test_open_dialog_fields_and_recent_datasets(qtbot, window: MainWindow) -> No
     window.recent_menu.actions()[0].trigger()
     wait_evaluated(qtbot, window.session)
     assert window.session.paths == paths
+
+
+def test_without_images_the_canvas_fits_the_boxes(qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+    gt = tmp_path / "gt.zip"
+    with zipfile.ZipFile(gt, "w") as zf:
+        zf.writestr("gt_img_1.txt", "1000,500,1400,500,1400,600,1000,600,WORD\n")
+    det = tmp_path / "det.zip"
+    with zipfile.ZipFile(det, "w") as zf:
+        zf.writestr("res_img_1.txt", "1010,505,1390,505,1390,595,1010,595\n")
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    assert w.open_paths(DatasetPaths(str(gt), str(det)))
+    wait_evaluated(qtbot, w.session)
+    rect = w.canvas.overlay.rect
+    assert rect.contains(1000, 500) and rect.contains(1400, 600)
+    assert w.canvas.pixmap_item.pixmap().isNull()
+    assert w.session.result().recall == 1.0
