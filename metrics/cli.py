@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from importlib.metadata import entry_points
 from typing import Any, TextIO
 
+from metrics.cli_compare import add_compare_command
 from metrics.demo import demo_paths
 from metrics.io.reader import LoadOptions, load_dataset
 from metrics.io.writers import write_csv, write_json
@@ -218,6 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--verbose", "-v", action="store_true", help="debug logging")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_eval(sub)
+    add_compare_command(sub)
     for ep in entry_points(group="detlens.commands"):
         try:
             ep.load()(sub)
