@@ -4,6 +4,7 @@ screenshot headless and exit."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import time
@@ -34,8 +35,27 @@ def add_view_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
         "--screenshot", metavar="OUT.png", help="render the window offscreen to this PNG and exit"
     )
     p.add_argument("--size", default="1600x950", help="window size for --screenshot (WxH)")
+    p.add_argument("--state", help="restore a view state JSON written beside an export")
     p.add_argument("--quit-after-show", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_view)
+
+
+def _apply_state(args: argparse.Namespace) -> None:
+    """Fill the command line from a state file (explicit options win)."""
+    import json
+
+    try:
+        state = json.loads(Path(args.state).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError([], f"cannot read state file {args.state}: {exc}") from exc
+    dets = state.get("det") or []
+    args.gt = args.gt or state.get("gt")
+    args.det = args.det or (dets[0] if dets else None)
+    args.images = args.images or state.get("images")
+    args.metric = args.metric or state.get("metric")
+    args.sample = args.sample or state.get("sample")
+    args.layers = args.layers or ",".join(state.get("layers") or []) or None
+    args.params = state.get("params") or {}
 
 
 def _paths(args: argparse.Namespace) -> DatasetPaths:
@@ -65,6 +85,9 @@ def cmd_view(args: argparse.Namespace) -> int:
         return 2
 
     t0 = time.perf_counter()
+    args.params = {}
+    if args.state:
+        _apply_state(args)
     paths = _paths(args)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("detlens")
@@ -94,6 +117,8 @@ def _apply_view_options(window: object, args: argparse.Namespace) -> None:
     s = window.session
     if args.metric:
         metric = resolve(args.metric).id
+        defaults = dataclasses.asdict(resolve(metric).params_type())
+        changed = {k: v for k, v in args.params.items() if defaults.get(k, v) != v}
         if metric not in s.metric_ids():
             raise InputError(
                 [],
@@ -101,6 +126,8 @@ def _apply_view_options(window: object, args: argparse.Namespace) -> None:
                 f"(available: {', '.join(s.metric_ids())})",
             )
         s.set_metric(metric)
+        if changed:
+            s.set_params(metric, changed)
     if args.sample:
         if s.dataset is None or args.sample not in s.sample_ids():
             raise InputError([], f"no sample {args.sample!r} in this dataset")

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 
 from viewer.app import add_view_command
+from viewer.export_cli import add_export_command
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_view_command(sub)
+    add_export_command(sub)

@@ -1,0 +1,107 @@
+"""``detlens export``: PNGs through the window's painter, index, state files that restore."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from PySide6.QtGui import QColor, QImage
+
+from metrics.cli import main
+from metrics.demo import demo_paths
+from viewer.export import HEADER_PX
+from viewer.style import STYLES
+
+
+def _near(img: QImage, x: int, y: int, hex_color: str, tol: int = 60) -> bool:
+    c, want = img.pixelColor(x, y), QColor(hex_color)
+    return all(
+        abs(a - b) <= tol
+        for a, b in ((c.red(), want.red()), (c.green(), want.green()), (c.blue(), want.blue()))
+    )
+
+
+def test_export_worst_writes_pngs_index_and_state(qtbot, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    assert main(["export", "--metric", "tiou", "--worst", "3", "--out", str(out)]) == 0
+    pngs = sorted(out.glob("*.png"))
+    assert len(pngs) == 3 and not list(out.glob(".*.tmp"))
+    rows = list(csv.DictReader((out / "index.csv").open()))
+    assert [r["image"] for r in rows] == [
+        p.name for p in sorted(pngs, key=lambda p: [r["image"] for r in rows].index(p.name))
+    ]
+    hmeans = [float(r["hmean"]) for r in rows]
+    assert hmeans == sorted(hmeans)  # worst first
+    assert "<img src=" in (out / "index.html").read_text()
+    state = json.loads(pngs[0].with_suffix(".json").read_text())
+    assert state["metric"] == "tiou" and state["sample"] == pngs[0].stem
+    assert Path(state["gt"]).is_absolute() and state["params"]["tolerance"] == 0.01
+
+
+def test_exported_pixels_show_the_layers_asked_for(qtbot, tmp_path: Path) -> None:
+    d = demo_paths()
+    common = [
+        "export",
+        "--gt",
+        str(d.gt),
+        "--det",
+        str(d.det_b),
+        "--images",
+        str(d.images),
+        "--metric",
+        "tiou",
+        "--samples",
+        "img_4",
+    ]
+    assert main([*common, "--layers", "gt", "--out", str(tmp_path / "gt")]) == 0
+    img = QImage(str(tmp_path / "gt" / "img_4.png"))
+    # GRILL (GT line 3: 395,220 - 575,280) is missed by detector B: red outline on white
+    assert _near(img, 485, 220 + HEADER_PX, STYLES["gt.missed"].stroke)
+    # RESTAURANT (line 1: 212,60 - 812,160) is cropped by B: TIoU partial, orange
+    assert _near(img, 500, 60 + HEADER_PX, STYLES["gt.partial"].stroke)
+    assert main([*common, "--layers", "image", "--out", str(tmp_path / "img")]) == 0
+    plain = QImage(str(tmp_path / "img" / "img_4.png"))
+    assert not _near(plain, 485, 220 + HEADER_PX, STYLES["gt.missed"].stroke, tol=20)
+    assert plain.height() < img.height()  # no legend without layers that draw
+
+
+def test_two_detectors_side_by_side_and_state_restores(qtbot, tmp_path: Path) -> None:
+    d = demo_paths()
+    out = tmp_path / "pair"
+    assert (
+        main(
+            [
+                "export",
+                "--gt",
+                str(d.gt),
+                "--det",
+                str(d.det_a),
+                "--det",
+                str(d.det_b),
+                "--images",
+                str(d.images),
+                "--samples",
+                "img_7",
+                "--metric",
+                "tedeval",
+                "--set",
+                "area_recall=0.5",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    img = QImage(str(out / "img_7.png"))
+    assert img.width() == 2 * 640
+    shot = tmp_path / "restored.png"
+    assert main(["view", "--state", str(out / "img_7.json"), "--screenshot", str(shot)]) == 0
+    assert shot.exists()
+
+
+def test_export_refuses_to_write_next_to_inputs(qtbot, tmp_path: Path, capsys) -> None:
+    d = demo_paths()
+    code = main(["export", "--gt", str(d.gt), "--det", str(d.det_b), "--out", str(d.det_b)])
+    assert code == 2 and "next to the input" in capsys.readouterr().err
+    assert not list(Path(d.det_b).glob("*.png"))

@@ -1,0 +1,220 @@
+"""Annotated images of samples, rendered headless through the same painter as the window.
+
+``render_sample`` paints one sample at full image resolution (whatever the zoom of any
+window), with a header (sample id, detector, metric, R/P/H) and the legend of the visible
+layers burned in; two results side by side when comparing detectors. ``export_samples``
+writes PNGs atomically, a view-state JSON beside each, and an index (CSV and HTML).
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter
+
+from metrics.model import Sample
+from metrics.results import SampleResult
+from viewer.layers import LAYERS
+from viewer.overlay import bounds, build_overlay
+from viewer.paint import RenderContext, paint_overlay
+from viewer.style import LAYER_LEGEND, STYLES
+
+HEADER_PX = 34
+LEGEND_ROW_PX = 20
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One side of an exported image: a detector's result on the sample."""
+
+    name: str
+    metric: str
+    result: SampleResult | None
+    sample: Sample | None = None  # this panel's detections (default: the rendered sample)
+
+
+def _canvas_rect(sample: Sample, base: QImage | None) -> QRectF:
+    if base is not None and not base.isNull():
+        return QRectF(0, 0, base.width(), base.height())
+    x0, y0, x1, y1 = bounds(sample)
+    return QRectF(
+        min(0.0, x0) - 20, min(0.0, y0) - 20, x1 - min(0.0, x0) + 40, y1 - min(0.0, y0) + 40
+    )
+
+
+def _legend_keys(layers: frozenset[str]) -> list[str]:
+    return [
+        key for layer in LAYERS if layer.key in layers for key in LAYER_LEGEND.get(layer.key, ())
+    ]
+
+
+def render_sample(
+    sample: Sample, panels: Sequence[Panel], layers: frozenset[str], problems: Sequence[object] = ()
+) -> QImage:
+    """The sample's image with each panel's evidence, side by side, header and legend."""
+    base = QImage(sample.image) if sample.image else None
+    rect = _canvas_rect(sample, base)
+    w, h = int(rect.width()), int(rect.height())
+    mine = [pr for pr in problems if getattr(pr, "sample_id", None) == sample.id]
+    drawn = [
+        build_overlay(pn.sample or sample, pn.result, mine)  # type: ignore[arg-type]
+        for pn in panels
+    ]
+    used = {it.style for items in drawn for it in items if it.layer in layers}
+    legend = [k for k in _legend_keys(layers) if k in used]
+    legend_h = LEGEND_ROW_PX * ((len(legend) + 3) // 4) + 8 if legend else 0
+    out = QImage(w * len(panels), h + HEADER_PX + legend_h, QImage.Format.Format_ARGB32)
+    out.fill(QColor("#ffffff"))
+    p = QPainter(out)
+    font = QFont("DejaVu Sans")
+    font.setPixelSize(14)
+    for k, (panel, items) in enumerate(zip(panels, drawn, strict=True)):
+        p.save()
+        p.translate(k * w, 0)
+        _header(p, sample, panel, w, font)
+        p.translate(-rect.left(), HEADER_PX - rect.top())
+        p.fillRect(rect, QColor("#3a3a3a"))
+        if base is not None and not base.isNull() and "image" in layers:
+            p.drawImage(0, 0, base)
+        paint_overlay(p, items, RenderContext(layers=layers, scale=1.0))
+        p.restore()
+    _legend(p, legend, h + HEADER_PX, out.width(), font)
+    p.end()
+    return out
+
+
+def _header(p: QPainter, sample: Sample, panel: Panel, width: int, font: QFont) -> None:
+    p.fillRect(QRectF(0, 0, width, HEADER_PX), QColor("#1f2937"))
+    p.setPen(QColor("#ffffff"))
+    p.setFont(font)
+    r = panel.result
+    scores = (
+        "not evaluated"
+        if r is None
+        else (f"R {r.recall:.3f}  P {r.precision:.3f}  H {r.hmean:.3f}")
+    )
+    text = f"{sample.id} · {panel.name} · {panel.metric} · {scores}"
+    p.drawText(QRectF(8, 0, width - 16, HEADER_PX), int(Qt.AlignmentFlag.AlignVCenter), text)
+
+
+def _legend(p: QPainter, keys: list[str], top: int, width: int, font: QFont) -> None:
+    p.setFont(font)
+    col_w = max(width // 4, 1)
+    for n, key in enumerate(keys):
+        st = STYLES[key]
+        x, y = (n % 4) * col_w + 8, top + 4 + (n // 4) * LEGEND_ROW_PX
+        p.setPen(QColor(st.stroke or "#000000"))
+        p.setBrush(QColor(st.fill) if st.fill else Qt.BrushStyle.NoBrush)
+        p.drawRect(QRectF(x, y + 3, 12, 12))
+        p.setPen(QColor("#111111"))
+        p.drawText(
+            QRectF(x + 18, y, col_w - 26, LEGEND_ROW_PX),
+            int(Qt.AlignmentFlag.AlignVCenter),
+            st.label or key,
+        )
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write through a temporary file in the same folder, then rename: never half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def png_bytes(image: QImage) -> bytes:
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buf, "PNG"):
+        raise OSError("cannot encode PNG")
+    buf.close()
+    return bytes(data.data())
+
+
+@dataclass(frozen=True)
+class ExportedSample:
+    sample_id: str
+    png: Path
+    scores: tuple[tuple[str, float | None, float | None, float | None], ...]
+
+
+def export_samples(
+    samples: Sequence[Sample],
+    panels_of: Callable[[Sample], list[Panel]],
+    layers: frozenset[str],
+    out_dir: Path,
+    state_of: Callable[[Sample], dict],
+    progress: Callable[[int, int], None] | None = None,
+    problems: Sequence[object] = (),
+) -> list[ExportedSample]:
+    """Render and write each sample (PNG + state JSON), then the CSV and HTML index."""
+    done: list[ExportedSample] = []
+    for n, sample in enumerate(samples, start=1):
+        panels = panels_of(sample)
+        png = out_dir / f"{sample.id}.png"
+        atomic_write(png, png_bytes(render_sample(sample, panels, layers, problems)))
+        state = json.dumps(state_of(sample), indent=1) + "\n"
+        atomic_write(png.with_suffix(".json"), state.encode("utf-8"))
+        done.append(
+            ExportedSample(sample.id, png, tuple((pn.name, *_scores(pn.result)) for pn in panels))
+        )
+        if progress is not None:
+            progress(n, len(samples))
+    write_index(out_dir, done)
+    return done
+
+
+def _scores(r: SampleResult | None) -> tuple[float | None, float | None, float | None]:
+    return (None, None, None) if r is None else (r.recall, r.precision, r.hmean)
+
+
+def write_index(out_dir: Path, items: Sequence[ExportedSample]) -> None:
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["sample", "image", "detector", "recall", "precision", "hmean"])
+    rows = []
+    for it in items:
+        for name, r, p, h in it.scores:
+            w.writerow([it.sample_id, it.png.name, name, r, p, h])
+        cells = "".join(
+            f"<td>{html.escape(name)}</td><td>{_f(r)}</td><td>{_f(p)}</td><td>{_f(h)}</td>"
+            for name, r, p, h in it.scores
+        )
+        rows.append(
+            f"<tr><td>{html.escape(it.sample_id)}</td>{cells}<td><a href="
+            f"'{html.escape(it.png.name)}'><img src='{html.escape(it.png.name)}' "
+            "width=320></a></td></tr>"
+        )
+    atomic_write(out_dir / "index.csv", buf.getvalue().encode("utf-8"))
+    page = (
+        "<!doctype html><meta charset=utf-8><title>detlens export</title>"
+        "<style>body{font-family:sans-serif}td{padding:4px;vertical-align:top}</style>"
+        "<table><tr><th>sample</th><th colspan=4>scores</th><th>image</th></tr>"
+        + "".join(rows)
+        + "</table>\n"
+    )
+    atomic_write(out_dir / "index.html", page.encode("utf-8"))
+
+
+def _f(x: float | None) -> str:
+    return "–" if x is None else f"{x:.3f}"

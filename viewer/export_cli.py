@@ -1,0 +1,146 @@
+"""``detlens export``: annotated PNGs of chosen samples, headless, plus a CSV/HTML index."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from metrics.demo import demo_paths
+from metrics.io.reader import load_dataset
+from metrics.model import Dataset, InputError, Sample
+from metrics.registry import make_params, resolve
+from metrics.runner import Evaluation, run
+from viewer.layers import DEFAULT_LAYERS, LAYER_KEYS
+
+
+def add_export_command(sub: Any) -> None:
+    p = sub.add_parser(
+        "export",
+        help="render annotated images of samples (headless) with a CSV/HTML index",
+        description="Render the evidence of a metric on chosen samples to PNG files, through "
+        "the viewer's painter, without a window. Two --det put the detectors side by side.",
+    )
+    p.add_argument("--gt", help="GT zip or folder (default: the demo data)")
+    p.add_argument("--det", action="append", default=[], help="detections (1 or 2)")
+    p.add_argument("--images", help="image folder")
+    p.add_argument("--metric", default="tiou", help="metric id (default tiou)")
+    p.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="metric parameter"
+    )
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--worst", type=int, help="the N images with the lowest H-mean")
+    which.add_argument("--samples", help="comma-separated sample ids")
+    p.add_argument("--layers", help=f"comma-separated layers ({', '.join(LAYER_KEYS)})")
+    p.add_argument("--out", required=True, help="output folder")
+    p.add_argument(
+        "--allow-next-to-inputs",
+        action="store_true",
+        help="allow --out to be a folder that holds the inputs",
+    )
+    p.set_defaults(func=cmd_export)
+
+
+def _inputs(args: argparse.Namespace) -> tuple[str, list[str], str | None]:
+    if args.gt is None:
+        if args.det:
+            raise InputError([], "--det given without --gt")
+        demo = demo_paths()
+        return str(demo.gt), [str(demo.det_b)], args.images or str(demo.images)
+    return args.gt, list(args.det), args.images
+
+
+def _check_out(out: Path, inputs: list[str], allowed: bool) -> None:
+    if allowed:
+        return
+    target = out.resolve()
+    for item in inputs:
+        p = Path(item).resolve()
+        if target in (p, p.parent):
+            raise InputError(
+                [],
+                f"--out {out} would write next to the input {item}; choose "
+                "another folder or pass --allow-next-to-inputs",
+            )
+
+
+def _choose(ds: Dataset, ev: Evaluation, args: argparse.Namespace) -> list[Sample]:
+    if args.samples:
+        ids = [s.strip() for s in args.samples.split(",") if s.strip()]
+        unknown = [s for s in ids if s not in {x.id for x in ds}]
+        if unknown:
+            raise InputError([], f"unknown sample ids: {', '.join(unknown)}")
+        return [ds[s] for s in ids]
+    order = sorted(ds, key=lambda s: (ev.results[s.id].hmean if s.id in ev.results else 2.0, s.id))
+    return order[: args.worst] if args.worst is not None else order
+
+
+def _abs(path: str) -> str:
+    return str(Path(path).resolve())
+
+
+def _overrides(sets: list[str]) -> dict[str, str]:
+    out = {}
+    for item in sets:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise InputError([], f"--set needs KEY=VALUE, got {item!r}")
+        out[key.strip()] = value
+    return out
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    try:
+        from PySide6.QtWidgets import QApplication
+    except ImportError as exc:
+        print(f"detlens: error: export needs PySide6 ({exc})", file=sys.stderr)
+        return 2
+    from metrics.cli import ProgressBar
+    from viewer.export import Panel, export_samples
+
+    gt, dets, images = _inputs(args)
+    if not 1 <= len(dets) <= 2:
+        raise InputError([], "give one or two --det")
+    out = Path(args.out)
+    _check_out(out, [gt, *dets] + ([images] if images else []), args.allow_next_to_inputs)
+    spec = resolve(args.metric)
+    overrides = _overrides(args.set)
+    params = make_params(spec, overrides)
+    datasets = [load_dataset(gt, d, images=images) for d in dets]
+    evals = [run(ds, [spec], {spec.id: overrides}, policy="skip_sample")[0] for ds in datasets]
+    names = [Path(d).name.removesuffix(".zip") for d in dets]
+    layers = frozenset(x.strip() for x in args.layers.split(",")) if args.layers else DEFAULT_LAYERS
+    unknown = set(layers) - set(LAYER_KEYS)
+    if unknown:
+        raise InputError([], f"unknown layers {sorted(unknown)}; known: {', '.join(LAYER_KEYS)}")
+    chosen = _choose(datasets[0], evals[0], args)
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    del app
+
+    def panels_of(sample: Sample) -> list[Panel]:
+        return [
+            Panel(n, spec.id, ev.results.get(sample.id), ds[sample.id])
+            for n, ev, ds in zip(names, evals, datasets, strict=True)
+        ]
+
+    def state_of(sample: Sample) -> dict[str, Any]:
+        return {
+            "gt": _abs(gt),
+            "det": [_abs(d) for d in dets],
+            "images": _abs(images) if images else None,
+            "metric": spec.id,
+            "params": dataclasses.asdict(params),
+            "sample": sample.id,
+            "layers": sorted(layers),
+            "zoom": "fit",
+        }
+
+    done = export_samples(
+        chosen, panels_of, layers, out, state_of, ProgressBar(), datasets[0].problems
+    )
+    print(f"wrote {len(done)} images and {out / 'index.html'}")
+    return 0
