@@ -115,7 +115,7 @@ def test_open_dialog_fields_and_recent_datasets(qtbot, window: MainWindow) -> No
     assert window.session.paths == paths
 
 
-def test_without_images_the_canvas_fits_the_boxes(qtbot, tmp_path: Path) -> None:  # noqa: ANN001
+def test_without_images_the_canvas_fits_the_boxes(qtbot, tmp_path: Path) -> None:
     gt = tmp_path / "gt.zip"
     with zipfile.ZipFile(gt, "w") as zf:
         zf.writestr("gt_img_1.txt", "1000,500,1400,500,1400,600,1000,600,WORD\n")
