@@ -9,11 +9,16 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from metrics.demo import demo_paths
 from metrics.model import InputError
+from metrics.registry import resolve
 from viewer.layers import LAYER_KEYS
-from viewer.session import DatasetPaths
+from viewer.paths import DatasetPaths
+
+if TYPE_CHECKING:
+    from viewer.session import Session
 
 
 def add_view_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -24,7 +29,13 @@ def add_view_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
         "every metric drawn on the image.",
     )
     p.add_argument("--gt", help="GT zip or folder")
-    p.add_argument("--det", help="detection zip or folder")
+    p.add_argument(
+        "--det",
+        action="append",
+        default=[],
+        help="detection zip or folder; a second --det opens a comparison of the two",
+    )
+    p.add_argument("--compare-metric", help="compare the metric with this one (same detector)")
     p.add_argument("--images", help="image folder (optional)")
     p.add_argument("--gt-lines", help="text-line GT (wordline metrics)")
     p.add_argument("--metric", help="metric to show first (id or alias)")
@@ -50,7 +61,7 @@ def _apply_state(args: argparse.Namespace) -> None:
         raise InputError([], f"cannot read state file {args.state}: {exc}") from exc
     dets = state.get("det") or []
     args.gt = args.gt or state.get("gt")
-    args.det = args.det or (dets[0] if dets else None)
+    args.det = args.det or list(dets)
     args.images = args.images or state.get("images")
     args.metric = args.metric or state.get("metric")
     args.sample = args.sample or state.get("sample")
@@ -59,14 +70,16 @@ def _apply_state(args: argparse.Namespace) -> None:
 
 
 def _paths(args: argparse.Namespace) -> DatasetPaths:
-    if args.gt is None and args.det is None:
+    if len(args.det) > 2:
+        raise InputError([], "at most two --det (A and B)")
+    if args.gt is None and not args.det:
         demo = demo_paths()
         return DatasetPaths(
             str(demo.gt), str(demo.det_b), args.images or str(demo.images), args.gt_lines
         )
     if args.gt is None:
         raise InputError([], "--det given without --gt")
-    return DatasetPaths(args.gt, args.det, args.images, args.gt_lines)
+    return DatasetPaths(args.gt, args.det[0] if args.det else None, args.images, args.gt_lines)
 
 
 def cmd_view(args: argparse.Namespace) -> int:
@@ -109,25 +122,36 @@ def cmd_view(args: argparse.Namespace) -> int:
     return code
 
 
+def _apply_metric(s: Session, args: argparse.Namespace) -> None:
+    metric = resolve(args.metric).id
+    defaults = dataclasses.asdict(resolve(metric).params_type())
+    changed = {k: v for k, v in args.params.items() if defaults.get(k, v) != v}
+    if metric not in s.metric_ids():
+        raise InputError(
+            [],
+            f"metric {metric} does not apply to this dataset "
+            f"(available: {', '.join(s.metric_ids())})",
+        )
+    s.set_metric(metric)
+    if changed:
+        s.set_params(metric, changed)
+
+
+def _apply_comparison(s: Session, args: argparse.Namespace) -> None:
+    if len(args.det) == 2 and not s.add_detections(args.det[1]):
+        raise InputError([], f"cannot open the second detection set {args.det[1]}")
+    if args.compare_metric and not s.compare_metrics(resolve(args.compare_metric).id):
+        raise InputError([], f"cannot compare with {args.compare_metric}")
+
+
 def _apply_view_options(window: object, args: argparse.Namespace) -> None:
-    from metrics.registry import resolve
     from viewer.main_window import MainWindow
 
     assert isinstance(window, MainWindow)
     s = window.session
     if args.metric:
-        metric = resolve(args.metric).id
-        defaults = dataclasses.asdict(resolve(metric).params_type())
-        changed = {k: v for k, v in args.params.items() if defaults.get(k, v) != v}
-        if metric not in s.metric_ids():
-            raise InputError(
-                [],
-                f"metric {metric} does not apply to this dataset "
-                f"(available: {', '.join(s.metric_ids())})",
-            )
-        s.set_metric(metric)
-        if changed:
-            s.set_params(metric, changed)
+        _apply_metric(s, args)
+    _apply_comparison(s, args)
     if args.sample:
         if s.dataset is None or args.sample not in s.sample_ids():
             raise InputError([], f"no sample {args.sample!r} in this dataset")

@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from metrics.model import Sample
+from metrics.results import SampleResult
 from viewer.overlay import DrawItem, PickIndex, Ref, bounds, build_overlay
 from viewer.paint import PreparedOverlay, RenderContext, paint_overlay
 from viewer.session import Session
@@ -57,7 +59,7 @@ class OverlayItem(QGraphicsItem):
         try:
             r = option.exposedRect  # type: ignore[attr-defined]
             ctx = self.view.render_context((r.left(), r.top(), r.right(), r.bottom()))
-            paint_overlay(painter, self.prepared, ctx)
+            self.view.paint_layers(painter, self.prepared, ctx)
         except Exception:  # a drawing bug must never take the application down
             log.exception("painting the overlay failed")
 
@@ -66,10 +68,16 @@ class CanvasView(QGraphicsView):
     """The canvas; listens to the session, reports clicks and hovers back to it."""
 
     zoom_changed = Signal(float)
+    view_changed = Signal(object)  # (scale, centre x, centre y) after a zoom or pan
 
-    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+    def __init__(self, session: Session, parent: QWidget | None = None, side: str = "a") -> None:
         super().__init__(parent)
         self.session = session
+        self.side = side  # "a": the session's detector/metric; "b": the comparison's
+        self.mix_mode = "off"  # on side A in single view: "swipe" or "blend" shows B too
+        self.mix = 0.5  # swipe divider (fraction of the width) or B's opacity
+        self._b_overlay: PreparedOverlay | None = None
+        self._syncing = False
         self.setScene(QGraphicsScene(self))
         self.setBackgroundBrush(QColor("#2b2b2b"))
         self.setRenderHints(
@@ -98,6 +106,9 @@ class CanvasView(QGraphicsView):
         session.selection_changed.connect(lambda _: self.viewport().update())
         session.hover_changed.connect(lambda _: self.viewport().update())
         session.dataset_changed.connect(self._on_session_dataset_changed)
+        session.comparison_changed.connect(self.refresh)
+        self.horizontalScrollBar().valueChanged.connect(lambda _: self._emit_view())
+        self.verticalScrollBar().valueChanged.connect(lambda _: self._emit_view())
 
     # ------------------------------------------------------------------ content
     def render_context(
@@ -118,16 +129,105 @@ class CanvasView(QGraphicsView):
             selected=s.selection,
             highlighted=frozenset(related),
             visible=visible,
+            marked=self._marked(),
         )
+
+    def _marked(self) -> frozenset[Ref]:
+        """GTs that A and B treat differently (found by one side only)."""
+        diff = self.session.b.diff()
+        if diff is None:
+            return frozenset()
+        return frozenset(("gt", i) for i in (*diff.found_by_a_only, *diff.found_by_b_only))
+
+    def _content(self) -> tuple[Sample | None, SampleResult | None]:
+        if self.side == "b":
+            return self.session.b.sample(), self.session.b.result()
+        return self.session.sample(), self.session.result()
+
+    def paint_layers(
+        self, painter: QPainter, prepared: PreparedOverlay, ctx: RenderContext
+    ) -> None:
+        """Own overlay; in single view with a comparison also B's (swiped or blended)."""
+        other = self._b_overlay if self.mix_mode != "off" else None
+        if other is None:
+            paint_overlay(painter, prepared, ctx)
+            return
+        left = self.mapToScene(int(self.viewport().width() * self.mix), 0).x()
+        rect = self.overlay.rect
+        if self.mix_mode == "swipe":
+            painter.save()
+            painter.setClipRect(QRectF(rect.left(), rect.top(), left - rect.left(), rect.height()))
+            paint_overlay(painter, prepared, ctx)
+            painter.setClipRect(QRectF(left, rect.top(), rect.right() - left, rect.height()))
+            paint_overlay(painter, other, ctx)
+            painter.restore()
+            painter.setPen(QColor("#ffffff"))
+            painter.drawLine(QPointF(left, rect.top()), QPointF(left, rect.bottom()))
+        else:
+            painter.setOpacity(1.0 - self.mix)
+            paint_overlay(painter, prepared, ctx)
+            painter.setOpacity(self.mix)
+            paint_overlay(painter, other, ctx)
+            painter.setOpacity(1.0)
+
+    def set_mix(self, mode: str, value: float | None = None) -> None:
+        self.mix_mode = mode
+        if value is not None:
+            self.mix = min(max(value, 0.0), 1.0)
+        self.refresh()
+
+    def name(self) -> str:
+        return self.session.b.names[0 if self.side == "a" else 1]
+
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        """The detector's (or metric's) name in the corner when comparing."""
+        del rect
+        if not self.session.comparing():
+            return
+        painter.save()
+        painter.resetTransform()
+        label = self.name()
+        if self.mix_mode != "off":
+            label = f"{self.session.b.names[0]}  |  {self.session.b.names[1]}"
+        painter.setPen(QColor("#ffffff"))
+        painter.fillRect(QRectF(6, 6, 12 + 8 * len(label), 24), QColor(0, 0, 0, 170))
+        painter.drawText(
+            QRectF(12, 6, 8 * len(label), 24), int(Qt.AlignmentFlag.AlignVCenter), label
+        )
+        painter.restore()
+
+    # ------------------------------------------------------------------ synchronization
+    def _emit_view(self) -> None:
+        if not self._syncing:
+            c = self.mapToScene(self.viewport().rect().center())
+            self.view_changed.emit((self.transform().m11(), c.x(), c.y()))
+
+    def set_view(self, view: tuple[float, float, float]) -> None:
+        """Mirror another canvas's zoom and centre (no echo)."""
+        scale, x, y = view
+        self._syncing = True
+        try:
+            current = self.transform().m11()
+            if abs(current - scale) > 1e-9:
+                self.scale(scale / current, scale / current)
+            self.centerOn(x, y)
+        finally:
+            self._syncing = False
 
     def refresh(self) -> None:
         """Rebuild the draw items of the current sample (after results or metric changed)."""
-        sample = self.session.sample()
+        sample, result = self._content()
         if sample is None:
             self.overlay.set_items([])
             self.viewport().update()
             return
-        result = self.session.result()
+        self._b_overlay = None
+        if self.side == "a" and self.mix_mode != "off" and self.session.comparing():
+            b_sample = self.session.b.sample()
+            if b_sample is not None:
+                self._b_overlay = PreparedOverlay(
+                    build_overlay(b_sample, self.session.b.result(), self.session.problems())
+                )
         key = (id(sample), id(result))
         cached = self._cache.pop(key, None)
         if cached is None or cached[0] is not sample or cached[1] is not result:
@@ -184,6 +284,7 @@ class CanvasView(QGraphicsView):
     def fit(self) -> None:
         self.fitInView(self.overlay.rect, Qt.AspectRatioMode.KeepAspectRatio)
         self.zoom_changed.emit(self.transform().m11())
+        self._emit_view()
 
     def actual_size(self) -> None:
         self.resetTransform()
@@ -194,6 +295,7 @@ class CanvasView(QGraphicsView):
         factor = min(max(factor, 0.02 / current), 64.0 / current)
         self.scale(factor, factor)
         self.zoom_changed.emit(self.transform().m11())
+        self._emit_view()
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120.0

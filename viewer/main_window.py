@@ -17,10 +17,13 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QPushButton,
     QScrollArea,
+    QSplitter,
+    QToolBar,
     QWidget,
 )
 
 from viewer.canvas import CanvasView
+from viewer.compare_panel import ComparePanel
 from viewer.inspector import InspectorPanel
 from viewer.layers import LAYERS
 from viewer.panels import LayerPanel, ParamPanel, SummaryPanel
@@ -83,7 +86,23 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("detlens")
         self.resize(1500, 900)
         self.canvas = CanvasView(self.session)
-        self.setCentralWidget(self.canvas)
+        self.canvas_b = CanvasView(self.session, side="b")
+        self.canvas_b.setVisible(False)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.canvas)
+        splitter.addWidget(self.canvas_b)
+        self.setCentralWidget(splitter)
+        self.compare = ComparePanel(self.session)
+        bar = QToolBar("Comparison")
+        bar.setObjectName("Comparison")
+        bar.addWidget(self.compare)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        self.compare_bar = bar
+        bar.setVisible(False)
+        self.session.comparison_changed.connect(lambda: bar.setVisible(self.session.comparing()))
+        self.canvas.view_changed.connect(self.canvas_b.set_view)
+        self.canvas_b.view_changed.connect(self.canvas.set_view)
+        self.compare.view_mode_changed.connect(self._on_compare_view_mode_changed)
         self.samples = SampleTablePanel(self.session)
         self.layers = LayerPanel(self.session)
         self.inspector = InspectorPanel(self.session)
@@ -108,6 +127,22 @@ class MainWindow(QMainWindow):
         self.session.metric_changed.connect(lambda _: self._update_title())
         self.session.dataset_changed.connect(self._update_title)
 
+    def _on_compare_view_mode_changed(self, mode: str, value: float) -> None:
+        split = self.session.comparing() and mode == "split"
+        self.canvas_b.setVisible(split)
+        self.canvas.set_mix("off" if split or not self.session.comparing() else mode, value)
+        self.canvas_b.refresh()
+        if split:
+            self.canvas_b.fit()
+            self.canvas.fit()
+
+    def add_detections_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Detections to compare", "", "Zip or text (*.zip *.txt);;All (*)"
+        )
+        if path:
+            self.session.add_detections(path)
+
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(title)
@@ -121,6 +156,9 @@ class MainWindow(QMainWindow):
         open_action.setShortcut(QKeySequence.StandardKey.Open)
         open_action.triggered.connect(self.open_dialog)
         file_menu.addAction(open_action)
+        add_action = QAction("&Add detections (compare)…", self)
+        add_action.triggered.connect(self.add_detections_dialog)
+        file_menu.addAction(add_action)
         self.recent_menu = file_menu.addMenu("Open &recent")
         self._fill_recent()
         quit_action = QAction("&Quit", self)
@@ -138,6 +176,12 @@ class MainWindow(QMainWindow):
             action.setShortcut(QKeySequence(key))
             action.triggered.connect(slot)
             view_menu.addAction(action)
+        self.metric_menu = view_menu.addMenu("Compare metric with")
+        self.metric_menu.aboutToShow.connect(self._fill_metric_menu)
+        cycle = QAction("Comparison view: side by side / swipe / blend", self)
+        cycle.setShortcut(QKeySequence("V"))
+        cycle.triggered.connect(self.compare.cycle)
+        view_menu.addAction(cycle)
         layer_menu = self.menuBar().addMenu("&Layers")
         for layer in LAYERS:
             action = QAction(layer.title, self)
@@ -152,6 +196,14 @@ class MainWindow(QMainWindow):
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self).activated.connect(
             lambda: self.session.select(None)
         )
+
+    def _fill_metric_menu(self) -> None:
+        self.metric_menu.clear()
+        for mid in self.session.metric_ids():
+            if mid != self.session.metric:
+                action = QAction(mid, self)
+                action.triggered.connect(lambda _=False, m=mid: self.session.compare_metrics(m))
+                self.metric_menu.addAction(action)
 
     def _step(self, delta: int) -> None:
         self.session.step(delta, self.samples.visible_ids() or None)

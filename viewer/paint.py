@@ -47,6 +47,7 @@ class RenderContext:
     font_px: float = 12.0
     visible: tuple[float, float, float, float] | None = None
     min_label_px: float = 9.0
+    marked: frozenset[Ref] = field(default_factory=frozenset)  # A and B disagree here
 
 
 def polygon(coords: np.ndarray) -> QPolygonF:
@@ -192,9 +193,17 @@ def _paint_texts(painter: QPainter, it: DrawItem, ctx: RenderContext, emphasis: 
 
 
 def _paint_emphasis(painter: QPainter, prep: PreparedOverlay, ctx: RenderContext) -> None:
-    """Selected and hovered instances (and their partners): a bright outline under the own."""
-    refs = list(ctx.highlighted) + ([ctx.selected] if ctx.selected else [])
+    """Selected and hovered instances (and their partners): a bright outline under the own;
+    GTs that the two sides of a comparison treat differently: a dotted ring around them."""
     painter.setBrush(Qt.BrushStyle.NoBrush)
+    for ref in ctx.marked:
+        for layer, _, poly in prep.outlines.get(ref, ()):
+            if layer in ctx.layers:
+                painter.setPen(_pen(STYLES["compare.diff"]))
+                r = poly.boundingRect()
+                pad = 6.0 / max(ctx.scale, 1e-9)
+                painter.drawRect(r.adjusted(-pad, -pad, pad, pad))
+    refs = list(ctx.highlighted) + ([ctx.selected] if ctx.selected else [])
     for ref in refs:
         for layer, key, poly in prep.outlines.get(ref, ()):
             if layer not in ctx.layers:

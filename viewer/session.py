@@ -6,9 +6,7 @@ each other. Evaluation runs in an ``EvaluationWorker`` thread.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -18,24 +16,13 @@ from metrics.model import Dataset, InputError, Problem, Sample
 from metrics.registry import METRICS, MetricSpec, applicable, make_params
 from metrics.results import SampleResult
 from metrics.runner import Evaluation
+from viewer.comparison import CompareRun
 from viewer.layers import DEFAULT_LAYERS
 from viewer.overlay import Ref
+from viewer.paths import DatasetPaths
 from viewer.worker import EvaluationWorker
 
 PREFERRED = ("tiou", "tedeval", "cleval_det", "curved_tiou", "ic15_iou", "deteval")
-
-
-@dataclasses.dataclass(frozen=True)
-class DatasetPaths:
-    gt: str
-    det: str | None = None
-    images: str | None = None
-    gt_lines: str | None = None
-
-    @property
-    def title(self) -> str:
-        det = Path(self.det).name if self.det else "no detections"
-        return f"{Path(self.gt).name} / {det}"
 
 
 class Session(QObject):
@@ -50,6 +37,7 @@ class Session(QObject):
     progress_changed = Signal(int, int)
     error_raised = Signal(str)
     visible_changed = Signal(object)  # list of sample ids the table shows (filtered)
+    comparison_changed = Signal()  # detector B or metric B added, renamed or closed
 
     def __init__(self) -> None:
         super().__init__()
@@ -65,6 +53,7 @@ class Session(QObject):
         self.layers: frozenset[str] = DEFAULT_LAYERS
         self.visible_ids: list[str] = []
         self._worker: EvaluationWorker | None = None
+        self.b = CompareRun(self)
 
     # ---------------------------------------------------------------- dataset and metrics
     def open_dataset(self, paths: DatasetPaths) -> bool:
@@ -75,6 +64,7 @@ class Session(QObject):
             self.error_raised.emit(str(exc))
             return False
         self.cancel()
+        self.b.close(emit=False)
         self.paths, self.dataset = paths, ds
         self.evaluations, self.partial = {}, {}
         self.selection = self.hovered = None
@@ -92,8 +82,20 @@ class Session(QObject):
             self.error_raised.emit(
                 f"{len(errors)} input problem(s); those samples are skipped. First: {errors[0]}"
             )
+        self.comparison_changed.emit()
         self.evaluate()
         return True
+
+    def add_detections(self, det: str) -> bool:
+        """Compare with a second detection set on the same GT (detector B)."""
+        return self.b.open_detector(det)
+
+    def compare_metrics(self, metric_b: str) -> bool:
+        """Compare the current metric with ``metric_b`` on the same detector."""
+        return self.b.open_metric(metric_b)
+
+    def comparing(self) -> bool:
+        return self.b.mode is not None
 
     def metric_ids(self) -> list[str]:
         return [s.id for s in applicable(self.dataset)] if self.dataset is not None else []
@@ -119,12 +121,13 @@ class Session(QObject):
         make_params(METRICS[metric], values)  # raises on a bad value before anything changes
         self.overrides[metric] = dict(values)
         self.evaluate([metric])
+        self.b.evaluate([metric])
 
     # ---------------------------------------------------------------- evaluation
     def evaluate(self, metrics: list[str] | None = None) -> None:
         if self.dataset is None:
             return
-        self.cancel()
+        self._cancel_a()
         specs = [METRICS[m] for m in (metrics or self.metric_ids())]
         if self.metric is not None and METRICS[self.metric] in specs:
             specs.sort(key=lambda s: s.id != self.metric)
@@ -133,23 +136,28 @@ class Session(QObject):
         worker.sample_ready.connect(self._on_worker_sample_ready)
         worker.evaluated.connect(self._on_worker_evaluated)
         worker.failed.connect(self._on_worker_failed)
-        worker.finished.connect(lambda: self.busy_changed.emit(False))
+        worker.finished.connect(lambda: self.busy_changed.emit(self.is_busy()))
         self._worker = worker
         self.busy_changed.emit(True)
         worker.start()
 
     def cancel(self) -> None:
+        self._cancel_a()
+        self.b.cancel()
+
+    def _cancel_a(self) -> None:
         if self._worker is not None and self._worker.isRunning():
             self._worker.cancel()
             self._worker.wait()
         self._worker = None
 
     def is_busy(self) -> bool:
-        return self._worker is not None and self._worker.isRunning()
+        return (self._worker is not None and self._worker.isRunning()) or self.b.is_busy()
 
     def wait(self, timeout_ms: int = 120_000) -> bool:
-        """Block until the running evaluation ends (tests and headless screenshots)."""
-        return self._worker.wait(timeout_ms) if self._worker is not None else True
+        """Block until the running evaluations end (tests and headless screenshots)."""
+        ok = self._worker.wait(timeout_ms) if self._worker is not None else True
+        return self.b.wait(timeout_ms) and ok
 
     def _on_worker_sample_ready(self, evals: list[Evaluation]) -> None:
         self.partial.update({e.metric: e for e in evals})

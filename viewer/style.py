@@ -50,6 +50,7 @@ STYLES: dict[str, Style] = {
     "multiline.rejected": Style(RED, RED, 2.0, radius=4.0, label="pivot pair, other line"),
     "warning": Style("#facc15", "", 3.0, dash=True, label="reader warning"),
     "highlight": Style("#ffffff", "", 4.0),
+    "compare.diff": Style("#e879f9", "", 2.5, dash=True, label="A and B differ on this GT"),
     "selected": Style("#fde047", "", 4.5),
 }
 

@@ -1,0 +1,73 @@
+"""ComparePanel: names of A and B (editable), how to show them (side by side, swipe, blend)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSlider,
+    QWidget,
+)
+
+from viewer.session import Session
+
+MODES = ("side by side", "swipe", "blend")
+
+
+class ComparePanel(QWidget):
+    """Shown while comparing; the window wires ``view_mode_changed`` to the canvases."""
+
+    view_mode_changed = Signal(str, float)  # "split" | "swipe" | "blend", slider fraction
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.name_a, self.name_b = QLineEdit(), QLineEdit()
+        for k, edit in enumerate((self.name_a, self.name_b)):
+            edit.setMaximumWidth(200)
+            edit.editingFinished.connect(lambda k=k, e=edit: session.b.rename(k, e.text()))
+        self.mode = QComboBox()
+        self.mode.addItems(MODES)
+        self.mode.currentIndexChanged.connect(lambda _: self._emit())
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(0, 100)
+        self.slider.setValue(50)
+        self.slider.setMaximumWidth(180)
+        self.slider.valueChanged.connect(lambda _: self._emit())
+        close = QPushButton("Close comparison")
+        close.clicked.connect(lambda: session.b.close())
+        row = QHBoxLayout(self)
+        row.setContentsMargins(4, 2, 4, 2)
+        for w in (
+            QLabel("A"),
+            self.name_a,
+            QLabel("B"),
+            self.name_b,
+            QLabel("view"),
+            self.mode,
+            self.slider,
+            close,
+        ):
+            row.addWidget(w)
+        row.addStretch()
+        session.comparison_changed.connect(self._on_session_comparison_changed)
+        self._on_session_comparison_changed()
+
+    def view_mode(self) -> str:
+        return ("split", "swipe", "blend")[self.mode.currentIndex()]
+
+    def cycle(self) -> None:
+        self.mode.setCurrentIndex((self.mode.currentIndex() + 1) % len(MODES))
+
+    def _emit(self) -> None:
+        self.slider.setEnabled(self.view_mode() != "split")
+        self.view_mode_changed.emit(self.view_mode(), self.slider.value() / 100.0)
+
+    def _on_session_comparison_changed(self) -> None:
+        self.name_a.setText(self.session.b.names[0])
+        self.name_b.setText(self.session.b.names[1])
+        self._emit()
