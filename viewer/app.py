@@ -67,6 +67,10 @@ def _apply_state(args: argparse.Namespace) -> None:
     args.sample = args.sample or state.get("sample")
     args.layers = args.layers or ",".join(state.get("layers") or []) or None
     args.params = state.get("params") or {}
+    args.compare_metric = args.compare_metric or state.get("compare_metric")
+    args.gt_lines = args.gt_lines or state.get("gt_lines")
+    args.names = state.get("names")
+    args.zoom = state.get("zoom")
 
 
 def _paths(args: argparse.Namespace) -> DatasetPaths:
@@ -98,7 +102,7 @@ def cmd_view(args: argparse.Namespace) -> int:
         return 2
 
     t0 = time.perf_counter()
-    args.params = {}
+    args.params, args.names, args.zoom = {}, None, None
     if args.state:
         _apply_state(args)
     paths = _paths(args)
@@ -165,6 +169,9 @@ def _apply_view_options(window: object, args: argparse.Namespace) -> None:
     if args.select:
         side, _, idx = args.select.partition(":")
         s.select((side, int(idx)))
+    for k, name in enumerate(args.names or ()):
+        if s.comparing():
+            s.b.rename(k, name)
 
 
 def _screenshot(app: object, window: object, args: argparse.Namespace) -> int:
@@ -184,6 +191,8 @@ def _screenshot(app: object, window: object, args: argparse.Namespace) -> int:
     app.processEvents()
     window.canvas.refresh()
     window.canvas.fit()
+    if isinstance(args.zoom, int | float):
+        window.canvas.zoom(float(args.zoom) / window.canvas.transform().m11())
     app.processEvents()
     out = Path(args.screenshot)
     out.parent.mkdir(parents=True, exist_ok=True)

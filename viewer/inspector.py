@@ -120,8 +120,29 @@ def describe(session: Session, ref: Ref) -> str:
                 f"det {list(m.det)}<br>{_values(m.values)}</p>"
             )
         body.append(_pcc(result, ref) + _multiline(result, ref))
+    body.append(_compared(session, ref, other))
     body.append(_other_metrics(session, ref, other))
     return "".join(body)
+
+
+def _compared(session: Session, ref: Ref, other: str) -> str:
+    """Both sides of a comparison: the verdict of A and of B for this instance."""
+    if not session.comparing():
+        return ""
+    rows = []
+    for name, r in (
+        (session.b.names[0], session.result()),
+        (session.b.names[1], session.b.result()),
+    ):
+        items = () if r is None else (r.gt if ref[0] == "gt" else r.det)
+        text = "not evaluated" if ref[1] >= len(items) else _instance(items[ref[1]], other)
+        rows.append(f"<p><b>{html.escape(name)}</b>: {text}</p>")
+    note = (
+        ""
+        if ref[0] == "gt"
+        else "<p style='color:#777'>(detection indices are each side's own)</p>"
+    )
+    return "<p><b>A and B</b></p>" + "".join(rows) + note
 
 
 def _other_metrics(session: Session, ref: Ref, other: str) -> str:
@@ -160,6 +181,7 @@ class InspectorPanel(QTextBrowser):
             session.results_changed,
             session.metric_changed,
             session.sample_changed,
+            session.comparison_changed,
         ):
             signal.connect(lambda *_: self.refresh())
         self.refresh()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
@@ -29,6 +31,7 @@ from viewer.layers import LAYERS
 from viewer.panels import LayerPanel, ParamPanel, SummaryPanel
 from viewer.sample_table import SampleTablePanel
 from viewer.session import DatasetPaths, Session
+from viewer.window_export import export_image, export_view
 
 RECENT_KEY = "recent_datasets"
 
@@ -136,6 +139,44 @@ class MainWindow(QMainWindow):
             self.canvas_b.fit()
             self.canvas.fit()
 
+    def view_widget(self) -> QWidget:
+        """What Export view captures: the canvas, or both canvases side by side."""
+        return self.centralWidget()
+
+    def export_view_dialog(self) -> None:
+        path, chosen = QFileDialog.getSaveFileName(
+            self,
+            "Export view",
+            f"{self.session.sample_id or 'view'}.png",
+            "PNG 1x (*.png);;PNG 2x (*.png);;SVG (*.svg)",
+        )
+        if path:
+            scale = 2.0 if "2x" in chosen else 1.0
+            self._export(
+                lambda: export_view(
+                    self.view_widget(),
+                    Path(path),
+                    self.session,
+                    scale,
+                    self.canvas.transform().m11(),
+                )
+            )
+
+    def export_image_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export image", f"{self.session.sample_id or 'image'}.png", "PNG (*.png)"
+        )
+        if path:
+            self._export(lambda: export_image(Path(path), self.session))
+
+    def _export(self, do: Callable[[], Path]) -> None:
+        try:
+            written = do()
+        except (OSError, ValueError) as exc:
+            self.session.error_raised.emit(f"export failed: {exc}")
+            return
+        self.statusBar().showMessage(f"wrote {written} and its view state (.json)", 8000)
+
     def add_detections_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self, "Detections to compare", "", "Zip or text (*.zip *.txt);;All (*)"
@@ -159,6 +200,13 @@ class MainWindow(QMainWindow):
         add_action = QAction("&Add detections (compare)…", self)
         add_action.triggered.connect(self.add_detections_dialog)
         file_menu.addAction(add_action)
+        for text, slot in (
+            ("Export &view…", self.export_view_dialog),
+            ("Export &image…", self.export_image_dialog),
+        ):
+            action = QAction(text, self)
+            action.triggered.connect(slot)
+            file_menu.addAction(action)
         self.recent_menu = file_menu.addMenu("Open &recent")
         self._fill_recent()
         quit_action = QAction("&Quit", self)

@@ -100,6 +100,7 @@ class SummaryPanel(QLabel):
             session.metric_changed,
             session.visible_changed,
             session.dataset_changed,
+            session.comparison_changed,
         ):
             signal.connect(lambda *_: self.refresh())
         self.refresh()
@@ -114,23 +115,32 @@ class SummaryPanel(QLabel):
         if ev is None or ev.summary is None:
             self.setText(f"{head}<br>{s.metric}: evaluating…")
             return
-        line = (
-            f"{head}<br><b>{ev.metric}</b>: R {ev.recall:.4f} · P {ev.precision:.4f} · "
-            f"H {ev.hmean:.4f}"
-        )
-        ids = [i for i in s.visible_ids if i in ev.results]
-        if ids and len(ids) < len(ev.results):
-            sub = ev.subset(ids)
-            line += (
-                f"<br>filtered ({len(ids)} images): R {sub.recall:.4f} · "
-                f"P {sub.precision:.4f} · H {sub.hmean:.4f}"
+        lines = [head]
+        ev_b = s.b.evaluation() if s.comparing() else None
+        sides = [("A: " + s.b.names[0] if ev_b is not None else ev.metric, ev)]
+        if ev_b is not None:
+            sides.append(("B: " + s.b.names[1], ev_b))
+        for name, e in sides:
+            lines.append(_scores(name, e, None))
+            ids = [i for i in s.visible_ids if i in e.results]
+            if ids and len(ids) < len(e.results):
+                lines.append(_scores(f"&nbsp;&nbsp;filtered ({len(ids)})", e, ids))
+        if ev_b is not None:
+            lines.append(
+                f"B − A: R {ev_b.recall - ev.recall:+.4f} · P "
+                f"{ev_b.precision - ev.precision:+.4f} · H {ev_b.hmean - ev.hmean:+.4f}"
             )
         if ev.excluded:
-            line += (
-                f"<br><span style='color:#b45309'>{len(ev.excluded)} images skipped "
+            lines.append(
+                f"<span style='color:#b45309'>{len(ev.excluded)} images skipped "
                 "(input errors)</span>"
             )
-        self.setText(line)
+        self.setText("<br>".join(lines))
+
+
+def _scores(name: str, ev: Any, ids: list[str] | None) -> str:
+    sc = ev.subset(ids) if ids is not None else ev
+    return f"<b>{name}</b>: R {sc.recall:.4f} · P {sc.precision:.4f} · H {sc.hmean:.4f}"
 
 
 def _base(annotation: Any) -> Any:

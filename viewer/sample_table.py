@@ -25,7 +25,15 @@ from PySide6.QtWidgets import (
 )
 
 from viewer.session import Session
-from viewer.stats import FAILURE_KINDS, FAILURE_TITLES, SampleRow, sample_row
+from viewer.stats import (
+    COMPARE_KINDS,
+    COMPARE_TITLES,
+    FAILURE_KINDS,
+    FAILURE_TITLES,
+    SampleRow,
+    compare_row,
+    sample_row,
+)
 
 COLUMNS = ("sample", "GT", "det", "R", "P", "H", "miss", "FP", "split", "merge", "part.", "multi")
 TOOLTIPS = (
@@ -56,7 +64,17 @@ _FIELDS = (
     "partial",
     "multiline",
 )
+COMPARE_COLUMNS = ("H(B)", "ΔH", "|ΔH|", "A only", "B only")
+COMPARE_TOOLTIPS = (
+    "H-mean of B",
+    "B minus A: negative where A is better",
+    "how far A and B disagree (sort by it to find where two metrics disagree most)",
+    "GTs found by A and missed by B",
+    "GTs found by B and missed by A",
+)
+_COMPARE_FIELDS = ("hmean_b", "delta", "disagreement", "a_only", "b_only")
 HMEAN_COLUMN = 5
+DELTA_COLUMN = len(COLUMNS) + 1
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -70,54 +88,71 @@ class SampleTableModel(QAbstractTableModel):
         session.dataset_changed.connect(self.reload)
         session.results_changed.connect(self.reload)
         session.metric_changed.connect(lambda _: self.reload())
+        session.comparison_changed.connect(self.reload)
 
     def reload(self) -> None:
         self.beginResetModel()
-        ds = self.session.dataset
-        self.rows = [sample_row(s, self.session.result(sample_id=s.id)) for s in ds] if ds else []
+        ds, s = self.session.dataset, self.session
+        self.rows = (
+            [compare_row(sample_row(x, s.result(sample_id=x.id)), s.b.diff(x.id)) for x in ds]
+            if ds
+            else []
+        )
         self.endResetModel()
+
+    def fields(self) -> tuple[str, ...]:
+        return _FIELDS + (_COMPARE_FIELDS if self.session.comparing() else ())
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.rows)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
+        return 0 if parent.isValid() else len(self.fields())
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
+            return (COLUMNS + COMPARE_COLUMNS)[section]
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
-            return TOOLTIPS[section]
+            return (TOOLTIPS + COMPARE_TOOLTIPS)[section]
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or index.row() >= len(self.rows):
             return None
-        row = self.rows[index.row()]
-        value = getattr(row, _FIELDS[index.column()])
+        fields = self.fields()
+        if index.column() >= len(fields):
+            return None
+        field = fields[index.column()]
+        value = getattr(self.rows[index.row()], field)
         if role == Qt.ItemDataRole.DisplayRole:
-            if isinstance(value, float):
-                return f"{value:.3f}"
-            if isinstance(value, int) and index.column() > 2 and value == 0:
-                return ""
-            if value is None:
-                return "…" if self.session.is_busy() else "–"
-            return str(value)
+            return self._text(field, value, index.column())
         if role == Qt.ItemDataRole.ToolTipRole and value is None:
             return "not evaluated by this metric (input it cannot read), or still running"
         if role == Qt.ItemDataRole.UserRole:  # sort key
             return -1.0 if value is None else value
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if (
-            role == Qt.ItemDataRole.BackgroundRole
-            and index.column() == HMEAN_COLUMN
-            and (value is not None)
-        ):
-            return QColor.fromHsvF(max(0.0, min(1.0, float(value))) * 0.33, 0.35, 1.0)
+        if role == Qt.ItemDataRole.BackgroundRole and value is not None:
+            return _background(field, float(value)) if field in ("hmean", "delta") else None
         return None
+
+    def _text(self, field: str, value: Any, column: int) -> str:
+        if isinstance(value, float):
+            return f"{value:+.3f}" if field == "delta" else f"{value:.3f}"
+        if isinstance(value, int) and column > 2 and value == 0:
+            return ""
+        if value is None:
+            return "…" if self.session.is_busy() else "–"
+        return str(value)
+
+
+def _background(field: str, value: float) -> QColor:
+    if field == "hmean":
+        return QColor.fromHsvF(max(0.0, min(1.0, value)) * 0.33, 0.35, 1.0)
+    hue = 0.33 if value > 0 else 0.0
+    return QColor.fromHsvF(hue, min(1.0, abs(value)) * 0.5, 1.0)
 
 
 class SampleFilterModel(QSortFilterProxyModel):
@@ -184,6 +219,18 @@ class SampleTablePanel(QWidget):
             kinds.addWidget(box)
         kinds.addStretch()
         layout.addLayout(kinds)
+        self.compare_row = QWidget()
+        row = QHBoxLayout(self.compare_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        for kind in COMPARE_KINDS:
+            box = QCheckBox(COMPARE_TITLES[kind])
+            box.toggled.connect(lambda on, k=kind: self.proxy.set_kind(k, on))
+            self.kind_boxes[kind] = box
+            row.addWidget(box)
+        row.addStretch()
+        self.compare_row.setVisible(False)
+        layout.addWidget(self.compare_row)
+        session.comparison_changed.connect(self._on_session_comparison_changed)
         layout.addWidget(self.view)
         self.view.selectionModel().currentRowChanged.connect(self._on_view_row_changed)
         session.sample_changed.connect(self._on_session_sample_changed)
@@ -204,6 +251,13 @@ class SampleTablePanel(QWidget):
             self.model.rows[self.proxy.mapToSource(self.proxy.index(r, 0)).row()].sample_id
             for r in range(self.proxy.rowCount())
         ]
+
+    def _on_session_comparison_changed(self) -> None:
+        on = self.session.comparing()
+        self.compare_row.setVisible(on)
+        if not on:
+            for kind in COMPARE_KINDS:
+                self.kind_boxes[kind].setChecked(False)
 
     def _publish_visible(self, *_: object) -> None:
         self.session.set_visible(self.visible_ids())

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
+from metrics.compare import SampleDiff
 from metrics.model import Sample
 from metrics.results import MatchKind, SampleResult, Verdict
 
@@ -32,9 +34,49 @@ class SampleRow:
     merges: int = 0
     partial: int = 0
     multiline: int = 0
+    hmean_b: float | None = None  # comparison: B's H-mean, B - A, GTs found by one side only
+    delta: float | None = None
+    a_only: int = 0
+    b_only: int = 0
+
+    @property
+    def disagreement(self) -> float | None:
+        return None if self.delta is None else abs(self.delta)
 
     def count(self, kind: str) -> int:
+        if kind in COMPARE_TESTS:
+            return int(COMPARE_TESTS[kind](self))
         return int(getattr(self, kind))
+
+
+COMPARE_KINDS = ("a_better", "b_better", "both_fail", "a_only", "b_only")
+COMPARE_TITLES = {
+    "a_better": "A better",
+    "b_better": "B better",
+    "both_fail": "both fail",
+    "a_only": "GT found by A, missed by B",
+    "b_only": "GT found by B, missed by A",
+}
+COMPARE_TESTS = {
+    "a_better": lambda r: r.delta is not None and r.delta < 0,
+    "b_better": lambda r: r.delta is not None and r.delta > 0,
+    "both_fail": lambda r: r.hmean == 0.0 and r.hmean_b == 0.0,
+    "a_only": lambda r: r.a_only > 0,
+    "b_only": lambda r: r.b_only > 0,
+}
+
+
+def compare_row(row: SampleRow, diff: SampleDiff | None) -> SampleRow:
+    """The row with the comparison columns filled from the engine's sample diff."""
+    if diff is None:
+        return row
+    return dataclasses.replace(
+        row,
+        hmean_b=diff.score("b", "hmean"),
+        delta=diff.delta(),
+        a_only=len(diff.found_by_a_only),
+        b_only=len(diff.found_by_b_only),
+    )
 
 
 def sample_row(sample: Sample, result: SampleResult | None) -> SampleRow:

@@ -1,0 +1,104 @@
+"""File › Export view / Export image for the main window, and the view-state file beside each.
+
+Export view: what the canvases show (PNG at 1x or 2x, or SVG). Export image: the whole image
+at full resolution whatever the zoom, with header and legend (``viewer.export``); both
+detectors side by side when comparing. A JSON with the view state is written beside every
+exported file; ``detlens view --state FILE`` restores it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QRect, QSize
+from PySide6.QtGui import QImage, QPainter
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QWidget
+
+from viewer.export import Panel, atomic_write, png_bytes, render_sample
+from viewer.session import Session
+
+
+def view_state(session: Session, zoom: float | None = None) -> dict[str, Any]:
+    """Dataset paths, sample, metric and parameters, layers, comparison and zoom."""
+    p = session.paths
+    dets = [d for d in (p.det if p else None, session.b.det) if d]
+    params = session.params()
+    return {
+        "gt": str(Path(p.gt).resolve()) if p else None,
+        "det": [str(Path(d).resolve()) for d in dets],
+        "images": str(Path(p.images).resolve()) if p and p.images else None,
+        "gt_lines": p.gt_lines if p else None,
+        "metric": session.metric,
+        "compare_metric": session.b.metric_b,
+        "names": list(session.b.names) if session.comparing() else None,
+        "params": dataclasses.asdict(params) if params is not None else {},
+        "sample": session.sample_id,
+        "layers": sorted(session.layers),
+        "zoom": zoom if zoom is not None else "fit",
+    }
+
+
+def write_state(path: Path, session: Session, zoom: float | None = None) -> Path:
+    target = path.with_suffix(".json")
+    atomic_write(target, (json.dumps(view_state(session, zoom), indent=1) + "\n").encode())
+    return target
+
+
+def export_view(
+    widget: QWidget, path: Path, session: Session, scale: float = 1.0, zoom: float | None = None
+) -> Path:
+    """What ``widget`` shows: PNG at ``scale`` (1 or 2) or SVG (by the file suffix)."""
+    size = widget.size()
+    if path.suffix.lower() == ".svg":
+        gen = QSvgGenerator()
+        gen.setFileName(str(path))
+        gen.setSize(size)
+        gen.setViewBox(QRect(0, 0, size.width(), size.height()))
+        gen.setTitle(f"detlens {session.sample_id} {session.metric}")
+        painter = QPainter(gen)
+        widget.render(painter)
+        painter.end()
+    else:
+        image = QImage(
+            QSize(int(size.width() * scale), int(size.height() * scale)),
+            QImage.Format.Format_ARGB32,
+        )
+        image.fill(0)
+        painter = QPainter(image)
+        painter.scale(scale, scale)
+        widget.render(painter)
+        painter.end()
+        atomic_write(path, png_bytes(image))
+    write_state(path, session, zoom)
+    return path
+
+
+def export_image(path: Path, session: Session) -> Path:
+    """The current sample at full resolution with header and legend (A and B side by side)."""
+    sample = session.sample()
+    if sample is None:
+        raise ValueError("no sample to export")
+    panels = [
+        Panel(
+            session.b.names[0]
+            if session.comparing()
+            else (Path(session.paths.det).name if session.paths and session.paths.det else "GT"),
+            session.metric or "",
+            session.result(),
+            sample,
+        )
+    ]
+    if session.comparing():
+        panels.append(
+            Panel(
+                session.b.names[1], session.b.metric() or "", session.b.result(), session.b.sample()
+            )
+        )
+    image = render_sample(sample, panels, session.layers, session.problems())
+    atomic_write(path, png_bytes(image))
+    write_state(path, session)
+    return path
