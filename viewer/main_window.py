@@ -136,6 +136,10 @@ class MainWindow(QMainWindow):
         self.canvas.set_mix("off" if split or not self.session.comparing() else mode, value)
         self.canvas_b.refresh()
         if split:
+            splitter = self.centralWidget()
+            assert isinstance(splitter, QSplitter)
+            half = max(splitter.width() // 2, 1)
+            splitter.setSizes([half, half])
             self.canvas_b.fit()
             self.canvas.fit()
 

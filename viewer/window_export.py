@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QRect, QSize
+from PySide6.QtCore import QPoint, QRect, QSize
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
@@ -60,7 +60,7 @@ def export_view(
         gen.setViewBox(QRect(0, 0, size.width(), size.height()))
         gen.setTitle(f"detlens {session.sample_id} {session.metric}")
         painter = QPainter(gen)
-        widget.render(painter)
+        widget.render(painter, QPoint())
         painter.end()
     else:
         image = QImage(
@@ -70,7 +70,7 @@ def export_view(
         image.fill(0)
         painter = QPainter(image)
         painter.scale(scale, scale)
-        widget.render(painter)
+        widget.render(painter, QPoint())
         painter.end()
         atomic_write(path, png_bytes(image))
     write_state(path, session, zoom)
