@@ -126,16 +126,24 @@ class SummaryPanel(QLabel):
             if ids and len(ids) < len(e.results):
                 lines.append(_scores(f"&nbsp;&nbsp;filtered ({len(ids)})", e, ids))
         if ev_b is not None:
-            lines.append(
-                f"B − A: R {ev_b.recall - ev.recall:+.4f} · P "
-                f"{ev_b.precision - ev.precision:+.4f} · H {ev_b.hmean - ev.hmean:+.4f}"
-            )
+            lines.append(_delta("B − A", ev, ev_b, None))
+            ids = [i for i in s.visible_ids if i in ev.results and i in ev_b.results]
+            if ids and len(ids) < len(ev.results):
+                lines.append(_delta(f"&nbsp;&nbsp;filtered ({len(ids)})", ev, ev_b, ids))
         if ev.excluded:
             lines.append(
                 f"<span style='color:#b45309'>{len(ev.excluded)} images skipped "
                 "(input errors)</span>"
             )
         self.setText("<br>".join(lines))
+
+
+def _delta(name: str, a: Any, b: Any, ids: list[str] | None) -> str:
+    sa, sb = (a.subset(ids), b.subset(ids)) if ids is not None else (a, b)
+    return (
+        f"<b>{name}</b>: R {sb.recall - sa.recall:+.4f} · P "
+        f"{sb.precision - sa.precision:+.4f} · H {sb.hmean - sa.hmean:+.4f}"
+    )
 
 
 def _scores(name: str, ev: Any, ids: list[str] | None) -> str:
