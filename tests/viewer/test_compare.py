@@ -127,3 +127,25 @@ def test_gui_exports_and_their_state(qtbot, tmp_path: Path) -> None:
     shot = tmp_path / "restored.png"
     assert main(["view", "--state", str(tmp_path / "full.json"), "--screenshot", str(shot)]) == 0
     assert shot.exists()
+
+
+def test_state_file_round_trips_into_the_command_line(qtbot, tmp_path: Path) -> None:
+    from metrics.cli import build_parser
+    from viewer.app import _apply_state
+    from viewer.window_export import view_state, write_state
+
+    w = _compare(qtbot)
+    w.session.set_sample("img_5")
+    w.session.set_layers(frozenset({"image", "gt", "det"}))
+    path = write_state(tmp_path / "x.png", w.session, zoom=2.5)
+    args = build_parser().parse_args(["view", "--state", str(path)])
+    _apply_state(args)
+    state = view_state(w.session, zoom=2.5)
+    assert (args.gt, args.det, args.sample, args.metric) == (
+        state["gt"],
+        state["det"],
+        "img_5",
+        w.session.metric,
+    )
+    assert set(args.layers.split(",")) == {"image", "gt", "det"}
+    assert args.zoom == 2.5 and args.names == ["det_a", "det_b"]
