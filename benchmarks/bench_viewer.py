@@ -44,7 +44,7 @@ def _evaluate(window: MainWindow, app: QApplication, ds: Dataset) -> None:
     session.dataset = Dataset(ds.samples)
     session.paths = None
     session.metric = "tiou"
-    session.evaluations = {}
+    session.store.clear()
     session.set_layers(frozenset(LAYER_KEYS))
     session.dataset_changed.emit()
     session.evaluate()

@@ -12,7 +12,7 @@ from metrics.model import Dataset, InputError, Sample
 from metrics.registry import METRICS
 from metrics.results import SampleResult
 from metrics.runner import Evaluation
-from viewer.worker import EvaluationWorker
+from viewer.worker import ResultStore
 
 if TYPE_CHECKING:
     from viewer.session import Session
@@ -30,11 +30,17 @@ class CompareRun:
         self.mode: str | None = None  # "detectors", "metrics" or None
         self.det: str | None = None
         self.dataset: Dataset | None = None
-        self.evaluations: dict[str, Evaluation] = {}
-        self.partial: dict[str, Evaluation] = {}
+        self.store = ResultStore(
+            session.results_changed.emit,
+            session.error_raised.emit,
+            lambda: session.busy_changed.emit(session.is_busy()),
+        )
         self.metric_b: str | None = None
         self.names = ["A", "B"]
-        self._worker: EvaluationWorker | None = None
+
+    @property
+    def evaluations(self) -> dict[str, Evaluation]:
+        return self.store.evaluations
 
     # ------------------------------------------------------------------ opening
     def open_detector(self, det: str) -> bool:
@@ -68,9 +74,8 @@ class CompareRun:
         return True
 
     def close(self, emit: bool = True) -> None:
-        self.cancel()
+        self.store.clear()
         self.mode, self.det, self.dataset, self.metric_b = None, None, None, None
-        self.evaluations, self.partial = {}, {}
         self.names = ["A", "B"]
         if emit:
             self.session.comparison_changed.emit()
@@ -84,38 +89,17 @@ class CompareRun:
         s = self.session
         if self.mode != "detectors" or self.dataset is None:
             return
-        self.cancel()
         specs = [METRICS[m] for m in (metrics or s.metric_ids())]
-        worker = EvaluationWorker(self.dataset, specs, s.overrides, s.sample_id)
-        worker.sample_ready.connect(self._on_worker_sample_ready)
-        worker.evaluated.connect(self._on_worker_evaluated)
-        worker.failed.connect(s.error_raised)
-        worker.finished.connect(lambda: s.busy_changed.emit(s.is_busy()))
-        self._worker = worker
-        s.busy_changed.emit(True)
-        worker.start()
+        self.store.start(self.dataset, specs, s.overrides, s.sample_id)
 
     def cancel(self) -> None:
-        if self._worker is not None and self._worker.isRunning():
-            self._worker.cancel()
-            self._worker.wait()
-        self._worker = None
+        self.store.cancel()
 
     def is_busy(self) -> bool:
-        return self._worker is not None and self._worker.isRunning()
+        return self.store.is_busy()
 
     def wait(self, timeout_ms: int) -> bool:
-        return self._worker.wait(timeout_ms) if self._worker is not None else True
-
-    def _on_worker_sample_ready(self, evals: list[Evaluation]) -> None:
-        self.partial.update({e.metric: e for e in evals})
-        self.session.results_changed.emit()
-
-    def _on_worker_evaluated(self, evals: list[Evaluation]) -> None:
-        self.evaluations.update({e.metric: e for e in evals})
-        for e in evals:
-            self.partial.pop(e.metric, None)
-        self.session.results_changed.emit()
+        return self.store.wait(timeout_ms)
 
     # ------------------------------------------------------------------ reading
     def metric(self) -> str | None:
@@ -135,11 +119,7 @@ class CompareRun:
             return None
         if self.mode == "metrics":
             return s.result(metric=m, sample_id=sid)
-        for source in (self.evaluations, self.partial):
-            ev = source.get(m)
-            if ev is not None and sid in ev.results:
-                return ev.results[sid]
-        return None
+        return self.store.result(m, sid)
 
     def sample(self, sample_id: str | None = None) -> Sample | None:
         sid = sample_id or self.session.sample_id

@@ -20,7 +20,7 @@ from viewer.comparison import CompareRun
 from viewer.layers import DEFAULT_LAYERS
 from viewer.overlay import Ref
 from viewer.paths import DatasetPaths
-from viewer.worker import EvaluationWorker
+from viewer.worker import ResultStore
 
 PREFERRED = ("tiou", "tedeval", "cleval_det", "curved_tiou", "ic15_iou", "deteval")
 
@@ -43,8 +43,7 @@ class Session(QObject):
         super().__init__()
         self.paths: DatasetPaths | None = None
         self.dataset: Dataset | None = None
-        self.evaluations: dict[str, Evaluation] = {}
-        self.partial: dict[str, Evaluation] = {}
+        self.store = ResultStore(self.results_changed.emit, self.error_raised.emit, self._emit_busy)
         self.metric: str | None = None
         self.overrides: dict[str, dict[str, Any]] = {}
         self.sample_id: str | None = None
@@ -52,8 +51,18 @@ class Session(QObject):
         self.hovered: Ref | None = None
         self.layers: frozenset[str] = DEFAULT_LAYERS
         self.visible_ids: list[str] = []
-        self._worker: EvaluationWorker | None = None
         self.b = CompareRun(self)
+
+    @property
+    def evaluations(self) -> dict[str, Evaluation]:
+        return self.store.evaluations
+
+    @property
+    def partial(self) -> dict[str, Evaluation]:
+        return self.store.partial
+
+    def _emit_busy(self) -> None:
+        self.busy_changed.emit(self.is_busy())
 
     # ---------------------------------------------------------------- dataset and metrics
     def open_dataset(self, paths: DatasetPaths) -> bool:
@@ -66,7 +75,7 @@ class Session(QObject):
         self.cancel()
         self.b.close(emit=False)
         self.paths, self.dataset = paths, ds
-        self.evaluations, self.partial = {}, {}
+        self.store.clear()
         self.selection = self.hovered = None
         names = self.metric_ids()
         keep = self.metric if self.metric in names else None
@@ -127,50 +136,24 @@ class Session(QObject):
     def evaluate(self, metrics: list[str] | None = None) -> None:
         if self.dataset is None:
             return
-        self._cancel_a()
         specs = [METRICS[m] for m in (metrics or self.metric_ids())]
         if self.metric is not None and METRICS[self.metric] in specs:
             specs.sort(key=lambda s: s.id != self.metric)
-        worker = EvaluationWorker(self.dataset, specs, self.overrides, self.sample_id)
-        worker.progressed.connect(self.progress_changed)
-        worker.sample_ready.connect(self._on_worker_sample_ready)
-        worker.evaluated.connect(self._on_worker_evaluated)
-        worker.failed.connect(self._on_worker_failed)
-        worker.finished.connect(lambda: self.busy_changed.emit(self.is_busy()))
-        self._worker = worker
-        self.busy_changed.emit(True)
-        worker.start()
+        self.store.start(
+            self.dataset, specs, self.overrides, self.sample_id, self.progress_changed.emit
+        )
 
     def cancel(self) -> None:
-        self._cancel_a()
+        self.store.cancel()
         self.b.cancel()
 
-    def _cancel_a(self) -> None:
-        if self._worker is not None and self._worker.isRunning():
-            self._worker.cancel()
-            self._worker.wait()
-        self._worker = None
-
     def is_busy(self) -> bool:
-        return (self._worker is not None and self._worker.isRunning()) or self.b.is_busy()
+        return self.store.is_busy() or self.b.is_busy()
 
     def wait(self, timeout_ms: int = 120_000) -> bool:
         """Block until the running evaluations end (tests and headless screenshots)."""
-        ok = self._worker.wait(timeout_ms) if self._worker is not None else True
+        ok = self.store.wait(timeout_ms)
         return self.b.wait(timeout_ms) and ok
-
-    def _on_worker_sample_ready(self, evals: list[Evaluation]) -> None:
-        self.partial.update({e.metric: e for e in evals})
-        self.results_changed.emit()
-
-    def _on_worker_evaluated(self, evals: list[Evaluation]) -> None:
-        self.evaluations.update({e.metric: e for e in evals})
-        for e in evals:
-            self.partial.pop(e.metric, None)
-        self.results_changed.emit()
-
-    def _on_worker_failed(self, message: str) -> None:
-        self.error_raised.emit(message)
 
     # ---------------------------------------------------------------- current sample
     def sample(self) -> Sample | None:
@@ -185,14 +168,7 @@ class Session(QObject):
     def result(
         self, metric: str | None = None, sample_id: str | None = None
     ) -> SampleResult | None:
-        mid, sid = metric or self.metric, sample_id or self.sample_id
-        if mid is None or sid is None:
-            return None
-        for source in (self.evaluations, self.partial):
-            ev = source.get(mid)
-            if ev is not None and sid in ev.results:
-                return ev.results[sid]
-        return None
+        return self.store.result(metric or self.metric, sample_id or self.sample_id)
 
     def problems(self) -> tuple[Problem, ...]:
         return self.dataset.problems if self.dataset is not None else ()

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import QThread, Signal
 
 from metrics.model import Dataset, InputError
 from metrics.registry import MetricSpec
-from metrics.runner import Cancelled, run
+from metrics.results import SampleResult
+from metrics.runner import Cancelled, Evaluation, run
 
 
 class EvaluationWorker(QThread):
@@ -57,3 +58,75 @@ class EvaluationWorker(QThread):
             self.failed.emit("evaluation cancelled")
         except (InputError, KeyError, ValueError, TypeError) as exc:
             self.failed.emit(str(exc))
+
+
+class ResultStore:
+    """The evaluations of one side (A or B) and the worker that fills them.
+
+    ``partial`` holds the current sample's results that arrive first; ``evaluations`` the
+    dataset's. ``changed`` is called after either update, ``failed`` with a message,
+    ``busy`` when the worker starts or ends.
+    """
+
+    def __init__(
+        self, changed: Callable[[], None], failed: Callable[[str], None], busy: Callable[[], None]
+    ) -> None:
+        self.evaluations: dict[str, Evaluation] = {}
+        self.partial: dict[str, Evaluation] = {}
+        self._changed, self._failed, self._busy = changed, failed, busy
+        self._worker: EvaluationWorker | None = None
+
+    def start(
+        self,
+        dataset: Dataset,
+        specs: Sequence[MetricSpec],
+        overrides: Mapping[str, Mapping[str, Any]],
+        first: str | None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
+        self.cancel()
+        worker = EvaluationWorker(dataset, specs, overrides, first)
+        if progress is not None:
+            worker.progressed.connect(progress)
+        worker.sample_ready.connect(self._on_worker_sample_ready)
+        worker.evaluated.connect(self._on_worker_evaluated)
+        worker.failed.connect(self._failed)
+        worker.finished.connect(self._busy)
+        self._worker = worker
+        worker.start()
+        self._busy()
+
+    def cancel(self) -> None:
+        if self._worker is not None and self._worker.isRunning():
+            self._worker.cancel()
+            self._worker.wait()
+        self._worker = None
+
+    def clear(self) -> None:
+        self.cancel()
+        self.evaluations, self.partial = {}, {}
+
+    def is_busy(self) -> bool:
+        return self._worker is not None and self._worker.isRunning()
+
+    def wait(self, timeout_ms: int) -> bool:
+        return self._worker.wait(timeout_ms) if self._worker is not None else True
+
+    def result(self, metric: str | None, sample_id: str | None) -> SampleResult | None:
+        if metric is None or sample_id is None:
+            return None
+        for source in (self.evaluations, self.partial):
+            ev = source.get(metric)
+            if ev is not None and sample_id in ev.results:
+                return ev.results[sample_id]
+        return None
+
+    def _on_worker_sample_ready(self, evals: list[Evaluation]) -> None:
+        self.partial.update({e.metric: e for e in evals})
+        self._changed()
+
+    def _on_worker_evaluated(self, evals: list[Evaluation]) -> None:
+        self.evaluations.update({e.metric: e for e in evals})
+        for e in evals:
+            self.partial.pop(e.metric, None)
+        self._changed()
