@@ -54,9 +54,11 @@ must be integers as in the official grammar unless ``allow_float``; the legacy R
 rejects anticlockwise QUADs (``check_orientation``). Detection indices in results are file
 indices, also when confidences re-order the evaluation (stable descending order, spec 0.7).
 
-Layout: ``cleval_core`` (flat preparation of a block of samples: texts, PCCs, inclusion,
-area precision), ``cleval_match`` (don't-care dets, matching, scoring, E2E),
-``cleval_results`` (the result model), ``cleval_geom`` (geometry helpers). Samples are
+Layout: ``cleval_prep`` (what the CLEval metrics of a run share for a block of samples:
+flat sides, geometry, don't-care cut; memoized in ``geometry.CACHE``), ``cleval_core`` (the
+rest of the preparation: texts, PCCs, inclusion, area precision), ``cleval_match``
+(don't-care dets, matching, scoring), ``cleval_e2e`` (E2E), ``cleval_results`` (the result
+model), ``cleval_geom`` (geometry helpers), ``cleval_validate`` (input checks). Samples are
 evaluated in blocks (``evaluate_batch*``); ``evaluate_sample*`` is a block of one.
 ``validate`` checks a sample for the detection metrics, ``validate_e2e`` for the E2E ones.
 """
@@ -69,11 +71,12 @@ from typing import Any, Literal
 
 import numpy as np
 
-from metrics.cleval_core import Rules, is_poly, prepare
-from metrics.cleval_match import E2E, Outcome, match_and_score, score_e2e
+from metrics.cleval_core import Rules, prepare
+from metrics.cleval_e2e import E2E, score_e2e
+from metrics.cleval_match import Outcome, match_and_score
 from metrics.cleval_results import View
-from metrics.icdar import clockwise_violations
-from metrics.model import Instance, Problem, Sample, Severity
+from metrics.cleval_validate import sample_problems
+from metrics.model import Problem, Sample
 from metrics.results import SampleResult, Tally, hmean
 
 ID = "cleval_det"
@@ -162,105 +165,10 @@ def _rules(params: Params, e2e: bool) -> Rules:
 # --------------------------------------------------------------------------- validation
 
 
-def _problem(
-    sev: Severity, source: str | None, side: str, inst: Instance, msg: str, sample: Sample
-) -> Problem:
-    return Problem(sev, source or side, inst.line, msg, sample.id)
-
-
-def _box_problems(sample: Sample, params: Params, poly: bool) -> list[Problem]:
-    out: list[Problem] = []
-    for side, source, items in (
-        ("GT", sample.gt_source, sample.gt),
-        ("det", sample.det_source, sample.det),
-    ):
-        for inst in items:
-            n = len(inst.points)
-            if poly and n < 4:
-                out.append(
-                    _problem(
-                        Severity.WARNING,
-                        source,
-                        side,
-                        inst,
-                        f"POLY box with {n} point(s): padded as the official CLEval "
-                        "code does (degenerate polygon for 1-2 points)",
-                        sample,
-                    )
-                )
-            elif not poly and n != 4:
-                out.append(
-                    _problem(
-                        Severity.ERROR,
-                        source,
-                        side,
-                        inst,
-                        f"box_type QUAD needs 4 points, got {n}",
-                        sample,
-                    )
-                )
-            elif not poly and not inst.integer and not params.allow_float:
-                out.append(
-                    _problem(
-                        Severity.ERROR,
-                        source,
-                        side,
-                        inst,
-                        "coordinates must be integers for CLEval QUAD/LTRB boxes "
-                        "(set allow_float=true to accept them)",
-                        sample,
-                    )
-                )
-            if poly and side == "GT" and not inst.dont_care and not inst.text:
-                out.append(
-                    _problem(
-                        Severity.ERROR,
-                        source,
-                        side,
-                        inst,
-                        "POLY GT without transcription (the official code divides "
-                        "by zero); it gets no character",
-                        sample,
-                    )
-                )
-    return out
-
-
 def validate(sample: Sample, params: Params, *, e2e: bool = False) -> list[Problem]:
     """Input rules of the official tools (spec 0.3-0.4, 5.6, 5.9, 6.1)."""
-    poly = is_poly(sample, params.box_type)
-    out = _box_problems(sample, params, poly)
-    if isinstance(params, ClevalLegacyParams) and params.check_orientation and not poly:
-        for side, source, items in (
-            ("GT", sample.gt_source, sample.gt),
-            ("det", sample.det_source, sample.det),
-        ):
-            out.extend(
-                _problem(
-                    Severity.ERROR,
-                    source,
-                    side,
-                    items[k],
-                    "points are not clockwise (image coordinates, y down); "
-                    "set check_orientation=false to accept them",
-                    sample,
-                )
-                for k in clockwise_violations(items)
-            )
-    if e2e:
-        out.extend(
-            _problem(
-                Severity.ERROR,
-                sample.det_source,
-                "det",
-                d,
-                "end-to-end evaluation needs a transcription on every detection",
-                sample,
-            )
-            for d in sample.det
-            if d.text is None
-        )
-    return out
+    orientation = isinstance(params, ClevalLegacyParams) and params.check_orientation
+    return sample_problems(sample, params.box_type, params.allow_float, orientation, e2e)
 
 
 def validate_e2e(sample: Sample, params: Params) -> list[Problem]:
@@ -320,22 +228,36 @@ def _batch(samples: Sequence[Sample], rules: Rules, metric: str) -> list[SampleR
     e2 = score_e2e(b, out, rules) if rules.e2e else None
     recall, precision, kind, values, extra = _scores(out, e2, rules)
     view = View(b, out, e2)
+    tallies, counters, extras = (
+        _rows(values, len(samples)),
+        _rows({k: values[k] for k in COUNTERS}, len(samples)),
+        _rows(extra, len(samples)),
+    )
     return [
         SampleResult(
-            metric=metric,
-            sample_id=sample.id,
-            recall=recall[s],
-            precision=precision[s],
-            hmean=hmean(recall[s], precision[s]),
-            tally=Tally(kind, {k: v[s] for k, v in values.items()}),
-            gt=view.gt_results(s),
-            det=view.det_results(s),
-            matches=view.records(s),
-            evidence=view.evidence(s, {k: values[k][s] for k in COUNTERS}),
-            extra={k: v[s] for k, v in extra.items()},
+            metric,
+            sample.id,
+            recall[s],
+            precision[s],
+            hmean(recall[s], precision[s]),
+            Tally(kind, tallies[s]),
+            view.gt_results(s),
+            view.det_results(s),
+            view.records(s),
+            view.evidence(s, counters[s]),
+            (),
+            extras[s],
         )
         for s, sample in enumerate(samples)
     ]
+
+
+def _rows(columns: dict[str, list[float]], n: int) -> list[dict[str, float]]:
+    """Per-sample dicts {key: column[s]} of per-sample columns (keys in column order)."""
+    if not columns:
+        return [{} for _ in range(n)]
+    keys = list(columns)
+    return [dict(zip(keys, row, strict=True)) for row in zip(*columns.values(), strict=True)]
 
 
 # --------------------------------------------------------------------------- numbers (0.9, 5.5-5.6)

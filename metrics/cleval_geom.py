@@ -220,16 +220,13 @@ def _dense_pairs(
     b_off = np.concatenate([[0], np.cumsum(b_cnt)])
     per = b_cnt[a_owner]  # pairs of each a
     ia = np.repeat(np.arange(len(a_owner), dtype=np.intp), per)
-    start = np.concatenate([[0], np.cumsum(per)])[:-1]
-    jb = (b_off[a_owner][ia] + np.arange(len(ia)) - start[ia]).astype(np.intp)
+    first = b_off[a_owner] - (np.cumsum(per) - per)
+    jb = (np.repeat(first, per) + np.arange(len(ia))).astype(np.intp)
     pad = 1e-6 * (1.0 + float(max(np.abs(a_box).max(), np.abs(b_box).max())))
-    a, b = a_box[ia], b_box[jb]
-    meet = (
-        (a[:, 0] <= b[:, 2] + pad)
-        & (b[:, 0] <= a[:, 2] + pad)
-        & (a[:, 1] <= b[:, 3] + pad)
-        & (b[:, 1] <= a[:, 3] + pad)
-    )
+    ax0, ay0, ax1, ay1 = (np.ascontiguousarray(a_box[:, k]) for k in range(4))
+    bx0, by0, bx1, by1 = (np.ascontiguousarray(b_box[:, k]) for k in range(4))
+    meet = (ax0[ia] <= bx1[jb] + pad) & (bx0[jb] <= ax1[ia] + pad)
+    meet &= (ay0[ia] <= by1[jb] + pad) & (by0[jb] <= ay1[ia] + pad)
     return ia[meet], jb[meet]
 
 
@@ -274,14 +271,55 @@ def _sub_poly(a: GeomArray, b: GeomArray) -> GeomArray:
     return out
 
 
+_EXACT = 2.0**24  # |coordinates| below this: the side tests of integer quads are exact
+
+
+def interiors_apart(a: FloatArray, b: FloatArray) -> BoolArray:
+    """Pairs of strictly convex quads with integer vertices (N, 4, 2) whose interiors are
+    disjoint (separated or touching), decided exactly by the separating-axis test on the
+    edges of both; False (undecided) for coordinates too large for exact products."""
+    small = (np.abs(a).max(axis=(1, 2)) < _EXACT) & (np.abs(b).max(axis=(1, 2)) < _EXACT)
+    return np.asarray(small & (_outside_an_edge(a, b) | _outside_an_edge(b, a)), dtype=bool)
+
+
+def _outside_an_edge(a: FloatArray, b: FloatArray) -> BoolArray:
+    """Every vertex of b on or outside the line of one edge of a."""
+    nxt = [1, 2, 3, 0]
+    ax, ay, bx, by = a[:, :, 0], a[:, :, 1], b[:, :, 0], b[:, :, 1]
+    ex, ey = ax[:, nxt] - ax, ay[:, nxt] - ay
+    area2 = np.sum(ax * ay[:, nxt] - ax[:, nxt] * ay, axis=1)
+    # side[n, m, k] > 0: vertex k of b strictly on the inner side of edge m of a
+    side = ex[:, :, None] * (by[:, None, :] - ay[:, :, None]) - ey[:, :, None] * (
+        bx[:, None, :] - ax[:, :, None]
+    )
+    side *= np.sign(area2)[:, None, None]
+    return np.asarray(np.any(np.all(side <= 0, axis=2), axis=1), dtype=bool)
+
+
+def _overlapping(geoms: GeomArray, rows: IntArray, cols: IntArray, apart: BoolArray) -> BoolArray:
+    """|g_row ∩ g_col| > 0, GEOS only for the pairs not known to be apart."""
+    keep = np.zeros(len(rows), dtype=bool)
+    ask = np.flatnonzero(~apart)
+    if len(ask):
+        keep[ask] = shapely.area(shapely.intersection(geoms[rows[ask]], geoms[cols[ask]])) > 0
+    return keep
+
+
 def cut_dont_care(
-    geoms: GeomArray, dc: BoolArray, owner: IntArray, poly: BoolArray
+    geoms: GeomArray,
+    dc: BoolArray,
+    owner: IntArray,
+    poly: BoolArray,
+    quads: FloatArray | None = None,
 ) -> tuple[GeomArray, IntArray]:
     """dc GT polygons minus every care GT of their sample they overlap (area > 0), care GTs
     taken in ascending order and re-checked against the already cut polygon (spec 5.3 step 1).
 
-    ``poly`` (per GT) selects the POLY subtraction ``a - (a ∩ b)``. Returns the new geometries
-    and the GT indices that changed.
+    ``poly`` (per GT) selects the POLY subtraction ``a - (a ∩ b)``. ``quads`` (per GT, NaN
+    where unknown) are the int vertices of GTs whose polygon is that strictly convex quad:
+    pairs of them whose interiors are apart skip GEOS. Every dc GT is cut in rounds (its
+    k-th overlapping care GT in round k), one vectorized GEOS call per round. Returns the
+    new geometries and the GT indices that changed.
     """
     none = np.zeros(0, np.intp)
     dc_idx, care_idx = np.flatnonzero(dc), np.flatnonzero(~dc)
@@ -293,23 +331,28 @@ def cut_dont_care(
     if len(ia) == 0:
         return geoms, none
     rows, cols = dc_idx[ia], care_idx[ib]
-    keep = shapely.area(shapely.intersection(geoms[rows], geoms[cols])) > 0
+    apart = np.zeros(len(rows), dtype=bool)
+    if quads is not None:
+        known = ~np.isnan(quads[rows, 0, 0]) & ~np.isnan(quads[cols, 0, 0])
+        apart[known] = interiors_apart(quads[rows[known]], quads[cols[known]])
+    keep = _overlapping(geoms, rows, cols, apart)
     rows, cols = rows[keep], cols[keep]
     if len(rows) == 0:
         return geoms, none
     out = geoms.copy()
     changed, first, count = np.unique(rows, return_index=True, return_counts=True)
-    for kind in (False, True):
-        sel = poly[changed] == kind
-        if sel.any():
-            sub = _sub_poly if kind else _sub_quad
-            out[changed[sel]] = sub(geoms[changed[sel]], geoms[cols[first[sel]]])
-    for m in np.flatnonzero(count > 1).tolist():
-        d = int(changed[m])
-        sub = _sub_poly if poly[d] else _sub_quad
-        cur = out[d]
-        for k in cols[first[m] + 1 : first[m] + count[m]].tolist():
-            if shapely.area(shapely.intersection(cur, geoms[k])) > 0:
-                cur = sub(cur, geoms[k])
-        out[d] = cur
+    _subtract(out, changed, geoms[cols[first]], poly[changed])
+    for r in range(1, int(count.max())):
+        m = np.flatnonzero(count > r)
+        d, other = changed[m], geoms[cols[first[m] + r]]
+        hit = shapely.area(shapely.intersection(out[d], other)) > 0
+        _subtract(out, d[hit], other[hit], poly[d[hit]])
     return out, changed.astype(np.intp)
+
+
+def _subtract(out: GeomArray, idx: IntArray, other: GeomArray, poly: BoolArray) -> None:
+    """out[idx] -= other (QUAD: GPC difference; POLY: ``a - (a ∩ b)``)."""
+    for kind, sub in ((False, _sub_quad), (True, _sub_poly)):
+        sel = poly == kind
+        if sel.any():
+            out[idx[sel]] = sub(out[idx[sel]], other[sel])

@@ -18,7 +18,8 @@ from metrics.cleval_core import Batch, Rules, local_index
 from metrics.cleval_geom import BoolArray, IntArray
 from metrics.model import FloatArray
 
-Record = tuple[str, tuple[int, ...], tuple[int, ...]]  # label, local GTs, global dets (eval)
+# label, local GTs, global dets (evaluation order), pair indices (GT-major, det-minor)
+Record = tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
 def seg_sum(values: npt.NDArray[np.floating], seg: IntArray, n: int) -> npt.NDArray[np.floating]:
@@ -66,16 +67,29 @@ def set_ranks(off: IntArray, owner: IntArray, removed: BoolArray, legacy: bool) 
     rank = local_index(off, owner)
     if legacy or not removed.any():
         return rank
-    for s in np.unique(owner[removed]).tolist():
-        n = int(off[s + 1] - off[s])
-        gone: set[int] = set()
-        for i in np.flatnonzero(removed[off[s] : off[s + 1]]).tolist():
-            gone.add(i)
-        order = list(set(range(n)) - gone)
-        r = np.arange(n, dtype=np.intp)
-        r[order] = np.arange(len(order), dtype=np.intp)
-        rank[off[s] : off[s + 1]] = r
-    return rank
+    out = rank.tolist()
+    starts = off.tolist()
+    for s, gone in _removed_by_sample(off, owner, removed):
+        n, base = starts[s + 1] - starts[s], starts[s]
+        for r, i in enumerate(set(range(n)) - gone):
+            out[base + i] = r
+    return np.asarray(out, dtype=np.intp)
+
+
+def _removed_by_sample(
+    off: IntArray, owner: IntArray, removed: BoolArray
+) -> list[tuple[int, set[int]]]:
+    """Per sample with removed instances: the set of their local indices, built in ascending
+    index order (as the official code builds it by ``add``; ``set(list)`` adds in order)."""
+    idx = np.flatnonzero(removed)
+    own = owner[idx]
+    local = (idx - off[own]).tolist()
+    starts = np.flatnonzero(np.r_[True, own[1:] != own[:-1]]) if len(own) else own
+    bounds = np.r_[starts, len(own)].tolist()
+    return [
+        (s, set(local[lo:hi]))
+        for s, lo, hi in zip(own[starts].tolist(), bounds[:-1], bounds[1:], strict=True)
+    ]
 
 
 def _dc_order_rank(b: Batch, legacy: bool) -> IntArray:
@@ -83,14 +97,12 @@ def _dc_order_rank(b: Batch, legacy: bool) -> IntArray:
     rank = local_index(b.g_off, b.g_owner)
     if legacy:
         return rank
-    for s in np.unique(b.g_owner[b.g_dc]).tolist():
-        idx = np.flatnonzero(b.g_dc[b.g_off[s] : b.g_off[s + 1]]).tolist()
-        gone: set[int] = set()
-        for i in idx:
-            gone.add(i)
+    out = rank.tolist()
+    starts = b.g_off.tolist()
+    for s, gone in _removed_by_sample(b.g_off, b.g_owner, b.g_dc):
         for r, i in enumerate(gone):
-            rank[b.g_off[s] + i] = r
-    return rank
+            out[starts[s] + i] = r
+    return np.asarray(out, dtype=np.intp)
 
 
 @dataclass
@@ -181,30 +193,35 @@ def _records(
 ) -> list[list[Record]]:
     """Records per sample in the official order: OO (GT-major), OM by GT, MO by det."""
     recs: list[list[Record]] = [[] for _ in b.samples]
-    gl = local_index(b.g_off, b.g_owner)
+    gl = local_index(b.g_off, b.g_owner).tolist()
+    g_owner, d_owner = b.g_owner.tolist(), b.d_owner.tolist()
     sel = np.flatnonzero(oo)
     sel = sel[np.lexsort((det_rank[b.pj[sel]], gt_rank[b.pi[sel]], b.g_owner[b.pi[sel]]))]
-    for g, d in zip(b.pi[sel].tolist(), b.pj[sel].tolist(), strict=True):
-        recs[b.g_owner[g]].append(("OO", (int(gl[g]),), (d,)))
+    for k, g, d in zip(sel.tolist(), b.pi[sel].tolist(), b.pj[sel].tolist(), strict=True):
+        recs[g_owner[g]].append(("OO", (gl[g],), (d,), (k,)))
     sel = np.flatnonzero(om)
     sel = sel[np.lexsort((det_rank[b.pj[sel]], gt_rank[b.pi[sel]], b.g_owner[b.pi[sel]]))]
-    for group in _groups(b.pi[sel], b.pj[sel]):
-        g = group[0]
-        recs[b.g_owner[g]].append(("OM", (int(gl[g]),), tuple(group[1])))
+    for g, dets, ks in _groups(b.pi[sel], b.pj[sel], sel):
+        recs[g_owner[g]].append(("OM", (gl[g],), dets, ks))
     sel = np.flatnonzero(mo)
     sel = sel[np.lexsort((gt_rank[b.pi[sel]], det_rank[b.pj[sel]], b.d_owner[b.pj[sel]]))]
-    for group in _groups(b.pj[sel], b.pi[sel]):
-        d = group[0]
-        recs[b.d_owner[d]].append(("MO", tuple(int(gl[g]) for g in group[1]), (d,)))
+    for d, gts, ks in _groups(b.pj[sel], b.pi[sel], sel):
+        recs[d_owner[d]].append(("MO", tuple([gl[g] for g in gts]), (d,), ks))
     return recs
 
 
-def _groups(key: IntArray, member: IntArray) -> list[tuple[int, list[int]]]:
+def _groups(
+    key: IntArray, member: IntArray, pair: IntArray
+) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+    """Runs of equal ``key``: (key, its members, their pair indices)."""
     if len(key) == 0:
         return []
     starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    bounds = np.r_[starts, len(key)].tolist()
+    members, pairs = member.tolist(), pair.tolist()
     return [
-        (int(key[s]), m.tolist()) for s, m in zip(starts, np.split(member, starts[1:]), strict=True)
+        (k, tuple(members[lo:hi]), tuple(pairs[lo:hi]))
+        for k, lo, hi in zip(key[starts].tolist(), bounds[:-1], bounds[1:], strict=True)
     ]
 
 
@@ -304,88 +321,3 @@ def lcs(s1: str, s2: str, legacy: bool) -> tuple[int, str]:
         else:
             j -= 1
     return table[n][m], "".join(reversed(out))
-
-
-@dataclass
-class E2E:
-    """End-to-end outcome: per sample sums and steps, per det consumed/remaining text."""
-
-    steps: list[list[dict[str, object]]]
-    consumed: list[str]
-    remaining: list[str]
-    lcs: IntArray  # per GT
-    per_sample: dict[str, FloatArray]
-
-
-def _order_by_pcc(dets: list[int], pccs: list[int], hit_by: dict[int, set[int]]) -> list[int]:
-    """Spec 5.6 a: the first unordered det holding PCC k moves next; the first left is last."""
-    unordered = list(dets)
-    ordered: list[int] = []
-    for k in pccs:
-        if len(unordered) == 1:
-            break
-        holders = hit_by.get(k)
-        if holders:
-            for d in unordered:
-                if d in holders:
-                    ordered.append(d)
-                    unordered.remove(d)
-                    break
-    ordered.append(unordered[0])
-    return ordered
-
-
-def _consume(z: str, ordered: list[int], remaining: list[str], consumed: list[str]) -> None:
-    for ch in z:
-        for d in ordered:
-            if ch in remaining[d]:
-                remaining[d] = remaining[d].replace(ch, "", 1)
-                consumed[d] += ch
-                break
-
-
-def score_e2e(b: Batch, out: Outcome, rules: Rules) -> E2E:
-    """SESP (spec 5.6): matched GTs in iteration order consume det characters through LCS."""
-    n = len(b.samples)
-    remaining = list(b.d_text)
-    consumed = [""] * len(remaining)
-    steps: list[list[dict[str, object]]] = [[] for _ in range(n)]
-    lcs_len = np.zeros(len(b.g_owner), dtype=np.intp)
-    mp = np.flatnonzero(out.matched)
-    mp_g = b.pi[mp]
-    gts = np.flatnonzero(out.n_dets > 0)
-    gts = gts[np.lexsort((out.gt_rank[gts], b.g_owner[gts]))]
-    gl = local_index(b.g_off, b.g_owner)
-    for g in gts.tolist():
-        lo, hi = np.searchsorted(mp_g, [g, g + 1])
-        dets = b.pj[mp[lo:hi]].tolist()
-        p0, p1 = int(b.p_off[g]), int(b.p_off[g + 1])
-        a, z = np.searchsorted(out.kp, [p0, p1])
-        hit_by: dict[int, set[int]] = {}
-        for k, d in zip(out.kp[a:z].tolist(), out.kd[a:z].tolist(), strict=True):
-            hit_by.setdefault(k, set()).add(d)
-        ordered = _order_by_pcc(dets, list(range(p0, p1)), hit_by)
-        text = "".join(remaining[d] for d in ordered)
-        length, common = lcs(b.g_text[g], text, rules.legacy)
-        _consume(common, ordered, remaining, consumed)
-        lcs_len[g] = length
-        steps[b.g_owner[g]].append(
-            {"gt": int(gl[g]), "dets": ordered, "text": text, "lcs": common, "lcs_len": length}
-        )
-    valid = ~out.dc.det
-    matched = valid & (out.n_gts > 0)
-    t_len = np.fromiter((len(t) for t in b.d_text), dtype=np.intp, count=len(b.d_text))
-    used = np.fromiter((len(c) for c in consumed), dtype=np.intp, count=len(consumed))
-    den = np.maximum(out.total, t_len) if rules.rs_paper else t_len
-
-    def by_det(w: npt.ArrayLike) -> FloatArray:
-        return sums(b.d_owner, w, n)
-
-    per_sample = {
-        "tp": by_det(np.where(valid, used, 0)),
-        "chars_det": by_det(np.where(valid, t_len, 0)),
-        "lcs": sums(b.g_owner, lcs_len, n),
-        "rs_num": by_det(np.where(matched, used, 0)),
-        "rs_den": by_det(np.where(matched, den, 0)),
-    }
-    return E2E(steps, consumed, remaining, lcs_len, per_sample)

@@ -43,28 +43,25 @@ Many samples are evaluated in one vectorized pass (``evaluate_batch``); ``evalua
 a batch of one.
 
 The steps live in helper modules: ``tedeval_inputs`` (flat inputs, Polygon3 numbers, PCC),
-``tedeval_geometry`` (candidate pairs, intersection areas, don't-care cuts), ``tedeval_match``
-(MO/OO/OM records, multiline test) and ``tedeval_results`` (PCC hits, results, evidence).
+``tedeval_geometry`` (candidate pairs, intersection areas, don't-care cuts; numpy clipping in
+``tedeval_clip``), ``tedeval_match`` (MO/OO/OM records, multiline test), ``tedeval_hits``
+(PCC hits) and ``tedeval_results`` (results, evidence).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter, or_
 
 from metrics.model import BoxType, Instance, Problem, Sample, Severity
 from metrics.results import SampleResult
 from metrics.tedeval_geometry import build_geometry
+from metrics.tedeval_hits import Contours, build_contours, count_hits, cut_rings, is_inside
 from metrics.tedeval_inputs import build_inputs, build_pcc
 from metrics.tedeval_match import Matcher
-from metrics.tedeval_results import (
-    Assembler,
-    Contours,
-    build_contours,
-    count_hits,
-    cut_rings,
-    is_inside,
-)
+from metrics.tedeval_results import Assembler
 
 ID = "tedeval"
 
@@ -109,7 +106,27 @@ def validate(sample: Sample, params: TedEvalParams) -> list[Problem]:
 
 
 def validate_batch(samples: Sequence[Sample], params: TedEvalParams) -> list[Problem]:
+    """``validate`` of many samples; the usual clean input is recognised in one pass."""
+    if _clean(samples, params):
+        return []
     return [p for s in samples for p in validate(s, params)]
+
+
+def _clean(samples: Sequence[Sample], params: TedEvalParams) -> bool:
+    """True when no instance can break a rule of ``validate`` (C-level passes only)."""
+    gts = list(chain.from_iterable(map(_GT, samples)))
+    items = [*gts, *chain.from_iterable(map(_DET, samples))]
+    return (
+        BoxType.POLY not in set(map(_BOX_TYPE, items))
+        and set(map(_SHAPE, map(_POINTS, items))) <= {(4, 2)}
+        and (params.allow_float or all(map(_INTEGER, items)))
+        and all(map(or_, map(_DONT_CARE, gts), map(bool, map(_TEXT, gts))))
+    )
+
+
+_GT, _DET = attrgetter("gt"), attrgetter("det")
+_BOX_TYPE, _POINTS, _SHAPE = attrgetter("box_type"), attrgetter("points"), attrgetter("shape")
+_INTEGER, _TEXT, _DONT_CARE = attrgetter("integer"), attrgetter("text"), attrgetter("dont_care")
 
 
 def _instance_problems(inst: Instance, is_gt: bool, params: TedEvalParams) -> list[str]:
@@ -145,7 +162,7 @@ def evaluate_batch(samples: Sequence[Sample], params: TedEvalParams) -> list[Sam
     geo = build_geometry(inp, params)
     matching = Matcher(inp, geo, params).run()
     rings = cut_rings(geo)
-    hits = count_hits(inp, pcc, matching, build_contours(inp, geo, rings))
+    hits = count_hits(inp, geo, pcc, matching, lambda: build_contours(inp, geo, rings))
     return Assembler(inp, geo, pcc, matching, hits, rings).results(ID)
 
 

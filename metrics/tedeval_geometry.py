@@ -2,8 +2,9 @@
 don't-care cuts.
 
 Intersection areas are exact for axis-aligned integer boxes, clipped in numpy for other convex
-quads (separated, touching and nested pairs decided exactly) and computed by shapely/GEOS for
-the rest. Used by ``metrics.tedeval``.
+quads (``tedeval_clip``: separated, touching and nested pairs decided exactly) and computed by
+shapely/GEOS for the rest, except pairs whose convex int quads (a don't-care cut stays inside
+its quad) are separated by a gap: exactly 0. Used by ``metrics.tedeval``.
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ import shapely
 
 from metrics.geometry import GeomArray
 from metrics.model import FloatArray
+from metrics.tedeval_clip import convex_quad_inter, strictly_apart
 from metrics.tedeval_inputs import (
     BoolArray,
     Inputs,
     IntArray,
-    expand,
     group_bounds,
     quad_area,
     ratio,
@@ -37,12 +38,21 @@ if TYPE_CHECKING:
 _EXHAUSTIVE_PAIRS = 4096  # samples with at most this many pairs skip the STRtree
 
 
+_NEXT = [1, 2, 3, 0]
+
+
+def _all4(b: BoolArray) -> BoolArray:
+    """``np.all(b, axis=1)`` of an (N, 4) array, column by column (much faster)."""
+    out: BoolArray = b[:, 0] & b[:, 1] & b[:, 2] & b[:, 3]
+    return out
+
+
 def _convex(r: FloatArray) -> BoolArray:
     """Strictly convex quads with one turn direction (either orientation)."""
-    e = r[:, [1, 2, 3, 0]] - r
-    f = e[:, [1, 2, 3, 0]]
+    e = r[:, _NEXT] - r
+    f = e[:, _NEXT]
     cross = e[:, :, 0] * f[:, :, 1] - e[:, :, 1] * f[:, :, 0]
-    return np.asarray(np.all(cross > 0, axis=1) | np.all(cross < 0, axis=1), dtype=bool)
+    return _all4(cross > 0) | _all4(cross < 0)
 
 
 def _axis_rect(r: FloatArray) -> BoolArray:
@@ -53,6 +63,12 @@ def _axis_rect(r: FloatArray) -> BoolArray:
     return np.asarray((a | b) & (quad_area(r) > 0), dtype=bool)
 
 
+def _corner(op: np.ufunc, r: FloatArray) -> FloatArray:
+    """Bounding-box corner of (N, 4, 2) quads (``r.min(axis=1)`` with ``np.minimum``)."""
+    out: FloatArray = op(op(r[:, 0], r[:, 1]), op(r[:, 2], r[:, 3]))
+    return out
+
+
 class Shapes:
     """One side's polygons: the int quads, and shapely polygons built only where GEOS is
     needed (self-intersecting ones repaired for clipping, spec 0.5). ``convex``/``rect`` are
@@ -61,9 +77,11 @@ class Shapes:
     def __init__(self, ring: FloatArray, owner: IntArray) -> None:
         self.ring, self.owner = ring, owner
         empty = np.zeros((0, 2))
-        self.lo = ring.min(axis=1) if len(ring) else empty
-        self.hi = ring.max(axis=1) if len(ring) else empty
+        self.lo = _corner(np.minimum, ring) if len(ring) else empty
+        self.hi = _corner(np.maximum, ring) if len(ring) else empty
+        self.box = [c.copy() for c in (self.lo[:, 0], self.lo[:, 1], self.hi[:, 0], self.hi[:, 1])]
         self.convex, self.rect = _convex(ring), _axis_rect(ring)
+        self.hull = self.convex.copy()  # the polygon lies inside its convex int quad
         self.area = quad_area(ring)
         self.geoms: GeomArray = np.empty(len(ring), dtype=object)
         self.built = np.zeros(len(ring), dtype=bool)
@@ -106,13 +124,13 @@ def _tree_pairs(a: Shapes, ai: IntArray, b: Shapes, bi: IntArray) -> tuple[IntAr
     return ai[ta[keep]], bi[tb[keep]]
 
 
-def _blocks(
-    a_cnt: IntArray, b_cnt: IntArray, a_off: IntArray, b_off: IntArray
-) -> tuple[IntArray, IntArray]:
-    """Every (a, b) pair within each sample, sorted (sample, a, b)."""
-    owner, local = expand(a_cnt * b_cnt)
-    width = np.maximum(b_cnt[owner], 1)
-    return a_off[owner] + local // width, b_off[owner] + local % width
+def _blocks(a_owner: IntArray, b_cnt: IntArray, b_off: IntArray) -> tuple[IntArray, IntArray]:
+    """Every (k, l) with a-row k and b-row l of the same sample, sorted by k then l: the
+    a rows are given by their sample (ascending), sample s has b rows b_off[s] + 0..b_cnt[s]-1."""
+    per = b_cnt[a_owner]
+    k = np.repeat(np.arange(len(a_owner), dtype=np.intp), per)
+    first = b_off[a_owner] - (np.cumsum(per) - per)
+    return k, (np.repeat(first, per) + np.arange(len(k))).astype(np.intp)
 
 
 def _candidates(
@@ -120,14 +138,15 @@ def _candidates(
 ) -> tuple[IntArray, IntArray]:
     """Pairs (a, b) among the rows ai / bi (sorted by sample) of the same sample whose
     bounding boxes meet, sorted by a then b: exhaustive for small samples, else STRtree."""
-    a_cnt = np.bincount(a.owner[ai], minlength=n).astype(np.intp)
+    a_own = a.owner[ai]
+    a_cnt = np.bincount(a_own, minlength=n).astype(np.intp)
     b_cnt = np.bincount(b.owner[bi], minlength=n).astype(np.intp)
     small = a_cnt * b_cnt <= _EXHAUSTIVE_PAIRS
-    ka, kb = _blocks(
-        np.where(small, a_cnt, 0), np.where(small, b_cnt, 0), _offsets(a_cnt), _offsets(b_cnt)
-    )
+    ka, kb = _blocks(a_own, np.where(small, b_cnt, 0), _offsets(b_cnt))
     ia, ib = ai[ka], bi[kb]
-    meet = np.all((a.lo[ia] <= b.hi[ib]) & (b.lo[ib] <= a.hi[ia]), axis=1)
+    (alx, aly, ahx, ahy), (blx, bly, bhx, bhy) = a.box, b.box
+    meet = (alx[ia] <= bhx[ib]) & (blx[ib] <= ahx[ia])
+    meet &= (aly[ia] <= bhy[ib]) & (bly[ib] <= ahy[ia])
     ia, ib = ia[meet], ib[meet]
     if not small.all():
         big_a, big_b = ai[~small[a.owner[ai]]], bi[~small[b.owner[bi]]]
@@ -146,94 +165,6 @@ def _offsets(counts: IntArray) -> IntArray:
 # --------------------------------------------------------------------------- intersection areas
 
 
-def _ccw(r: FloatArray) -> FloatArray:
-    """Quads re-ordered to a positive shoelace sum (inside = left of each edge)."""
-    x, y = r[:, :, 0], r[:, :, 1]
-    s = np.sum(x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y, axis=1)
-    return np.where((s > 0)[:, None, None], r, r[:, ::-1])
-
-
-def _sides(px: FloatArray, py: FloatArray, ax: FloatArray, ay: FloatArray) -> FloatArray:
-    """s[n, k, m] = cross(a_m+1 − a_m, p_k − a_m): >= 0 when vertex k of p is inside edge m."""
-    ex, ey = np.roll(ax, -1, axis=1) - ax, np.roll(ay, -1, axis=1) - ay
-    dx = px[:, :, None] - ax[:, None, :]
-    dy = py[:, :, None] - ay[:, None, :]
-    return np.asarray(ex[:, None, :] * dy - ey[:, None, :] * dx, dtype=np.float64)
-
-
-def _clip_half_plane(
-    x: FloatArray, y: FloatArray, count: IntArray, a: FloatArray, b: FloatArray
-) -> tuple[FloatArray, FloatArray, IntArray]:
-    """One Sutherland–Hodgman step on (n, k) vertex arrays: keep the left of a -> b (closed).
-
-    Crossings on axis-aligned clip edges are snapped to the edge coordinate.
-    """
-    n, k = x.shape
-    idx = np.arange(k)[None, :]
-    flat = (
-        np.where(idx == 0, np.maximum(count - 1, 0)[:, None], idx - 1) + k * np.arange(n)[:, None]
-    )
-    px, py = x.ravel().take(flat), y.ravel().take(flat)
-    ex, ey = (b[:, 0] - a[:, 0])[:, None], (b[:, 1] - a[:, 1])[:, None]
-    ax, ay = a[:, 0:1], a[:, 1:2]
-    s_cur = ex * (y - ay) - ey * (x - ax)
-    s_prev = ex * (py - ay) - ey * (px - ax)
-    den = s_prev - s_cur
-    t = np.divide(s_prev, den, out=np.zeros_like(den), where=den != 0)
-    cx = np.where(ex == 0, ax, px + t * (x - px))
-    cy = np.where(ey == 0, ay, py + t * (y - py))
-    valid = idx < count[:, None]
-    keep = np.stack([valid & ((s_cur >= 0) != (s_prev >= 0)), valid & (s_cur >= 0)], axis=2)
-    pos = np.cumsum(keep.reshape(n, 2 * k), axis=1) - 1
-    new_count = (pos[:, -1] + 1).astype(np.intp)
-    width = max(int(new_count.max()), 1)
-    src = np.flatnonzero(keep)
-    dest = (src // (2 * k)) * width + pos.ravel()[src]
-    out_x, out_y = np.zeros(n * width), np.zeros(n * width)
-    out_x[dest] = np.stack([cx, x], axis=2).ravel()[src]
-    out_y[dest] = np.stack([cy, y], axis=2).ravel()[src]
-    return out_x.reshape(n, width), out_y.reshape(n, width), new_count
-
-
-def _clipped_area(sub: FloatArray, clip: FloatArray) -> FloatArray:
-    """|S ∩ C| by Sutherland–Hodgman; ``clip`` convex with a positive shoelace sum."""
-    n = len(sub)
-    if n == 0:
-        return np.zeros(0)
-    x, y = sub[:, :, 0].copy(), sub[:, :, 1].copy()
-    count = np.full(n, 4, dtype=np.intp)
-    for e in range(4):
-        x, y, count = _clip_half_plane(x, y, count, clip[:, e], clip[:, (e + 1) % 4])
-    k = x.shape[1]
-    idx = np.arange(k)[None, :]
-    nxt = np.where(idx + 1 < count[:, None], idx + 1, 0) + k * np.arange(n)[:, None]
-    terms = x * y.ravel().take(nxt) - x.ravel().take(nxt) * y
-    area = np.abs(np.where(idx < count[:, None], terms, 0.0).sum(axis=1)) / 2
-    return np.asarray(np.where(count >= 3, area, 0.0), dtype=np.float64)
-
-
-def _convex_quad_inter(sub: FloatArray, clip: FloatArray) -> FloatArray:
-    """|S ∩ C| of pairs of convex quads (N, 4, 2).
-
-    Separated or touching pairs give exactly 0 and contained ones the exact quad area
-    (integer vertices make these side tests exact); the rest are clipped.
-    """
-    if len(sub) == 0:
-        return np.zeros(0)
-    origin = sub[:, :1, :]
-    s, c = _ccw(sub - origin), _ccw(clip - origin)
-    sx, sy = np.ascontiguousarray(s[:, :, 0]), np.ascontiguousarray(s[:, :, 1])
-    cx, cy = np.ascontiguousarray(c[:, :, 0]), np.ascontiguousarray(c[:, :, 1])
-    s_in_c, c_in_s = _sides(sx, sy, cx, cy), _sides(cx, cy, sx, sy)
-    apart = np.all(s_in_c <= 0, axis=1).any(axis=1) | np.all(c_in_s <= 0, axis=1).any(axis=1)
-    s_inside = np.all(s_in_c >= 0, axis=(1, 2))
-    c_inside = ~s_inside & np.all(c_in_s >= 0, axis=(1, 2))
-    out = np.where(s_inside, quad_area(sub), np.where(c_inside, quad_area(clip), 0.0))
-    rest = np.flatnonzero(~apart & ~s_inside & ~c_inside)
-    out[rest] = _clipped_area(s[rest], c[rest])
-    return np.asarray(out, dtype=np.float64)
-
-
 def _inter(a: Shapes, b: Shapes, ia: IntArray, ib: IntArray) -> FloatArray:
     """|a_ia ∩ b_ib|: exact for axis-aligned rectangles, numpy clipping for convex quads,
     GEOS for the rest (cut or non-convex polygons)."""
@@ -244,9 +175,12 @@ def _inter(a: Shapes, b: Shapes, ia: IntArray, ib: IntArray) -> FloatArray:
     wh = np.maximum(hi - lo, 0.0)
     out[rect] = wh[:, 0] * wh[:, 1]
     quad = ~rect & a.convex[ia] & b.convex[ib]
-    out[quad] = _convex_quad_inter(a.ring[ia[quad]], b.ring[ib[quad]])
-    slow = ~rect & ~quad
-    if slow.any():
+    out[quad] = convex_quad_inter(a.ring[ia[quad]], b.ring[ib[quad]])
+    slow = np.flatnonzero(~rect & ~quad)
+    hulls = slow[a.hull[ia[slow]] & b.hull[ib[slow]]]
+    apart = strictly_apart(a.ring[ia[hulls]], b.ring[ib[hulls]])
+    slow = np.setdiff1d(slow, hulls[apart], assume_unique=True)  # apart: exactly 0
+    if len(slow):
         out[slow] = shapely.area(
             shapely.intersection(a.geometries(ia[slow]), b.geometries(ib[slow]))
         )
@@ -299,7 +233,7 @@ def build_geometry(inp: Inputs, params: TedEvalParams) -> Geometry:
     g, d = Shapes(inp.g_ring, inp.g_owner), Shapes(inp.d_ring, inp.d_owner)
     n = len(inp.samples)
     if min(params.area_recall, params.area_precision) <= 0:
-        pi, pj = _blocks(np.diff(inp.g_off), np.diff(inp.d_off), inp.g_off, inp.d_off)
+        pi, pj = _blocks(inp.g_owner, np.diff(inp.d_off), inp.d_off)
     else:
         pi, pj = _candidates(g, np.arange(inp.n_gt), d, np.arange(inp.n_det), n)
     geo = Geometry(g, d, pi, pj)

@@ -8,8 +8,10 @@ indices. Also the flat-array helpers the other ``tedeval_*`` modules share. Used
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -59,58 +61,89 @@ class Inputs:
         return len(self.d_owner)
 
 
-def _confidence_order(dets: Sequence[Instance], enabled: bool | None) -> tuple[list[int], bool]:
-    """Evaluation order (stable descending confidence, spec 0.7) and whether it applies."""
+def _confidence_order(dets: Sequence[Instance], enabled: bool | None) -> list[int] | None:
+    """Evaluation order (stable descending confidence, spec 0.7); None for file order."""
     use = (
         enabled
         if enabled is not None
         else bool(dets) and all(d.confidence is not None for d in dets)
     )
     if not use:
-        return list(range(len(dets))), False
-    return sorted(range(len(dets)), key=lambda j: -(dets[j].confidence or 0.0)), True
+        return None
+    return sorted(range(len(dets)), key=lambda j: -(dets[j].confidence or 0.0))
+
+
+_POINTS = operator.attrgetter("points")
+_BOX_TYPE = operator.attrgetter("box_type")
+_DONT_CARE = operator.attrgetter("dont_care")
+_TEXT = operator.attrgetter("text")
+_QUAD_ERROR = "TedEval needs QUAD or LTRB boxes (4 vertices each)"
 
 
 def _stack(items: Sequence[Instance]) -> tuple[FloatArray, FloatArray]:
     """(rings, points): int()-truncated polygon vertices and the official point lists."""
     if not items:
         return np.zeros((0, 4, 2)), np.zeros((0, 4, 2))
+    points = list(map(_POINTS, items))
+    if set(map(len, points)) != {4}:
+        raise ValueError(_QUAD_ERROR)
     try:
-        raw = np.stack([i.points for i in items]).astype(np.float64)
+        flat = np.concatenate(points)
     except ValueError as exc:
-        raise ValueError("TedEval needs QUAD or LTRB boxes (4 vertices each)") from exc
-    if raw.shape[1:] != (4, 2):
-        raise ValueError("TedEval needs QUAD or LTRB boxes (4 vertices each)")
+        raise ValueError(_QUAD_ERROR) from exc
+    if flat.ndim != 2 or flat.shape[1] != 2:
+        raise ValueError(_QUAD_ERROR)
+    raw = flat.reshape(-1, 4, 2).astype(np.float64, copy=False)
     ring = np.trunc(raw)
-    ltrb = np.fromiter((i.box_type is BoxType.LTRB for i in items), bool, len(items))
+    types = map(_BOX_TYPE, items)
+    ltrb = np.fromiter(map(operator.is_, types, repeat(BoxType.LTRB)), bool, len(items))
     return ring, np.where(ltrb[:, None, None], ring, raw)
 
 
 def build_inputs(samples: Sequence[Sample], params: TedEvalParams) -> Inputs:
     orders = [_confidence_order(s.det, params.confidences) for s in samples]
     gts = [g for s in samples for g in s.gt]
-    dets = [s.det[j] for s, (order, _) in zip(samples, orders, strict=True) for j in order]
-    g_counts = np.fromiter((len(s.gt) for s in samples), np.intp, len(samples))
-    d_counts = np.fromiter((len(s.det) for s in samples), np.intp, len(samples))
+    dets: list[Instance] = []
+    for s, order in zip(samples, orders, strict=True):
+        dets.extend(s.det if order is None else [s.det[j] for j in order])
+    g_counts = np.fromiter(map(len, map(_GT, samples)), np.intp, len(samples))
+    d_counts = np.fromiter(map(len, map(_DET, samples)), np.intp, len(samples))
+    g_off, d_off = _offsets(g_counts), _offsets(d_counts)
     g_ring, g_pts = _stack(gts)
     d_ring, d_pts = _stack(dets)
-    g_dc = np.fromiter((g.dont_care for g in gts), bool, len(gts))
-    g_len = np.fromiter((0 if g.dont_care else len(g.text or "") for g in gts), np.intp, len(gts))
+    g_dc = np.fromiter(map(_DONT_CARE, gts), bool, len(gts))
+    text_len = np.fromiter(map(len, [t or "" for t in map(_TEXT, gts)]), np.intp, len(gts))
+    d_owner = np.repeat(np.arange(len(samples), dtype=np.intp), d_counts)
+    d_file = np.arange(len(dets), dtype=np.intp) - d_off[d_owner]
+    used = [(k, order) for k, order in enumerate(orders) if order is not None]
+    for k, order in used:
+        d_file[d_off[k] : d_off[k + 1]] = order
+    sorted_by_conf = np.zeros(len(samples), dtype=bool)
+    sorted_by_conf[[k for k, _ in used]] = True
     return Inputs(
         samples=samples,
-        g_off=np.concatenate([[0], np.cumsum(g_counts)]).astype(np.intp),
-        d_off=np.concatenate([[0], np.cumsum(d_counts)]).astype(np.intp),
+        g_off=g_off,
+        d_off=d_off,
         g_owner=np.repeat(np.arange(len(samples), dtype=np.intp), g_counts),
-        d_owner=np.repeat(np.arange(len(samples), dtype=np.intp), d_counts),
+        d_owner=d_owner,
         g_ring=g_ring,
         d_ring=d_ring,
         g_pts=g_pts,
         d_pts=d_pts,
         g_dc=g_dc,
-        g_len=g_len,
-        d_file=np.fromiter((j for order, _ in orders for j in order), np.intp, len(dets)),
-        sorted_by_conf=np.fromiter((used for _, used in orders), bool, len(samples)),
+        g_len=np.where(g_dc, 0, text_len).astype(np.intp),
+        d_file=d_file,
+        sorted_by_conf=sorted_by_conf,
     )
+
+
+_GT = operator.attrgetter("gt")
+_DET = operator.attrgetter("det")
+
+
+def _offsets(counts: IntArray) -> IntArray:
+    out: IntArray = np.concatenate([[0], np.cumsum(counts)]).astype(np.intp)
+    return out
 
 
 # --------------------------------------------------------------------------- Polygon3 numbers
@@ -169,6 +202,12 @@ def diagonals(p: FloatArray) -> FloatArray:
 # --------------------------------------------------------------------------- PCC (4.2)
 
 
+def _fold(op: np.ufunc, v: FloatArray) -> FloatArray:
+    """``v.max(axis=1)`` (np.maximum) or ``v.min(axis=1)`` of an (N, 4) array, by columns."""
+    out: FloatArray = op(op(v[:, 0], v[:, 1]), op(v[:, 2], v[:, 3]))
+    return out
+
+
 @dataclass
 class Pcc:
     xy: FloatArray  # (NPCC, 2), read-only
@@ -178,9 +217,9 @@ class Pcc:
 
 
 def build_pcc(inp: Inputs, params: TedEvalParams) -> Pcc:
-    r = inp.g_ring
-    dx = r[:, :, 0].max(axis=1) - r[:, :, 0].min(axis=1)
-    dy = r[:, :, 1].max(axis=1) - r[:, :, 1].min(axis=1)
+    x, y = inp.g_ring[:, :, 0], inp.g_ring[:, :, 1]
+    dx = _fold(np.maximum, x) - _fold(np.minimum, x)
+    dy = _fold(np.maximum, y) - _fold(np.minimum, y)
     with np.errstate(divide="ignore", invalid="ignore"):
         aspect = np.where(dx != 0, np.abs(dy / np.where(dx != 0, dx, 1.0)), 0.0)
     vertical = ~inp.g_dc & (aspect > params.vertical_aspect)

@@ -21,6 +21,7 @@ from metrics.tedeval_inputs import (
     Inputs,
     IntArray,
     diagonals,
+    expand,
     group_bounds,
     midpoints,
     quad_centers,
@@ -104,8 +105,6 @@ class Matcher:
 
     def __init__(self, inp: Inputs, geo: Geometry, params: TedEvalParams) -> None:
         self.inp, self.geo, self.params = inp, geo, params
-        self.g_center = quad_centers(inp.g_ring)
-        self.d_center = quad_centers(inp.d_ring)
         self.care = ~inp.g_dc[geo.pi] & ~geo.d_dc[geo.pj]
         n = len(inp.samples)
         self.multiline: list[list[dict[str, Any]]] = [[] for _ in range(n)]
@@ -136,12 +135,12 @@ class Matcher:
 
     def _center_distances(self, i: IntArray, j: IntArray) -> FloatArray:
         """2·‖centroid(G) − centroid(D')‖ / (diag(G) + diag(D)), official operation order."""
-        dc = self.d_center[j]
+        dc = quad_centers(self.inp.d_ring[j])
         cut = self.geo.d_cut[j]
         if cut.any():
             cent = shapely.centroid(self.geo.d.geometries(j[cut]))
             dc[cut] = np.stack([shapely.get_x(cent), shapely.get_y(cent)], axis=1)
-        gc = self.g_center[i]
+        gc = quad_centers(self.inp.g_ring[i])
         dx, dy = np.abs(gc[:, 0] - dc[:, 0]), np.abs(gc[:, 1] - dc[:, 1])
         dist = np.sqrt(dx * dx + dy * dy)
         dist = dist / (diagonals(self.inp.g_pts[i]) + diagonals(self.inp.d_pts[j]))
@@ -166,37 +165,36 @@ class Matcher:
         out: list[list[MatchRecord]] = [[] for _ in inp.samples]
         if len(chosen) == 0:
             return out
-        members = member[rows].tolist()
-        tables = _GroupTables(inp, self.g_center, self.d_center, p)
-        for head, lo, hi, total in zip(
-            keys[starts[chosen]].tolist(),
-            starts[chosen].tolist(),
-            ends[chosen].tolist(),
-            sums[chosen].tolist(),
-            strict=True,
-        ):
-            self._group(kind, head, members[lo:hi], total, tables, out)
+        size = ends[chosen] - starts[chosen]
+        grp, k = expand(size)
+        sel = member[rows[starts[chosen][grp] + k]]  # members of the chosen groups, in order
+        t = _GroupTables(inp, kind, keys[starts[chosen]], sel, p)
+        bounds = np.r_[0, np.cumsum(size)].tolist()
+        for g, total in enumerate(sums[chosen].tolist()):
+            lo, hi = bounds[g], bounds[g + 1]
+            self._group(kind, g, t.members[lo:hi], t.labels[lo:hi], t.pivots[lo:hi], total, t, out)
         return out
 
     def _group(
         self,
         kind: str,
-        head: int,
+        g: int,
         members: list[int],
+        labels: list[int],
+        pivots: list[list[list[float]]],
         total: float,
         t: _GroupTables,
         out: list[list[MatchRecord]],
     ) -> None:
+        head, s, head_label = t.heads[g], t.owner[g], t.head_labels[g]
+        local_g: tuple[int, ...]
+        local_d: tuple[int, ...]
         if kind == "MO":
-            s = t.d_owner[head]
             gts, dets = members, [head]
-            labels, pivots = [t.g_local[m] for m in members], [t.g_pivots[m] for m in members]
+            local_g, local_d = tuple(labels), (head_label,)
         else:
-            s = t.g_owner[head]
             gts, dets = [head], members
-            labels, pivots = [t.d_file[m] for m in members], [t.d_pivots[m] for m in members]
-        local_g = tuple([t.g_local[g] for g in gts])
-        local_d = tuple([t.d_file[d] for d in dets])
+            local_g, local_d = (head_label,), tuple(labels)
         test = _multiline_test(kind, labels, pivots, self.params.multiline_angle)
         self.multiline[s].append({"kind": kind, "gt": local_g, "det": local_d, **test})
         if test["rejected"]:
@@ -209,14 +207,28 @@ class Matcher:
 
 
 class _GroupTables:
-    """Python-list views used by the MO/OM loop (no numpy scalars inside the loop)."""
+    """Python lists of the chosen MO/OM groups (no numpy scalars inside the loop): per group
+    its head, sample and head label; per member (concatenated) index, label and pivots."""
 
     def __init__(
-        self, inp: Inputs, g_center: FloatArray, d_center: FloatArray, params: TedEvalParams
+        self,
+        inp: Inputs,
+        kind: str,
+        heads: IntArray,
+        members: IntArray,
+        params: TedEvalParams,
     ) -> None:
-        self.g_owner = inp.g_owner.tolist()
-        self.d_owner = inp.d_owner.tolist()
-        self.g_local = (np.arange(inp.n_gt) - inp.g_off[inp.g_owner]).tolist()
-        self.d_file = inp.d_file.tolist()
-        self.g_pivots = _pivots(inp.g_ring, g_center, params).tolist()
-        self.d_pivots = _pivots(inp.d_ring, d_center, params).tolist()
+        g_local = np.arange(inp.n_gt) - inp.g_off[inp.g_owner]
+        if kind == "MO":
+            self.owner = inp.d_owner[heads].tolist()
+            self.head_labels = inp.d_file[heads].tolist()
+            self.labels = g_local[members].tolist()
+            ring = inp.g_ring[members]
+        else:
+            self.owner = inp.g_owner[heads].tolist()
+            self.head_labels = g_local[heads].tolist()
+            self.labels = inp.d_file[members].tolist()
+            ring = inp.d_ring[members]
+        self.heads = heads.tolist()
+        self.members = members.tolist()
+        self.pivots = _pivots(ring, quad_centers(ring), params).tolist()

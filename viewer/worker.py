@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -11,6 +12,8 @@ from metrics.model import Dataset, InputError
 from metrics.registry import MetricSpec
 from metrics.results import SampleResult
 from metrics.runner import Cancelled, Evaluation, run
+
+log = logging.getLogger(__name__)
 
 
 class EvaluationWorker(QThread):
@@ -58,6 +61,9 @@ class EvaluationWorker(QThread):
             self.failed.emit("evaluation cancelled")
         except (InputError, KeyError, ValueError, TypeError) as exc:
             self.failed.emit(str(exc))
+        except Exception as exc:  # an engine bug must not take the window down
+            log.exception("evaluation failed")
+            self.failed.emit(f"evaluation failed ({type(exc).__name__}: {exc})")
 
 
 class ResultStore:

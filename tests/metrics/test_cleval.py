@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,11 +27,15 @@ from metrics.cleval import (
     validate,
     validate_e2e,
 )
-from metrics.cleval_geom import pnpoly, poly_pcc, poly_points
+from metrics.cleval_geom import interiors_apart, pnpoly, poly_pcc, poly_points
 from metrics.cleval_match import lcs
+from metrics.clip import is_convex_quad
+from metrics.icdar import clockwise_violations
 from metrics.io.reader import load_dataset
-from metrics.model import BoxType, Instance, Sample, Severity
+from metrics.model import BoxType, Dataset, Instance, Sample, Severity
+from metrics.registry import METRICS
 from metrics.results import MatchKind, SampleResult, Verdict, aggregate
+from metrics.runner import run
 from tests.conftest import SHARED, shared_or_skip
 from tests.metrics.helpers import dets, gts, quad, sample
 
@@ -607,3 +612,66 @@ def test_reference_reproduced(name: str) -> None:
     for key in ("recall", "precision", "hmean"):
         assert getattr(total, key) == pytest.approx(ref["global"][key], abs=TOL), key
     _check_counters(ref["global"], results)
+
+
+# --------------------------------------------------------------------------- fast paths
+
+_POINT = st.tuples(st.integers(-6, 6), st.integers(-6, 6))
+
+
+@st.composite
+def _convex_quad(draw: st.DrawFn) -> list[tuple[int, int]]:
+    """A strictly convex int quad: a box, or one vertex strictly inside each side of a box."""
+    x0, y0 = draw(st.integers(-6, 4)), draw(st.integers(-6, 4))
+    x1, y1 = x0 + draw(st.integers(2, 6)), y0 + draw(st.integers(2, 6))
+    if draw(st.booleans()):
+        q = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+    else:
+        a, c = draw(st.integers(x0 + 1, x1 - 1)), draw(st.integers(x0 + 1, x1 - 1))
+        b, d = draw(st.integers(y0 + 1, y1 - 1)), draw(st.integers(y0 + 1, y1 - 1))
+        q = [(a, y0), (x1, b), (c, y1), (x0, d)]
+    return q[::-1] if draw(st.booleans()) else q
+
+
+@settings(max_examples=300, deadline=None)
+@given(_convex_quad(), _convex_quad())
+def test_interiors_apart_agrees_with_geos(
+    qa: list[tuple[int, int]], qb: list[tuple[int, int]]
+) -> None:
+    """The exact separating-axis test that lets the don't-care cut skip GEOS."""
+    a, b = np.array([qa], dtype=np.float64), np.array([qb], dtype=np.float64)
+    assert is_convex_quad(a)[0] and is_convex_quad(b)[0]
+    area = shapely.area(shapely.intersection(shapely.polygons(a[0]), shapely.polygons(b[0])))
+    assert bool(interiors_apart(a, b)[0]) == (area == 0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(_POINT, min_size=4, max_size=4), min_size=1, max_size=6), st.data())
+def test_orientation_check_matches_rrc_helper(
+    boxes: list[list[tuple[int, int]]], data: st.DataObject
+) -> None:
+    items = [quad(",".join(f"{x},{y}" for x, y in b), "ab", n) for n, b in enumerate(boxes, 1)]
+    k = data.draw(st.integers(0, len(items)))
+    s = sample(items[:k], items[k:])
+    found = [(p.source, p.line) for p in validate(s, LEGACY) if "clockwise" in p.message]
+    want = [(s.gt_source, items[i].line) for i in clockwise_violations(items[:k])]
+    want += [(s.det_source, items[k + i].line) for i in clockwise_violations(items[k:])]
+    assert found == want
+
+
+def test_metrics_of_one_run_share_preparation_without_changing_results() -> None:
+    """cleval_det and cleval_legacy_det reuse one memoized preparation within a run."""
+    samples = []
+    for n in range(3):
+        g = gts(G0, ("0,30,100,30,100,50,0,50", "###"), (f"{n},28,60,28,60,52,{n},52", "XY"))
+        d = dets(D60, "0,25,100,25,100,55,0,55", f"50,0,{110 + n},0,{110 + n},20,50,20")
+        samples.append(Sample(f"img_{n}", tuple(g), tuple(d)))
+    ds = Dataset(tuple(samples))
+    specs = [METRICS["cleval_det"], METRICS["cleval_legacy_det"]]
+    together = run(ds, specs)
+    alone = [run(ds, [spec])[0] for spec in specs]
+    for a, b in zip(together, alone, strict=True):
+        for s in ds.samples:
+            ra, rb = a.results[s.id], b.results[s.id]
+            assert (ra.tally, ra.gt, ra.det, ra.matches) == (rb.tally, rb.gt, rb.det, rb.matches)
+            assert ra.evidence["pcc_hit_by"] == rb.evidence["pcc_hit_by"]

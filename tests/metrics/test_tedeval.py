@@ -26,6 +26,7 @@ from metrics.tedeval import (
     global_extras,
     validate,
 )
+from metrics.tedeval_clip import convex_quad_inter, strictly_apart
 from tests.conftest import SHARED, shared_or_skip
 from tests.metrics.helpers import dets, gts, quad, sample
 
@@ -493,3 +494,31 @@ def test_reproduces_official_records_and_character_scores(name: str) -> None:
         assert contained == (expected["precision_scores"] or [None] * len(r.det)), r.sample_id
         dc = [d.index for d in r.det if d.verdict is Verdict.DONT_CARE]
         assert dc == expected["det_dont_care"], r.sample_id
+
+
+@st.composite
+def _convex_quad(draw: st.DrawFn) -> list[tuple[int, int]]:
+    """A strictly convex int quad: a box, or one vertex strictly inside each side of a box."""
+    x0, y0 = draw(st.integers(-6, 4)), draw(st.integers(-6, 4))
+    x1, y1 = x0 + draw(st.integers(2, 6)), y0 + draw(st.integers(2, 6))
+    if draw(st.booleans()):
+        q = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+    else:
+        a, c = draw(st.integers(x0 + 1, x1 - 1)), draw(st.integers(x0 + 1, x1 - 1))
+        b, d = draw(st.integers(y0 + 1, y1 - 1)), draw(st.integers(y0 + 1, y1 - 1))
+        q = [(a, y0), (x1, b), (c, y1), (x0, d)]
+    return q[::-1] if draw(st.booleans()) else q
+
+
+@settings(max_examples=300, deadline=None)
+@given(_convex_quad(), _convex_quad())
+def test_strictly_apart_quads_are_at_positive_distance(
+    qa: list[tuple[int, int]], qb: list[tuple[int, int]]
+) -> None:
+    """The exact test that lets cut don't-care GTs skip GEOS intersections (area exactly 0)."""
+    a, b = np.array([qa], dtype=np.float64), np.array([qb], dtype=np.float64)
+    gap = shapely.distance(shapely.polygons(a[0]), shapely.polygons(b[0]))
+    assert bool(strictly_apart(a, b)[0]) == (gap > 0)
+    if gap == 0:
+        area = shapely.area(shapely.intersection(shapely.polygons(a[0]), shapely.polygons(b[0])))
+        assert convex_quad_inter(a, b)[0] == pytest.approx(area, abs=1e-9)
