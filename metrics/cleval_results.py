@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from metrics.arrays import grouped
 from metrics.cleval_core import Batch, local_index
 from metrics.cleval_e2e import E2E
 from metrics.cleval_geom import BoolArray, IntArray
@@ -44,9 +45,9 @@ class View:
         mp = np.flatnonzero(out.matched)
         m_pi, m_pj = b.pi[mp], b.pj[mp]
         self.near_g, self.near_d = self._near()
-        gt_partners = _grouped(m_pi, b.d_file[m_pj], len(b.g_owner))
+        gt_partners = grouped(m_pi, b.d_file[m_pj], len(b.g_owner))
         by_det = np.lexsort((m_pi, m_pj))
-        det_partners = _grouped(m_pj[by_det], self.g_local[m_pi[by_det]], len(b.d_owner))
+        det_partners = grouped(m_pj[by_det], self.g_local[m_pi[by_det]], len(b.d_owner))
         self.gt = self._gt_results(gt_partners)
         self.det = self._det_results(det_partners)
         self.recs = self._records()
@@ -245,7 +246,7 @@ class _EvidenceTables:
 
     def __init__(self, b: Batch, out: Outcome, hits: IntArray) -> None:
         spans = list(zip(b.p_off[:-1].tolist(), b.p_off[1:].tolist(), strict=True))
-        hit_by = _grouped(out.kp, b.d_file[out.kd], len(b.pcc))
+        hit_by = grouped(out.kp, b.d_file[out.kd], len(b.pcc))
         no_xy, no_hits = b.pcc[:0], hits[:0]  # shared by GTs without PCC (read-only)
         self.pcc = [b.pcc[a:z] if a != z else no_xy for a, z in spans]
         self.hits = [hits[a:z] if a != z else no_hits for a, z in spans]
@@ -260,27 +261,3 @@ class _EvidenceTables:
             strict=True,
         ):
             self.rules[s][f] = _RULES[r]
-
-
-def _grouped(key: Any, member: Any, n: int) -> list[tuple[int, ...]]:
-    """For k in range(n): tuple of the members whose key is k, in ascending member order
-    within each key (``key`` sorted)."""
-    out: list[tuple[int, ...]] = [()] * n
-    if len(key) == 0:
-        return out
-    o = np.lexsort((member, key))
-    keys, members = key[o], np.asarray(member)[o]
-    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-    ends = np.r_[starts[1:], len(keys)]
-    single = ends - starts == 1
-    ones = starts[single]
-    for k, t in zip(keys[ones].tolist(), zip(members[ones].tolist()), strict=True):
-        out[k] = t
-    many = np.flatnonzero(~single)
-    if len(many):
-        items = members.tolist()
-        for k, lo, hi in zip(
-            keys[starts[many]].tolist(), starts[many].tolist(), ends[many].tolist(), strict=True
-        ):
-            out[k] = tuple(items[lo:hi])
-    return out

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from metrics.arrays import grouped
 from metrics.model import FloatArray
 from metrics.results import (
     InstanceResult,
@@ -51,29 +52,6 @@ def _best(
         best[key[first]] = partner[first]
         val[key[first]] = value[first]
     return best.tolist(), val.tolist()
-
-
-def _grouped(key: IntArray, item: IntArray, n: int) -> list[tuple[int, ...]]:
-    """Per key 0..n-1: the items of its rows, in ascending item order."""
-    out: list[tuple[int, ...]] = [()] * n
-    if len(key) == 0:
-        return out
-    order = np.lexsort((item, key))
-    keys, items = key[order], item[order]
-    starts = group_starts(keys)
-    ends = np.r_[starts[1:], len(keys)]
-    single = ends - starts == 1
-    ones = starts[single]
-    for k, t in zip(keys[ones].tolist(), zip(items[ones].tolist()), strict=True):
-        out[k] = t
-    many = np.flatnonzero(~single)
-    if len(many):
-        values = items.tolist()
-        for k, lo, hi in zip(
-            keys[starts[many]].tolist(), starts[many].tolist(), ends[many].tolist(), strict=True
-        ):
-            out[k] = tuple(values[lo:hi])
-    return out
 
 
 def _near(best: list[int], val: list[float], measure: str) -> list[NearMiss | None]:
@@ -119,7 +97,7 @@ class Assembler:
         rows = self.care & ~matched[geo.pi]  # near misses of unmatched care GTs
         d_local = inp.d_file[geo.pj[rows]]
         near = _near(*_best(geo.pi[rows], d_local, geo.recall[rows], inp.n_gt), "area_recall")
-        partners = _grouped(m.mi, inp.d_file[m.mj], inp.n_gt)
+        partners = grouped(m.mi, inp.d_file[m.mj], inp.n_gt)
         credits = credit.tolist()
         return [
             InstanceResult(i, _DONT_CARE, 0.0, (), None, None, {"found": 0, "length": 0})
@@ -148,7 +126,7 @@ class Assembler:
         near = _near(
             *_best(geo.pj[rows], g_local, geo.precision[rows], inp.n_det), "area_precision"
         )
-        partners = _grouped(m.mj, self.g_local[m.mi], inp.n_det)
+        partners = grouped(m.mj, self.g_local[m.mi], inp.n_det)
         absorbed = np.where(geo.d_absorbed >= 0, geo.d_absorbed - inp.g_off[inp.d_owner], -1)
         absorbed_by = [a if a >= 0 else None for a in absorbed.tolist()]
         credits = credit.tolist()
@@ -250,7 +228,7 @@ class _Evidence:
         lo, hi = pcc.off[:-1].tolist(), pcc.off[1:].tolist()
         counts = hits.counts
         counts.flags.writeable = False
-        hit_by = _grouped(hits.pcc, inp.d_file[hits.det], len(pcc.gt))
+        hit_by = grouped(hits.pcc, inp.d_file[hits.det], len(pcc.gt))
         no_xy, no_hits = pcc.xy[:0], counts[:0]  # shared by GTs without PCC (read-only)
         spans = list(zip(lo, hi, strict=True))
         self.pcc = [pcc.xy[a:b] if a != b else no_xy for a, b in spans]
