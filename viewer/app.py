@@ -116,6 +116,9 @@ def cmd_view(args: argparse.Namespace) -> int:
     if args.screenshot:
         return _screenshot(app, window, args)
     window.show()
+    if isinstance(args.zoom, int | float):  # a restored state's zoom
+        window.canvas.fit()
+        window.canvas.zoom(float(args.zoom) / window.canvas.transform().m11())
     window.statusBar().showMessage(f"ready in {time.perf_counter() - t0:.2f} s", 5000)
     if args.quit_after_show:  # benchmark: time to the first window on screen
         from PySide6.QtCore import QTimer
