@@ -237,6 +237,7 @@ class SampleTablePanel(QWidget):
         self.model.modelReset.connect(
             lambda: self._on_session_sample_changed(session.sample_id or "")
         )
+        self.model.modelReset.connect(self._open_worst)
         for signal in (
             self.proxy.modelReset,
             self.proxy.layoutChanged,
@@ -268,7 +269,17 @@ class SampleTablePanel(QWidget):
     def _on_view_row_changed(self, current: QModelIndex, _: QModelIndex) -> None:
         if current.isValid():
             row = self.model.rows[self.proxy.mapToSource(current).row()]
-            self.session.set_sample(row.sample_id)
+            if row.sample_id != self.session.sample_id:
+                self.session.set_sample(row.sample_id)
+
+    def _open_worst(self) -> None:
+        """Once the first results are in, show the worst image unless one was chosen."""
+        s = self.session
+        if s.sample_chosen or s.evaluation() is None:  # wait for the whole dataset's results
+            return
+        ids = self.visible_ids()
+        if ids:
+            s.set_sample(ids[0])
 
     def _on_session_sample_changed(self, sample_id: str) -> None:
         for r in range(self.proxy.rowCount()):

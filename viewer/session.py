@@ -51,6 +51,7 @@ class Session(QObject):
         self.hovered: Ref | None = None
         self.layers: frozenset[str] = DEFAULT_LAYERS
         self.visible_ids: list[str] = []
+        self.sample_chosen = False  # until then the table may open the worst sample
         self.b = CompareRun(self)
 
     @property
@@ -83,6 +84,7 @@ class Session(QObject):
             (m for m in PREFERRED if m in names), names[0] if names else None
         )
         self.sample_id = ds.samples[0].id if len(ds) else None
+        self.sample_chosen = False
         self.dataset_changed.emit()
         self.metric_changed.emit(self.metric or "")
         self.sample_changed.emit(self.sample_id or "")
@@ -177,7 +179,10 @@ class Session(QObject):
         return [s.id for s in self.dataset] if self.dataset is not None else []
 
     def set_sample(self, sample_id: str) -> None:
-        if self.dataset is None or sample_id == self.sample_id:
+        if self.dataset is None:
+            return
+        self.sample_chosen = True  # someone asked for this sample: keep it
+        if sample_id == self.sample_id:
             return
         self.dataset[sample_id]  # KeyError for an unknown id
         self.sample_id = sample_id

@@ -131,3 +131,12 @@ def test_without_images_the_canvas_fits_the_boxes(qtbot, tmp_path: Path) -> None
     assert rect.contains(1000, 500) and rect.contains(1400, 600)
     assert w.canvas.pixmap_item.pixmap().isNull()
     assert w.session.result(metric="ic15_iou").recall == 1.0
+
+
+def test_opens_on_the_worst_image_unless_one_was_asked_for(qtbot, window: MainWindow) -> None:
+    qtbot.waitUntil(
+        lambda: window.session.sample_id == window.samples.visible_ids()[0], timeout=10000
+    )
+    window.session.set_sample("img_1")
+    window.session.results_changed.emit()  # a later reload must not move away from it
+    assert window.session.sample_id == "img_1"
