@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import strategies as st
 
 from metrics.model import BoxType, Instance, Sample
 
@@ -41,3 +42,17 @@ def gts(*items: tuple[str, str]) -> list[Instance]:
 
 def dets(*coords: str) -> list[Instance]:
     return [quad(c, None, n) for n, c in enumerate(coords, start=1)]
+
+
+@st.composite
+def convex_quads(draw: st.DrawFn) -> list[tuple[int, int]]:
+    """A strictly convex int quad: a box, or one vertex strictly inside each side of a box."""
+    x0, y0 = draw(st.integers(-6, 4)), draw(st.integers(-6, 4))
+    x1, y1 = x0 + draw(st.integers(2, 6)), y0 + draw(st.integers(2, 6))
+    if draw(st.booleans()):
+        q = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+    else:
+        a, c = draw(st.integers(x0 + 1, x1 - 1)), draw(st.integers(x0 + 1, x1 - 1))
+        b, d = draw(st.integers(y0 + 1, y1 - 1)), draw(st.integers(y0 + 1, y1 - 1))
+        q = [(a, y0), (x1, b), (c, y1), (x0, d)]
+    return q[::-1] if draw(st.booleans()) else q

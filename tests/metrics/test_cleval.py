@@ -37,7 +37,7 @@ from metrics.registry import METRICS
 from metrics.results import MatchKind, SampleResult, Verdict, aggregate
 from metrics.runner import run
 from tests.conftest import SHARED, shared_or_skip
-from tests.metrics.helpers import dets, gts, quad, sample
+from tests.metrics.helpers import convex_quads, dets, gts, quad, sample
 
 TOL = 1e-6
 G0 = ("0,0,100,0,100,20,0,20", "ABCDE")
@@ -619,22 +619,8 @@ def test_reference_reproduced(name: str) -> None:
 _POINT = st.tuples(st.integers(-6, 6), st.integers(-6, 6))
 
 
-@st.composite
-def _convex_quad(draw: st.DrawFn) -> list[tuple[int, int]]:
-    """A strictly convex int quad: a box, or one vertex strictly inside each side of a box."""
-    x0, y0 = draw(st.integers(-6, 4)), draw(st.integers(-6, 4))
-    x1, y1 = x0 + draw(st.integers(2, 6)), y0 + draw(st.integers(2, 6))
-    if draw(st.booleans()):
-        q = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
-    else:
-        a, c = draw(st.integers(x0 + 1, x1 - 1)), draw(st.integers(x0 + 1, x1 - 1))
-        b, d = draw(st.integers(y0 + 1, y1 - 1)), draw(st.integers(y0 + 1, y1 - 1))
-        q = [(a, y0), (x1, b), (c, y1), (x0, d)]
-    return q[::-1] if draw(st.booleans()) else q
-
-
 @settings(max_examples=300, deadline=None)
-@given(_convex_quad(), _convex_quad())
+@given(convex_quads(), convex_quads())
 def test_interiors_apart_agrees_with_geos(
     qa: list[tuple[int, int]], qb: list[tuple[int, int]]
 ) -> None:

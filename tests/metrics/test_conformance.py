@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,11 +37,8 @@ def _reference_files() -> list[str]:
     return names
 
 
-@pytest.mark.conformance
-@pytest.mark.parametrize("name", _reference_files())
-def test_reference_reproduced_per_image(name: str, tmp_path: Path) -> None:
-    path = shared_or_skip("reference", name)
-    ref = json.loads(path.read_text())
+def _run(ref: dict[str, Any], out: Path) -> dict[str, Any]:
+    """``detlens eval`` on a reference file's inputs only (+ the text-line GT if it has one)."""
     inputs = ref["inputs"]
     argv = [
         "eval",
@@ -51,13 +49,22 @@ def test_reference_reproduced_per_image(name: str, tmp_path: Path) -> None:
         "--metric",
         ref["metric"],
         "--json",
-        str(tmp_path / "out.json"),
+        str(out),
         "--quiet",
     ]
     if "gt_textline" in inputs:
         argv += ["--gt-lines", str(SHARED.parent / inputs["gt_textline"])]
     assert main(argv) == 0
-    out = json.loads((tmp_path / "out.json").read_text())
+    data: dict[str, Any] = json.loads(out.read_text())
+    return data
+
+
+@pytest.mark.conformance
+@pytest.mark.parametrize("name", _reference_files())
+def test_reference_reproduced_per_image(name: str, tmp_path: Path) -> None:
+    path = shared_or_skip("reference", name)
+    ref = json.loads(path.read_text())
+    out = _run(ref, tmp_path / "out.json")
     assert out["metric"] == resolve(ref["metric"]).id
     for key in ("recall", "precision", "hmean"):
         assert out["global"][key] == pytest.approx(ref["global"][key], abs=TOL), key
@@ -81,25 +88,7 @@ def test_reference_reproduced_per_image(name: str, tmp_path: Path) -> None:
 )
 def test_reference_pairs_reproduced(name: str, tmp_path: Path) -> None:
     ref = json.loads(shared_or_skip("reference", name).read_text())
-    inputs = ref["inputs"]
-    assert (
-        main(
-            [
-                "eval",
-                "--gt",
-                str(SHARED.parent / inputs["gt"]),
-                "--det",
-                str(SHARED.parent / inputs["det"]),
-                "--metric",
-                ref["metric"],
-                "--json",
-                str(tmp_path / "o.json"),
-                "-q",
-            ]
-        )
-        == 0
-    )
-    out = json.loads((tmp_path / "o.json").read_text())
+    out = _run(ref, tmp_path / "o.json")
     for sid, want in ref["per_image"].items():
         got = out["per_image"][sid]
         pairs = sorted([p["gt"][0], p["det"][0]] for p in got["pairs"])
