@@ -122,7 +122,7 @@ def ic15_section() -> None:
     cmd = [
         sys.executable,
         "-m",
-        "metrics.cli",
+        "metrics.cli.main",
         "eval",
         "--gt",
         str(IC15[0]),

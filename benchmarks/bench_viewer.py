@@ -77,7 +77,7 @@ def switching() -> None:
 def first_window() -> None:
     code = (
         "import time, sys; t0 = time.perf_counter(); "
-        "from metrics.cli import main; "
+        "from metrics.cli.main import main; "
         "sys.exit(main(['view', '--quit-after-show']))"
     )
     walls = []

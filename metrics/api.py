@@ -9,7 +9,8 @@ from typing import Any
 from metrics.io.reader import load_dataset
 from metrics.model import Dataset
 from metrics.registry import applicable, resolve
-from metrics.runner import Evaluation, Policy, plan_all, run
+from metrics.results import Evaluation
+from metrics.runner import Policy, plan_all, run
 
 log = logging.getLogger(__name__)
 

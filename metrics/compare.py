@@ -11,8 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from metrics.results import SampleResult, Verdict
-from metrics.runner import Evaluation
+from metrics.results import Evaluation, SampleResult, Verdict
 
 FOUND = (Verdict.MATCHED, Verdict.PARTIAL)
 

@@ -1,220 +1,23 @@
-"""The metric catalogue: ids, aliases, parameter types and which inputs each applies to."""
+"""The metric catalogue: the union of every family's ``SPECS``, lookup by id or alias,
+parameters from strings (``--set``), and which metrics apply to a dataset.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from metrics import cleval, curved, deteval, iou, tedeval, tiou, wordline
-from metrics.model import BoxType, Dataset, Problem, Sample
-from metrics.results import SampleResult
+from metrics import cleval, deteval, icdar, tedeval
+from metrics.model import Dataset
+from metrics.spec import MetricSpec
 
-Evaluate = Callable[[Sample, Any], SampleResult]
-EvaluateBatch = Callable[[Sequence[Sample], Any], list[SampleResult]]
-Validate = Callable[[Sample, Any], list[Problem]]
-
-
-@dataclass(frozen=True)
-class MetricSpec:
-    id: str
-    title: str
-    evaluate: Evaluate
-    params_type: type
-    validate: Validate | None = None
-    aliases: tuple[str, ...] = ()
-    needs_gt_lines: bool = False
-    applies: Callable[[Dataset], bool] = lambda ds: True
-    global_extras: Callable[[Iterable[SampleResult]], dict[str, float]] | None = None
-    geometry: str | None = "icdar"  # bulk geometry mode the runner pre-computes
-    evaluate_batch: EvaluateBatch | None = None  # same results as evaluate, many samples
-    validate_batch: Callable[[Sequence[Sample], Any], list[Problem]] | None = None
-
-
-def _no_poly(ds: Dataset) -> bool:
-    """ICDAR family: any data that is not made of polygons only."""
-    return not _poly(ds)
-
-
-def _poly(ds: Dataset) -> bool:
-    """Curved family: every GT box is a polygon (Total-Text, CTW1500 style)."""
-    kinds = {g.box_type for s in ds for g in s.gt}
-    return kinds == {BoxType.POLY}
-
-
-def _ltrb_only(ds: Dataset) -> bool:
-    return ds.box_types() <= {BoxType.LTRB}
-
-
-def _transcribed(ds: Dataset) -> bool:
-    """End-to-end metrics: every detection carries a transcription."""
-    return ds.has_transcriptions
-
-
-def _wordline(ds: Dataset) -> bool:
-    return ds.gt_lines_path is not None and _no_poly(ds)
-
+__all__ = ["METRICS", "MetricSpec", "applicable", "make_params", "parse_sets", "resolve"]
 
 METRICS: dict[str, MetricSpec] = {
-    s.id: s
-    for s in [
-        MetricSpec(
-            "ic15_iou",
-            "ICDAR15 IoU",
-            iou.evaluate_sample,
-            iou.IouParams,
-            iou.validate,
-            ("iou", "ic15"),
-            applies=_no_poly,
-            global_extras=iou.global_extras,
-            evaluate_batch=iou.evaluate_batch,
-            validate_batch=iou.validate_batch,
-        ),
-        MetricSpec(
-            "siou",
-            "SIoU",
-            tiou.evaluate_sample_siou,
-            tiou.TiouParams,
-            tiou.validate,
-            applies=_no_poly,
-            evaluate_batch=tiou.evaluate_batch_siou,
-            validate_batch=tiou.validate_batch,
-        ),
-        MetricSpec(
-            "tiou",
-            "TIoU",
-            tiou.evaluate_sample,
-            tiou.TiouParams,
-            tiou.validate,
-            applies=_no_poly,
-            evaluate_batch=tiou.evaluate_batch,
-            validate_batch=tiou.validate_batch,
-        ),
-        MetricSpec(
-            "curved_iou",
-            "curved IoU",
-            curved.evaluate_sample_iou,
-            curved.CurvedParams,
-            curved.validate,
-            ("ciou",),
-            applies=_poly,
-            geometry="curved",
-            evaluate_batch=curved.evaluate_batch_iou,
-        ),
-        MetricSpec(
-            "curved_siou",
-            "curved SIoU",
-            curved.evaluate_sample_siou,
-            curved.CurvedParams,
-            curved.validate,
-            ("csiou",),
-            applies=_poly,
-            geometry="curved",
-            evaluate_batch=curved.evaluate_batch_siou,
-        ),
-        MetricSpec(
-            "curved_tiou",
-            "curved TIoU",
-            curved.evaluate_sample,
-            curved.CurvedParams,
-            curved.validate,
-            ("ctiou",),
-            applies=_poly,
-            geometry="curved",
-            evaluate_batch=curved.evaluate_batch,
-        ),
-        MetricSpec(
-            "wordline_iou",
-            "Word&Text-Line IoU",
-            wordline.evaluate_sample_iou,
-            wordline.WordlineParams,
-            wordline.validate,
-            ("wl_iou",),
-            needs_gt_lines=True,
-            applies=_wordline,
-        ),
-        MetricSpec(
-            "wordline_tiou",
-            "Word&Text-Line TIoU",
-            wordline.evaluate_sample,
-            wordline.WordlineParams,
-            wordline.validate,
-            ("wl_tiou",),
-            needs_gt_lines=True,
-            applies=_wordline,
-        ),
-        MetricSpec(
-            "deteval",
-            "ICDAR13 DetEval",
-            deteval.evaluate_sample,
-            deteval.DetEvalParams,
-            deteval.validate,
-            ("ic13", "deteval13"),
-            applies=_ltrb_only,
-            geometry=None,
-        ),
-        MetricSpec(
-            "tedeval",
-            "TedEval",
-            tedeval.evaluate_sample,
-            tedeval.TedEvalParams,
-            tedeval.validate,
-            ("ted",),
-            applies=_no_poly,
-            geometry=None,
-            evaluate_batch=tedeval.evaluate_batch,
-            validate_batch=tedeval.validate_batch,
-            global_extras=tedeval.global_extras,
-        ),
-        MetricSpec(
-            "cleval_det",
-            "CLEval",
-            cleval.evaluate_sample,
-            cleval.ClevalParams,
-            cleval.validate,
-            ("cleval", "cleval_det_polyfix"),
-            geometry=None,
-            evaluate_batch=cleval.evaluate_batch,
-            global_extras=cleval.global_extras,
-        ),
-        MetricSpec(
-            "cleval_e2e",
-            "CLEval end-to-end",
-            cleval.evaluate_sample_e2e,
-            cleval.ClevalParams,
-            cleval.validate_e2e,
-            ("cleval_e2e_polyfix",),
-            applies=_transcribed,
-            geometry=None,
-            evaluate_batch=cleval.evaluate_batch_e2e,
-            global_extras=cleval.global_extras,
-        ),
-        MetricSpec(
-            "cleval_legacy_det",
-            "CLEval (paper-era code)",
-            cleval.evaluate_sample_legacy,
-            cleval.ClevalLegacyParams,
-            cleval.validate,
-            ("cleval_legacy", "cleval_legacy_det_polyfix"),
-            geometry=None,
-            evaluate_batch=cleval.evaluate_batch_legacy,
-            global_extras=cleval.global_extras,
-        ),
-        MetricSpec(
-            "cleval_legacy_e2e",
-            "CLEval end-to-end (paper-era code)",
-            cleval.evaluate_sample_legacy_e2e,
-            cleval.ClevalLegacyParams,
-            cleval.validate_e2e,
-            applies=_transcribed,
-            geometry=None,
-            evaluate_batch=cleval.evaluate_batch_legacy_e2e,
-            global_extras=cleval.global_extras,
-        ),
-    ]
+    s.id: s for family in (icdar, deteval, tedeval, cleval) for s in family.SPECS
 }
 
 
@@ -275,3 +78,30 @@ def make_params(spec: MetricSpec, overrides: Mapping[str, Any] | None = None) ->
             raise KeyError(f"{spec.id} has no parameter {key!r}; it has: {', '.join(fields)}")
         kwargs[key] = _coerce(value, hints[key]) if isinstance(value, str) else value
     return spec.params_type(**kwargs)
+
+
+def parse_sets(items: Sequence[str], specs: Sequence[MetricSpec]) -> dict[str, dict[str, str]]:
+    """``--set [METRIC.]KEY=VALUE`` items as overrides per metric id (one parser for every
+    command). A bare KEY applies to every metric of ``specs`` that has it; ``METRIC.KEY`` to
+    that metric (which need not be among ``specs``). Raises ValueError on a malformed item
+    or a key that no targeted metric has."""
+    out: dict[str, dict[str, str]] = {s.id: {} for s in specs}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"--set needs KEY=VALUE, got {item!r}")
+        metric, dot, name = key.strip().rpartition(".")
+        try:
+            targets = [resolve(metric)] if dot else list(specs)
+        except KeyError as exc:
+            raise ValueError(exc.args[0]) from None
+        hit = False
+        for spec in targets:
+            if name in {f.name for f in dataclasses.fields(spec.params_type)}:
+                out.setdefault(spec.id, {})[name] = value
+                hit = True
+        if not hit:
+            if dot:
+                raise ValueError(f"{targets[0].id} has no parameter {name!r}")
+            raise ValueError(f"no selected metric has a parameter {name!r}")
+    return out

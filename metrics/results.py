@@ -8,7 +8,7 @@ can filter without re-running a metric.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
@@ -210,3 +210,32 @@ def per_image_rule(
         recall = recall_credit / n_gt_care
         precision = 0.0 if n_det_care == 0 else precision_credit / n_det_care
     return recall, precision, hmean(recall, precision)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """One metric over one dataset: per-sample results, global summary, problems."""
+
+    metric: str
+    params: Any
+    results: Mapping[str, SampleResult]
+    summary: Summary | None
+    extras: Mapping[str, float] = field(default_factory=dict)
+    problems: tuple[Problem, ...] = ()
+    excluded: tuple[str, ...] = ()
+
+    @property
+    def recall(self) -> float:
+        return self.summary.recall if self.summary else 0.0
+
+    @property
+    def precision(self) -> float:
+        return self.summary.precision if self.summary else 0.0
+
+    @property
+    def hmean(self) -> float:
+        return self.summary.hmean if self.summary else 0.0
+
+    def subset(self, sample_ids: Sequence[str]) -> Summary:
+        """Scores of a subset of samples from their tallies (no re-evaluation)."""
+        return aggregate(self.results[s] for s in sample_ids)

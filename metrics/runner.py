@@ -15,10 +15,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from metrics.geometry import CACHE
+import metrics.cache as cache
 from metrics.model import Dataset, InputError, Problem, Sample, Severity
-from metrics.registry import METRICS, MetricSpec, make_params
-from metrics.results import SampleResult, Summary, aggregate
+from metrics.registry import METRICS, make_params
+from metrics.results import Evaluation, SampleResult, aggregate
+from metrics.spec import MetricSpec
 
 log = logging.getLogger(__name__)
 
@@ -32,35 +33,6 @@ _BLOCK = 256  # samples whose geometry is computed in one vectorized pass
 
 class Cancelled(Exception):
     """The caller's cancel callback returned True."""
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    """One metric over one dataset: per-sample results, global summary, problems."""
-
-    metric: str
-    params: Any
-    results: Mapping[str, SampleResult]
-    summary: Summary | None
-    extras: Mapping[str, float] = field(default_factory=dict)
-    problems: tuple[Problem, ...] = ()
-    excluded: tuple[str, ...] = ()
-
-    @property
-    def recall(self) -> float:
-        return self.summary.recall if self.summary else 0.0
-
-    @property
-    def precision(self) -> float:
-        return self.summary.precision if self.summary else 0.0
-
-    @property
-    def hmean(self) -> float:
-        return self.summary.hmean if self.summary else 0.0
-
-    def subset(self, sample_ids: Sequence[str]) -> Summary:
-        """Scores of a subset of samples from their tallies (no re-evaluation)."""
-        return aggregate(self.results[s] for s in sample_ids)
 
 
 @dataclass(frozen=True)
@@ -99,11 +71,7 @@ def plan_all(
 
 
 def _validate(spec: MetricSpec, dataset: Dataset, prm: Any) -> list[Problem]:
-    if spec.validate_batch is not None:
-        return spec.validate_batch(dataset.samples, prm)
-    if spec.validate is not None:
-        return [p for s in dataset for p in spec.validate(s, prm)]
-    return []
+    return spec.validate(dataset.samples, prm)
 
 
 def _check(
@@ -148,34 +116,25 @@ def _check(
     return problems, excluded
 
 
-def _modes(ids: Sequence[str]) -> set[str]:
-    """Geometry modes to pre-compute per sample (batch metrics build their own, flat)."""
-    return {
-        m
-        for m in (METRICS[i].geometry for i in ids if METRICS[i].evaluate_batch is None)
-        if m is not None
-    }
-
-
 def _evaluate_chunk(
     samples: Sequence[Sample],
     ids: Sequence[str],
     params: Sequence[Any],
     excluded: Mapping[str, set[str]],
 ) -> list[list[SampleResult | None]]:
-    """Results of every metric on every sample of the chunk (rows = samples)."""
-    for mode in _modes(ids):
-        CACHE.warm(samples, mode)
+    """Results of every metric on every sample of the chunk (rows = samples).
+
+    The chunk's metrics share one geometry cache, opened here and dropped after it.
+    """
     rows: list[list[SampleResult | None]] = [[None] * len(ids) for _ in samples]
-    for col, (mid, prm) in enumerate(zip(ids, params, strict=True)):
-        spec = METRICS[mid]
-        todo = [k for k, s in enumerate(samples) if s.id not in excluded[mid]]
-        if spec.evaluate_batch is not None:
-            results = spec.evaluate_batch([samples[k] for k in todo], prm)
-        else:
-            results = [spec.evaluate(samples[k], prm) for k in todo]
-        for k, r in zip(todo, results, strict=True):
-            rows[k][col] = r
+    with cache.use() as geometry:
+        for mode in {m for m in (METRICS[i].warm for i in ids) if m is not None}:
+            geometry.warm(samples, mode)
+        for col, (mid, prm) in enumerate(zip(ids, params, strict=True)):
+            todo = [k for k, s in enumerate(samples) if s.id not in excluded[mid]]
+            results = METRICS[mid].evaluate([samples[k] for k in todo], prm)
+            for k, r in zip(todo, results, strict=True):
+                rows[k][col] = r
     return rows
 
 
@@ -227,18 +186,15 @@ def _run_serial(
     """Blocks of samples in order; the first block is small so the first results come fast."""
     rows: list[list[SampleResult | None]] = []
     start, size = 0, 1
-    try:
-        while start < len(samples):
-            if cancel is not None and cancel():
-                raise Cancelled()
-            block = samples[start : start + size]
-            rows.extend(_evaluate_chunk(block, ids, params, excluded))
-            start += len(block)
-            size = _BLOCK
-            if progress is not None:
-                progress(len(rows), len(samples))
-    finally:
-        CACHE.clear()
+    while start < len(samples):
+        if cancel is not None and cancel():
+            raise Cancelled()
+        block = samples[start : start + size]
+        rows.extend(_evaluate_chunk(block, ids, params, excluded))
+        start += len(block)
+        size = _BLOCK
+        if progress is not None:
+            progress(len(rows), len(samples))
     return rows
 
 

@@ -10,8 +10,7 @@ from metrics.compare import SampleDiff, sample_diff
 from metrics.io.reader import load_dataset
 from metrics.model import Dataset, InputError, Sample
 from metrics.registry import METRICS
-from metrics.results import SampleResult
-from metrics.runner import Evaluation
+from metrics.results import Evaluation, SampleResult
 from viewer.worker import ResultStore
 
 if TYPE_CHECKING:

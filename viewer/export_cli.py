@@ -12,8 +12,10 @@ from typing import Any
 from metrics.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.model import Dataset, InputError, Sample
-from metrics.registry import make_params, resolve
-from metrics.runner import Evaluation, run
+from metrics.progress import ProgressBar
+from metrics.registry import make_params, parse_sets, resolve
+from metrics.results import Evaluation
+from metrics.runner import run
 from viewer.layers import DEFAULT_LAYERS, LAYER_KEYS
 
 
@@ -82,16 +84,6 @@ def _abs(path: str) -> str:
     return str(Path(path).resolve())
 
 
-def _overrides(sets: list[str]) -> dict[str, str]:
-    out = {}
-    for item in sets:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise InputError([], f"--set needs KEY=VALUE, got {item!r}")
-        out[key.strip()] = value
-    return out
-
-
 def cmd_export(args: argparse.Namespace) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     try:
@@ -99,7 +91,6 @@ def cmd_export(args: argparse.Namespace) -> int:
     except ImportError as exc:
         print(f"detlens: error: export needs PySide6 ({exc})", file=sys.stderr)
         return 2
-    from metrics.cli import ProgressBar
     from viewer.export import Panel, export_samples
 
     gt, dets, images = _inputs(args)
@@ -108,7 +99,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     out = Path(args.out)
     _check_out(out, [gt, *dets] + ([images] if images else []), args.allow_next_to_inputs)
     spec = resolve(args.metric)
-    overrides = _overrides(args.set)
+    try:
+        overrides = parse_sets(args.set, [spec])[spec.id]
+    except ValueError as exc:
+        raise InputError([], exc.args[0]) from None
     params = make_params(spec, overrides)
     datasets = [load_dataset(gt, d, images=images) for d in dets]
     evals = [run(ds, [spec], {spec.id: overrides}, policy="skip_sample")[0] for ds in datasets]

@@ -14,8 +14,7 @@ from PySide6.QtCore import QObject, Signal
 from metrics.io.reader import load_dataset
 from metrics.model import Dataset, InputError, Problem, Sample
 from metrics.registry import METRICS, MetricSpec, applicable, make_params
-from metrics.results import SampleResult
-from metrics.runner import Evaluation
+from metrics.results import Evaluation, SampleResult
 from viewer.comparison import CompareRun
 from viewer.layers import DEFAULT_LAYERS
 from viewer.overlay import Ref

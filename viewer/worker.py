@@ -10,8 +10,8 @@ from PySide6.QtCore import QThread, Signal
 
 from metrics.model import Dataset, InputError
 from metrics.registry import MetricSpec
-from metrics.results import SampleResult
-from metrics.runner import Cancelled, Evaluation, run
+from metrics.results import Evaluation, SampleResult
+from metrics.runner import Cancelled, run
 
 log = logging.getLogger(__name__)
 

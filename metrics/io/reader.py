@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 import shapely
 
-from metrics.clip import is_convex_quad
 from metrics.geometry import polygons, signed_areas
 from metrics.io.archive import IMAGE_SUFFIXES, Line, Member, read_members, split_lines
 from metrics.io.lines import (
@@ -37,6 +36,7 @@ from metrics.model import (
     Sample,
     Severity,
 )
+from metrics.quads import is_convex_quad
 
 PathLike = str | os.PathLike[str]
 

@@ -16,8 +16,7 @@ import numpy as np
 import shapely
 
 from metrics.geometry import rings_of
-from metrics.results import SampleResult
-from metrics.runner import Evaluation
+from metrics.results import Evaluation, SampleResult
 
 
 def _num(x: float) -> float | None:

@@ -12,7 +12,9 @@ import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from metrics.cleval import (
+from metrics.cleval.geometry import interiors_apart, pnpoly, poly_pcc, poly_points
+from metrics.cleval.match import lcs
+from metrics.cleval.metric import (
     ClevalLegacyParams,
     ClevalParams,
     evaluate_batch,
@@ -27,12 +29,10 @@ from metrics.cleval import (
     validate,
     validate_e2e,
 )
-from metrics.cleval_geom import interiors_apart, pnpoly, poly_pcc, poly_points
-from metrics.cleval_match import lcs
-from metrics.clip import is_convex_quad
-from metrics.icdar import clockwise_violations
 from metrics.io.reader import load_dataset
 from metrics.model import BoxType, Dataset, Instance, Sample, Severity
+from metrics.order import clockwise_violations
+from metrics.quads import is_convex_quad
 from metrics.registry import METRICS
 from metrics.results import MatchKind, SampleResult, Verdict, aggregate
 from metrics.runner import run

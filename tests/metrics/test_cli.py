@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from metrics import evaluate
-from metrics.cli import main
+from metrics.cli.main import main
 from metrics.demo import demo_paths
 
 
@@ -152,7 +152,7 @@ def test_missing_file_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_console_script_runs() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "metrics.cli", "eval", "--metric", "iou"],
+        [sys.executable, "-m", "metrics.cli.main", "eval", "--metric", "iou"],
         capture_output=True,
         text=True,
         timeout=120,

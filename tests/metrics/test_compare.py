@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from metrics import evaluate
-from metrics.cli import main
+from metrics.cli.main import main
 from metrics.compare import compare
 from metrics.demo import demo_paths
 

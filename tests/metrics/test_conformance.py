@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from metrics.cli import main
+from metrics.cli.main import main
 from metrics.registry import resolve
 from tests.conftest import SHARED, shared_or_skip
 

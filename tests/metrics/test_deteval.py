@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from metrics.deteval import DetEvalParams, evaluate_sample, validate
+from metrics.deteval.metric import DetEvalParams, evaluate_sample, validate
 from metrics.io.reader import load_dataset
 from metrics.model import BoxType, Instance, Sample, Severity, ltrb_points
 from metrics.results import MatchKind, NearMiss, SampleResult, Verdict, aggregate

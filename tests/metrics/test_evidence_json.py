@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from metrics.cli import main
+from metrics.cli.main import main
 
 
 def _zip(path: Path, name: str, text: str) -> Path:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from metrics import curved, iou, tiou, wordline
+from metrics.icdar import curved, iou, tiou, wordline
 from metrics.results import Verdict, aggregate
 from tests.metrics.helpers import dets, gts, quad, sample
 

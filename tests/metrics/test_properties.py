@@ -59,7 +59,7 @@ def test_scores_are_between_zero_and_one(gt: list, det: list, dc: list) -> None:
     s = _sample(gt, det, dc)
     for mid in SCORING:
         spec = METRICS[mid]
-        r = spec.evaluate(s, make_params(spec))
+        r = spec.evaluate([s], make_params(spec))[0]
         for v in (r.recall, r.precision, r.hmean):
             assert 0.0 <= v <= 1.0 + 1e-12, (mid, v)
         summary = aggregate([r])
@@ -84,7 +84,7 @@ def test_detections_equal_to_care_gt_score_one(data: st.DataObject) -> None:
     s = _sample(gt, det, dc)
     for mid in ["ic15_iou", "siou", "tiou"]:
         spec = METRICS[mid]
-        r = spec.evaluate(s, make_params(spec))
+        r = spec.evaluate([s], make_params(spec))[0]
         assert (r.recall, r.precision) == (1.0, 1.0), mid
 
 
@@ -98,7 +98,10 @@ def test_order_of_disjoint_instances_does_not_change_totals(data: st.DataObject)
     s2 = _sample(gt, [det[k] for k in perm], [False] * len(gt))
     for mid in SCORING:
         spec = METRICS[mid]
-        r1, r2 = spec.evaluate(s1, make_params(spec)), spec.evaluate(s2, make_params(spec))
+        r1, r2 = (
+            spec.evaluate([s1], make_params(spec))[0],
+            spec.evaluate([s2], make_params(spec))[0],
+        )
         assert np.isclose(r1.recall, r2.recall) and np.isclose(r1.precision, r2.precision)
 
 

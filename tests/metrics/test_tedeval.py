@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from metrics.geometry import rings_of
 from metrics.io.reader import load_dataset
 from metrics.model import BoxType, Instance, Sample, Severity, ltrb_points
+from metrics.quads import convex_quad_inter, strictly_apart
 from metrics.results import MatchKind, NearMiss, SampleResult, Verdict, aggregate
-from metrics.tedeval import (
+from metrics.tedeval.metric import (
     TedEvalParams,
     _Contours,
     _inside,
@@ -26,7 +27,6 @@ from metrics.tedeval import (
     global_extras,
     validate,
 )
-from metrics.tedeval_clip import convex_quad_inter, strictly_apart
 from tests.conftest import SHARED, shared_or_skip
 from tests.metrics.helpers import convex_quads, dets, gts, quad, sample
 

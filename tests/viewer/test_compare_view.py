@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
-from metrics.cli import main
+from metrics.cli.main import main
 from metrics.demo import demo_paths
 from tests.viewer.conftest import demo_dataset_paths, wait_evaluated
 from viewer.main_window import MainWindow
@@ -130,7 +130,7 @@ def test_gui_exports_and_their_state(qtbot, tmp_path: Path) -> None:
 
 
 def test_state_file_round_trips_into_the_command_line(qtbot, tmp_path: Path) -> None:
-    from metrics.cli import build_parser
+    from metrics.cli.main import build_parser
     from viewer.app import _apply_state
     from viewer.window_export import view_state, write_state
 

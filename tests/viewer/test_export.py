@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtGui import QColor, QImage
 
-from metrics.cli import main
+from metrics.cli.main import main
 from metrics.demo import demo_paths
 from viewer.export import HEADER_PX
 from viewer.style import STYLES

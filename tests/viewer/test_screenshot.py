@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtGui import QColor, QImage
 
-from metrics.cli import main
+from metrics.cli.main import main
 from viewer.style import STYLES
 
 

@@ -1,0 +1,102 @@
+"""CLEval end-to-end scoring (spec 5.6-5.7): sequential character consumption through the
+LCS of each matched GT, in the official iteration order, and the recognition score. Used by
+``metrics.cleval.metric`` on the outcome of ``cleval_match.match_and_score``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from metrics.cleval.core import Batch, local_index
+from metrics.cleval.geometry import IntArray
+from metrics.cleval.match import Outcome, lcs, sums
+from metrics.cleval.params import Rules
+from metrics.model import FloatArray
+
+
+@dataclass
+class E2E:
+    """End-to-end outcome: per sample sums and steps, per det consumed/remaining text."""
+
+    steps: list[list[dict[str, object]]]
+    consumed: list[str]
+    remaining: list[str]
+    lcs: IntArray  # per GT
+    per_sample: dict[str, FloatArray]
+
+
+def _order_by_pcc(dets: list[int], pccs: list[int], hit_by: dict[int, set[int]]) -> list[int]:
+    """Spec 5.6 a: the first unordered det holding PCC k moves next; the first left is last."""
+    unordered = list(dets)
+    ordered: list[int] = []
+    for k in pccs:
+        if len(unordered) == 1:
+            break
+        holders = hit_by.get(k)
+        if holders:
+            for d in unordered:
+                if d in holders:
+                    ordered.append(d)
+                    unordered.remove(d)
+                    break
+    ordered.append(unordered[0])
+    return ordered
+
+
+def _consume(z: str, ordered: list[int], remaining: list[str], consumed: list[str]) -> None:
+    for ch in z:
+        for d in ordered:
+            if ch in remaining[d]:
+                remaining[d] = remaining[d].replace(ch, "", 1)
+                consumed[d] += ch
+                break
+
+
+def score_e2e(b: Batch, out: Outcome, rules: Rules) -> E2E:
+    """SESP (spec 5.6): matched GTs in iteration order consume det characters through LCS."""
+    n = len(b.samples)
+    remaining = list(b.d_text)
+    consumed = [""] * len(remaining)
+    steps: list[list[dict[str, object]]] = [[] for _ in range(n)]
+    lcs_len = np.zeros(len(b.g_owner), dtype=np.intp)
+    mp = np.flatnonzero(out.matched)
+    mp_g = b.pi[mp]
+    gts = np.flatnonzero(out.n_dets > 0)
+    gts = gts[np.lexsort((out.gt_rank[gts], b.g_owner[gts]))]
+    gl = local_index(b.g_off, b.g_owner)
+    for g in gts.tolist():
+        lo, hi = np.searchsorted(mp_g, [g, g + 1])
+        dets = b.pj[mp[lo:hi]].tolist()
+        p0, p1 = int(b.p_off[g]), int(b.p_off[g + 1])
+        a, z = np.searchsorted(out.kp, [p0, p1])
+        hit_by: dict[int, set[int]] = {}
+        for k, d in zip(out.kp[a:z].tolist(), out.kd[a:z].tolist(), strict=True):
+            hit_by.setdefault(k, set()).add(d)
+        ordered = _order_by_pcc(dets, list(range(p0, p1)), hit_by)
+        text = "".join(remaining[d] for d in ordered)
+        length, common = lcs(b.g_text[g], text, rules.legacy)
+        _consume(common, ordered, remaining, consumed)
+        lcs_len[g] = length
+        steps[b.g_owner[g]].append(
+            {"gt": int(gl[g]), "dets": ordered, "text": text, "lcs": common, "lcs_len": length}
+        )
+    valid = ~out.dc.det
+    matched = valid & (out.n_gts > 0)
+    t_len = np.fromiter((len(t) for t in b.d_text), dtype=np.intp, count=len(b.d_text))
+    used = np.fromiter((len(c) for c in consumed), dtype=np.intp, count=len(consumed))
+    den = np.maximum(out.total, t_len) if rules.rs_paper else t_len
+
+    def by_det(w: npt.ArrayLike) -> FloatArray:
+        return sums(b.d_owner, w, n)
+
+    per_sample = {
+        "tp": by_det(np.where(valid, used, 0)),
+        "chars_det": by_det(np.where(valid, t_len, 0)),
+        "lcs": sums(b.g_owner, lcs_len, n),
+        "rs_num": by_det(np.where(matched, used, 0)),
+        "rs_den": by_det(np.where(matched, den, 0)),
+    }
+    return E2E(steps, consumed, remaining, lcs_len, per_sample)

@@ -1,0 +1,116 @@
+"""``detlens compare``: two detectors under one metric, or two metrics on one detector."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from metrics.compare import Comparison, compare, comparison_dict
+from metrics.demo import demo_paths
+from metrics.io.reader import load_dataset
+from metrics.model import Dataset
+from metrics.registry import resolve
+from metrics.results import Evaluation
+from metrics.runner import run
+
+
+class CompareError(ValueError):
+    """A mistake in the compare command line."""
+
+
+def add_compare_command(sub: Any) -> None:
+    p = sub.add_parser(
+        "compare",
+        help="per-image differences of two detectors (or of two metrics on one detector)",
+        description="Compare two detection sets on the same GT under one metric (two --det), "
+        "or one detection set under two metrics (two --metric). Without --gt the demo "
+        "data's detectors A and B are compared.",
+    )
+    p.add_argument("--gt", help="GT zip or folder")
+    p.add_argument("--det", action="append", default=[], help="detection zip or folder (1 or 2)")
+    p.add_argument("--metric", action="append", default=[], help="metric id (1 or 2)")
+    p.add_argument("--name", action="append", default=[], help="display names of A and B")
+    p.add_argument("--top", type=int, default=20, help="images to list (default 20)")
+    p.add_argument("--json", help="write the comparison as JSON")
+    p.set_defaults(func=cmd_compare)
+
+
+def _name(path: str, taken: set[str]) -> str:
+    name = Path(path).name.removesuffix(".zip") or path
+    while name in taken:
+        name += "'"
+    taken.add(name)
+    return name
+
+
+def _inputs(args: argparse.Namespace) -> tuple[str, list[str]]:
+    if args.gt is None:
+        if args.det:
+            raise CompareError("--det given without --gt")
+        demo = demo_paths()
+        return str(demo.gt), [str(demo.det_a), str(demo.det_b)]
+    return args.gt, list(args.det)
+
+
+def _evaluations(args: argparse.Namespace) -> tuple[Evaluation, Evaluation, str, str]:
+    gt, dets = _inputs(args)
+    metrics = [resolve(m).id for m in args.metric] or ["ic15_iou"]
+    if len(dets) == 2 and len(metrics) == 1:
+        taken: set[str] = set()
+        names = [_name(d, taken) for d in dets]
+        evs = [run(load_dataset(gt, d), [resolve(metrics[0])])[0] for d in dets]
+    elif len(dets) == 1 and len(metrics) == 2:
+        ds: Dataset = load_dataset(gt, dets[0])
+        evs = run(ds, [resolve(m) for m in metrics])
+        names = metrics
+    else:
+        raise CompareError("give two --det and one --metric, or one --det and two --metric")
+    names[: len(args.name)] = args.name[:2]
+    return evs[0], evs[1], names[0], names[1]
+
+
+def _fmt(x: float | None) -> str:
+    return "     –" if x is None else f"{x:6.3f}"
+
+
+def report(c: Comparison, top: int, out: TextIO) -> None:
+    same_metric = c.a.metric == c.b.metric
+    what = c.a.metric if same_metric else f"{c.a.metric} vs {c.b.metric}"
+    print(f"compare {what}: A = {c.name_a}, B = {c.name_b}, {len(c.samples)} images", file=out)
+    print(f"{'':<10}{'recall':>9}{'precision':>11}{'hmean':>9}", file=out)
+    for label, ev in (("A", c.a), ("B", c.b)):
+        print(f"{label:<10}{ev.recall:>9.4f}{ev.precision:>11.4f}{ev.hmean:>9.4f}", file=out)
+    d = c.global_delta()
+    print(f"{'B - A':<10}{d['recall']:>+9.4f}{d['precision']:>+11.4f}{d['hmean']:>+9.4f}", file=out)
+    print(f"\nimages by |ΔH-mean|, largest first (top {top}):", file=out)
+    print(
+        f"{'sample':<14}{'H(A)':>7}{'H(B)':>7}{'ΔH':>8}  GT found only by A | only by B", file=out
+    )
+    for s in c.samples[:top]:
+        a_only = ",".join(map(str, s.found_by_a_only)) or "–"
+        b_only = ",".join(map(str, s.found_by_b_only)) or "–"
+        delta = s.delta()
+        dtxt = "      –" if delta is None else f"{delta:+8.3f}"
+        print(
+            f"{s.sample_id:<14}{_fmt(s.score('a', 'hmean')):>7}{_fmt(s.score('b', 'hmean')):>7}"
+            f"{dtxt:>8}  {a_only} | {b_only}",
+            file=out,
+        )
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    try:
+        a, b, name_a, name_b = _evaluations(args)
+    except CompareError as exc:
+        print(f"detlens: error: {exc}", file=sys.stderr)
+        return 2
+    c = compare(a, b, name_a, name_b)
+    report(c, max(args.top, 0), sys.stdout)
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps(comparison_dict(c), indent=1) + "\n", encoding="utf-8"
+        )
+    return 0

@@ -1,0 +1,221 @@
+"""``detlens`` command line: ``detlens eval`` over the metric engine.
+
+Other packages add subcommands through the ``detlens.commands`` entry-point group (the viewer
+adds ``view``), so the engine never imports them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from importlib.metadata import entry_points
+from typing import Any, TextIO
+
+from metrics.cli.compare import add_compare_command
+from metrics.demo import demo_paths
+from metrics.io.reader import LoadOptions, load_dataset
+from metrics.io.writers import write_csv, write_json
+from metrics.model import BoxType, Dataset, InputError, Severity
+from metrics.progress import ProgressBar
+from metrics.registry import METRICS, MetricSpec, applicable, parse_sets, resolve
+from metrics.results import Evaluation
+from metrics.runner import plan_all, run
+
+log = logging.getLogger("detlens")
+
+
+class UserError(Exception):
+    """A mistake in the command line or the inputs: reported in one line, no traceback."""
+
+
+def _add_eval(sub: Any) -> None:
+    p = sub.add_parser(
+        "eval",
+        help="evaluate detections against GT with one or more metrics",
+        description="Evaluate detections against ground truth. Without --gt and "
+        "--det the bundled demo data is used (detector B, the one with failures to show).",
+    )
+    p.add_argument("--gt", help="GT zip or folder (ICDAR-style .txt per image)")
+    p.add_argument("--det", help="detection zip or folder")
+    p.add_argument("--gt-lines", help="text-line GT zip/folder (wordline_* metrics)")
+    p.add_argument("--images", help="image folder (optional; paired by sample id)")
+    p.add_argument(
+        "--metric",
+        action="append",
+        default=None,
+        help="metric id or alias, repeatable or comma-separated; 'all' (default) "
+        f"runs every metric that applies. Ids: {', '.join(METRICS)}",
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="metric parameter, e.g. tolerance=0 or tiou.tolerance=0",
+    )
+    p.add_argument(
+        "--box-type",
+        choices=[b.value for b in BoxType],
+        help="force the box type of every line (default: detected per line)",
+    )
+    p.add_argument(
+        "--policy",
+        choices=["strict", "skip_sample"],
+        default="strict",
+        help="bad input: refuse everything (strict) or skip the bad samples",
+    )
+    p.add_argument("--json", help="write the results as JSON to this file")
+    p.add_argument("--csv", help="write per-image results as CSV to this file")
+    p.add_argument(
+        "--evidence",
+        action="store_true",
+        help="with --json: also write the per-instance evidence (verdicts, matches, regions, "
+        "metric-specific evidence such as PCC)",
+    )
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no table, no warnings")
+    p.set_defaults(func=cmd_eval)
+
+
+def _specs(names: Sequence[str] | None, ds: Dataset) -> tuple[list[MetricSpec], bool]:
+    wanted = [n for arg in (names or ["all"]) for n in arg.split(",") if n.strip()]
+    if any(n.strip().lower() == "all" for n in wanted):
+        return applicable(ds), True
+    try:
+        specs = [resolve(n) for n in wanted]
+    except KeyError as exc:
+        raise UserError(exc.args[0]) from None
+    for s in specs:
+        if s.needs_gt_lines and ds.gt_lines_path is None:
+            raise UserError(f"{s.id} needs the text-line GT: add --gt-lines PATH")
+    return list(dict.fromkeys(specs)), False
+
+
+def _overrides(sets: Sequence[str], specs: Sequence[MetricSpec]) -> dict[str, dict[str, str]]:
+    try:
+        return parse_sets(sets, specs)
+    except ValueError as exc:
+        raise UserError(exc.args[0]) from None
+
+
+def _dataset(args: argparse.Namespace) -> Dataset:
+    gt, det, images = args.gt, args.det, args.images
+    if gt is None and det is None:
+        demo = demo_paths()
+        gt, det, images = demo.gt, demo.det_b, images or demo.images
+    elif gt is None:
+        raise UserError("--det given without --gt")
+    bt = BoxType(args.box_type) if args.box_type else None
+    return load_dataset(
+        gt,
+        det,
+        gt_lines=args.gt_lines,
+        images=images,
+        options=LoadOptions(gt_box_type=bt, det_box_type=bt),
+    )
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    ds = _dataset(args)
+    specs, auto = _specs(args.metric, ds)
+    overrides = _overrides(args.set, specs)
+    lenient: frozenset[str] = frozenset()
+    validated = None
+    if auto:
+        plan = plan_all(ds, specs, overrides)
+        for note in plan.notes:
+            log.warning("%s", note)
+        specs, lenient, validated = plan.specs, plan.lenient, plan.validated
+    if not specs:
+        raise UserError("no metric applies to these inputs")
+    bar = None if args.quiet else ProgressBar()
+    evals = run(
+        ds,
+        specs,
+        overrides,
+        policy=args.policy,
+        workers=max(1, args.workers),
+        progress=bar,
+        lenient=lenient,
+        validated=validated,
+    )
+    if not args.quiet:
+        _report(ds, evals)
+    if args.json:
+        write_json(args.json, evals, evidence=args.evidence)
+    if args.csv:
+        write_csv(args.csv, evals)
+    return 0
+
+
+def _note(key: str, value: float) -> str:
+    return f"{key} {int(value)}" if float(value).is_integer() else f"{key} {value:.4f}"
+
+
+def _report(ds: Dataset, evals: Sequence[Evaluation], out: TextIO | None = None) -> None:
+    out = out or sys.stdout
+    warnings = [p for p in ds.problems if p.severity is Severity.WARNING]
+    for p in warnings[:5]:
+        print(f"warning: {p}", file=sys.stderr)
+    if len(warnings) > 5:
+        print(f"warning: ... and {len(warnings) - 5} more", file=sys.stderr)
+    n_gt = sum(len(s.gt) for s in ds)
+    n_det = sum(len(s.det) for s in ds)
+    print(f"{len(ds)} images, {n_gt} GT boxes, {n_det} detections", file=out)
+    print(f"{'metric':<19}{'recall':>8}{'precision':>11}{'hmean':>9}  notes", file=out)
+    for ev in evals:
+        notes = ", ".join(_note(k, v) for k, v in ev.extras.items())
+        if ev.excluded:
+            notes = (notes + ", " if notes else "") + f"{len(ev.excluded)} images skipped"
+        print(
+            f"{ev.metric:<19}{ev.recall:>8.4f}{ev.precision:>11.4f}{ev.hmean:>9.4f}  {notes}",
+            file=out,
+        )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="detlens",
+        description="Scene-text detection metrics with the evidence behind every number.",
+    )
+    parser.add_argument("--verbose", "-v", action="store_true", help="debug logging")
+    sub = parser.add_subparsers(dest="command", required=True)
+    _add_eval(sub)
+    add_compare_command(sub)
+    for ep in entry_points(group="detlens.commands"):
+        try:
+            ep.load()(sub)
+        except Exception as exc:  # a broken plugin must not break `detlens eval`
+            log.debug("command plugin %s not available: %s", ep.name, exc)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(levelname)s: %(message)s",
+    )
+    try:
+        return int(args.func(args))
+    except InputError as exc:
+        print(f"detlens: error: {exc}", file=sys.stderr)
+        for p in exc.problems[1:20]:
+            print(f"  {p}", file=sys.stderr)
+        if len(exc.problems) > 20:
+            print(f"  ... and {len(exc.problems) - 20} more", file=sys.stderr)
+        return 2
+    except (UserError, KeyError, ValueError) as exc:
+        msg = exc.args[0] if exc.args else str(exc)
+        print(f"detlens: error: {msg}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("detlens: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,221 @@
+"""ICDAR 2013 DetEval (``deteval``): one-to-one, split and merge matching of axis-aligned boxes.
+
+Paper: Wolf & Jolion, "Object count/area graphs for the evaluation of object detection and
+segmentation algorithms", IJDAR 8(4), 2006.
+Official implementation matched: the RRC "TL2p_deteval" ``script.py`` (Python-3 RRC helper
+``rrc_evaluation_funcs_1_1``, the version with ``is_single_overlap`` / ``num_overlaps_*`` /
+``round(sum, 4)``), which produced ``shared/reference/ic13__*__deteval.json``; spec section 2.
+
+A GT is matched one-to-one (OO), then split over several detections (OM), then merged with
+other GTs into one detection (MO); each instance is used once. Credits: 1 for OO, 0.8 for the
+GT of a split and for *each* of its detections, 1 for each GT of a merge and for its detection.
+
+Where this follows the code rather than the paper:
+
+- inclusive pixel areas (width = xmax - xmin + 1), so boxes sharing an edge coordinate overlap
+  by a one-pixel line (Q1);
+- order OO -> OM -> MO (the paper's tool resolves splits/merges first, Q7);
+- OO needs, besides the area thresholds and the center test, that GT and det each overlap
+  exactly one non-dc instance ("single overlap"); the uniqueness test before it counts
+  don't-care and already-matched instances (Q2, Q5);
+- OM/MO need >= 2 overlapping non-dc partners, and a group with a single member is credited
+  and labelled like OO (Q3);
+- split/merge sums are compared after Python ``round(S, 4)`` (half-even), OO uses raw values
+  (Q4);
+- the 0.8 split penalty is given to every detection of a split (spec 2.1);
+- per image, an image without detections scores R = P = 0 even when every GT is don't-care;
+  a GT file without any line next to an existing, empty det file scores R = P = 1 but keeps
+  H = 0, because the official script computes H only for images with detections (Q6).
+  ``per_image_empty_rule="ic15"`` applies the ICDAR15 rule instead. Global numbers are not
+  affected.
+
+``variant="legacy"`` reproduces the older RRC copies (spec 2.7): no single-overlap test in OO,
+no ">= 2 overlaps" test in OM/MO, no rounding, and one-member OM/MO keep their weights and labels.
+Departure from the code for degenerate thresholds only: a split or merge needs at least one
+collected member (with ``area_recall <= 0`` the official code would credit an empty group).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from metrics.deteval.match import Geometry, Matcher, geometry
+from metrics.deteval.params import DetEvalParams
+from metrics.model import BoxType, FloatArray, Problem, Sample, Severity
+from metrics.results import (
+    InstanceResult,
+    NearMiss,
+    SampleResult,
+    Verdict,
+    credit_tally,
+    hmean,
+    per_image_rule,
+)
+
+ID = "deteval"
+
+BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.intp]
+
+
+def validate(sample: Sample, params: DetEvalParams) -> list[Problem]:
+    """DetEval takes integer axis-aligned boxes (LTRB) only, for GT and detections."""
+    del params
+    out = []
+    for side, source, items in (
+        ("GT", sample.gt_source, sample.gt),
+        ("det", sample.det_source, sample.det),
+    ):
+        for inst in items:
+            if inst.box_type is not BoxType.LTRB:
+                out.append(
+                    Problem(
+                        Severity.ERROR,
+                        source or side,
+                        inst.line,
+                        f"DetEval takes axis-aligned boxes (xmin,ymin,xmax,ymax) "
+                        f"only, got a {inst.box_type.value} {side} box",
+                        sample.id,
+                    )
+                )
+            if not inst.integer:
+                out.append(
+                    Problem(
+                        Severity.ERROR,
+                        source or side,
+                        inst.line,
+                        "coordinates must be integers for DetEval",
+                        sample.id,
+                    )
+                )
+    return out
+
+
+def evaluate_sample(sample: Sample, params: DetEvalParams) -> SampleResult:
+    """DetEval of one image (spec 2.3), with the per-image rules of spec 0.9 / 2.5 Q6."""
+    geo = geometry(sample, params.area_precision)
+    m = Matcher(geo, params)
+    if len(sample.det):
+        m.run()
+    n_gt = int(np.count_nonzero(~geo.gt_dc))
+    n_det = int(np.count_nonzero(~geo.det_dc))
+    recall, precision, h = per_image_scores(
+        sample, params, n_gt, n_det, m.recall_sum, m.precision_sum
+    )
+    return SampleResult(
+        metric=ID,
+        sample_id=sample.id,
+        recall=recall,
+        precision=precision,
+        hmean=h,
+        tally=credit_tally(n_gt, n_det, m.recall_sum, m.precision_sum),
+        gt=gt_results(geo, m),
+        det=det_results(geo, m),
+        matches=tuple(m.matches),
+        evidence={
+            "discarded": tuple(m.discarded),
+            "match_types": tuple(m.match_types),
+            "dc_dets": _dc_dets(geo),
+            "area_recall": _frozen(geo.recall),
+            "area_precision": _frozen(geo.precision),
+        },
+        extra={
+            "num_gt_care": n_gt,
+            "num_det_care": n_det,
+            "num_gt": len(sample.gt),
+            "num_det": len(sample.det),
+        },
+    )
+
+
+def per_image_scores(
+    sample: Sample,
+    params: DetEvalParams,
+    n_gt: int,
+    n_det: int,
+    recall_credit: float,
+    precision_credit: float,
+) -> tuple[float, float, float]:
+    """Per-image (R, P, H) of the official script (spec 0.9), or the ICDAR15 rule."""
+    if params.per_image_empty_rule == "ic15":
+        return per_image_rule(n_gt, n_det, recall_credit, precision_credit)
+    if not sample.det:
+        if not sample.gt and sample.det_source is not None:
+            return 1.0, 1.0, 0.0  # official: H is only computed for images with dets
+        return 0.0, 0.0, 0.0
+    if n_gt == 0:
+        return 1.0, 0.0, 0.0
+    recall = recall_credit / n_gt
+    precision = 0.0 if n_det == 0 else precision_credit / n_det
+    return recall, precision, hmean(recall, precision)
+
+
+def _verdict(credit: float) -> Verdict:
+    return Verdict.MATCHED if credit >= 1.0 else Verdict.PARTIAL
+
+
+def _best(values: FloatArray, allowed: BoolArray) -> tuple[int, float]:
+    masked = np.where(allowed, values, -1.0)
+    if masked.size == 0:
+        return 0, 0.0
+    k = int(np.argmax(masked))
+    return k, float(masked[k])
+
+
+def gt_results(geo: Geometry, m: Matcher) -> tuple[InstanceResult, ...]:
+    out = []
+    for i in range(len(geo.gt_dc)):
+        overlaps = {"overlaps": float(m.gt_overlaps[i])}
+        if geo.gt_dc[i]:
+            out.append(InstanceResult(i, Verdict.DONT_CARE))
+        elif i in m.gt_partners:
+            c = m.gt_credit[i]
+            out.append(
+                InstanceResult(i, _verdict(c), c, partners=m.gt_partners[i], values=overlaps)
+            )
+        else:
+            k, v = _best(geo.recall[i], ~geo.det_dc)
+            near = NearMiss(k, v, "area_recall") if v > 0 else None
+            out.append(InstanceResult(i, Verdict.MISSED, near_miss=near, values=overlaps))
+    return tuple(out)
+
+
+def det_results(geo: Geometry, m: Matcher) -> tuple[InstanceResult, ...]:
+    out = []
+    for j in range(len(geo.det_dc)):
+        overlaps = {"overlaps": float(m.det_overlaps[j])}
+        if geo.det_dc[j]:
+            out.append(
+                InstanceResult(
+                    j,
+                    Verdict.DONT_CARE,
+                    absorbed_by=int(geo.absorbed[j]),
+                    values={"dc_precision": float(geo.dc_precision[j])},
+                )
+            )
+        elif j in m.det_partners:
+            c = m.det_credit[j]
+            out.append(
+                InstanceResult(j, _verdict(c), c, partners=m.det_partners[j], values=overlaps)
+            )
+        else:
+            k, v = _best(geo.precision[:, j], ~geo.gt_dc)
+            near = NearMiss(k, v, "area_precision") if v > 0 else None
+            out.append(InstanceResult(j, Verdict.FALSE_POSITIVE, near_miss=near, values=overlaps))
+    return tuple(out)
+
+
+def _dc_dets(geo: Geometry) -> tuple[dict[str, Any], ...]:
+    return tuple(
+        {"det": int(j), "gt": int(geo.absorbed[j]), "precision": float(geo.dc_precision[j])}
+        for j in np.flatnonzero(geo.det_dc)
+    )
+
+
+def _frozen(a: FloatArray) -> FloatArray:
+    a = a.copy()
+    a.flags.writeable = False
+    return a

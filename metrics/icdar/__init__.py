@@ -1,0 +1,95 @@
+"""The ICDAR IoU family: ICDAR 2015 IoU, SIoU/TIoU, their curved variants, word + text-line.
+
+Face of the family: ``SPECS`` for the registry. One shared greedy matcher
+(``metrics.icdar.greedy`` / ``batch``) gives every member its matches; only the credit per
+matched pair changes.
+"""
+
+from __future__ import annotations
+
+from metrics.icdar import curved, iou, tiou, wordline
+from metrics.icdar.params import CurvedParams, IouParams, TiouParams, WordlineParams
+from metrics.spec import MetricSpec, all_poly, each_sample, not_all_poly, per_sample, with_gt_lines
+
+__all__ = ["SPECS", "CurvedParams", "IouParams", "TiouParams", "WordlineParams"]
+
+_curved_validate = each_sample(curved.validate)
+_wordline_validate = each_sample(wordline.validate)
+
+SPECS: tuple[MetricSpec, ...] = (
+    MetricSpec(
+        id="ic15_iou",
+        title="ICDAR15 IoU",
+        params_type=IouParams,
+        evaluate=iou.evaluate_batch,
+        validate=iou.validate_batch,
+        aliases=("iou", "ic15"),
+        applies=not_all_poly,
+        global_extras=iou.global_extras,
+    ),
+    MetricSpec(
+        id="siou",
+        title="SIoU",
+        params_type=TiouParams,
+        evaluate=tiou.evaluate_batch_siou,
+        validate=tiou.validate_batch,
+        applies=not_all_poly,
+    ),
+    MetricSpec(
+        id="tiou",
+        title="TIoU",
+        params_type=TiouParams,
+        evaluate=tiou.evaluate_batch,
+        validate=tiou.validate_batch,
+        applies=not_all_poly,
+    ),
+    MetricSpec(
+        id="curved_iou",
+        title="curved IoU",
+        params_type=CurvedParams,
+        evaluate=curved.evaluate_batch_iou,
+        validate=_curved_validate,
+        aliases=("ciou",),
+        applies=all_poly,
+    ),
+    MetricSpec(
+        id="curved_siou",
+        title="curved SIoU",
+        params_type=CurvedParams,
+        evaluate=curved.evaluate_batch_siou,
+        validate=_curved_validate,
+        aliases=("csiou",),
+        applies=all_poly,
+    ),
+    MetricSpec(
+        id="curved_tiou",
+        title="curved TIoU",
+        params_type=CurvedParams,
+        evaluate=curved.evaluate_batch,
+        validate=_curved_validate,
+        aliases=("ctiou",),
+        applies=all_poly,
+    ),
+    MetricSpec(
+        id="wordline_iou",
+        title="Word&Text-Line IoU",
+        params_type=WordlineParams,
+        evaluate=per_sample(wordline.evaluate_sample_iou),
+        validate=_wordline_validate,
+        aliases=("wl_iou",),
+        needs_gt_lines=True,
+        applies=with_gt_lines,
+        warm="icdar",
+    ),
+    MetricSpec(
+        id="wordline_tiou",
+        title="Word&Text-Line TIoU",
+        params_type=WordlineParams,
+        evaluate=per_sample(wordline.evaluate_sample),
+        validate=_wordline_validate,
+        aliases=("wl_tiou",),
+        needs_gt_lines=True,
+        applies=with_gt_lines,
+        warm="icdar",
+    ),
+)

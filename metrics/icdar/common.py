@@ -1,0 +1,402 @@
+"""Machinery shared by the IoU-greedy family: ic15_iou, siou, tiou, curved_*, wordline_*.
+
+Spec sections 1.2 (polygons, don't-care detections, greedy GT-major matching), 3.2 (SIoU and
+TIoU credits of a matched pair, with cut and outlier regions) and 0.7 (confidence order).
+The metric modules call these pieces; none of them holds a formula of its own twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+
+import metrics.cache as cache
+from metrics.geometry import GeomArray, polygons, signed_areas
+from metrics.icdar.params import TiouOptions
+from metrics.model import BoxType, FloatArray, Instance, Problem, Sample, Severity
+from metrics.order import clockwise_violations, confidence_order
+from metrics.results import (
+    InstanceResult,
+    MatchKind,
+    MatchRecord,
+    NearMiss,
+    Verdict,
+)
+
+BoolArray = npt.NDArray[np.bool_]
+EMPTY = shapely.Polygon()
+
+
+@dataclass(frozen=True)
+class Shapes:
+    """Polygons of one side (GT or det) of a sample, as the official code builds them."""
+
+    geoms: GeomArray
+    area: FloatArray  # |shoelace| (Polygon2 semantics)
+    dont_care: BoolArray
+
+
+def rings(instances: Sequence[Instance], *, curved: bool = False) -> list[FloatArray]:
+    """Vertices as the official code sees them: int()-truncated, or float32 for curved."""
+    if curved:
+        return [i.points.astype(np.float32).astype(np.float64) for i in instances]
+    return [np.trunc(i.points) for i in instances]
+
+
+def shapes(instances: Sequence[Instance], *, curved: bool = False) -> Shapes:
+    r = rings(instances, curved=curved)
+    geoms, _ = polygons(r)
+    area = np.abs(signed_areas(r)) if r else np.zeros(0)
+    dc = np.fromiter((i.dont_care for i in instances), dtype=bool, count=len(instances))
+    return Shapes(geoms, area, dc)
+
+
+def dont_care_dets(
+    inter: FloatArray, gt: Shapes, det_area: FloatArray, threshold: float
+) -> tuple[BoolArray, npt.NDArray[np.intp]]:
+    """Dets with |D ∩ G_dc| / |D| > threshold for some dc GT (first such GT absorbs it)."""
+    n_det = inter.shape[1]
+    absorbed = np.full(n_det, -1, dtype=np.intp)
+    dc_rows = np.flatnonzero(gt.dont_care)
+    if len(dc_rows) == 0 or n_det == 0:
+        return np.zeros(n_det, dtype=bool), absorbed
+    with np.errstate(divide="ignore", invalid="ignore"):
+        prec = np.where(det_area > 0, inter[dc_rows] / np.where(det_area > 0, det_area, 1), 0)
+    hit = prec > threshold
+    any_hit: BoolArray = np.asarray(hit.any(axis=0), dtype=bool)
+    absorbed[any_hit] = dc_rows[np.argmax(hit[:, any_hit], axis=0)]
+    return any_hit, absorbed
+
+
+def iou_matrix(inter: FloatArray, gt_area: FloatArray, det_area: FloatArray) -> FloatArray:
+    union = gt_area[:, None] + det_area[None, :] - inter
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
+
+
+def greedy_match(
+    iou: FloatArray, gt_ok: BoolArray, det_ok: BoolArray, threshold: float
+) -> list[tuple[int, int]]:
+    """GT-major, det-minor first-found matching with IoU > threshold (spec 1.2 step 4)."""
+    cand = (iou > threshold) & gt_ok[:, None] & det_ok[None, :]
+    taken = np.zeros(iou.shape[1], dtype=bool)
+    pairs = []
+    for i in np.flatnonzero(cand.any(axis=1)):
+        free = np.flatnonzero(cand[i] & ~taken)
+        if len(free):
+            j = int(free[0])
+            taken[j] = True
+            pairs.append((int(i), j))
+    return pairs
+
+
+def penalty(x: float, tolerance: float) -> float:
+    """TIoU penalty factor f(x) = 1 if x <= tolerance else 1 - x."""
+    return 1.0 if x <= tolerance else 1.0 - x
+
+
+def pair_values(
+    i: int, j: int, inter: FloatArray, gt: Shapes, det: Shapes, ot: float, opts: TiouOptions
+) -> dict[str, float]:
+    """IoU, SIoU and TIoU numbers of the single pair (GT i, det j) — spec 3.2."""
+    arrays = pair_value_arrays(
+        inter[i : i + 1, j], gt.area[i : i + 1], det.area[j : j + 1], np.array([ot]), opts
+    )
+    return {k: float(v[0]) for k, v in arrays.items()}
+
+
+def outliers(
+    target: int, j: int, inter: FloatArray, gt: Shapes, skip: int | None, dc_as_outlier: bool
+) -> list[int]:
+    """Other GTs overlapping det j (dc GTs included unless dc_as_outlier is False)."""
+    ks = np.flatnonzero(inter[:, j] != 0)
+    return [int(k) for k in ks if k != skip and (dc_as_outlier or not gt.dont_care[k])]
+
+
+def outlier_area(
+    d_geom: shapely.Geometry,
+    g_geom: shapely.Geometry,
+    others: Sequence[shapely.Geometry],
+    eps: float,
+) -> tuple[float, shapely.Geometry]:
+    """Ot = |D ∩ V| - |D ∩ G ∩ V| with V = union of the outlier GTs; and (D ∩ V) minus G."""
+    if not others:
+        return 0.0, shapely.Polygon()
+    v = others[0] if len(others) == 1 else shapely.union_all(list(others))
+    dv = shapely.intersection(d_geom, v)
+    ot = float(
+        shapely.area(dv)
+        - shapely.area(shapely.intersection(shapely.intersection(d_geom, g_geom), v))
+    )
+    if ot <= eps:
+        ot = 0.0
+    return ot, shapely.difference(dv, g_geom)
+
+
+def instance_results(
+    n: int,
+    credit: dict[int, float],
+    partners: dict[int, int],
+    dc: BoolArray,
+    best: tuple[npt.NDArray[np.intp], FloatArray] | None,
+    absorbed: npt.NDArray[np.intp] | None,
+    miss: Verdict,
+) -> tuple[InstanceResult, ...]:
+    """Per-instance verdicts: dc, matched/partial (by credit), or missed / false positive."""
+    out = []
+    for k in range(n):
+        if dc[k]:
+            out.append(
+                InstanceResult(
+                    k,
+                    Verdict.DONT_CARE,
+                    0.0,
+                    absorbed_by=None if absorbed is None or absorbed[k] < 0 else int(absorbed[k]),
+                )
+            )
+        elif k in partners:
+            c = credit.get(k, 1.0)
+            v = Verdict.MATCHED if c >= 1.0 - 1e-12 else Verdict.PARTIAL
+            out.append(InstanceResult(k, v, c, partners=(partners[k],)))
+        else:
+            near = None
+            if best is not None and best[1][k] > 0:
+                near = NearMiss(int(best[0][k]), float(best[1][k]), "iou")
+            out.append(InstanceResult(k, miss, 0.0, near_miss=near))
+    return tuple(out)
+
+
+def best_partner(
+    iou: FloatArray, other_ok: BoolArray, axis: int
+) -> tuple[npt.NDArray[np.intp], FloatArray]:
+    """For each row (axis=1) or column (axis=0): best IoU among allowed partners."""
+    if iou.size == 0:
+        n = iou.shape[0] if axis == 1 else iou.shape[1]
+        return np.zeros(n, dtype=np.intp), np.zeros(n)
+    masked = np.where(other_ok[None, :] if axis == 1 else other_ok[:, None], iou, -1.0)
+    idx = np.argmax(masked, axis=axis)
+    val = np.max(masked, axis=axis)
+    return idx.astype(np.intp), np.maximum(val, 0.0)
+
+
+def icdar_problems(sample: Sample, *, allow_float: bool, check_orientation: bool) -> list[Problem]:
+    """Input rules of the ICDAR tools: integer coordinates, clockwise QUADs (spec 0.3-0.4)."""
+    return icdar_problems_batch(
+        [sample], allow_float=allow_float, check_orientation=check_orientation
+    )
+
+
+def icdar_problems_batch(
+    samples: Sequence[Sample], *, allow_float: bool, check_orientation: bool
+) -> list[Problem]:
+    """``icdar_problems`` of many samples, the orientation test in one array operation."""
+    items = [
+        (s, source or side, inst)
+        for s in samples
+        for side, source, insts in (("GT", s.gt_source, s.gt), ("det", s.det_source, s.det))
+        for inst in insts
+    ]
+    out: list[Problem] = []
+    if not allow_float:
+        out.extend(
+            Problem(
+                Severity.ERROR,
+                where,
+                inst.line,
+                "coordinates must be integers for this "
+                "metric (set allow_float=true to truncate them)",
+                s.id,
+            )
+            for s, where, inst in items
+            if not inst.integer
+        )
+    if check_orientation:
+        quads = [k for k, (_, _, inst) in enumerate(items) if inst.box_type is BoxType.QUAD]
+        for k in clockwise_violations([items[q][2] for q in quads]):
+            s, where, inst = items[quads[k]]
+            out.append(
+                Problem(
+                    Severity.ERROR,
+                    where,
+                    inst.line,
+                    "points are not clockwise "
+                    "(image coordinates, y down); set check_orientation=false to "
+                    "accept them",
+                    s.id,
+                )
+            )
+    return out
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Geometry and matrices of one sample, det side in evaluation order."""
+
+    gt: Shapes
+    det: Shapes
+    order: list[int]  # evaluation position -> file index of the det
+    inter: FloatArray
+    iou: FloatArray
+    det_dc: BoolArray
+    absorbed: npt.NDArray[np.intp]
+
+
+def prepare(
+    sample: Sample, *, curved: bool, dc_threshold: float, confidences: bool | None
+) -> Prepared:
+    """Polygons, intersection and IoU matrices, don't-care dets (spec 1.2 steps 1-3).
+
+    Memoized per run, so ic15_iou, siou and tiou of one sample share the work.
+    """
+    return cache.active().memo(
+        ("prepare", curved, dc_threshold, confidences),
+        sample,
+        lambda: _prepare(sample, curved, dc_threshold, confidences),
+    )
+
+
+def _prepare(
+    sample: Sample, curved: bool, dc_threshold: float, confidences: bool | None
+) -> Prepared:
+    order = confidence_order(sample.det, confidences)
+    g = cache.active().get(sample, "curved" if curved else "icdar")
+    gt_dc = np.fromiter((i.dont_care for i in sample.gt), dtype=bool, count=len(sample.gt))
+    gt = Shapes(g.gt_geoms, g.gt_area, gt_dc)
+    no_dc = np.zeros(len(order), dtype=bool)
+    if order == list(range(len(order))):
+        det, inter = Shapes(g.det_geoms, g.det_area, no_dc), g.inter
+    else:
+        idx = np.asarray(order, dtype=np.intp)
+        det, inter = Shapes(g.det_geoms[idx], g.det_area[idx], no_dc), g.inter[:, idx]
+    det_dc, absorbed = dont_care_dets(inter, gt, det.area, dc_threshold)
+    return Prepared(gt, det, order, inter, iou_matrix(inter, gt.area, det.area), det_dc, absorbed)
+
+
+def _outlier_sets(
+    p: Prepared,
+    pairs: Sequence[tuple[int, int]],
+    opts: TiouOptions,
+    skip: Mapping[int, int | None] | None,
+) -> list[list[int]]:
+    out: list[list[int]] = []
+    for i, j in pairs:
+        if p.gt.dont_care[i]:
+            out.append([])
+            continue
+        out.append(
+            outliers(i, j, p.inter, p.gt, i if skip is None else skip.get(i, i), opts.dc_as_outlier)
+        )
+    return out
+
+
+def outlier_regions(
+    det_geoms: GeomArray,
+    target_geoms: GeomArray,
+    gt_geoms: GeomArray,
+    others: Sequence[Sequence[int]],
+    eps: float,
+) -> tuple[FloatArray, GeomArray]:
+    """Ot and the outlier region (D ∩ V) minus G of each pair, vectorized over pairs.
+
+    ``det_geoms[m]`` / ``target_geoms[m]`` are pair m's D and G; ``others[m]`` its outlier GTs.
+    """
+    n = len(others)
+    ot = np.zeros(n)
+    regions = np.full(n, EMPTY, dtype=object)
+    single = [m for m in range(n) if len(others[m]) == 1]
+    if single:
+        sm = np.asarray(single, dtype=np.intp)
+        ks = np.asarray([others[m][0] for m in single], dtype=np.intp)
+        pieces = shapely.intersection(det_geoms[sm], gt_geoms[ks])
+        inside = shapely.intersection(pieces, target_geoms[sm])
+        ot[sm] = shapely.area(pieces) - shapely.area(inside)
+        regions[sm] = shapely.difference(pieces, target_geoms[sm])
+    for m in range(n):
+        if len(others[m]) > 1:
+            ot[m], regions[m] = outlier_area(
+                det_geoms[m], target_geoms[m], [gt_geoms[k] for k in others[m]], eps
+            )
+    ot[ot <= eps] = 0.0
+    return ot, regions
+
+
+def match_values(
+    p: Prepared,
+    pairs: Sequence[tuple[int, int]],
+    opts: TiouOptions,
+    with_outliers: bool,
+    skip: Mapping[int, int | None] | None = None,
+) -> list[tuple[dict[str, float], MatchRecord]]:
+    """Per matched pair: the numbers of spec 3.2 and a record with cut/outlier regions."""
+    if not pairs:
+        return []
+    gi = np.asarray([i for i, _ in pairs], dtype=np.intp)
+    dj = np.asarray([j for _, j in pairs], dtype=np.intp)
+    others = _outlier_sets(p, pairs, opts, skip) if with_outliers else [[] for _ in pairs]
+    ot, regions = outlier_regions(
+        p.det.geoms[dj], p.gt.geoms[gi], p.gt.geoms, others, opts.ot_zero_eps
+    )
+    values = pair_value_arrays(p.inter[gi, dj], p.gt.area[gi], p.det.area[dj], ot, opts)
+    cuts = (
+        shapely.difference(p.gt.geoms[gi], p.det.geoms[dj])
+        if with_outliers
+        else np.full(len(pairs), EMPTY, dtype=object)
+    )
+    out = []
+    for m, (i, j) in enumerate(pairs):
+        v = {k: float(a[m]) for k, a in values.items()}
+        out.append(
+            (
+                v,
+                MatchRecord(
+                    kind=MatchKind.ONE_TO_ONE,
+                    gt=(i,),
+                    det=(p.order[j],),
+                    values=v,
+                    label="OO",
+                    regions={"cut": cuts[m], "outlier": regions[m]} if with_outliers else {},
+                    related={
+                        "outlier_gts": tuple(others[m]),
+                        "outlier_dont_care": tuple(k for k in others[m] if p.gt.dont_care[k]),
+                    },
+                ),
+            )
+        )
+    return out
+
+
+def pair_value_arrays(
+    inter: FloatArray, g: FloatArray, d: FloatArray, ot: FloatArray, opts: TiouOptions
+) -> dict[str, FloatArray]:
+    """Vectorized spec 3.2 over pairs: IoU, cut Ct, outlier Ot, penalties, TIoU credits."""
+    union = g + d - inter
+    safe_u = np.where(union > 0, union, 1.0)
+    ct = g - inter
+    ct = np.where((ct < 0) & (ct > -1e-9), 0.0, ct)
+    ct_ratio = np.where(g > 0, ct / np.where(g > 0, g, 1.0), 0.0)
+    ot_ratio = np.where(d > 0, ot / np.where(d > 0, d, 1.0), 0.0)
+    f_ct = np.where(ct_ratio <= opts.tolerance, 1.0, 1.0 - ct_ratio)
+    f_ot = np.where(ot_ratio <= opts.tolerance, 1.0, 1.0 - ot_ratio)
+    ok_r = (union > 0) & (g > 0) & (ct >= 0) & (ct <= g)
+    ok_p = (union > 0) & (d > 0) & (ot >= 0) & (ot <= d + opts.ot_slack)
+    return {
+        "iou": np.where(union > 0, inter / safe_u, 0.0),
+        "intersection": inter,
+        "gt_area": g,
+        "det_area": d,
+        "union": union,
+        "ct": ct,
+        "ct_ratio": ct_ratio,
+        "f_ct": f_ct,
+        "tiou_recall": np.where(ok_r, inter * f_ct / safe_u, 0.0),
+        "ot": ot,
+        "ot_ratio": ot_ratio,
+        "f_ot": f_ot,
+        "tiou_precision": np.where(ok_p, inter * f_ot / safe_u, 0.0),
+        "cut_tolerated": ((ct_ratio > 0) & (ct_ratio <= opts.tolerance)).astype(float),
+        "outlier_tolerated": ((ot_ratio > 0) & (ot_ratio <= opts.tolerance)).astype(float),
+    }
