@@ -120,8 +120,22 @@ def clip_convex(sub: FloatArray, clip: FloatArray) -> FloatArray:
     idx = np.arange(k)[None, :]
     nxt = np.where(idx + 1 < count[:, None], idx + 1, 0) + k * np.arange(n)[:, None]
     terms = x * y.ravel().take(nxt) - x.ravel().take(nxt) * y
-    area = np.abs(np.where(idx < count[:, None], terms, 0.0).sum(axis=1)) / 2
+    area = np.abs(_row_sums(np.where(idx < count[:, None], terms, 0.0))) / 2
     return np.asarray(np.where(count >= 3, area, 0.0), dtype=np.float64)
+
+
+def _row_sums(terms: FloatArray) -> FloatArray:
+    """Sum of each row, left to right, whatever the width.
+
+    ``ndarray.sum`` switches to 8-way pairwise summation from 8 columns on, so a row's
+    rounding would depend on the widest clip of its block (and with it on how samples are
+    chunked, e.g. by ``--workers``); a plain left-to-right sum does not (the padding zeros
+    add nothing).
+    """
+    out = terms[:, 0].copy() if terms.shape[1] else np.zeros(len(terms))
+    for c in range(1, terms.shape[1]):
+        out += terms[:, c]
+    return out
 
 
 def convex_quad_inter(sub: FloatArray, clip: FloatArray) -> FloatArray:

@@ -8,15 +8,40 @@ can filter without re-running a metric.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from types import MappingProxyType
 from typing import Any
 
 from metrics.model import Problem
 
-_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+class _EmptyMapping(Mapping[str, Any]):
+    """The shared read-only empty mapping of results (saves a dict per instance).
+
+    Unlike ``MappingProxyType`` it pickles (by reference to ``_empty``), so results cross
+    process boundaries (``--workers``).
+    """
+
+    __slots__ = ()
+
+    def __getitem__(self, key: str) -> Any:
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "{}"
+
+    def __reduce__(self) -> str:
+        return "_EMPTY"
+
+
+_EMPTY: Mapping[str, Any] = _EmptyMapping()
 
 
 def _empty() -> Mapping[str, Any]:
