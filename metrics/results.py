@@ -8,12 +8,42 @@ can filter without re-running a metric.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from metrics.model import Problem
+from metrics.tally import (
+    ClevalLegacyTally,
+    ClevalTally,
+    CreditTally,
+    MatchedCreditTally,
+    Tally,
+    credit_tally,
+    hmean,
+)
+
+__all__ = [
+    "ClevalLegacyTally",
+    "ClevalTally",
+    "CreditTally",
+    "Evaluation",
+    "InstanceResult",
+    "MatchKind",
+    "MatchRecord",
+    "MatchedCreditTally",
+    "NearMiss",
+    "SampleResult",
+    "Summary",
+    "Tally",
+    "Verdict",
+    "_EmptyMapping",
+    "aggregate",
+    "credit_tally",
+    "hmean",
+    "per_image_rule",
+]
 
 
 class _EmptyMapping(Mapping[str, Any]):
@@ -101,89 +131,6 @@ class MatchRecord:
     label: str = ""
     regions: Mapping[str, Any] = field(default_factory=_empty)
     related: Mapping[str, tuple[int, ...]] = field(default_factory=_empty)
-
-
-@dataclass(frozen=True, slots=True)
-class Tally:
-    """Additive sums of one sample (or many) for one metric family.
-
-    ``kind`` names the formula that turns the sums into recall and precision.
-    """
-
-    kind: str
-    values: Mapping[str, float]
-
-    def __add__(self, other: Tally) -> Tally:
-        if other.kind != self.kind:
-            raise ValueError(f"cannot add a {other.kind} tally to a {self.kind} tally")
-        keys = dict.fromkeys([*self.values, *other.values])
-        return Tally(
-            self.kind, {k: self.values.get(k, 0.0) + other.values.get(k, 0.0) for k in keys}
-        )
-
-    def __getitem__(self, key: str) -> float:
-        return self.values.get(key, 0.0)
-
-    def scores(self) -> tuple[float, float, float]:
-        """(recall, precision, hmean) of these sums."""
-        recall, precision = TALLY_FORMULAS[self.kind](self)
-        return recall, precision, hmean(recall, precision)
-
-
-def hmean(recall: float, precision: float) -> float:
-    s = recall + precision
-    return 0.0 if s == 0 else 2.0 * recall * precision / s
-
-
-def _ratio(num: float, den: float) -> float:
-    return 0.0 if den == 0 else num / den
-
-
-def _credit_formula(t: Tally) -> tuple[float, float]:
-    return (
-        _ratio(t["recall_credit"], t["n_gt_care"]),
-        _ratio(t["precision_credit"], t["n_det_care"]),
-    )
-
-
-def _cleval_formula(t: Tally) -> tuple[float, float]:
-    """CLEval 0.1.1 (spec 5.5): (tp - gran) clamped on the sums, over character counts."""
-    return (
-        _ratio(max(0.0, t["tp"] - t["gran_r"]), t["chars_gt"]),
-        _ratio(max(0.0, t["tp"] - t["gran_p"]), t["chars_det"]),
-    )
-
-
-def _cleval_legacy_formula(t: Tally) -> tuple[float, float]:
-    """CLEval legacy (spec 5.5): per-image clamped correct counts, summed, over characters."""
-    return _ratio(t["correct_r"], t["chars_gt"]), _ratio(t["correct_p"], t["chars_det"])
-
-
-TALLY_FORMULAS: dict[str, Callable[[Tally], tuple[float, float]]] = {
-    "credit": _credit_formula,
-    "cleval": _cleval_formula,
-    "cleval_legacy": _cleval_legacy_formula,
-}
-
-
-def credit_tally(
-    n_gt_care: float,
-    n_det_care: float,
-    recall_credit: float,
-    precision_credit: float,
-    **extra: float,
-) -> Tally:
-    """Tally of the ICDAR family: credits over care counts."""
-    return Tally(
-        "credit",
-        {
-            "n_gt_care": n_gt_care,
-            "n_det_care": n_det_care,
-            "recall_credit": recall_credit,
-            "precision_credit": precision_credit,
-            **extra,
-        },
-    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,7 +77,8 @@ from metrics.cleval.params import ClevalLegacyParams, ClevalParams, Params, Rule
 from metrics.cleval.results import View
 from metrics.cleval.validate import sample_problems
 from metrics.model import Problem, Sample
-from metrics.results import SampleResult, Tally, hmean
+from metrics.results import SampleResult, Verdict, hmean
+from metrics.tally import ClevalLegacyTally, ClevalTally
 
 ID = "cleval_det"
 ID_E2E = "cleval_e2e"
@@ -186,23 +187,32 @@ def _batch(samples: Sequence[Sample], rules: Rules, metric: str) -> list[SampleR
         _rows({k: values[k] for k in COUNTERS}, len(samples)),
         _rows(extra, len(samples)),
     )
-    return [
-        SampleResult(
-            metric,
-            sample.id,
-            recall[s],
-            precision[s],
-            hmean(recall[s], precision[s]),
-            Tally(kind, tallies[s]),
-            view.gt_results(s),
-            view.det_results(s),
-            view.records(s),
-            view.evidence(s, counters[s]),
-            (),
-            extras[s],
+    tally_type = ClevalLegacyTally if kind == "cleval_legacy" else ClevalTally
+    results: list[SampleResult] = []
+    for s, sample in enumerate(samples):
+        gt, det = view.gt_results(s), view.det_results(s)
+        tally = tally_type(
+            n_gt_care=sum(g.verdict is not Verdict.DONT_CARE for g in gt),
+            n_det_care=sum(d.verdict is not Verdict.DONT_CARE for d in det),
+            **tallies[s],
         )
-        for s, sample in enumerate(samples)
-    ]
+        results.append(
+            SampleResult(
+                metric,
+                sample.id,
+                recall[s],
+                precision[s],
+                hmean(recall[s], precision[s]),
+                tally,
+                gt,
+                det,
+                view.records(s),
+                view.evidence(s, counters[s]),
+                (),
+                extras[s],
+            )
+        )
+    return results
 
 
 def _rows(columns: dict[str, list[float]], n: int) -> list[dict[str, float]]:
@@ -309,7 +319,7 @@ def global_extras(results: Iterable[SampleResult]) -> dict[str, float]:
     out = {k: total[k] for k in ("split", "merge", "overlap", "miss")}
     out["fp"] = total["fp_boxes"]
     out["fp_chars"] = total["fp_chars"]
-    if "rs_den" in total.values:
+    if items[0].metric.endswith("e2e"):
         out["recognition_score"] = _ratio(total["rs_num"], total["rs_den"])
         if total.kind == "cleval_legacy":
             r = _ratio(total["det_correct_r"], total["chars_gt"])

@@ -7,15 +7,14 @@ import dataclasses
 import json
 import math
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import shapely
 
 from metrics.geometry import rings_of
+from metrics.io.atomic import atomic_write
 from metrics.results import Evaluation, SampleResult
 
 
@@ -87,19 +86,6 @@ def evaluation_dict(ev: Evaluation, evidence: bool = False) -> dict[str, Any]:
     }
 
 
-def _atomic_write(path: str | os.PathLike[str], text: str) -> None:
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_json(
     path: str | os.PathLike[str], evaluations: Sequence[Evaluation], evidence: bool = False
 ) -> None:
@@ -107,7 +93,7 @@ def write_json(
     data: Any = [evaluation_dict(e, evidence) for e in evaluations]
     if len(data) == 1:
         data = data[0]
-    _atomic_write(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    atomic_write(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
 def write_csv(path: str | os.PathLike[str], evaluations: Sequence[Evaluation]) -> None:
@@ -126,8 +112,8 @@ def write_csv(path: str | os.PathLike[str], evaluations: Sequence[Evaluation]) -
                     r.recall,
                     r.precision,
                     r.hmean,
-                    r.tally["n_gt_care"],
-                    r.tally["n_det_care"],
+                    int(r.tally.n_gt_care),
+                    int(r.tally.n_det_care),
                 ]
             )
         tally = ev.summary.tally if ev.summary else None
@@ -138,8 +124,8 @@ def write_csv(path: str | os.PathLike[str], evaluations: Sequence[Evaluation]) -
                 ev.recall,
                 ev.precision,
                 ev.hmean,
-                tally["n_gt_care"] if tally else 0,
-                tally["n_det_care"] if tally else 0,
+                int(tally.n_gt_care) if tally else 0,
+                int(tally.n_det_care) if tally else 0,
             ]
         )
-    _atomic_write(path, buf.getvalue())
+    atomic_write(path, buf.getvalue())

@@ -1,0 +1,38 @@
+"""The one atomic file writer of detlens (``eval --json/--csv``, exports, reports).
+
+The data goes to a temporary file in the target's folder, which then replaces the target in
+one ``os.replace``: a reader never sees half a file, and an interrupted run leaves the old
+file (or none) behind, never a partial one. The file gets the mode a plain ``open`` would
+give it (0666 minus the umask, usually 0644), not ``mkstemp``'s private 0600.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def atomic_write(path: str | os.PathLike[str], data: bytes | str) -> None:
+    """Write ``data`` (text is UTF-8 encoded, newlines kept as given) to ``path`` atomically.
+
+    Creates the parent folders. On any error or interrupt the temporary file is removed.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(raw)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
