@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from metrics.evidence import EMPTY_REGION, Region
 from metrics.model import FloatArray
 from metrics.quads import is_convex_quad, quad_intersection_areas
 
@@ -270,7 +271,7 @@ def bulk_geometry(
     return split_geometry(flat_geometry(gt_points, det_points, mode))
 
 
-def rings_many(geoms: Sequence[shapely.Geometry]) -> list[list[FloatArray]]:
+def rings_many(geoms: Sequence[shapely.Geometry] | GeomArray) -> list[list[FloatArray]]:
     """``rings_of`` of many geometries at once (vectorized; for drawing evidence regions)."""
     arr = np.asarray(list(geoms), dtype=object)
     out: list[list[FloatArray]] = [[] for _ in range(len(arr))]
@@ -287,3 +288,14 @@ def rings_many(geoms: Sequence[shapely.Geometry]) -> list[list[FloatArray]]:
     for k, chunk in zip(np.r_[ring_idx[0], ring_idx[cuts]], np.split(coords, cuts), strict=True):
         out[int(owner[ring_owner[k]])].append(chunk)
     return out
+
+
+def regions_of(geoms: GeomArray) -> list[Region]:
+    """Evidence regions (rings as coordinates, and area) of many geometries at once."""
+    if not len(geoms):
+        return []
+    areas = shapely.area(geoms)
+    return [
+        Region(tuple(rings), float(a)) if rings else EMPTY_REGION
+        for rings, a in zip(rings_many(geoms), areas, strict=True)
+    ]

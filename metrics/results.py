@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from metrics.evidence import Region
 from metrics.model import Problem
 from metrics.tally import (
     ClevalLegacyTally,
@@ -121,7 +122,7 @@ class MatchRecord:
 
     ``label`` is the official name (e.g. DetEval "OO"/"OM"/"MO"); ``regions`` holds
     evidence regions (e.g. TIoU "cut" = G minus D, "outlier" = other GTs inside D minus G) as
-    immutable shapely geometries; ``metrics.geometry.rings_of`` turns one into (n, 2) rings.
+    ``metrics.evidence.Region`` (rings as coordinate arrays, and the area).
     """
 
     kind: MatchKind
@@ -129,7 +130,7 @@ class MatchRecord:
     det: tuple[int, ...]
     values: Mapping[str, float] = field(default_factory=_empty)
     label: str = ""
-    regions: Mapping[str, Any] = field(default_factory=_empty)
+    regions: Mapping[str, Region] = field(default_factory=_empty)
     related: Mapping[str, tuple[int, ...]] = field(default_factory=_empty)
 
 

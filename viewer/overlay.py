@@ -13,7 +13,6 @@ from typing import Any
 
 import numpy as np
 
-from metrics.geometry import rings_many
 from metrics.model import Problem, Sample
 from metrics.results import MatchKind, MatchRecord, SampleResult, Verdict
 
@@ -193,7 +192,7 @@ def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
         for name in ("cut", "outlier")
         if m.regions.get(name) is not None
     ]
-    all_rings = rings_many([m.regions[name] for m, name in todo])
+    all_rings = [list(m.regions[name].rings) for m, name in todo]
     gb, _ = _boxes(sample)
     items = []
     labels: dict[str, tuple[list[np.ndarray], list[str], list[float], list[Ref]]] = {}

@@ -17,9 +17,9 @@ import numpy.typing as npt
 import shapely
 
 import metrics.cache as cache
-from metrics.geometry import FlatGeometry, GeomArray
+from metrics.evidence import Region
+from metrics.geometry import FlatGeometry, regions_of
 from metrics.icdar.common import (
-    EMPTY,
     outlier_regions,
     pair_value_arrays,
 )
@@ -134,8 +134,8 @@ class _Matches:
     values: dict[str, FloatArray]
     rc: FloatArray
     pc: FloatArray
-    cut: GeomArray
-    outlier: GeomArray
+    cut: list[Region]
+    outlier: list[Region]
     others: list[list[int]]
 
 
@@ -153,12 +153,12 @@ def _match_numbers(
         rc = pc = values["iou"]
     else:
         rc, pc = values["tiou_recall"], values["tiou_precision"]
-    cut = (
-        shapely.difference(f.g_geoms[gi], f.d_geoms[dj])
-        if tiou
-        else np.full(len(m), EMPTY, dtype=object)
-    )
-    return _Matches(gi, dj, values, rc, pc, cut, regions, others)
+    if tiou:
+        cut = regions_of(shapely.difference(f.g_geoms[gi], f.d_geoms[dj]))
+        outlier = regions_of(regions)
+    else:
+        cut = outlier = []
+    return _Matches(gi, dj, values, rc, pc, cut, outlier, others)
 
 
 def evaluate_batch(

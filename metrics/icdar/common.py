@@ -15,7 +15,7 @@ import numpy.typing as npt
 import shapely
 
 import metrics.cache as cache
-from metrics.geometry import GeomArray, polygons, signed_areas
+from metrics.geometry import GeomArray, polygons, regions_of, signed_areas
 from metrics.icdar.params import TiouOptions
 from metrics.model import BoxType, FloatArray, Instance, Problem, Sample, Severity
 from metrics.order import clockwise_violations, confidence_order
@@ -341,11 +341,8 @@ def match_values(
         p.det.geoms[dj], p.gt.geoms[gi], p.gt.geoms, others, opts.ot_zero_eps
     )
     values = pair_value_arrays(p.inter[gi, dj], p.gt.area[gi], p.det.area[dj], ot, opts)
-    cuts = (
-        shapely.difference(p.gt.geoms[gi], p.det.geoms[dj])
-        if with_outliers
-        else np.full(len(pairs), EMPTY, dtype=object)
-    )
+    cuts = regions_of(shapely.difference(p.gt.geoms[gi], p.det.geoms[dj]))
+    outs = regions_of(regions)
     out = []
     for m, (i, j) in enumerate(pairs):
         v = {k: float(a[m]) for k, a in values.items()}
@@ -358,7 +355,7 @@ def match_values(
                     det=(p.order[j],),
                     values=v,
                     label="OO",
-                    regions={"cut": cuts[m], "outlier": regions[m]} if with_outliers else {},
+                    regions={"cut": cuts[m], "outlier": outs[m]} if with_outliers else {},
                     related={
                         "outlier_gts": tuple(others[m]),
                         "outlier_dont_care": tuple(k for k in others[m] if p.gt.dont_care[k]),

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import shapely
 
+from metrics.evidence import Region
 from metrics.geometry import rings_of
 from metrics.io.atomic import atomic_write
 from metrics.results import Evaluation, SampleResult
@@ -32,6 +33,8 @@ def jsonable(obj: Any) -> Any:
         return jsonable(obj.item())
     if isinstance(obj, np.ndarray):
         return jsonable(obj.tolist())
+    if isinstance(obj, Region):
+        return [r.tolist() for r in obj.rings]
     if isinstance(obj, shapely.Geometry):
         return [r.tolist() for r in rings_of(obj)]
     if isinstance(obj, Mapping):
