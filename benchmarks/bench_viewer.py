@@ -27,8 +27,8 @@ from bench_metrics import dense  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from metrics.model import Dataset  # noqa: E402
-from viewer.layers import LAYER_KEYS  # noqa: E402
 from viewer.main_window import MainWindow  # noqa: E402
+from viewer.scene.layers import LAYER_KEYS  # noqa: E402
 
 
 def _switch(window: MainWindow, app: QApplication, sid: str) -> float:

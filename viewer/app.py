@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from metrics.demo import demo_paths
 from metrics.model import InputError
 from metrics.registry import resolve
-from viewer.layers import LAYER_KEYS
 from viewer.paths import DatasetPaths
+from viewer.scene.layers import LAYER_KEYS
 
 if TYPE_CHECKING:
     from viewer.session import Session

@@ -11,7 +11,7 @@ from metrics.io.reader import load_dataset
 from metrics.model import Dataset, InputError, Sample
 from metrics.registry import METRICS
 from metrics.results import Evaluation, SampleResult
-from viewer.worker import ResultStore
+from viewer.workers import ResultStore
 
 if TYPE_CHECKING:
     from viewer.session import Session

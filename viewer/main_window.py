@@ -24,14 +24,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from viewer.canvas import CanvasView
-from viewer.compare_panel import ComparePanel
-from viewer.inspector import InspectorPanel
-from viewer.layers import LAYERS
-from viewer.panels import LayerPanel, ParamPanel, SummaryPanel
-from viewer.sample_table import SampleTablePanel
+from viewer.export.window import export_image, export_view
+from viewer.scene.layers import LAYERS
 from viewer.session import DatasetPaths, Session
-from viewer.window_export import export_image, export_view
+from viewer.widgets.canvas import CanvasView
+from viewer.widgets.compare_panel import ComparePanel
+from viewer.widgets.inspector import InspectorPanel
+from viewer.widgets.panels import LayerPanel, ParamPanel, SummaryPanel
+from viewer.widgets.sample_table import SampleTablePanel
 
 RECENT_KEY = "recent_datasets"
 

@@ -14,7 +14,7 @@ import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
 
-from viewer.overlay import DrawItem, Ref, bboxes
+from viewer.scene.overlay import DrawItem, Ref, bboxes
 from viewer.style import STYLES, Style
 
 _Z_ORDER = {

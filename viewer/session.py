@@ -16,10 +16,10 @@ from metrics.model import Dataset, InputError, Problem, Sample
 from metrics.registry import METRICS, MetricSpec, applicable, make_params
 from metrics.results import Evaluation, SampleResult
 from viewer.comparison import CompareRun
-from viewer.layers import DEFAULT_LAYERS
-from viewer.overlay import Ref
 from viewer.paths import DatasetPaths
-from viewer.worker import ResultStore
+from viewer.scene.layers import DEFAULT_LAYERS
+from viewer.scene.overlay import Ref
+from viewer.workers import ResultStore
 
 PREFERRED = ("tiou", "tedeval", "cleval_det", "curved_tiou", "ic15_iou", "deteval")
 

@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor, QImage
 
 from metrics.cli.main import main
 from metrics.demo import demo_paths
-from viewer.export import HEADER_PX
+from viewer.export.render import HEADER_PX
 from viewer.style import STYLES
 
 

@@ -7,8 +7,8 @@ from PySide6.QtGui import QColor, QImage, QPainter
 
 from metrics.model import BoxType, Instance, Sample
 from metrics.results import InstanceResult, SampleResult, Tally, Verdict
-from viewer.overlay import build_overlay
 from viewer.paint import RenderContext, paint_overlay
+from viewer.scene.overlay import build_overlay
 from viewer.style import STYLES
 
 
@@ -68,7 +68,7 @@ def test_hidden_layers_are_not_painted() -> None:
 
 def test_markers_keep_screen_size_when_zoomed() -> None:
     s, r = _sample()
-    from viewer.overlay import DrawItem
+    from viewer.scene.overlay import DrawItem
 
     item = DrawItem("pcc", "points", np.array([[50.0, 25.0]]), "pcc.missed")
     sizes = []

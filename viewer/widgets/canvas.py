@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
 
 from metrics.model import Sample
 from metrics.results import SampleResult
-from viewer.overlay import DrawItem, PickIndex, Ref, bounds, build_overlay
 from viewer.paint import PreparedOverlay, RenderContext, paint_overlay
+from viewer.scene.overlay import DrawItem, PickIndex, Ref, bounds, build_overlay
 from viewer.session import Session
 
 log = logging.getLogger(__name__)

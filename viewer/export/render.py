@@ -23,9 +23,9 @@ from PySide6.QtGui import QColor, QFont, QImage, QPainter
 
 from metrics.model import Sample
 from metrics.results import SampleResult
-from viewer.layers import LAYERS
-from viewer.overlay import bounds, build_overlay
 from viewer.paint import RenderContext, paint_overlay
+from viewer.scene.layers import LAYERS
+from viewer.scene.overlay import bounds, build_overlay
 from viewer.style import LAYER_LEGEND, STYLES
 
 HEADER_PX = 34

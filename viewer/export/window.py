@@ -1,7 +1,7 @@
 """File › Export view / Export image for the main window, and the view-state file beside each.
 
 Export view: what the canvases show (PNG at 1x or 2x, or SVG). Export image: the whole image
-at full resolution whatever the zoom, with header and legend (``viewer.export``); both
+at full resolution whatever the zoom, with header and legend (``viewer.export.render``); both
 detectors side by side when comparing. A JSON with the view state is written beside every
 exported file; ``detlens view --state FILE`` restores it.
 """
@@ -18,7 +18,7 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
 
-from viewer.export import Panel, atomic_write, png_bytes, render_sample
+from viewer.export.render import Panel, atomic_write, png_bytes, render_sample
 from viewer.session import Session
 
 

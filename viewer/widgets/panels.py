@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from metrics.registry import METRICS
-from viewer.layers import LAYERS
+from viewer.scene.layers import LAYERS
 from viewer.session import Session
 from viewer.style import LAYER_LEGEND, STYLES
 
