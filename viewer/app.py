@@ -174,7 +174,7 @@ def _apply_view_options(window: object, args: argparse.Namespace) -> None:
         s.select((side, int(idx)))
     for k, name in enumerate(args.names or ()):
         if s.comparing():
-            s.b.rename(k, name)
+            s.rename(k, name)
 
 
 def _screenshot(app: object, window: object, args: argparse.Namespace) -> int:

@@ -25,7 +25,9 @@ from viewer.session import Session
 def view_state(session: Session, zoom: float | None = None) -> dict[str, Any]:
     """Dataset paths, sample, metric and parameters, layers, comparison and zoom."""
     p = session.paths
-    dets = [d for d in (p.det if p else None, session.b.det) if d]
+    b = session.b
+    mode = session.compare_mode()
+    dets = [d for d in (p.det if p else None, b.det if b and mode == "detectors" else None) if d]
     params = session.params()
     return {
         "gt": str(Path(p.gt).resolve()) if p else None,
@@ -33,8 +35,8 @@ def view_state(session: Session, zoom: float | None = None) -> dict[str, Any]:
         "images": str(Path(p.images).resolve()) if p and p.images else None,
         "gt_lines": p.gt_lines if p else None,
         "metric": session.metric,
-        "compare_metric": session.b.metric_b,
-        "names": list(session.b.names) if session.comparing() else None,
+        "compare_metric": b.metric if b and mode == "metrics" else None,
+        "names": session.names() if session.comparing() else None,
         "params": dataclasses.asdict(params) if params is not None else {},
         "sample": session.sample_id,
         "layers": sorted(session.layers),
@@ -82,9 +84,10 @@ def export_image(path: Path, session: Session) -> Path:
     sample = session.sample()
     if sample is None:
         raise ValueError("no sample to export")
+    names = session.names()
     panels = [
         Panel(
-            session.b.names[0]
+            names[0]
             if session.comparing()
             else (Path(session.paths.det).name if session.paths and session.paths.det else "GT"),
             session.metric or "",
@@ -92,12 +95,9 @@ def export_image(path: Path, session: Session) -> Path:
             sample,
         )
     ]
-    if session.comparing():
-        panels.append(
-            Panel(
-                session.b.names[1], session.b.metric() or "", session.b.result(), session.b.sample()
-            )
-        )
+    b, sid = session.b, session.sample_id
+    if b is not None:
+        panels.append(Panel(names[1], b.metric or "", b.result(sid), b.sample(sid)))
     image = render_sample(sample, panels, session.layers, session.problems())
     atomic_write(path, png_bytes(image))
     write_state(path, session)

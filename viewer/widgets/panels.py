@@ -116,10 +116,11 @@ class SummaryPanel(QLabel):
             self.setText(f"{head}<br>{s.metric}: evaluating…")
             return
         lines = [head]
-        ev_b = s.b.evaluation() if s.comparing() else None
-        sides = [("A: " + s.b.names[0] if ev_b is not None else ev.metric, ev)]
+        ev_b = s.b.evaluation() if s.b is not None else None
+        name_a, name_b = s.names()
+        sides = [("A: " + name_a if ev_b is not None else ev.metric, ev)]
         if ev_b is not None:
-            sides.append(("B: " + s.b.names[1], ev_b))
+            sides.append(("B: " + name_b, ev_b))
         for name, e in sides:
             lines.append(_scores(name, e, None))
             ids = [i for i in s.visible_ids if i in e.results]

@@ -94,7 +94,7 @@ class SampleTableModel(QAbstractTableModel):
         self.beginResetModel()
         ds, s = self.session.dataset, self.session
         self.rows = (
-            [compare_row(sample_row(x, s.result(sample_id=x.id)), s.b.diff(x.id)) for x in ds]
+            [compare_row(sample_row(x, s.result(sample_id=x.id)), s.diff(x.id)) for x in ds]
             if ds
             else []
         )
