@@ -16,6 +16,15 @@ import numpy as np
 from metrics.geometry import rings_many
 from metrics.model import Problem, Sample
 from metrics.results import MatchKind, MatchRecord, SampleResult, Verdict
+from viewer.scene.palette import (
+    INSTANCE_LABEL,
+    MATCH_KIND,
+    PCC_STATE,
+    TIOU_REGION,
+    TIOU_TEXT,
+    StyleKey,
+    verdict_key,
+)
 
 Ref = tuple[str, int]  # ("gt", i) or ("det", j)
 
@@ -28,23 +37,19 @@ class DrawItem:
     batches that stand for many small things at once (cheap at 1,000 words per image):
     "texts" (coords = (n, 2) anchors; data: texts, sizes, refs) and "lines" (coords =
     (n, 2, 2) segments; data: texts, refs, related).
-    style: a key of ``viewer.style.STYLES`` (colour, fill, pen).
+    style: its state, a key of ``viewer.scene.palette.PALETTE`` (colour, fill, pen).
     ref: the instance it belongs to (for picking); related: instances to light up with it.
     """
 
     layer: str
     shape: str
     coords: np.ndarray
-    style: str
+    style: StyleKey
     text: str = ""
     ref: Ref | None = None
     related: tuple[Ref, ...] = ()
     extra: Mapping[str, float] = field(default_factory=dict)
     data: Mapping[str, Any] = field(default_factory=dict)
-
-
-def verdict_style(side: str, verdict: Verdict | None) -> str:
-    return f"{side}.{verdict.value if verdict is not None else 'none'}"
 
 
 def _verdicts(result: SampleResult | None, side: str, n: int) -> list[Any]:
@@ -81,7 +86,7 @@ def instance_items(sample: Sample, result: SampleResult | None) -> list[DrawItem
                     side,
                     "polygon",
                     inst.points,
-                    verdict_style(side, v),
+                    verdict_key(side, v),
                     ref=ref,
                     related=partners.get(ref, ()),
                 )
@@ -115,9 +120,9 @@ def link_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
     """Lines from each matched GT to each of its detections, one batch per match kind."""
     gb, db = _boxes(sample)
     gc, dc = _centres(gb), _centres(db)
-    batches: dict[str, tuple[list[np.ndarray], list[str], list[Ref], list[Ref]]] = {}
+    batches: dict[StyleKey, tuple[list[np.ndarray], list[str], list[Ref], list[Ref]]] = {}
     for m in result.matches:
-        seg, texts, refs, related = batches.setdefault(f"link.{m.kind.value}", ([], [], [], []))
+        seg, texts, refs, related = batches.setdefault(MATCH_KIND[m.kind], ([], [], [], []))
         label = _match_label(result.metric, m)
         for i in m.gt:
             for j in m.det:
@@ -165,7 +170,7 @@ def label_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
                 "labels",
                 "texts",
                 anchors,
-                f"label.{side}",
+                INSTANCE_LABEL[side],
                 data={
                     "texts": [f"{name} {r.credit:.2f}" for r in keep],
                     "sizes": b[:, 3] - b[:, 1],
@@ -178,7 +183,7 @@ def label_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
 
 def dont_care_items(sample: Sample) -> list[DrawItem]:
     return [
-        DrawItem("dont_care", "polygon", g.points, "dont_care", ref=("gt", k))
+        DrawItem("dont_care", "polygon", g.points, StyleKey.DONT_CARE_REGION, ref=("gt", k))
         for k, g in enumerate(sample.gt)
         if g.dont_care
     ]
@@ -202,7 +207,7 @@ def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
             continue
         refs = tuple(("gt", i) for i in m.gt) + tuple(("det", j) for j in m.det)
         items.extend(
-            DrawItem("tiou", "polygon", ring, f"tiou.{name}", ref=refs[0], related=refs[1:])
+            DrawItem("tiou", "polygon", ring, TIOU_REGION[name], ref=refs[0], related=refs[1:])
             for ring in rings
         )
         ratio = m.values.get("ct_ratio" if name == "cut" else "ot_ratio", 0.0)
@@ -218,7 +223,7 @@ def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
                 "tiou",
                 "texts",
                 np.asarray(pos),
-                f"tiou.{name}.text",
+                TIOU_TEXT[name],
                 data={"texts": texts, "sizes": np.asarray(sizes), "refs": owners},
             )
         )
@@ -237,7 +242,7 @@ def pcc_items(result: SampleResult) -> list[DrawItem]:
         h = np.asarray(h).reshape(-1)
         for state, mask in (("missed", h == 0), ("counted", h == 1), ("overlapped", h >= 2)):
             if np.any(mask):
-                items.append(DrawItem("pcc", "points", pts[mask], f"pcc.{state}", ref=("gt", i)))
+                items.append(DrawItem("pcc", "points", pts[mask], PCC_STATE[state], ref=("gt", i)))
     return items
 
 
@@ -248,7 +253,7 @@ def multiline_items(result: SampleResult) -> list[DrawItem]:
         side = "gt" if group.get("kind") == "MO" else "det"
         rejected = bool(group.get("rejected"))
         pivots = group.get("pivots", {})
-        style = "multiline.rejected" if rejected else "multiline.accepted"
+        style = StyleKey.MULTILINE_REJECTED if rejected else StyleKey.MULTILINE_ACCEPTED
         for idx, (left, centre) in pivots.items():
             items.append(
                 DrawItem(
@@ -271,7 +276,7 @@ def multiline_items(result: SampleResult) -> list[DrawItem]:
                     "multiline",
                     "arc",
                     np.stack([cb, ca, la]),
-                    "multiline.rejected" if bad else "multiline.accepted",
+                    StyleKey.MULTILINE_REJECTED if bad else StyleKey.MULTILINE_ACCEPTED,
                     text=f"{pair.get('angle', 0.0):.1f}°",
                     ref=(side, a),
                     related=((side, b),),
@@ -300,7 +305,12 @@ def warning_items(sample: Sample, problems: Iterable[Problem]) -> list[DrawItem]
         insts = sample.gt if ref[0] == "gt" else sample.det
         items.append(
             DrawItem(
-                "warnings", "polygon", insts[ref[1]].points, "warning", text=p.message, ref=ref
+                "warnings",
+                "polygon",
+                insts[ref[1]].points,
+                StyleKey.WARNING,
+                text=p.message,
+                ref=ref,
             )
         )
     return items
