@@ -14,7 +14,7 @@ import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QFont, QPainter, QPainterPath, QPolygonF
 
-from viewer.scene.overlay import DrawItem, Ref, bboxes
+from viewer.scene.items import DrawItem, Ref, bboxes
 from viewer.scene.palette import PALETTE, TEXT_BOX, Style, StyleKey
 from viewer.style import MARKER_OUTLINE, brush, pen, qcolor
 

@@ -18,8 +18,8 @@ from metrics.model import Dataset, InputError, Problem, Sample
 from metrics.registry import METRICS, MetricSpec, make_params
 from metrics.results import Evaluation, SampleResult
 from viewer.paths import DatasetPaths
+from viewer.scene.items import Ref
 from viewer.scene.layers import DEFAULT_LAYERS
-from viewer.scene.overlay import Ref
 from viewer.side import Side, detector_name
 from viewer.workers import ResultStore
 

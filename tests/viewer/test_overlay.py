@@ -7,7 +7,9 @@ import numpy as np
 from metrics import evaluate
 from metrics.demo import demo_paths
 from metrics.io.reader import load_dataset
-from viewer.scene.overlay import bounds, build_overlay, hit_test
+from viewer.scene.items import bounds
+from viewer.scene.overlay import build_overlay
+from viewer.scene.picking import hit_test
 from viewer.scene.rows import sample_row
 
 

@@ -69,7 +69,7 @@ def test_hidden_layers_are_not_painted() -> None:
 
 def test_markers_keep_screen_size_when_zoomed() -> None:
     s, r = _sample()
-    from viewer.scene.overlay import DrawItem
+    from viewer.scene.items import DrawItem
 
     item = DrawItem("pcc", "points", np.array([[50.0, 25.0]]), "pcc.missed")
     sizes = []

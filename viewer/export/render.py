@@ -24,8 +24,9 @@ from PySide6.QtGui import QColor, QFont, QImage, QPainter
 from metrics.model import Sample
 from metrics.results import SampleResult
 from viewer.paint import RenderContext, paint_overlay
+from viewer.scene.items import bounds
 from viewer.scene.layers import LAYERS
-from viewer.scene.overlay import bounds, build_overlay
+from viewer.scene.overlay import build_overlay
 from viewer.scene.palette import LAYER_LEGEND, PALETTE, StyleKey
 from viewer.style import qcolor
 

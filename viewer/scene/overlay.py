@@ -7,8 +7,7 @@ to draw where, so it can be tested without a display and shared by the window an
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -16,6 +15,7 @@ import numpy as np
 from metrics.geometry import rings_many
 from metrics.model import Problem, Sample
 from metrics.results import MatchKind, MatchRecord, SampleResult, Verdict
+from viewer.scene.items import DrawItem, Ref, bboxes
 from viewer.scene.palette import (
     INSTANCE_LABEL,
     MATCH_KIND,
@@ -25,31 +25,6 @@ from viewer.scene.palette import (
     StyleKey,
     verdict_key,
 )
-
-Ref = tuple[str, int]  # ("gt", i) or ("det", j)
-
-
-@dataclass(frozen=True, eq=False)
-class DrawItem:
-    """One thing to draw, in image coordinates.
-
-    shape: "polygon" (closed ring), "line" (polyline), "points", "text", "arc", and two
-    batches that stand for many small things at once (cheap at 1,000 words per image):
-    "texts" (coords = (n, 2) anchors; data: texts, sizes, refs) and "lines" (coords =
-    (n, 2, 2) segments; data: texts, refs, related).
-    style: its state, a key of ``viewer.scene.palette.PALETTE`` (colour, fill, pen).
-    ref: the instance it belongs to (for picking); related: instances to light up with it.
-    """
-
-    layer: str
-    shape: str
-    coords: np.ndarray
-    style: StyleKey
-    text: str = ""
-    ref: Ref | None = None
-    related: tuple[Ref, ...] = ()
-    extra: Mapping[str, float] = field(default_factory=dict)
-    data: Mapping[str, Any] = field(default_factory=dict)
 
 
 def _verdicts(result: SampleResult | None, side: str, n: int) -> list[Any]:
@@ -189,6 +164,15 @@ def dont_care_items(sample: Sample) -> list[DrawItem]:
     ]
 
 
+def region_rings(regions: Sequence[Any]) -> list[list[np.ndarray]]:
+    """The rings (closed (n, 2) coordinate arrays) of the engine's evidence regions.
+
+    The viewer's one call into ``metrics.geometry``: TIoU's cut and outlier regions are
+    geometry objects today. Once the engine gives regions as coordinate arrays, this goes.
+    """
+    return rings_many(regions)
+
+
 def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
     """Cut regions (GT minus detection) and outlier regions, with Ct/|G| and Ot/|D| labels
     where the TIoU penalty applies."""
@@ -198,7 +182,7 @@ def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
         for name in ("cut", "outlier")
         if m.regions.get(name) is not None
     ]
-    all_rings = rings_many([m.regions[name] for m, name in todo])
+    all_rings = region_rings([m.regions[name] for m, name in todo])
     gb, _ = _boxes(sample)
     items = []
     labels: dict[str, tuple[list[np.ndarray], list[str], list[float], list[Ref]]] = {}
@@ -329,81 +313,3 @@ def build_overlay(
         items += pcc_items(result) + multiline_items(result)
     items += warning_items(sample, [p for p in problems if p.sample_id == sample.id])
     return items
-
-
-def bounds(sample: Sample) -> tuple[float, float, float, float]:
-    """(xmin, ymin, xmax, ymax) of every box of the sample (for a canvas without image)."""
-    pts = [i.points for i in (*sample.gt, *sample.det)]
-    if not pts:
-        return (0.0, 0.0, 640.0, 480.0)
-    allp = np.concatenate(pts)
-    return (
-        float(allp[:, 0].min()),
-        float(allp[:, 1].min()),
-        float(allp[:, 0].max()),
-        float(allp[:, 1].max()),
-    )
-
-
-def bboxes(coords: Sequence[np.ndarray]) -> np.ndarray:
-    """(n, 4) bounding boxes (x0, y0, x1, y1) of many coordinate arrays, in one pass."""
-    if not coords:
-        return np.zeros((0, 4))
-    arrays = [
-        c if isinstance(c, np.ndarray) and c.ndim == 2 else np.asarray(c, float).reshape(-1, 2)
-        for c in coords
-    ]
-    lengths = np.fromiter((len(a) for a in arrays), dtype=np.intp, count=len(arrays))
-    out = np.zeros((len(arrays), 4))
-    keep = lengths > 0
-    if keep.any():
-        flat = np.concatenate([a for a in arrays if len(a)])
-        starts = np.concatenate([[0], np.cumsum(lengths[keep])[:-1]])
-        out[keep, :2] = np.minimum.reduceat(flat, starts, axis=0)
-        out[keep, 2:] = np.maximum.reduceat(flat, starts, axis=0)
-    return out
-
-
-class PickIndex:
-    """GT/det outlines with their bounding boxes and areas, for picking with the mouse."""
-
-    def __init__(self, items: Sequence[DrawItem]) -> None:
-        self.items = [
-            it
-            for it in items
-            if it.ref is not None and it.shape == "polygon" and it.layer in ("gt", "det")
-        ]
-        self.boxes = bboxes([it.coords for it in self.items])
-        self.areas = (self.boxes[:, 2] - self.boxes[:, 0]) * (self.boxes[:, 3] - self.boxes[:, 1])
-
-    def pick(self, x: float, y: float, layers: Iterable[str]) -> Ref | None:
-        """The instance under (x, y): the smallest visible GT/det polygon containing it."""
-        if not self.items:
-            return None
-        visible = set(layers)
-        b = self.boxes
-        near = np.flatnonzero((b[:, 0] <= x) & (x <= b[:, 2]) & (b[:, 1] <= y) & (y <= b[:, 3]))
-        for k in near[np.argsort(self.areas[near], kind="stable")]:
-            it = self.items[k]
-            if it.layer in visible and _inside(it.coords, x, y):
-                return it.ref
-        return None
-
-
-def hit_test(items: Sequence[DrawItem], x: float, y: float, layers: Iterable[str]) -> Ref | None:
-    """The instance under (x, y): the smallest visible GT/det polygon containing it."""
-    return PickIndex(items).pick(x, y, layers)
-
-
-def _inside(poly: np.ndarray, x: float, y: float) -> bool:
-    """Even-odd ray casting, for picking with the mouse."""
-    px, py = poly[:, 0], poly[:, 1]
-    qx, qy = np.roll(px, 1), np.roll(py, 1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        cross = ((py > y) != (qy > y)) & (x < (qx - px) * (y - py) / (qy - py) + px)
-    return bool(np.count_nonzero(cross) % 2)
-
-
-def _area(poly: np.ndarray) -> float:
-    x, y = poly[:, 0], poly[:, 1]
-    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2)

@@ -23,7 +23,9 @@ from PySide6.QtWidgets import (
 from metrics.model import Sample
 from metrics.results import SampleResult
 from viewer.paint import PreparedOverlay, RenderContext, paint_overlay
-from viewer.scene.overlay import DrawItem, PickIndex, Ref, bounds, build_overlay
+from viewer.scene.items import DrawItem, Ref, bounds
+from viewer.scene.overlay import build_overlay
+from viewer.scene.picking import PickIndex
 from viewer.session import Session
 
 log = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from metrics.results import InstanceResult, MatchRecord, SampleResult
-from viewer.scene.overlay import Ref
+from viewer.scene.items import Ref
 from viewer.session import Session
 
 _SHOWN = (
