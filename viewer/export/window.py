@@ -9,7 +9,6 @@ exported file; ``detlens view --state FILE`` restores it.
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 from typing import Any
 
@@ -19,34 +18,40 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
 
 from viewer.export.render import Panel, atomic_write, png_bytes, render_sample
+from viewer.scene.view_state import ViewState, absolute, state_json
 from viewer.session import Session
 
 
-def view_state(session: Session, zoom: float | None = None) -> dict[str, Any]:
+def session_state(session: Session, zoom: float | None = None) -> ViewState:
     """Dataset paths, sample, metric and parameters, layers, comparison and zoom."""
     p = session.paths
     b = session.b
     mode = session.compare_mode()
     dets = [d for d in (p.det if p else None, b.det if b and mode == "detectors" else None) if d]
     params = session.params()
-    return {
-        "gt": str(Path(p.gt).resolve()) if p else None,
-        "det": [str(Path(d).resolve()) for d in dets],
-        "images": str(Path(p.images).resolve()) if p and p.images else None,
-        "gt_lines": p.gt_lines if p else None,
-        "metric": session.metric,
-        "compare_metric": b.metric if b and mode == "metrics" else None,
-        "names": session.names() if session.comparing() else None,
-        "params": dataclasses.asdict(params) if params is not None else {},
-        "sample": session.sample_id,
-        "layers": sorted(session.layers),
-        "zoom": zoom if zoom is not None else "fit",
-    }
+    return ViewState(
+        gt=absolute(p.gt) if p else None,
+        det=tuple(absolute(d) for d in dets),
+        images=absolute(p.images) if p and p.images else None,
+        gt_lines=p.gt_lines if p else None,
+        metric=session.metric,
+        compare_metric=b.metric if b and mode == "metrics" else None,
+        names=tuple(session.names()) if session.comparing() else None,
+        params=dataclasses.asdict(params) if params is not None else {},
+        sample=session.sample_id,
+        layers=tuple(session.layers),
+        zoom=zoom,
+    )
+
+
+def view_state(session: Session, zoom: float | None = None) -> dict[str, Any]:
+    """The state as written to the JSON file."""
+    return session_state(session, zoom).to_json()
 
 
 def write_state(path: Path, session: Session, zoom: float | None = None) -> Path:
     target = path.with_suffix(".json")
-    atomic_write(target, (json.dumps(view_state(session, zoom), indent=1) + "\n").encode())
+    atomic_write(target, state_json(session_state(session, zoom)))
     return target
 
 
