@@ -17,6 +17,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
@@ -147,7 +148,7 @@ def png_bytes(image: QImage) -> bytes:
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buf, "PNG"):
+    if not image.save(buf, "PNG"):  # type: ignore[call-overload]  # the stub wants bytes, Qt a str
         raise OSError("cannot encode PNG")
     buf.close()
     return bytes(data.data())
@@ -165,7 +166,7 @@ def export_samples(
     panels_of: Callable[[Sample], list[Panel]],
     layers: frozenset[str],
     out_dir: Path,
-    state_of: Callable[[Sample], dict],
+    state_of: Callable[[Sample], dict[str, Any]],
     progress: Callable[[int, int], None] | None = None,
     problems: Sequence[object] = (),
 ) -> list[ExportedSample]:

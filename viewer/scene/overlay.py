@@ -184,7 +184,7 @@ def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
     ]
     all_rings = region_rings([m.regions[name] for m, name in todo])
     gb, _ = _boxes(sample)
-    items = []
+    items: list[DrawItem] = []
     labels: dict[str, tuple[list[np.ndarray], list[str], list[float], list[Ref]]] = {}
     for (m, name), rings in zip(todo, all_rings, strict=True):
         if not rings:

@@ -29,7 +29,7 @@ class PickIndex:
         b = self.boxes
         near = np.flatnonzero((b[:, 0] <= x) & (x <= b[:, 2]) & (b[:, 1] <= y) & (y <= b[:, 3]))
         for k in near[np.argsort(self.areas[near], kind="stable")]:
-            it = self.items[k]
+            it = self.items[int(k)]
             if it.layer in visible and _inside(it.coords, x, y):
                 return it.ref
         return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPixmap, QWheelEvent
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -184,7 +184,7 @@ class CanvasView(QGraphicsView):
     def name(self) -> str:
         return self.session.names()[self.index]
 
-    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+    def drawForeground(self, painter: QPainter, rect: QRectF | QRect) -> None:
         """The detector's (or metric's) name in the corner when comparing."""
         del rect
         if not self.session.comparing():
