@@ -84,7 +84,7 @@ class StyleKey(StrEnum):
 K = StyleKey
 GREEN, ORANGE, RED = Rgba.of("#22c55e"), Rgba.of("#f59e0b"), Rgba.of("#ef4444")
 BLUE, GREY, PURPLE = Rgba.of("#3b82f6"), Rgba.of("#9ca3af"), Rgba.of("#a855f7")
-CYAN, MAGENTA, LIGHT_GREY = Rgba.of("#06b6d4"), Rgba.of("#ec4899"), Rgba.of("#d1d5db")
+CYAN, MAGENTA, DARK_GREY = Rgba.of("#06b6d4"), Rgba.of("#ec4899"), Rgba.of("#6b7280")
 TEXT_BOX = Rgba.of("#e6ffffff")  # the light box under every text
 
 PALETTE: dict[StyleKey, Style] = {
@@ -97,7 +97,7 @@ PALETTE: dict[StyleKey, Style] = {
     K.DET_PARTIAL: Style(PURPLE, None, 2.0, label="detection partly credited"),
     K.DET_FALSE_POSITIVE: Style(MAGENTA, None, 2.5, dash=True, label="false positive"),
     K.DET_DONT_CARE: Style(
-        LIGHT_GREY, None, 1.5, dash=True, label="detection absorbed by don't care"
+        DARK_GREY, None, 1.5, dash=True, label="detection absorbed by don't care"
     ),
     K.DET_NONE: Style(BLUE, None, 1.0, label="detection"),
     K.LINK_ONE_TO_ONE: Style(BLUE, None, 1.5, label="one-to-one"),
