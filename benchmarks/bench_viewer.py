@@ -27,8 +27,8 @@ from bench_metrics import dense  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from metrics.model import Dataset  # noqa: E402
-from viewer.layers import LAYER_KEYS  # noqa: E402
 from viewer.main_window import MainWindow  # noqa: E402
+from viewer.scene.layers import LAYER_KEYS  # noqa: E402
 
 
 def _switch(window: MainWindow, app: QApplication, sid: str) -> float:
@@ -41,13 +41,9 @@ def _switch(window: MainWindow, app: QApplication, sid: str) -> float:
 
 def _evaluate(window: MainWindow, app: QApplication, ds: Dataset) -> None:
     session = window.session
-    session.dataset = Dataset(ds.samples)
-    session.paths = None
-    session.metric = "tiou"
-    session.store.clear()
     session.set_layers(frozenset(LAYER_KEYS))
-    session.dataset_changed.emit()
-    session.evaluate()
+    session.set_dataset(Dataset(ds.samples))  # evaluates every metric, tiou first
+    session.set_metric("tiou")
     while session.is_busy() or not session.evaluations:
         app.processEvents()
         session.wait(20)

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 from metrics.demo import demo_paths
 from metrics.model import InputError
 from metrics.registry import resolve
-from viewer.layers import LAYER_KEYS
 from viewer.paths import DatasetPaths
+from viewer.scene.layers import LAYER_KEYS
+from viewer.scene.view_state import layers_option, read_state
 
 if TYPE_CHECKING:
     from viewer.session import Session
@@ -53,24 +54,18 @@ def add_view_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
 
 def _apply_state(args: argparse.Namespace) -> None:
     """Fill the command line from a state file (explicit options win)."""
-    import json
-
-    try:
-        state = json.loads(Path(args.state).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError([], f"cannot read state file {args.state}: {exc}") from exc
-    dets = state.get("det") or []
-    args.gt = args.gt or state.get("gt")
-    args.det = args.det or list(dets)
-    args.images = args.images or state.get("images")
-    args.metric = args.metric or state.get("metric")
-    args.sample = args.sample or state.get("sample")
-    args.layers = args.layers or ",".join(state.get("layers") or []) or None
-    args.params = state.get("params") or {}
-    args.compare_metric = args.compare_metric or state.get("compare_metric")
-    args.gt_lines = args.gt_lines or state.get("gt_lines")
-    args.names = state.get("names")
-    args.zoom = state.get("zoom")
+    state = read_state(args.state)
+    args.gt = args.gt or state.gt
+    args.det = args.det or list(state.det)
+    args.images = args.images or state.images
+    args.metric = args.metric or state.metric
+    args.sample = args.sample or state.sample
+    args.layers = args.layers or layers_option(state.layers)
+    args.params = dict(state.params)
+    args.compare_metric = args.compare_metric or state.compare_metric
+    args.gt_lines = args.gt_lines or state.gt_lines
+    args.names = list(state.names) if state.names is not None else None
+    args.zoom = state.zoom
 
 
 def _paths(args: argparse.Namespace) -> DatasetPaths:
@@ -174,7 +169,7 @@ def _apply_view_options(window: object, args: argparse.Namespace) -> None:
         s.select((side, int(idx)))
     for k, name in enumerate(args.names or ()):
         if s.comparing():
-            s.b.rename(k, name)
+            s.rename(k, name)
 
 
 def _screenshot(app: object, window: object, args: argparse.Namespace) -> int:

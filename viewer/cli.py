@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from viewer.app import add_view_command
-from viewer.export_cli import add_export_command
+from viewer.export.cli import add_export_command
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

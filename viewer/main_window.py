@@ -1,4 +1,5 @@
-"""MainWindow: wires the session to the canvas, the panels, the menus and the shortcuts."""
+"""MainWindow: the composition root; wires the session to the canvases, the panels, the menus
+and the shortcuts."""
 
 from __future__ import annotations
 
@@ -10,76 +11,26 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QDockWidget,
     QFileDialog,
-    QFormLayout,
-    QHBoxLayout,
-    QLineEdit,
     QMainWindow,
-    QPushButton,
     QScrollArea,
     QSplitter,
     QToolBar,
     QWidget,
 )
 
-from viewer.canvas import CanvasView
-from viewer.compare_panel import ComparePanel
-from viewer.inspector import InspectorPanel
-from viewer.layers import LAYERS
-from viewer.panels import LayerPanel, ParamPanel, SummaryPanel
-from viewer.sample_table import SampleTablePanel
+from viewer.export.window import export_image, export_view
+from viewer.scene.layers import LAYERS
 from viewer.session import DatasetPaths, Session
-from viewer.window_export import export_image, export_view
+from viewer.widgets.canvas import CanvasView
+from viewer.widgets.compare_panel import ComparePanel
+from viewer.widgets.inspector import InspectorPanel
+from viewer.widgets.open_dialog import OpenDatasetDialog
+from viewer.widgets.panels import LayerPanel, ParamPanel, SummaryPanel
+from viewer.widgets.sample_table import SampleTablePanel
 
 RECENT_KEY = "recent_datasets"
-
-
-class OpenDatasetDialog(QDialog):
-    """GT, detections, images (optional) and text-line GT (optional), each zip or folder."""
-
-    def __init__(self, parent: QWidget | None = None, paths: DatasetPaths | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Open dataset")
-        form = QFormLayout(self)
-        self.edits: dict[str, QLineEdit] = {}
-        for key, title in (
-            ("gt", "GT (zip or folder)"),
-            ("det", "Detections"),
-            ("images", "Images folder"),
-            ("gt_lines", "Text-line GT"),
-        ):
-            edit = QLineEdit(getattr(paths, key, None) or "")
-            browse = QPushButton("…")
-            browse.clicked.connect(lambda _=False, k=key: self._browse(k))
-            row = QHBoxLayout()
-            row.addWidget(edit)
-            row.addWidget(browse)
-            self.edits[key] = edit
-            form.addRow(title, row)
-        buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Open | QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
-
-    def _browse(self, key: str) -> None:
-        if key == "images":
-            path = QFileDialog.getExistingDirectory(self, "Images folder")
-        else:
-            path, _ = QFileDialog.getOpenFileName(
-                self, key, "", "Zip or text (*.zip *.txt);;All (*)"
-            )
-        if path:
-            self.edits[key].setText(path)
-
-    def paths(self) -> DatasetPaths | None:
-        values = {k: e.text().strip() or None for k, e in self.edits.items()}
-        if not values["gt"]:
-            return None
-        return DatasetPaths(values["gt"] or "", values["det"], values["images"], values["gt_lines"])
 
 
 class MainWindow(QMainWindow):
@@ -91,7 +42,7 @@ class MainWindow(QMainWindow):
         self.canvas = CanvasView(self.session)
         self.canvas_b = CanvasView(self.session, side="b")
         self.canvas_b.setVisible(False)
-        splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.canvas)
         splitter.addWidget(self.canvas_b)
         self.setCentralWidget(splitter)
@@ -136,16 +87,14 @@ class MainWindow(QMainWindow):
         self.canvas.set_mix("off" if split or not self.session.comparing() else mode, value)
         self.canvas_b.refresh()
         if split:
-            splitter = self.centralWidget()
-            assert isinstance(splitter, QSplitter)
-            half = max(splitter.width() // 2, 1)
-            splitter.setSizes([half, half])
+            half = max(self.splitter.width() // 2, 1)
+            self.splitter.setSizes([half, half])
             self.canvas_b.fit()
             self.canvas.fit()
 
     def view_widget(self) -> QWidget:
         """What Export view captures: the canvas, or both canvases side by side."""
-        return self.centralWidget()
+        return self.splitter
 
     def export_view_dialog(self) -> None:
         path, chosen = QFileDialog.getSaveFileName(

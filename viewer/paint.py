@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QFont, QPainter, QPainterPath, QPolygonF
 
-from viewer.overlay import DrawItem, Ref, bboxes
-from viewer.style import STYLES, Style
+from viewer.scene.items import DrawItem, Ref, bboxes
+from viewer.scene.palette import PALETTE, TEXT_BOX, Style, StyleKey
+from viewer.style import MARKER_OUTLINE, brush, pen, qcolor
 
 _Z_ORDER = {
     "image": 0,
@@ -64,10 +65,10 @@ class PreparedOverlay:
     def __init__(self, items: Sequence[DrawItem]) -> None:
         self.items = sorted(items, key=lambda it: _Z_ORDER.get(it.layer, 10))
         self.layers = list(dict.fromkeys(it.layer for it in self.items))
-        self.groups: dict[str, dict[str, list[int]]] = {}
+        self.groups: dict[str, dict[StyleKey, list[int]]] = {}
         self.others: dict[str, list[int]] = {}
         self.polys: dict[int, QPolygonF] = {}
-        self.outlines: dict[Ref, list[tuple[str, str, QPolygonF]]] = {}
+        self.outlines: dict[Ref, list[tuple[str, StyleKey, QPolygonF]]] = {}
         self.lines: dict[int, list[QLineF]] = {}
         for k, it in enumerate(self.items):
             if it.shape == "lines":
@@ -80,34 +81,6 @@ class PreparedOverlay:
             if it.ref is not None and it.layer in ("gt", "det"):
                 self.outlines.setdefault(it.ref, []).append((it.layer, it.style, poly))
         self.boxes = bboxes([np.asarray(it.coords).reshape(-1, 2) for it in self.items])
-
-
-_PENS: dict[tuple[str, float], QPen] = {}
-_BRUSHES: dict[str, QBrush] = {}
-
-
-def _pen(style: Style, width: float | None = None) -> QPen:
-    key = (style.stroke + ("-" if style.dash else ""), width if width is not None else style.width)
-    pen = _PENS.get(key)
-    if pen is None:
-        pen = QPen(QColor(style.stroke) if style.stroke else Qt.GlobalColor.transparent)
-        pen.setCosmetic(True)
-        pen.setWidthF(key[1])
-        if style.dash:
-            pen.setStyle(Qt.PenStyle.DashLine)
-        _PENS[key] = pen
-    return pen
-
-
-def _brush(style: Style) -> QBrush:
-    key = style.fill + ("#" if style.hatch else "")
-    brush = _BRUSHES.get(key)
-    if brush is None:
-        brush = QBrush(Qt.BrushStyle.NoBrush) if not style.fill else QBrush(QColor(style.fill))
-        if style.fill and style.hatch:
-            brush.setStyle(Qt.BrushStyle.BDiagPattern)
-        _BRUSHES[key] = brush
-    return brush
 
 
 def _visible_mask(prep: PreparedOverlay, ctx: RenderContext) -> np.ndarray:
@@ -133,9 +106,9 @@ def paint_overlay(
         if layer not in ctx.layers:
             continue
         for key, members in prep.groups.get(layer, {}).items():
-            style = STYLES.get(key, STYLES["gt.none"])
-            painter.setPen(_pen(style))
-            painter.setBrush(_brush(style))
+            style = PALETTE[key]
+            painter.setPen(pen(style))
+            painter.setBrush(brush(style))
             for k in members:
                 if visible[k]:
                     painter.drawPolygon(prep.polys[k])
@@ -151,9 +124,9 @@ def paint_overlay(
 
 
 def _paint_other(painter: QPainter, it: DrawItem, ctx: RenderContext, emphasized: bool) -> None:
-    style = STYLES.get(it.style, STYLES["gt.none"])
+    style = PALETTE[it.style]
     if it.shape == "line":
-        painter.setPen(_pen(style))
+        painter.setPen(pen(style))
         painter.drawLine(QPointF(*it.coords[0]), QPointF(*it.coords[1]))
         if it.text and emphasized:
             _paint_text(painter, it.coords.mean(axis=0), it.text, style, ctx)
@@ -168,8 +141,8 @@ def _paint_other(painter: QPainter, it: DrawItem, ctx: RenderContext, emphasized
 def _paint_lines(
     painter: QPainter, it: DrawItem, lines: list[QLineF], ctx: RenderContext, emphasis: set[Ref]
 ) -> None:
-    style = STYLES.get(it.style, STYLES["gt.none"])
-    painter.setPen(_pen(style))
+    style = PALETTE[it.style]
+    painter.setPen(pen(style))
     painter.drawLines(lines)
     if not emphasis:
         return
@@ -187,7 +160,7 @@ def _paint_texts(painter: QPainter, it: DrawItem, ctx: RenderContext, emphasis: 
         show &= (pos[:, 0] >= x0) & (pos[:, 0] <= x1) & (pos[:, 1] >= y0) & (pos[:, 1] <= y1)
     if emphasis:
         show |= np.fromiter((r in emphasis for r in it.data["refs"]), dtype=bool, count=len(pos))
-    style = STYLES.get(it.style, STYLES["gt.none"])
+    style = PALETTE[it.style]
     for k in np.flatnonzero(show):
         _paint_text(painter, pos[k], it.data["texts"][k], style, ctx)
 
@@ -199,7 +172,7 @@ def _paint_emphasis(painter: QPainter, prep: PreparedOverlay, ctx: RenderContext
     for ref in ctx.marked:
         for layer, _, poly in prep.outlines.get(ref, ()):
             if layer in ctx.layers:
-                painter.setPen(_pen(STYLES["compare.diff"]))
+                painter.setPen(pen(PALETTE[StyleKey.COMPARE_DIFF]))
                 r = poly.boundingRect()
                 pad = 6.0 / max(ctx.scale, 1e-9)
                 painter.drawRect(r.adjusted(-pad, -pad, pad, pad))
@@ -208,9 +181,10 @@ def _paint_emphasis(painter: QPainter, prep: PreparedOverlay, ctx: RenderContext
         for layer, key, poly in prep.outlines.get(ref, ()):
             if layer not in ctx.layers:
                 continue
-            painter.setPen(_pen(STYLES["selected" if ref == ctx.selected else "highlight"]))
+            ring = StyleKey.SELECTED if ref == ctx.selected else StyleKey.HOVER
+            painter.setPen(pen(PALETTE[ring]))
             painter.drawPolygon(poly)
-            painter.setPen(_pen(STYLES.get(key, STYLES["gt.none"])))
+            painter.setPen(pen(PALETTE[key]))
             painter.drawPolygon(poly)
 
 
@@ -220,8 +194,8 @@ def _big_enough(it: DrawItem, ctx: RenderContext) -> bool:
 
 def _paint_points(painter: QPainter, it: DrawItem, style: Style, ctx: RenderContext) -> None:
     r = style.radius / max(ctx.scale, 1e-9)
-    painter.setPen(_pen(Style("#000000", width=1.0)))
-    painter.setBrush(QBrush(QColor(style.fill or style.stroke)))
+    painter.setPen(pen(MARKER_OUTLINE))
+    painter.setBrush(QBrush(qcolor(style.fill or style.stroke)))
     for x, y in it.coords:
         painter.drawEllipse(QPointF(float(x), float(y)), r, r)
 
@@ -237,9 +211,9 @@ def _paint_text(
     w, h = fm.horizontalAdvance(text) + 8, fm.height() + 2
     box = QRectF(2, -h - 2, w, h)
     painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(QColor("#e6ffffff"))
+    painter.setBrush(qcolor(TEXT_BOX))
     painter.drawRoundedRect(box, 3, 3)
-    painter.setPen(QColor(style.stroke or "#000000"))
+    painter.setPen(qcolor(style.stroke))
     painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
     painter.restore()
 
@@ -247,7 +221,7 @@ def _paint_text(
 def _paint_arc(painter: QPainter, it: DrawItem, style: Style, ctx: RenderContext) -> None:
     """Angle at pivot b between the directions to a's centre and to a's left pivot."""
     cb, ca, la = (np.asarray(p, float) for p in it.coords)
-    painter.setPen(_pen(style, 1.0))
+    painter.setPen(pen(style, 1.0))
     painter.drawLine(QPointF(*cb), QPointF(*ca))
     painter.drawLine(QPointF(*cb), QPointF(*la))
     radius = 28.0 / max(ctx.scale, 1e-9)
@@ -258,7 +232,7 @@ def _paint_arc(painter: QPainter, it: DrawItem, style: Style, ctx: RenderContext
     rect = QRectF(cb[0] - radius, cb[1] - radius, 2 * radius, 2 * radius)
     path.arcMoveTo(rect, a1)
     path.arcTo(rect, a1, span)
-    painter.setPen(_pen(style, 2.5))
+    painter.setPen(pen(style, 2.5))
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.drawPath(path)
     mid = math.radians(a1 + span / 2)

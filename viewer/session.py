@@ -1,7 +1,8 @@
-"""Session: the viewer's state (dataset, results, metric, sample, selection, layers).
+"""Session: the viewer's shared UI state: the sides (A, and B when comparing), the current
+sample, the selection, the layers, and the signals that tell the widgets what changed.
 
 Widgets receive the session, call its methods and listen to its signals; they never talk to
-each other. Evaluation runs in an ``EvaluationWorker`` thread.
+each other. Each side evaluates in its own ``EvaluationWorker`` thread (``viewer.workers``).
 """
 
 from __future__ import annotations
@@ -11,15 +12,18 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from metrics.compare import SampleDiff, sample_diff
 from metrics.io.reader import load_dataset
 from metrics.model import Dataset, InputError, Problem, Sample
-from metrics.registry import METRICS, MetricSpec, applicable, make_params
+from metrics.registry import METRICS, MetricSpec, make_params
 from metrics.results import Evaluation, SampleResult
-from viewer.comparison import CompareRun
-from viewer.layers import DEFAULT_LAYERS
-from viewer.overlay import Ref
 from viewer.paths import DatasetPaths
-from viewer.worker import ResultStore
+from viewer.scene.items import Ref
+from viewer.scene.layers import DEFAULT_LAYERS
+from viewer.side import Side, detector_name
+from viewer.workers import ResultStore
+
+__all__ = ["PREFERRED", "DatasetPaths", "Session"]
 
 PREFERRED = ("tiou", "tedeval", "cleval_det", "curved_tiou", "ic15_iou", "deteval")
 
@@ -41,28 +45,53 @@ class Session(QObject):
     def __init__(self) -> None:
         super().__init__()
         self.paths: DatasetPaths | None = None
-        self.dataset: Dataset | None = None
-        self.store = ResultStore(self.results_changed.emit, self.error_raised.emit, self._emit_busy)
-        self.metric: str | None = None
-        self.overrides: dict[str, dict[str, Any]] = {}
+        self.a: Side | None = None  # the dataset's detector under the chosen metric
+        self.b: Side | None = None  # the other side of a comparison
         self.sample_id: str | None = None
         self.selection: Ref | None = None
         self.hovered: Ref | None = None
         self.layers: frozenset[str] = DEFAULT_LAYERS
         self.visible_ids: list[str] = []
         self.sample_chosen = False  # until then the table may open the worst sample
-        self.b = CompareRun(self)
+
+    # ---------------------------------------------------------------- sides
+    @property
+    def sides(self) -> tuple[Side | None, Side | None]:
+        return self.a, self.b
+
+    @property
+    def dataset(self) -> Dataset | None:
+        return self.a.dataset if self.a is not None else None
+
+    @property
+    def metric(self) -> str | None:
+        return self.a.metric if self.a is not None else None
+
+    @property
+    def overrides(self) -> dict[str, dict[str, Any]]:
+        return self.a.overrides if self.a is not None else {}
 
     @property
     def evaluations(self) -> dict[str, Evaluation]:
-        return self.store.evaluations
+        return self.a.evaluations if self.a is not None else {}
 
     @property
     def partial(self) -> dict[str, Evaluation]:
-        return self.store.partial
+        return self.a.partial if self.a is not None else {}
+
+    def _store(self) -> ResultStore:
+        return ResultStore(self.results_changed.emit, self.error_raised.emit, self._emit_busy)
 
     def _emit_busy(self) -> None:
         self.busy_changed.emit(self.is_busy())
+
+    def _evaluating_sides(self) -> list[Side]:
+        """The sides with a store of their own (a metric comparison shares A's)."""
+        if self.a is None:
+            return []
+        if self.b is None or self.b.shares_results_with(self.a):
+            return [self.a]
+        return [self.a, self.b]
 
     # ---------------------------------------------------------------- dataset and metrics
     def open_dataset(self, paths: DatasetPaths) -> bool:
@@ -72,14 +101,27 @@ class Session(QObject):
         except InputError as exc:
             self.error_raised.emit(str(exc))
             return False
+        self.set_dataset(ds, paths)
+        return True
+
+    def set_dataset(self, ds: Dataset, paths: DatasetPaths | None = None) -> None:
+        """Show a loaded dataset (side A) and start evaluating it."""
         self.cancel()
-        self.b.close(emit=False)
-        self.paths, self.dataset = paths, ds
-        self.store.clear()
+        self.close_comparison(emit=False)
+        old = self.a
+        self.paths = paths
+        self.a = Side(
+            ds,
+            self._store(),
+            metric=None,
+            det=paths.det if paths is not None else None,
+            overrides=old.overrides if old is not None else None,
+            progress=self.progress_changed.emit,
+        )
         self.selection = self.hovered = None
         names = self.metric_ids()
-        keep = self.metric if self.metric in names else None
-        self.metric = keep or next(
+        keep = old.metric if old is not None and old.metric in names else None
+        self.a.metric = keep or next(
             (m for m in PREFERRED if m in names), names[0] if names else None
         )
         self.sample_id = ds.samples[0].id if len(ds) else None
@@ -94,34 +136,22 @@ class Session(QObject):
             )
         self.comparison_changed.emit()
         self.evaluate()
-        return True
-
-    def add_detections(self, det: str) -> bool:
-        """Compare with a second detection set on the same GT (detector B)."""
-        return self.b.open_detector(det)
-
-    def compare_metrics(self, metric_b: str) -> bool:
-        """Compare the current metric with ``metric_b`` on the same detector."""
-        return self.b.open_metric(metric_b)
-
-    def comparing(self) -> bool:
-        return self.b.mode is not None
 
     def metric_ids(self) -> list[str]:
-        return [s.id for s in applicable(self.dataset)] if self.dataset is not None else []
+        return self.a.metric_ids() if self.a is not None else []
 
     def specs(self) -> list[MetricSpec]:
         return [METRICS[m] for m in self.metric_ids()]
 
     def params(self, metric: str | None = None) -> Any:
-        mid = metric or self.metric
-        if mid is None:
-            return None
-        return make_params(METRICS[mid], self.overrides.get(mid))
+        return self.a.params(metric) if self.a is not None else None
 
     def set_metric(self, metric: str) -> None:
-        if metric != self.metric and metric in METRICS:
-            self.metric = metric
+        a, b = self.sides
+        if a is not None and metric != a.metric and metric in METRICS:
+            a.metric = metric
+            if b is not None and not b.shares_results_with(a):
+                b.metric = metric  # two detectors: B follows A's metric
             self.selection = None
             self.metric_changed.emit(metric)
             self.results_changed.emit()
@@ -129,47 +159,118 @@ class Session(QObject):
     def set_params(self, metric: str, values: Mapping[str, Any]) -> None:
         """Change a metric's parameters and re-evaluate that metric (current image first)."""
         make_params(METRICS[metric], values)  # raises on a bad value before anything changes
-        self.overrides[metric] = dict(values)
-        self.evaluate([metric])
-        self.b.evaluate([metric])
+        for side in self.sides:
+            if side is not None:
+                side.set_overrides(metric, values)
+        for side in self._evaluating_sides():
+            side.evaluate([metric], self.sample_id)
+
+    # ---------------------------------------------------------------- comparison
+    def add_detections(self, det: str) -> bool:
+        """Compare with a second detection set on the same GT (detector B)."""
+        a, p = self.a, self.paths
+        if a is None or p is None:
+            self.error_raised.emit("open a dataset first")
+            return False
+        try:
+            ds = load_dataset(p.gt, det, gt_lines=p.gt_lines, images=p.images)
+        except InputError as exc:
+            self.error_raised.emit(str(exc))
+            return False
+        self.close_comparison(emit=False)
+        a.name = detector_name(p.det)
+        name = detector_name(det)
+        self.b = Side(
+            ds,
+            self._store(),
+            metric=a.metric,
+            det=det,
+            name=name + " (B)" if name == a.name else name,
+            overrides=a.overrides,
+        )
+        self.comparison_changed.emit()
+        self.b.evaluate(self.metric_ids(), self.sample_id)  # A's metrics, as in A
+        return True
+
+    def compare_metrics(self, metric_b: str) -> bool:
+        """Compare the current metric with ``metric_b`` on the same detector."""
+        a = self.a
+        if a is None or metric_b not in self.metric_ids():
+            self.error_raised.emit(f"{metric_b} does not apply to this dataset")
+            return False
+        self.close_comparison(emit=False)
+        a.name = a.metric or "A"
+        self.b = Side(
+            a.dataset, a.store, metric=metric_b, det=a.det, name=metric_b, overrides=a.overrides
+        )
+        self.comparison_changed.emit()
+        return True
+
+    def close_comparison(self, emit: bool = True) -> None:
+        if self.compare_mode() == "detectors" and self.b is not None:
+            self.b.store.clear()
+        self.b = None
+        if emit:
+            self.comparison_changed.emit()
+
+    def comparing(self) -> bool:
+        return self.b is not None
+
+    def compare_mode(self) -> str | None:
+        """One of "detectors", "metrics" (one detector, two metrics) or None."""
+        if self.a is None or self.b is None:
+            return None
+        return "metrics" if self.b.shares_results_with(self.a) else "detectors"
+
+    def names(self) -> list[str]:
+        """Display names of A and B (while comparing)."""
+        if self.a is None or self.b is None:
+            return ["A", "B"]
+        return [self.a.name, self.b.name]
+
+    def rename(self, side: int, name: str) -> None:
+        target = self.sides[side]
+        if target is not None:
+            target.rename(name)
+        self.comparison_changed.emit()
+
+    def diff(self, sample_id: str | None = None) -> SampleDiff | None:
+        """How A and B differ on a sample (None unless comparing)."""
+        sid = sample_id or self.sample_id
+        a, b = self.sides
+        if a is None or b is None or sid is None:
+            return None
+        return sample_diff(sid, a.result(sid), b.result(sid))
 
     # ---------------------------------------------------------------- evaluation
     def evaluate(self, metrics: list[str] | None = None) -> None:
-        if self.dataset is None:
-            return
-        specs = [METRICS[m] for m in (metrics or self.metric_ids())]
-        if self.metric is not None and METRICS[self.metric] in specs:
-            specs.sort(key=lambda s: s.id != self.metric)
-        self.store.start(
-            self.dataset, specs, self.overrides, self.sample_id, self.progress_changed.emit
-        )
+        if self.a is not None:
+            self.a.evaluate(metrics, self.sample_id)
 
     def cancel(self) -> None:
-        self.store.cancel()
-        self.b.cancel()
+        for side in self._evaluating_sides():
+            side.cancel()
 
     def is_busy(self) -> bool:
-        return self.store.is_busy() or self.b.is_busy()
+        return any(side.is_busy() for side in self._evaluating_sides())
 
     def wait(self, timeout_ms: int = 120_000) -> bool:
         """Block until the running evaluations end (tests and headless screenshots)."""
-        ok = self.store.wait(timeout_ms)
-        return self.b.wait(timeout_ms) and ok
+        return all([side.wait(timeout_ms) for side in self._evaluating_sides()])
 
     # ---------------------------------------------------------------- current sample
     def sample(self) -> Sample | None:
-        if self.dataset is None or self.sample_id is None:
-            return None
-        return self.dataset[self.sample_id]
+        return self.a.sample(self.sample_id) if self.a is not None else None
 
     def evaluation(self, metric: str | None = None) -> Evaluation | None:
-        mid = metric or self.metric
-        return None if mid is None else self.evaluations.get(mid)
+        return self.a.evaluation(metric) if self.a is not None else None
 
     def result(
         self, metric: str | None = None, sample_id: str | None = None
     ) -> SampleResult | None:
-        return self.store.result(metric or self.metric, sample_id or self.sample_id)
+        if self.a is None:
+            return None
+        return self.a.result(sample_id or self.sample_id, metric)
 
     def problems(self) -> tuple[Problem, ...]:
         return self.dataset.problems if self.dataset is not None else ()

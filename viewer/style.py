@@ -1,67 +1,60 @@
-"""Colours and pens of every draw style, and the legend of each layer (no Qt objects here)."""
+"""Qt pens, brushes and colours built from the Qt-free palette (``viewer.scene.palette``).
+
+Pens are cosmetic (their width is in screen pixels at any zoom) and made once per look.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QPen
+
+from viewer.scene.palette import PALETTE, Rgba, Style, StyleKey
+
+_PENS: dict[tuple[Rgba | None, bool, float], QPen] = {}
+_BRUSHES: dict[tuple[Rgba | None, bool], QBrush] = {}
 
 
-@dataclass(frozen=True)
-class Style:
-    stroke: str  # "#rrggbb" or "" for none
-    fill: str = ""  # "#aarrggbb" or ""
-    width: float = 2.0  # screen pixels, whatever the zoom
-    dash: bool = False
-    hatch: bool = False
-    radius: float = 4.0  # point markers, screen pixels
-    label: str = ""  # legend text
+def qcolor(rgba: Rgba | None, default: str = "#000000") -> QColor:
+    """The QColor of a palette colour (``default`` for None)."""
+    return QColor(default) if rgba is None else QColor(rgba.r, rgba.g, rgba.b, rgba.a)
 
 
-GREEN, ORANGE, RED, BLUE, GREY = "#22c55e", "#f59e0b", "#ef4444", "#3b82f6", "#9ca3af"
-PURPLE, CYAN, MAGENTA = "#a855f7", "#06b6d4", "#ec4899"
+def style_of(key: StyleKey) -> Style:
+    return PALETTE[key]
 
-STYLES: dict[str, Style] = {
-    "gt.matched": Style(GREEN, "#3022c55e", 2.0, label="GT matched"),
-    "gt.partial": Style(ORANGE, "#30f59e0b", 2.0, label="GT partly credited"),
-    "gt.missed": Style(RED, "#40ef4444", 2.5, label="GT missed"),
-    "gt.dont_care": Style(GREY, "", 1.5, dash=True, label="GT don't care"),
-    "gt.none": Style(GREEN, "", 2.0, label="GT"),
-    "det.matched": Style(BLUE, "", 2.0, label="detection matched"),
-    "det.partial": Style(PURPLE, "", 2.0, label="detection partly credited"),
-    "det.false_positive": Style(MAGENTA, "", 2.5, dash=True, label="false positive"),
-    "det.dont_care": Style(GREY, "", 1.5, dash=True, label="detection absorbed by don't care"),
-    "det.missed": Style(MAGENTA, "", 2.5, dash=True, label="false positive"),
-    "det.none": Style(BLUE, "", 2.0, label="detection"),
-    "link.one_to_one": Style(BLUE, "", 1.5, label="one-to-one"),
-    "link.split": Style(ORANGE, "", 2.0, dash=True, label="split (1 GT, n dets)"),
-    "link.merge": Style(PURPLE, "", 2.0, dash=True, label="merge (n GTs, 1 det)"),
-    "label.gt": Style("#064e3b", "#e6ffffff", label="recall credit"),
-    "label.det": Style("#1e3a8a", "#e6ffffff", label="precision credit"),
-    "dont_care": Style(GREY, "#50808080", 1.0, hatch=True, label="don't-care region"),
-    "tiou.cut": Style(RED, "#80ef4444", 1.0, hatch=True, label="cut: GT outside det (Ct)"),
-    "tiou.outlier": Style(
-        ORANGE, "#80f59e0b", 1.0, hatch=True, label="outlier: other GT inside det (Ot)"
-    ),
-    "tiou.cut.text": Style("#7f1d1d", "#e6ffffff"),
-    "tiou.outlier.text": Style("#78350f", "#e6ffffff"),
-    "pcc.missed": Style(RED, RED, 1.0, radius=4.0, label="character missed"),
-    "pcc.counted": Style(GREEN, GREEN, 1.0, radius=4.0, label="character counted"),
-    "pcc.overlapped": Style(ORANGE, ORANGE, 1.0, radius=5.0, label="character overlapped"),
-    "multiline.accepted": Style(CYAN, CYAN, 1.5, radius=4.0, label="pivot pair, same line"),
-    "multiline.rejected": Style(RED, RED, 2.0, radius=4.0, label="pivot pair, other line"),
-    "warning": Style("#facc15", "", 3.0, dash=True, label="reader warning"),
-    "highlight": Style("#ffffff", "", 4.0),
-    "compare.diff": Style("#e879f9", "", 2.5, dash=True, label="A and B differ on this GT"),
-    "selected": Style("#fde047", "", 4.5),
-}
 
-LAYER_LEGEND: dict[str, tuple[str, ...]] = {
-    "gt": ("gt.matched", "gt.partial", "gt.missed", "gt.dont_care"),
-    "det": ("det.matched", "det.partial", "det.false_positive", "det.dont_care"),
-    "links": ("link.one_to_one", "link.split", "link.merge"),
-    "labels": ("label.gt", "label.det"),
-    "dont_care": ("dont_care",),
-    "tiou": ("tiou.cut", "tiou.outlier"),
-    "pcc": ("pcc.missed", "pcc.counted", "pcc.overlapped"),
-    "multiline": ("multiline.accepted", "multiline.rejected"),
-    "warnings": ("warning",),
-}
+def stroke_color(key: StyleKey) -> QColor:
+    return qcolor(PALETTE[key].stroke)
+
+
+def fill_color(key: StyleKey) -> QColor:
+    return qcolor(PALETTE[key].fill)
+
+
+def pen(style: Style, width: float | None = None) -> QPen:
+    """A cosmetic pen of the style's outline (dashed if the style says so)."""
+    key = (style.stroke, style.dash, width if width is not None else style.width)
+    cached = _PENS.get(key)
+    if cached is None:
+        cached = QPen(qcolor(style.stroke) if style.stroke else Qt.GlobalColor.transparent)
+        cached.setCosmetic(True)
+        cached.setWidthF(key[2])
+        if style.dash:
+            cached.setStyle(Qt.PenStyle.DashLine)
+        _PENS[key] = cached
+    return cached
+
+
+def brush(style: Style) -> QBrush:
+    """The style's fill: none, plain, or hatched."""
+    key = (style.fill, style.hatch)
+    cached = _BRUSHES.get(key)
+    if cached is None:
+        cached = QBrush(Qt.BrushStyle.NoBrush) if style.fill is None else QBrush(qcolor(style.fill))
+        if style.fill is not None and style.hatch:
+            cached.setStyle(Qt.BrushStyle.BDiagPattern)
+        _BRUSHES[key] = cached
+    return cached
+
+
+MARKER_OUTLINE = Style(Rgba(0, 0, 0), width=1.0)  # the thin black ring around point markers

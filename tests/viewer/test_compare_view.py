@@ -12,9 +12,9 @@ from PySide6.QtGui import QImage
 from metrics.cli.main import main
 from metrics.demo import demo_paths
 from tests.viewer.conftest import demo_dataset_paths, wait_evaluated
+from viewer.export.window import export_image, export_view
 from viewer.main_window import MainWindow
-from viewer.sample_table import COLUMNS
-from viewer.window_export import export_image, export_view
+from viewer.widgets.sample_table import COLUMNS
 
 
 def _compare(qtbot, det_b: bool = True) -> MainWindow:
@@ -35,7 +35,7 @@ def _compare(qtbot, det_b: bool = True) -> MainWindow:
 def test_two_canvases_mirror_zoom_pan_and_selection(qtbot) -> None:
     w = _compare(qtbot)
     assert w.canvas_b.isVisible() and w.compare_bar.isVisible()
-    assert w.session.b.names == ["det_a", "det_b"]
+    assert w.session.names() == ["det_a", "det_b"]
     w.session.set_sample("img_7")
     w.canvas.fit()
     w.canvas.zoom(8.0)
@@ -93,7 +93,7 @@ def test_swipe_and_blend_in_one_canvas(qtbot) -> None:
     assert w.canvas.mix_mode == "blend"
     w.compare.name_b.setText("weaker")
     w.compare.name_b.editingFinished.emit()
-    assert w.session.b.names[1] == "weaker"
+    assert w.session.names()[1] == "weaker"
 
 
 def test_metric_disagreement_on_one_detector(qtbot) -> None:
@@ -101,7 +101,7 @@ def test_metric_disagreement_on_one_detector(qtbot) -> None:
     s = w.session
     s.set_metric("tiou")
     assert s.compare_metrics("ic15_iou")
-    assert s.b.names == ["tiou", "ic15_iou"]
+    assert s.names() == ["tiou", "ic15_iou"]
     col = w.samples.model.fields().index("disagreement")
     w.samples.view.sortByColumn(col, Qt.SortOrder.DescendingOrder)
     ids = w.samples.visible_ids()
@@ -132,7 +132,7 @@ def test_gui_exports_and_their_state(qtbot, tmp_path: Path) -> None:
 def test_state_file_round_trips_into_the_command_line(qtbot, tmp_path: Path) -> None:
     from metrics.cli.main import build_parser
     from viewer.app import _apply_state
-    from viewer.window_export import view_state, write_state
+    from viewer.export.window import view_state, write_state
 
     w = _compare(qtbot)
     w.session.set_sample("img_5")

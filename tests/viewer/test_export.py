@@ -10,8 +10,9 @@ from PySide6.QtGui import QColor, QImage
 
 from metrics.cli.main import main
 from metrics.demo import demo_paths
-from viewer.export import HEADER_PX
-from viewer.style import STYLES
+from viewer.export.render import HEADER_PX
+from viewer.scene.palette import StyleKey
+from viewer.style import stroke_color
 
 
 def _near(img: QImage, x: int, y: int, hex_color: str, tol: int = 60) -> bool:
@@ -57,12 +58,12 @@ def test_exported_pixels_show_the_layers_asked_for(qtbot, tmp_path: Path) -> Non
     assert main([*common, "--layers", "gt", "--out", str(tmp_path / "gt")]) == 0
     img = QImage(str(tmp_path / "gt" / "img_4.png"))
     # GRILL (GT line 3: 395,220 - 575,280) is missed by detector B: red outline on white
-    assert _near(img, 485, 220 + HEADER_PX, STYLES["gt.missed"].stroke)
+    assert _near(img, 485, 220 + HEADER_PX, stroke_color(StyleKey.GT_MISSED))
     # RESTAURANT (line 1: 212,60 - 812,160) is cropped by B: TIoU partial, orange
-    assert _near(img, 500, 60 + HEADER_PX, STYLES["gt.partial"].stroke)
+    assert _near(img, 500, 60 + HEADER_PX, stroke_color(StyleKey.GT_PARTIAL))
     assert main([*common, "--layers", "image", "--out", str(tmp_path / "img")]) == 0
     plain = QImage(str(tmp_path / "img" / "img_4.png"))
-    assert not _near(plain, 485, 220 + HEADER_PX, STYLES["gt.missed"].stroke, tol=20)
+    assert not _near(plain, 485, 220 + HEADER_PX, stroke_color(StyleKey.GT_MISSED), tol=20)
     assert plain.height() < img.height()  # no legend without layers that draw
 
 

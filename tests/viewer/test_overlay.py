@@ -7,8 +7,10 @@ import numpy as np
 from metrics import evaluate
 from metrics.demo import demo_paths
 from metrics.io.reader import load_dataset
-from viewer.overlay import bounds, build_overlay, hit_test
-from viewer.stats import sample_row
+from viewer.scene.items import bounds
+from viewer.scene.overlay import build_overlay
+from viewer.scene.picking import hit_test
+from viewer.scene.rows import sample_row
 
 
 def _demo(metric: str, sample: str):

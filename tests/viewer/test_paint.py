@@ -7,9 +7,10 @@ from PySide6.QtGui import QColor, QImage, QPainter
 
 from metrics.model import BoxType, Instance, Sample
 from metrics.results import InstanceResult, SampleResult, Tally, Verdict
-from viewer.overlay import build_overlay
 from viewer.paint import RenderContext, paint_overlay
-from viewer.style import STYLES
+from viewer.scene.overlay import build_overlay
+from viewer.scene.palette import StyleKey
+from viewer.style import fill_color, stroke_color
 
 
 def _img() -> QImage:
@@ -54,10 +55,10 @@ def _near(c: QColor, hex_color: str, tol: int = 60) -> bool:
 
 def test_missed_gt_is_red_and_false_positive_magenta() -> None:
     img = _paint({"gt", "det"})
-    assert _near(img.pixelColor(50, 10), STYLES["gt.missed"].stroke)
-    assert _near(img.pixelColor(10, 30), STYLES["gt.missed"].stroke)
+    assert _near(img.pixelColor(50, 10), stroke_color(StyleKey.GT_MISSED))
+    assert _near(img.pixelColor(10, 30), stroke_color(StyleKey.GT_MISSED))
     fp = [img.pixelColor(x, 10) for x in range(112, 188)]
-    assert any(_near(c, STYLES["det.false_positive"].stroke) for c in fp)
+    assert any(_near(c, stroke_color(StyleKey.DET_FALSE_POSITIVE)) for c in fp)
     assert img.pixelColor(100, 80) == QColor("#000000")
 
 
@@ -68,7 +69,7 @@ def test_hidden_layers_are_not_painted() -> None:
 
 def test_markers_keep_screen_size_when_zoomed() -> None:
     s, r = _sample()
-    from viewer.overlay import DrawItem
+    from viewer.scene.items import DrawItem
 
     item = DrawItem("pcc", "points", np.array([[50.0, 25.0]]), "pcc.missed")
     sizes = []
@@ -80,6 +81,6 @@ def test_markers_keep_screen_size_when_zoomed() -> None:
         paint_overlay(p, [item], RenderContext(frozenset({"pcc"}), scale=scale))
         p.end()
         row = [img.pixelColor(x, int(25 * scale)) for x in range(img.width())]
-        sizes.append(sum(_near(c, STYLES["pcc.missed"].fill) for c in row))
+        sizes.append(sum(_near(c, fill_color(StyleKey.PCC_MISSED)) for c in row))
     assert sizes[0] > 0 and abs(sizes[0] - sizes[1]) <= 2
     del s, r

@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from tests.viewer.conftest import demo_dataset_paths, wait_evaluated
-from viewer.sample_table import HMEAN_COLUMN, SampleTablePanel
 from viewer.session import Session
+from viewer.widgets.sample_table import HMEAN_COLUMN, SampleTablePanel
 
 
 def test_model_passes_qt_model_tester(qtbot, qtmodeltester) -> None:

@@ -8,7 +8,8 @@ import numpy as np
 from PySide6.QtGui import QColor, QImage
 
 from metrics.cli.main import main
-from viewer.style import STYLES
+from viewer.scene.palette import StyleKey
+from viewer.style import stroke_color
 
 
 def _count(img: QImage, hex_color: str, tol: int = 40) -> int:
@@ -31,7 +32,7 @@ def test_tiou_screenshot_shows_cut_and_outlier(qtbot, tmp_path: Path) -> None:
     full = _shot(tmp_path, "full.png")
     plain = _shot(tmp_path, "plain.png", "--layers", "image,det")
     assert full.width() == 1200 and full.height() >= 800
-    outlier, missed = STYLES["tiou.outlier"].stroke, STYLES["gt.missed"].stroke
+    outlier, missed = stroke_color(StyleKey.TIOU_OUTLIER), stroke_color(StyleKey.GT_MISSED)
     assert _count(full, outlier) > _count(plain, outlier) + 50
     assert _count(full, missed) > _count(plain, missed) + 50
 

@@ -24,8 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from viewer.session import Session
-from viewer.stats import (
+from viewer.scene.rows import (
     COMPARE_KINDS,
     COMPARE_TITLES,
     FAILURE_KINDS,
@@ -34,6 +33,7 @@ from viewer.stats import (
     compare_row,
     sample_row,
 )
+from viewer.session import Session
 
 COLUMNS = ("sample", "GT", "det", "R", "P", "H", "miss", "FP", "split", "merge", "part.", "multi")
 TOOLTIPS = (
@@ -94,7 +94,7 @@ class SampleTableModel(QAbstractTableModel):
         self.beginResetModel()
         ds, s = self.session.dataset, self.session
         self.rows = (
-            [compare_row(sample_row(x, s.result(sample_id=x.id)), s.b.diff(x.id)) for x in ds]
+            [compare_row(sample_row(x, s.result(sample_id=x.id)), s.diff(x.id)) for x in ds]
             if ds
             else []
         )

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from metrics.results import InstanceResult, MatchRecord, SampleResult
-from viewer.overlay import Ref
+from viewer.scene.items import Ref
 from viewer.session import Session
 
 _SHOWN = (
@@ -127,12 +127,12 @@ def describe(session: Session, ref: Ref) -> str:
 
 def _compared(session: Session, ref: Ref, other: str) -> str:
     """Both sides of a comparison: the verdict of A and of B for this instance."""
-    if not session.comparing():
+    if session.b is None:
         return ""
     rows = []
     for name, r in (
-        (session.b.names[0], session.result()),
-        (session.b.names[1], session.b.result()),
+        (session.names()[0], session.result()),
+        (session.names()[1], session.b.result(session.sample_id)),
     ):
         items = () if r is None else (r.gt if ref[0] == "gt" else r.det)
         text = "not evaluated" if ref[1] >= len(items) else _instance(items[ref[1]], other)

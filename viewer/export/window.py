@@ -1,7 +1,7 @@
 """File › Export view / Export image for the main window, and the view-state file beside each.
 
 Export view: what the canvases show (PNG at 1x or 2x, or SVG). Export image: the whole image
-at full resolution whatever the zoom, with header and legend (``viewer.export``); both
+at full resolution whatever the zoom, with header and legend (``viewer.export.render``); both
 detectors side by side when comparing. A JSON with the view state is written beside every
 exported file; ``detlens view --state FILE`` restores it.
 """
@@ -9,7 +9,6 @@ exported file; ``detlens view --state FILE`` restores it.
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 from typing import Any
 
@@ -18,33 +17,41 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
 
-from viewer.export import Panel, atomic_write, png_bytes, render_sample
+from viewer.export.render import Panel, atomic_write, png_bytes, render_sample
+from viewer.scene.view_state import ViewState, absolute, state_json
 from viewer.session import Session
 
 
-def view_state(session: Session, zoom: float | None = None) -> dict[str, Any]:
+def session_state(session: Session, zoom: float | None = None) -> ViewState:
     """Dataset paths, sample, metric and parameters, layers, comparison and zoom."""
     p = session.paths
-    dets = [d for d in (p.det if p else None, session.b.det) if d]
+    b = session.b
+    mode = session.compare_mode()
+    dets = [d for d in (p.det if p else None, b.det if b and mode == "detectors" else None) if d]
     params = session.params()
-    return {
-        "gt": str(Path(p.gt).resolve()) if p else None,
-        "det": [str(Path(d).resolve()) for d in dets],
-        "images": str(Path(p.images).resolve()) if p and p.images else None,
-        "gt_lines": p.gt_lines if p else None,
-        "metric": session.metric,
-        "compare_metric": session.b.metric_b,
-        "names": list(session.b.names) if session.comparing() else None,
-        "params": dataclasses.asdict(params) if params is not None else {},
-        "sample": session.sample_id,
-        "layers": sorted(session.layers),
-        "zoom": zoom if zoom is not None else "fit",
-    }
+    return ViewState(
+        gt=absolute(p.gt) if p else None,
+        det=tuple(absolute(d) for d in dets),
+        images=absolute(p.images) if p and p.images else None,
+        gt_lines=p.gt_lines if p else None,
+        metric=session.metric,
+        compare_metric=b.metric if b and mode == "metrics" else None,
+        names=tuple(session.names()) if session.comparing() else None,
+        params=dataclasses.asdict(params) if params is not None else {},
+        sample=session.sample_id,
+        layers=tuple(session.layers),
+        zoom=zoom,
+    )
+
+
+def view_state(session: Session, zoom: float | None = None) -> dict[str, Any]:
+    """The state as written to the JSON file."""
+    return session_state(session, zoom).to_json()
 
 
 def write_state(path: Path, session: Session, zoom: float | None = None) -> Path:
     target = path.with_suffix(".json")
-    atomic_write(target, (json.dumps(view_state(session, zoom), indent=1) + "\n").encode())
+    atomic_write(target, state_json(session_state(session, zoom)))
     return target
 
 
@@ -82,9 +89,10 @@ def export_image(path: Path, session: Session) -> Path:
     sample = session.sample()
     if sample is None:
         raise ValueError("no sample to export")
+    names = session.names()
     panels = [
         Panel(
-            session.b.names[0]
+            names[0]
             if session.comparing()
             else (Path(session.paths.det).name if session.paths and session.paths.det else "GT"),
             session.metric or "",
@@ -92,12 +100,9 @@ def export_image(path: Path, session: Session) -> Path:
             sample,
         )
     ]
-    if session.comparing():
-        panels.append(
-            Panel(
-                session.b.names[1], session.b.metric() or "", session.b.result(), session.b.sample()
-            )
-        )
+    b, sid = session.b, session.sample_id
+    if b is not None:
+        panels.append(Panel(names[1], b.metric or "", b.result(sid), b.sample(sid)))
     image = render_sample(sample, panels, session.layers, session.problems())
     atomic_write(path, png_bytes(image))
     write_state(path, session)

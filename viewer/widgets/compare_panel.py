@@ -29,7 +29,7 @@ class ComparePanel(QWidget):
         self.name_a, self.name_b = QLineEdit(), QLineEdit()
         for k, edit in enumerate((self.name_a, self.name_b)):
             edit.setMaximumWidth(200)
-            edit.editingFinished.connect(lambda k=k, e=edit: session.b.rename(k, e.text()))
+            edit.editingFinished.connect(lambda k=k, e=edit: session.rename(k, e.text()))
         self.mode = QComboBox()
         self.mode.addItems(MODES)
         self.mode.currentIndexChanged.connect(lambda _: self._emit())
@@ -39,7 +39,7 @@ class ComparePanel(QWidget):
         self.slider.setMaximumWidth(180)
         self.slider.valueChanged.connect(lambda _: self._emit())
         close = QPushButton("Close comparison")
-        close.clicked.connect(lambda: session.b.close())
+        close.clicked.connect(lambda: session.close_comparison())
         row = QHBoxLayout(self)
         row.setContentsMargins(4, 2, 4, 2)
         for w in (
@@ -68,6 +68,7 @@ class ComparePanel(QWidget):
         self.view_mode_changed.emit(self.view_mode(), self.slider.value() / 100.0)
 
     def _on_session_comparison_changed(self) -> None:
-        self.name_a.setText(self.session.b.names[0])
-        self.name_b.setText(self.session.b.names[1])
+        name_a, name_b = self.session.names()
+        self.name_a.setText(name_a)
+        self.name_b.setText(name_b)
         self._emit()

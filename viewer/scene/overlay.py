@@ -7,43 +7,23 @@ to draw where, so it can be tested without a display and shared by the window an
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
 from metrics.model import Problem, Sample
 from metrics.results import MatchKind, MatchRecord, SampleResult, Verdict
-
-Ref = tuple[str, int]  # ("gt", i) or ("det", j)
-
-
-@dataclass(frozen=True, eq=False)
-class DrawItem:
-    """One thing to draw, in image coordinates.
-
-    shape: "polygon" (closed ring), "line" (polyline), "points", "text", "arc", and two
-    batches that stand for many small things at once (cheap at 1,000 words per image):
-    "texts" (coords = (n, 2) anchors; data: texts, sizes, refs) and "lines" (coords =
-    (n, 2, 2) segments; data: texts, refs, related).
-    style: a key of ``viewer.style.STYLES`` (colour, fill, pen).
-    ref: the instance it belongs to (for picking); related: instances to light up with it.
-    """
-
-    layer: str
-    shape: str
-    coords: np.ndarray
-    style: str
-    text: str = ""
-    ref: Ref | None = None
-    related: tuple[Ref, ...] = ()
-    extra: Mapping[str, float] = field(default_factory=dict)
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-
-def verdict_style(side: str, verdict: Verdict | None) -> str:
-    return f"{side}.{verdict.value if verdict is not None else 'none'}"
+from viewer.scene.items import DrawItem, Ref, bboxes
+from viewer.scene.palette import (
+    INSTANCE_LABEL,
+    MATCH_KIND,
+    PCC_STATE,
+    TIOU_REGION,
+    TIOU_TEXT,
+    StyleKey,
+    verdict_key,
+)
 
 
 def _verdicts(result: SampleResult | None, side: str, n: int) -> list[Any]:
@@ -80,7 +60,7 @@ def instance_items(sample: Sample, result: SampleResult | None) -> list[DrawItem
                     side,
                     "polygon",
                     inst.points,
-                    verdict_style(side, v),
+                    verdict_key(side, v),
                     ref=ref,
                     related=partners.get(ref, ()),
                 )
@@ -114,9 +94,9 @@ def link_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
     """Lines from each matched GT to each of its detections, one batch per match kind."""
     gb, db = _boxes(sample)
     gc, dc = _centres(gb), _centres(db)
-    batches: dict[str, tuple[list[np.ndarray], list[str], list[Ref], list[Ref]]] = {}
+    batches: dict[StyleKey, tuple[list[np.ndarray], list[str], list[Ref], list[Ref]]] = {}
     for m in result.matches:
-        seg, texts, refs, related = batches.setdefault(f"link.{m.kind.value}", ([], [], [], []))
+        seg, texts, refs, related = batches.setdefault(MATCH_KIND[m.kind], ([], [], [], []))
         label = _match_label(result.metric, m)
         for i in m.gt:
             for j in m.det:
@@ -164,7 +144,7 @@ def label_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
                 "labels",
                 "texts",
                 anchors,
-                f"label.{side}",
+                INSTANCE_LABEL[side],
                 data={
                     "texts": [f"{name} {r.credit:.2f}" for r in keep],
                     "sizes": b[:, 3] - b[:, 1],
@@ -177,10 +157,12 @@ def label_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
 
 def dont_care_items(sample: Sample) -> list[DrawItem]:
     return [
-        DrawItem("dont_care", "polygon", g.points, "dont_care", ref=("gt", k))
+        DrawItem("dont_care", "polygon", g.points, StyleKey.DONT_CARE_REGION, ref=("gt", k))
         for k, g in enumerate(sample.gt)
         if g.dont_care
     ]
+
+
 
 
 def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
@@ -194,14 +176,14 @@ def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
     ]
     all_rings = [list(m.regions[name].rings) for m, name in todo]
     gb, _ = _boxes(sample)
-    items = []
+    items: list[DrawItem] = []
     labels: dict[str, tuple[list[np.ndarray], list[str], list[float], list[Ref]]] = {}
     for (m, name), rings in zip(todo, all_rings, strict=True):
         if not rings:
             continue
         refs = tuple(("gt", i) for i in m.gt) + tuple(("det", j) for j in m.det)
         items.extend(
-            DrawItem("tiou", "polygon", ring, f"tiou.{name}", ref=refs[0], related=refs[1:])
+            DrawItem("tiou", "polygon", ring, TIOU_REGION[name], ref=refs[0], related=refs[1:])
             for ring in rings
         )
         ratio = m.values.get("ct_ratio" if name == "cut" else "ot_ratio", 0.0)
@@ -217,7 +199,7 @@ def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
                 "tiou",
                 "texts",
                 np.asarray(pos),
-                f"tiou.{name}.text",
+                TIOU_TEXT[name],
                 data={"texts": texts, "sizes": np.asarray(sizes), "refs": owners},
             )
         )
@@ -236,7 +218,7 @@ def pcc_items(result: SampleResult) -> list[DrawItem]:
         h = np.asarray(h).reshape(-1)
         for state, mask in (("missed", h == 0), ("counted", h == 1), ("overlapped", h >= 2)):
             if np.any(mask):
-                items.append(DrawItem("pcc", "points", pts[mask], f"pcc.{state}", ref=("gt", i)))
+                items.append(DrawItem("pcc", "points", pts[mask], PCC_STATE[state], ref=("gt", i)))
     return items
 
 
@@ -247,7 +229,7 @@ def multiline_items(result: SampleResult) -> list[DrawItem]:
         side = "gt" if group.get("kind") == "MO" else "det"
         rejected = bool(group.get("rejected"))
         pivots = group.get("pivots", {})
-        style = "multiline.rejected" if rejected else "multiline.accepted"
+        style = StyleKey.MULTILINE_REJECTED if rejected else StyleKey.MULTILINE_ACCEPTED
         for idx, (left, centre) in pivots.items():
             items.append(
                 DrawItem(
@@ -270,7 +252,7 @@ def multiline_items(result: SampleResult) -> list[DrawItem]:
                     "multiline",
                     "arc",
                     np.stack([cb, ca, la]),
-                    "multiline.rejected" if bad else "multiline.accepted",
+                    StyleKey.MULTILINE_REJECTED if bad else StyleKey.MULTILINE_ACCEPTED,
                     text=f"{pair.get('angle', 0.0):.1f}°",
                     ref=(side, a),
                     related=((side, b),),
@@ -299,7 +281,12 @@ def warning_items(sample: Sample, problems: Iterable[Problem]) -> list[DrawItem]
         insts = sample.gt if ref[0] == "gt" else sample.det
         items.append(
             DrawItem(
-                "warnings", "polygon", insts[ref[1]].points, "warning", text=p.message, ref=ref
+                "warnings",
+                "polygon",
+                insts[ref[1]].points,
+                StyleKey.WARNING,
+                text=p.message,
+                ref=ref,
             )
         )
     return items
@@ -318,81 +305,3 @@ def build_overlay(
         items += pcc_items(result) + multiline_items(result)
     items += warning_items(sample, [p for p in problems if p.sample_id == sample.id])
     return items
-
-
-def bounds(sample: Sample) -> tuple[float, float, float, float]:
-    """(xmin, ymin, xmax, ymax) of every box of the sample (for a canvas without image)."""
-    pts = [i.points for i in (*sample.gt, *sample.det)]
-    if not pts:
-        return (0.0, 0.0, 640.0, 480.0)
-    allp = np.concatenate(pts)
-    return (
-        float(allp[:, 0].min()),
-        float(allp[:, 1].min()),
-        float(allp[:, 0].max()),
-        float(allp[:, 1].max()),
-    )
-
-
-def bboxes(coords: Sequence[np.ndarray]) -> np.ndarray:
-    """(n, 4) bounding boxes (x0, y0, x1, y1) of many coordinate arrays, in one pass."""
-    if not coords:
-        return np.zeros((0, 4))
-    arrays = [
-        c if isinstance(c, np.ndarray) and c.ndim == 2 else np.asarray(c, float).reshape(-1, 2)
-        for c in coords
-    ]
-    lengths = np.fromiter((len(a) for a in arrays), dtype=np.intp, count=len(arrays))
-    out = np.zeros((len(arrays), 4))
-    keep = lengths > 0
-    if keep.any():
-        flat = np.concatenate([a for a in arrays if len(a)])
-        starts = np.concatenate([[0], np.cumsum(lengths[keep])[:-1]])
-        out[keep, :2] = np.minimum.reduceat(flat, starts, axis=0)
-        out[keep, 2:] = np.maximum.reduceat(flat, starts, axis=0)
-    return out
-
-
-class PickIndex:
-    """GT/det outlines with their bounding boxes and areas, for picking with the mouse."""
-
-    def __init__(self, items: Sequence[DrawItem]) -> None:
-        self.items = [
-            it
-            for it in items
-            if it.ref is not None and it.shape == "polygon" and it.layer in ("gt", "det")
-        ]
-        self.boxes = bboxes([it.coords for it in self.items])
-        self.areas = (self.boxes[:, 2] - self.boxes[:, 0]) * (self.boxes[:, 3] - self.boxes[:, 1])
-
-    def pick(self, x: float, y: float, layers: Iterable[str]) -> Ref | None:
-        """The instance under (x, y): the smallest visible GT/det polygon containing it."""
-        if not self.items:
-            return None
-        visible = set(layers)
-        b = self.boxes
-        near = np.flatnonzero((b[:, 0] <= x) & (x <= b[:, 2]) & (b[:, 1] <= y) & (y <= b[:, 3]))
-        for k in near[np.argsort(self.areas[near], kind="stable")]:
-            it = self.items[k]
-            if it.layer in visible and _inside(it.coords, x, y):
-                return it.ref
-        return None
-
-
-def hit_test(items: Sequence[DrawItem], x: float, y: float, layers: Iterable[str]) -> Ref | None:
-    """The instance under (x, y): the smallest visible GT/det polygon containing it."""
-    return PickIndex(items).pick(x, y, layers)
-
-
-def _inside(poly: np.ndarray, x: float, y: float) -> bool:
-    """Even-odd ray casting, for picking with the mouse."""
-    px, py = poly[:, 0], poly[:, 1]
-    qx, qy = np.roll(px, 1), np.roll(py, 1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        cross = ((py > y) != (qy > y)) & (x < (qx - px) * (y - py) / (qy - py) + px)
-    return bool(np.count_nonzero(cross) % 2)
-
-
-def _area(poly: np.ndarray) -> float:
-    x, y = poly[:, 0], poly[:, 1]
-    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2)

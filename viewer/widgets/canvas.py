@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPixmap, QWheelEvent
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -22,8 +22,10 @@ from PySide6.QtWidgets import (
 
 from metrics.model import Sample
 from metrics.results import SampleResult
-from viewer.overlay import DrawItem, PickIndex, Ref, bounds, build_overlay
 from viewer.paint import PreparedOverlay, RenderContext, paint_overlay
+from viewer.scene.items import DrawItem, Ref, bounds
+from viewer.scene.overlay import build_overlay
+from viewer.scene.picking import PickIndex
 from viewer.session import Session
 
 log = logging.getLogger(__name__)
@@ -74,6 +76,7 @@ class CanvasView(QGraphicsView):
         super().__init__(parent)
         self.session = session
         self.side = side  # "a": the session's detector/metric; "b": the comparison's
+        self.index = 0 if side == "a" else 1  # in ``session.sides``
         self.mix_mode = "off"  # on side A in single view: "swipe" or "blend" shows B too
         self.mix = 0.5  # swipe divider (fraction of the width) or B's opacity
         self._b_overlay: PreparedOverlay | None = None
@@ -134,15 +137,17 @@ class CanvasView(QGraphicsView):
 
     def _marked(self) -> frozenset[Ref]:
         """GTs that A and B treat differently (found by one side only)."""
-        diff = self.session.b.diff()
+        diff = self.session.diff()
         if diff is None:
             return frozenset()
         return frozenset(("gt", i) for i in (*diff.found_by_a_only, *diff.found_by_b_only))
 
     def _content(self) -> tuple[Sample | None, SampleResult | None]:
-        if self.side == "b":
-            return self.session.b.sample(), self.session.b.result()
-        return self.session.sample(), self.session.result()
+        s = self.session
+        side = s.sides[self.index]
+        if side is None:
+            return None, None
+        return side.sample(s.sample_id), side.result(s.sample_id)
 
     def paint_layers(
         self, painter: QPainter, prepared: PreparedOverlay, ctx: RenderContext
@@ -177,9 +182,9 @@ class CanvasView(QGraphicsView):
         self.refresh()
 
     def name(self) -> str:
-        return self.session.b.names[0 if self.side == "a" else 1]
+        return self.session.names()[self.index]
 
-    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+    def drawForeground(self, painter: QPainter, rect: QRectF | QRect) -> None:
         """The detector's (or metric's) name in the corner when comparing."""
         del rect
         if not self.session.comparing():
@@ -188,7 +193,7 @@ class CanvasView(QGraphicsView):
         painter.resetTransform()
         label = self.name()
         if self.mix_mode != "off":
-            label = f"{self.session.b.names[0]}  |  {self.session.b.names[1]}"
+            label = "  |  ".join(self.session.names())
         painter.setPen(QColor("#ffffff"))
         painter.fillRect(QRectF(6, 6, 12 + 8 * len(label), 24), QColor(0, 0, 0, 170))
         painter.drawText(
@@ -222,11 +227,13 @@ class CanvasView(QGraphicsView):
             self.viewport().update()
             return
         self._b_overlay = None
-        if self.side == "a" and self.mix_mode != "off" and self.session.comparing():
-            b_sample = self.session.b.sample()
+        b = self.session.b
+        if self.index == 0 and self.mix_mode != "off" and b is not None:
+            sid = self.session.sample_id
+            b_sample = b.sample(sid)
             if b_sample is not None:
                 self._b_overlay = PreparedOverlay(
-                    build_overlay(b_sample, self.session.b.result(), self.session.problems())
+                    build_overlay(b_sample, b.result(sid), self.session.problems())
                 )
         key = (id(sample), id(result))
         cached = self._cache.pop(key, None)

@@ -7,7 +7,7 @@ import typing
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QPixmap
+from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -23,19 +23,18 @@ from PySide6.QtWidgets import (
 )
 
 from metrics.registry import METRICS
-from viewer.layers import LAYERS
+from viewer.scene.layers import LAYERS
+from viewer.scene.palette import LAYER_LEGEND, PALETTE, StyleKey
 from viewer.session import Session
-from viewer.style import LAYER_LEGEND, STYLES
+from viewer.style import qcolor
 
 
-def swatch(style_key: str, size: int = 14) -> QPixmap:
-    st = STYLES[style_key]
+def swatch(style_key: StyleKey, size: int = 14) -> QPixmap:
+    st = PALETTE[style_key]
     pix = QPixmap(size, size)
-    pix.fill(QColor(st.fill) if st.fill else QColor(0, 0, 0, 0))
-    from PySide6.QtGui import QPainter, QPen
-
+    pix.fill(qcolor(st.fill) if st.fill else QColor(0, 0, 0, 0))
     p = QPainter(pix)
-    pen = QPen(QColor(st.stroke or "#000"))
+    pen = QPen(qcolor(st.stroke))
     pen.setWidth(2)
     p.setPen(pen)
     p.drawRect(1, 1, size - 3, size - 3)
@@ -65,7 +64,7 @@ class LayerPanel(QWidget):
                 icon = QLabel()
                 icon.setPixmap(swatch(key))
                 grid.addWidget(icon, row, 0, Qt.AlignmentFlag.AlignRight)
-                text = QLabel(STYLES[key].label)
+                text = QLabel(PALETTE[key].label)
                 text.setStyleSheet("color: #555")
                 grid.addWidget(text, row, 1)
                 row += 1
@@ -116,10 +115,11 @@ class SummaryPanel(QLabel):
             self.setText(f"{head}<br>{s.metric}: evaluating…")
             return
         lines = [head]
-        ev_b = s.b.evaluation() if s.comparing() else None
-        sides = [("A: " + s.b.names[0] if ev_b is not None else ev.metric, ev)]
+        ev_b = s.b.evaluation() if s.b is not None else None
+        name_a, name_b = s.names()
+        sides = [("A: " + name_a if ev_b is not None else ev.metric, ev)]
         if ev_b is not None:
-            sides.append(("B: " + s.b.names[1], ev_b))
+            sides.append(("B: " + name_b, ev_b))
         for name, e in sides:
             lines.append(_scores(name, e, None))
             ids = [i for i in s.visible_ids if i in e.results]

@@ -16,7 +16,7 @@ from metrics.progress import ProgressBar
 from metrics.registry import make_params, parse_sets, resolve
 from metrics.results import Evaluation
 from metrics.runner import run
-from viewer.layers import DEFAULT_LAYERS, LAYER_KEYS
+from viewer.scene.layers import DEFAULT_LAYERS, LAYER_KEYS
 
 
 def add_export_command(sub: Any) -> None:
@@ -91,7 +91,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     except ImportError as exc:
         print(f"detlens: error: export needs PySide6 ({exc})", file=sys.stderr)
         return 2
-    from viewer.export import Panel, export_samples
+    from viewer.export.render import Panel, export_samples
 
     gt, dets, images = _inputs(args)
     if not 1 <= len(dets) <= 2:

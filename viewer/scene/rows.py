@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from metrics.compare import SampleDiff
@@ -57,7 +58,7 @@ COMPARE_TITLES = {
     "a_only": "GT found by A, missed by B",
     "b_only": "GT found by B, missed by A",
 }
-COMPARE_TESTS = {
+COMPARE_TESTS: dict[str, Callable[[SampleRow], bool]] = {
     "a_better": lambda r: r.delta is not None and r.delta < 0,
     "b_better": lambda r: r.delta is not None and r.delta > 0,
     "both_fail": lambda r: r.hmean == 0.0 and r.hmean_b == 0.0,

@@ -17,16 +17,19 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
 
 from metrics.model import Sample
 from metrics.results import SampleResult
-from viewer.layers import LAYERS
-from viewer.overlay import bounds, build_overlay
 from viewer.paint import RenderContext, paint_overlay
-from viewer.style import LAYER_LEGEND, STYLES
+from viewer.scene.items import bounds
+from viewer.scene.layers import LAYERS
+from viewer.scene.overlay import build_overlay
+from viewer.scene.palette import LAYER_LEGEND, PALETTE, StyleKey
+from viewer.style import qcolor
 
 HEADER_PX = 34
 LEGEND_ROW_PX = 20
@@ -51,7 +54,7 @@ def _canvas_rect(sample: Sample, base: QImage | None) -> QRectF:
     )
 
 
-def _legend_keys(layers: frozenset[str]) -> list[str]:
+def _legend_keys(layers: frozenset[str]) -> list[StyleKey]:
     return [
         key for layer in LAYERS if layer.key in layers for key in LAYER_LEGEND.get(layer.key, ())
     ]
@@ -106,14 +109,14 @@ def _header(p: QPainter, sample: Sample, panel: Panel, width: int, font: QFont) 
     p.drawText(QRectF(8, 0, width - 16, HEADER_PX), int(Qt.AlignmentFlag.AlignVCenter), text)
 
 
-def _legend(p: QPainter, keys: list[str], top: int, width: int, font: QFont) -> None:
+def _legend(p: QPainter, keys: list[StyleKey], top: int, width: int, font: QFont) -> None:
     p.setFont(font)
     col_w = max(width // 4, 1)
     for n, key in enumerate(keys):
-        st = STYLES[key]
+        st = PALETTE[key]
         x, y = (n % 4) * col_w + 8, top + 4 + (n // 4) * LEGEND_ROW_PX
-        p.setPen(QColor(st.stroke or "#000000"))
-        p.setBrush(QColor(st.fill) if st.fill else Qt.BrushStyle.NoBrush)
+        p.setPen(qcolor(st.stroke))
+        p.setBrush(qcolor(st.fill) if st.fill else Qt.BrushStyle.NoBrush)
         p.drawRect(QRectF(x, y + 3, 12, 12))
         p.setPen(QColor("#111111"))
         p.drawText(
@@ -145,7 +148,7 @@ def png_bytes(image: QImage) -> bytes:
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buf, "PNG"):
+    if not image.save(buf, "PNG"):  # type: ignore[call-overload]  # the stub wants bytes, Qt a str
         raise OSError("cannot encode PNG")
     buf.close()
     return bytes(data.data())
@@ -163,7 +166,7 @@ def export_samples(
     panels_of: Callable[[Sample], list[Panel]],
     layers: frozenset[str],
     out_dir: Path,
-    state_of: Callable[[Sample], dict],
+    state_of: Callable[[Sample], dict[str, Any]],
     progress: Callable[[int, int], None] | None = None,
     problems: Sequence[object] = (),
 ) -> list[ExportedSample]:

@@ -1,0 +1,107 @@
+"""The shape of the code: no import circles anywhere, small modules, params at the bottom.
+
+The import-linter contracts (``lint-imports``) check the layers between packages; this test
+parses every module's imports (also those inside functions) and proves that the module
+graph of ``metrics`` and ``viewer`` has no cycle at all, and that each family's
+``params.py`` imports nothing from its family.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("metrics", "viewer")
+MAX_LINES = 400
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for top in PACKAGES:
+        for path in (ROOT / top).rglob("*.py"):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            out[".".join(parts)] = path
+    return out
+
+
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """Project modules that ``name`` imports (a name imported from a package counts as its
+    submodule when one exists)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    is_pkg = path.name == "__init__.py"
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                pkg = name if is_pkg else name.rpartition(".")[0]
+                for _ in range(node.level - 1):
+                    pkg = pkg.rpartition(".")[0]
+                base = f"{pkg}.{base}".strip(".")
+            targets = [
+                f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names
+            ]
+        else:
+            continue
+        for t in targets:
+            while t and t not in known:
+                t = t.rpartition(".")[0]
+            if t and t != name:
+                found.add(t)
+    return found
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[str]:
+    """Modules on or behind an import cycle: what is left after repeatedly removing the
+    modules that import no remaining module (empty when the graph is acyclic)."""
+    left = {v: set(e) & set(graph) for v, e in graph.items()}
+    while True:
+        leaves = {v for v, e in left.items() if not e}
+        if not leaves:
+            return sorted(left)
+        left = {v: e - leaves for v, e in left.items() if v not in leaves}
+
+
+def _graph() -> dict[str, set[str]]:
+    mods = _modules()
+    known = set(mods)
+    graph = {}
+    for name, path in mods.items():
+        deps = _imports(name, path, known)
+        # a package's __init__ is run by importing any of its submodules; that is not an
+        # import the submodule makes, so edges into one's own parent packages are dropped
+        graph[name] = {d for d in deps if not name.startswith(d + ".")}
+    return graph
+
+
+def test_the_import_graph_has_no_cycle() -> None:
+    assert _cycles(_graph()) == []
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}) == [
+        "a",
+        "b",
+        "c",
+        "d",
+    ]
+
+
+@pytest.mark.parametrize("name", sorted(_modules()))
+def test_modules_stay_small(name: str) -> None:
+    lines = len(_modules()[name].read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{name} has {lines} lines (split it)"
+
+
+@pytest.mark.parametrize("family", ["icdar", "deteval", "tedeval", "cleval"])
+def test_params_sit_at_the_bottom_of_their_family(family: str) -> None:
+    graph = _graph()
+    own = {d for d in graph[f"metrics.{family}.params"] if d.startswith(f"metrics.{family}")}
+    assert own == set()

@@ -1,0 +1,70 @@
+"""Draw items: what the overlay hands the painter (no Qt), and their bounding boxes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from metrics.model import Sample
+from viewer.scene.palette import StyleKey
+
+Ref = tuple[str, int]  # ("gt", i) or ("det", j)
+
+
+@dataclass(frozen=True, eq=False)
+class DrawItem:
+    """One thing to draw, in image coordinates.
+
+    shape: "polygon" (closed ring), "line" (polyline), "points", "text", "arc", and two
+    batches that stand for many small things at once (cheap at 1,000 words per image):
+    "texts" (coords = (n, 2) anchors; data: texts, sizes, refs) and "lines" (coords =
+    (n, 2, 2) segments; data: texts, refs, related).
+    style: its state, a key of ``viewer.scene.palette.PALETTE`` (colour, fill, pen).
+    ref: the instance it belongs to (for picking); related: instances to light up with it.
+    """
+
+    layer: str
+    shape: str
+    coords: np.ndarray
+    style: StyleKey
+    text: str = ""
+    ref: Ref | None = None
+    related: tuple[Ref, ...] = ()
+    extra: Mapping[str, float] = field(default_factory=dict)
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+def bounds(sample: Sample) -> tuple[float, float, float, float]:
+    """(xmin, ymin, xmax, ymax) of every box of the sample (for a canvas without image)."""
+    pts = [i.points for i in (*sample.gt, *sample.det)]
+    if not pts:
+        return (0.0, 0.0, 640.0, 480.0)
+    allp = np.concatenate(pts)
+    return (
+        float(allp[:, 0].min()),
+        float(allp[:, 1].min()),
+        float(allp[:, 0].max()),
+        float(allp[:, 1].max()),
+    )
+
+
+def bboxes(coords: Sequence[np.ndarray]) -> np.ndarray:
+    """(n, 4) bounding boxes (x0, y0, x1, y1) of many coordinate arrays, in one pass."""
+    if not coords:
+        return np.zeros((0, 4))
+    arrays = [
+        c if isinstance(c, np.ndarray) and c.ndim == 2 else np.asarray(c, float).reshape(-1, 2)
+        for c in coords
+    ]
+    lengths = np.fromiter((len(a) for a in arrays), dtype=np.intp, count=len(arrays))
+    out = np.zeros((len(arrays), 4))
+    keep = lengths > 0
+    if keep.any():
+        flat = np.concatenate([a for a in arrays if len(a)])
+        starts = np.concatenate([[0], np.cumsum(lengths[keep])[:-1]])
+        out[keep, :2] = np.minimum.reduceat(flat, starts, axis=0)
+        out[keep, 2:] = np.maximum.reduceat(flat, starts, axis=0)
+    return out

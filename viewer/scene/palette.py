@@ -1,0 +1,174 @@
+"""The palette: one typed style key per state the canvas draws, mapped to plain colours.
+
+``StyleKey`` names every state (each verdict on each side, each match kind, don't-care, the
+TIoU cut and outlier, the PCC states, the multiline pivots, selection, hover, the A/B
+difference ring, reader warnings, ...); ``PALETTE`` gives each one a ``Style`` of RGBA values.
+No Qt here: ``viewer.style`` turns these into pens and brushes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import NamedTuple
+
+from metrics.results import MatchKind, Verdict
+
+
+class Rgba(NamedTuple):
+    """A colour: red, green, blue, alpha, each 0-255."""
+
+    r: int
+    g: int
+    b: int
+    a: int = 255
+
+    @classmethod
+    def of(cls, text: str) -> Rgba:
+        """From ``#rrggbb`` or ``#aarrggbb`` (alpha first, as Qt and SVG tools write it)."""
+        h = text.removeprefix("#")
+        if len(h) == 6:
+            return cls(int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16))
+        if len(h) == 8:
+            return cls(int(h[2:4], 16), int(h[4:6], 16), int(h[6:8], 16), int(h[0:2], 16))
+        raise ValueError(f"not a colour: {text!r}")
+
+
+@dataclass(frozen=True)
+class Style:
+    stroke: Rgba | None  # outline (None: no outline)
+    fill: Rgba | None = None  # None: no fill
+    width: float = 2.0  # screen pixels, whatever the zoom
+    dash: bool = False
+    hatch: bool = False
+    radius: float = 4.0  # point markers, screen pixels
+    label: str = ""  # legend text
+
+    def look(self) -> tuple[object, ...]:
+        """What the style looks like on screen (everything but the legend text)."""
+        return (self.stroke, self.fill, self.width, self.dash, self.hatch, self.radius)
+
+
+class StyleKey(StrEnum):
+    GT_MATCHED = "gt.matched"
+    GT_PARTIAL = "gt.partial"
+    GT_MISSED = "gt.missed"
+    GT_DONT_CARE = "gt.dont_care"
+    GT_NONE = "gt.none"  # not evaluated (yet)
+    DET_MATCHED = "det.matched"
+    DET_PARTIAL = "det.partial"
+    DET_FALSE_POSITIVE = "det.false_positive"
+    DET_DONT_CARE = "det.dont_care"
+    DET_NONE = "det.none"  # not evaluated (yet)
+    LINK_ONE_TO_ONE = "link.one_to_one"
+    LINK_SPLIT = "link.split"
+    LINK_MERGE = "link.merge"
+    LABEL_GT = "label.gt"
+    LABEL_DET = "label.det"
+    DONT_CARE_REGION = "dont_care"
+    TIOU_CUT = "tiou.cut"
+    TIOU_OUTLIER = "tiou.outlier"
+    TIOU_CUT_TEXT = "tiou.cut.text"
+    TIOU_OUTLIER_TEXT = "tiou.outlier.text"
+    PCC_MISSED = "pcc.missed"
+    PCC_COUNTED = "pcc.counted"
+    PCC_OVERLAPPED = "pcc.overlapped"
+    MULTILINE_ACCEPTED = "multiline.accepted"
+    MULTILINE_REJECTED = "multiline.rejected"
+    WARNING = "warning"
+    HOVER = "highlight"
+    SELECTED = "selected"
+    COMPARE_DIFF = "compare.diff"
+
+
+K = StyleKey
+GREEN, ORANGE, RED = Rgba.of("#22c55e"), Rgba.of("#f59e0b"), Rgba.of("#ef4444")
+BLUE, GREY, PURPLE = Rgba.of("#3b82f6"), Rgba.of("#9ca3af"), Rgba.of("#a855f7")
+CYAN, MAGENTA, DARK_GREY = Rgba.of("#06b6d4"), Rgba.of("#ec4899"), Rgba.of("#6b7280")
+TEXT_BOX = Rgba.of("#e6ffffff")  # the light box under every text
+
+PALETTE: dict[StyleKey, Style] = {
+    K.GT_MATCHED: Style(GREEN, Rgba.of("#3022c55e"), 2.0, label="GT matched"),
+    K.GT_PARTIAL: Style(ORANGE, Rgba.of("#30f59e0b"), 2.0, label="GT partly credited"),
+    K.GT_MISSED: Style(RED, Rgba.of("#40ef4444"), 2.5, label="GT missed"),
+    K.GT_DONT_CARE: Style(GREY, None, 1.5, dash=True, label="GT don't care"),
+    K.GT_NONE: Style(GREEN, None, 2.0, label="GT"),
+    K.DET_MATCHED: Style(BLUE, None, 2.0, label="detection matched"),
+    K.DET_PARTIAL: Style(PURPLE, None, 2.0, label="detection partly credited"),
+    K.DET_FALSE_POSITIVE: Style(MAGENTA, None, 2.5, dash=True, label="false positive"),
+    K.DET_DONT_CARE: Style(
+        DARK_GREY, None, 1.5, dash=True, label="detection absorbed by don't care"
+    ),
+    K.DET_NONE: Style(BLUE, None, 1.0, label="detection"),
+    K.LINK_ONE_TO_ONE: Style(BLUE, None, 1.5, label="one-to-one"),
+    K.LINK_SPLIT: Style(ORANGE, None, 2.0, dash=True, label="split (1 GT, n dets)"),
+    K.LINK_MERGE: Style(PURPLE, None, 2.0, dash=True, label="merge (n GTs, 1 det)"),
+    K.LABEL_GT: Style(Rgba.of("#064e3b"), TEXT_BOX, label="recall credit"),
+    K.LABEL_DET: Style(Rgba.of("#1e3a8a"), TEXT_BOX, label="precision credit"),
+    K.DONT_CARE_REGION: Style(
+        GREY, Rgba.of("#50808080"), 1.0, hatch=True, label="don't-care region"
+    ),
+    K.TIOU_CUT: Style(RED, Rgba.of("#80ef4444"), 1.0, hatch=True, label="cut: GT outside det (Ct)"),
+    K.TIOU_OUTLIER: Style(
+        ORANGE, Rgba.of("#80f59e0b"), 1.0, hatch=True, label="outlier: other GT inside det (Ot)"
+    ),
+    K.TIOU_CUT_TEXT: Style(Rgba.of("#7f1d1d"), TEXT_BOX),
+    K.TIOU_OUTLIER_TEXT: Style(Rgba.of("#78350f"), TEXT_BOX),
+    K.PCC_MISSED: Style(RED, RED, 1.0, radius=4.0, label="character missed"),
+    K.PCC_COUNTED: Style(GREEN, GREEN, 1.0, radius=4.0, label="character counted"),
+    K.PCC_OVERLAPPED: Style(ORANGE, ORANGE, 1.0, radius=5.0, label="character overlapped"),
+    K.MULTILINE_ACCEPTED: Style(CYAN, CYAN, 1.5, radius=4.0, label="pivot pair, same line"),
+    K.MULTILINE_REJECTED: Style(RED, RED, 2.0, radius=4.0, label="pivot pair, other line"),
+    K.WARNING: Style(Rgba.of("#facc15"), None, 3.0, dash=True, label="reader warning"),
+    K.HOVER: Style(Rgba.of("#ffffff"), None, 4.0),
+    K.COMPARE_DIFF: Style(
+        Rgba.of("#e879f9"), None, 2.5, dash=True, label="A and B differ on this GT"
+    ),
+    K.SELECTED: Style(Rgba.of("#fde047"), None, 4.5),
+}
+
+# The state of an instance: its verdict under the metric (None: no result yet). A detection
+# without a match is a false positive, whichever word the metric uses for it.
+GT_VERDICT: dict[Verdict | None, StyleKey] = {
+    Verdict.MATCHED: K.GT_MATCHED,
+    Verdict.PARTIAL: K.GT_PARTIAL,
+    Verdict.MISSED: K.GT_MISSED,
+    Verdict.FALSE_POSITIVE: K.GT_NONE,  # no metric gives a GT this verdict
+    Verdict.DONT_CARE: K.GT_DONT_CARE,
+    None: K.GT_NONE,
+}
+DET_VERDICT: dict[Verdict | None, StyleKey] = {
+    Verdict.MATCHED: K.DET_MATCHED,
+    Verdict.PARTIAL: K.DET_PARTIAL,
+    Verdict.MISSED: K.DET_FALSE_POSITIVE,
+    Verdict.FALSE_POSITIVE: K.DET_FALSE_POSITIVE,
+    Verdict.DONT_CARE: K.DET_DONT_CARE,
+    None: K.DET_NONE,
+}
+MATCH_KIND: dict[MatchKind, StyleKey] = {
+    MatchKind.ONE_TO_ONE: K.LINK_ONE_TO_ONE,
+    MatchKind.SPLIT: K.LINK_SPLIT,
+    MatchKind.MERGE: K.LINK_MERGE,
+}
+TIOU_REGION = {"cut": K.TIOU_CUT, "outlier": K.TIOU_OUTLIER}
+TIOU_TEXT = {"cut": K.TIOU_CUT_TEXT, "outlier": K.TIOU_OUTLIER_TEXT}
+PCC_STATE = {"missed": K.PCC_MISSED, "counted": K.PCC_COUNTED, "overlapped": K.PCC_OVERLAPPED}
+INSTANCE_LABEL = {"gt": K.LABEL_GT, "det": K.LABEL_DET}
+
+
+def verdict_key(side: str, verdict: Verdict | None) -> StyleKey:
+    """The style of a GT (``side`` "gt") or a detection with this verdict."""
+    return (GT_VERDICT if side == "gt" else DET_VERDICT)[verdict]
+
+
+LAYER_LEGEND: dict[str, tuple[StyleKey, ...]] = {
+    "gt": (K.GT_MATCHED, K.GT_PARTIAL, K.GT_MISSED, K.GT_DONT_CARE),
+    "det": (K.DET_MATCHED, K.DET_PARTIAL, K.DET_FALSE_POSITIVE, K.DET_DONT_CARE),
+    "links": (K.LINK_ONE_TO_ONE, K.LINK_SPLIT, K.LINK_MERGE),
+    "labels": (K.LABEL_GT, K.LABEL_DET),
+    "dont_care": (K.DONT_CARE_REGION,),
+    "tiou": (K.TIOU_CUT, K.TIOU_OUTLIER),
+    "pcc": (K.PCC_MISSED, K.PCC_COUNTED, K.PCC_OVERLAPPED),
+    "multiline": (K.MULTILINE_ACCEPTED, K.MULTILINE_REJECTED),
+    "warnings": (K.WARNING,),
+}

@@ -1,0 +1,106 @@
+"""Side: one detector under one metric, the unit the viewer shows (A, and B when comparing).
+
+A side holds a dataset, the store of its evaluations (filled by an ``EvaluationWorker``), the
+metric it shows, the parameter overrides it evaluates with, and its display name. The two
+sides of a comparison are symmetric: two detectors are two sides with their own datasets and
+stores; two metrics on one detector are two sides sharing the dataset and the store. A side
+knows nothing of the session: it reports through the callbacks of its store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from metrics.model import Dataset, Sample
+from metrics.registry import METRICS, MetricSpec, applicable, make_params
+from metrics.results import Evaluation, SampleResult
+from viewer.workers import ResultStore
+
+
+def detector_name(path: str | None) -> str:
+    return Path(path).name.removesuffix(".zip") if path else "no detections"
+
+
+class Side:
+    """One detector × metric: dataset, results store, metric, parameters and name."""
+
+    def __init__(
+        self,
+        dataset: Dataset,
+        store: ResultStore,
+        *,
+        metric: str | None,
+        det: str | None = None,
+        name: str = "A",
+        overrides: Mapping[str, Mapping[str, Any]] | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
+        self.dataset = dataset
+        self.store = store
+        self.metric = metric
+        self.det = det  # the detection set's path (None: no detections)
+        self.name = name
+        self.overrides: dict[str, dict[str, Any]] = {
+            k: dict(v) for k, v in (overrides or {}).items()
+        }
+        self._progress = progress
+
+    @property
+    def evaluations(self) -> dict[str, Evaluation]:
+        return self.store.evaluations
+
+    @property
+    def partial(self) -> dict[str, Evaluation]:
+        return self.store.partial
+
+    def shares_results_with(self, other: Side) -> bool:
+        """Both sides read one store (a metric comparison on one detector)."""
+        return self.store is other.store
+
+    def rename(self, name: str) -> None:
+        self.name = name.strip() or self.name
+
+    # ------------------------------------------------------------------ metrics
+    def metric_ids(self) -> list[str]:
+        return [s.id for s in applicable(self.dataset)]
+
+    def params(self, metric: str | None = None) -> Any:
+        mid = metric or self.metric
+        if mid is None:
+            return None
+        return make_params(METRICS[mid], self.overrides.get(mid))
+
+    def set_overrides(self, metric: str, values: Mapping[str, Any]) -> None:
+        make_params(METRICS[metric], values)  # raises on a bad value before anything changes
+        self.overrides[metric] = dict(values)
+
+    # ------------------------------------------------------------------ evaluation
+    def evaluate(self, metrics: list[str] | None = None, first: str | None = None) -> None:
+        """Evaluate ``metrics`` (default: every applicable one), the shown metric first and
+        the sample ``first`` before the rest of the dataset."""
+        specs: list[MetricSpec] = [METRICS[m] for m in (metrics or self.metric_ids())]
+        if self.metric is not None and METRICS[self.metric] in specs:
+            specs.sort(key=lambda s: s.id != self.metric)
+        self.store.start(self.dataset, specs, self.overrides, first, self._progress)
+
+    def cancel(self) -> None:
+        self.store.cancel()
+
+    def is_busy(self) -> bool:
+        return self.store.is_busy()
+
+    def wait(self, timeout_ms: int) -> bool:
+        return self.store.wait(timeout_ms)
+
+    # ------------------------------------------------------------------ reading
+    def sample(self, sample_id: str | None) -> Sample | None:
+        return None if sample_id is None else self.dataset[sample_id]
+
+    def evaluation(self, metric: str | None = None) -> Evaluation | None:
+        mid = metric or self.metric
+        return None if mid is None else self.evaluations.get(mid)
+
+    def result(self, sample_id: str | None, metric: str | None = None) -> SampleResult | None:
+        return self.store.result(metric or self.metric, sample_id)
