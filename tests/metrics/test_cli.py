@@ -1,4 +1,5 @@
-"""``detlens eval``: demo default, JSON/CSV output, parameters, bad input without traceback."""
+"""``detlens eval``: demo default, JSON/CSV output, parameters, bad input without traceback,
+``--workers 2`` writing the same JSON as ``--workers 1``."""
 
 from __future__ import annotations
 
@@ -194,3 +195,13 @@ def test_all_skips_only_the_samples_a_metric_cannot_read(
         ["eval", "--gt", str(demo.gt), "--det", str(demo.det_b), "--metric", "tedeval", "-q"]
     )
     assert strict == 2 and "gt_img_8.txt:1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("det", ["det_a", "det_b"])
+def test_two_workers_write_the_same_json(det: str, tmp_path: Path) -> None:
+    demo = demo_paths()
+    argv = ["eval", "--gt", str(demo.gt), "--det", str(getattr(demo, det)), "-q", "--evidence"]
+    assert main([*argv, "--workers", "1", "--json", str(tmp_path / "1.json")]) == 0
+    assert main([*argv, "--workers", "2", "--json", str(tmp_path / "2.json")]) == 0
+    one, two = (tmp_path / "1.json").read_bytes(), (tmp_path / "2.json").read_bytes()
+    assert len(json.loads(one)) >= 8 and one == two

@@ -1,4 +1,4 @@
-"""Viewer fixtures: a main window on the demo data, evaluated."""
+"""Viewer fixtures: a main window on the demo data, evaluated (skips without PySide6)."""
 
 from __future__ import annotations
 
@@ -10,20 +10,10 @@ pytest.importorskip("PySide6", reason="viewer tests need PySide6 (pip install -e
 
 from PySide6.QtCore import QStandardPaths
 
-from metrics.demo import demo_paths
+from tests.support import demo_dataset_paths, wait_evaluated
 from viewer.main_window import MainWindow
-from viewer.session import DatasetPaths, Session
 
 QStandardPaths.setTestModeEnabled(True)  # QSettings (recent datasets) away from the user's
-
-
-def demo_dataset_paths(det: str = "a") -> DatasetPaths:
-    d = demo_paths()
-    return DatasetPaths(str(d.gt), str(d.det_a if det == "a" else d.det_b), str(d.images))
-
-
-def wait_evaluated(qtbot, session: Session) -> None:
-    qtbot.waitUntil(lambda: bool(session.evaluations) and not session.is_busy(), timeout=60000)
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from tests.viewer.conftest import demo_dataset_paths, wait_evaluated
+from tests.support import demo_dataset_paths, wait_evaluated
 from viewer.session import Session
 from viewer.widgets.sample_table import HMEAN_COLUMN, SampleTablePanel
 

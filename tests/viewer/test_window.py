@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QPointF, Qt
 
-from tests.viewer.conftest import wait_evaluated
+from tests.support import wait_evaluated
 from viewer.main_window import MainWindow
 from viewer.session import DatasetPaths
 

@@ -1,0 +1,1 @@
+"""detlens test suite (a package: modules import their builders from ``tests.support``)."""

@@ -1,0 +1,53 @@
+"""CLEval on polygons (spec 5.9): character centres resampled along the polygon, padding
+of short inputs, boundary centres outside, ten characters for a don't-care polygon."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from metrics.cleval.geometry import poly_pcc, poly_points
+from metrics.cleval.metric import (
+    ClevalParams,
+    evaluate_sample,
+)
+from metrics.model import Instance
+from tests.support import quad, sample
+
+V011 = ClevalParams()
+
+
+def approx(*values: float) -> Any:
+    return pytest.approx(values, abs=1e-12)
+
+
+def poly(coords: str, text: str | None, line: int = 1) -> Instance:
+    return quad(coords, text, line)
+
+
+def test_poly_pcc_resampling() -> None:
+    pts = np.array([[0, 0], [50, 0], [100, 0], [100, 20], [50, 20], [0, 20]], float)
+    np.testing.assert_array_equal(poly_pcc(pts, 2), [[25, 10], [75, 10]])
+    assert poly_pcc(pts, 0).shape == (0, 2)
+
+
+def test_poly_padding_of_short_inputs() -> None:
+    ring, box = poly_points(np.array([[0, 0], [10, 0], [10, 5]], float))
+    np.testing.assert_array_equal(ring, [[0, 0], [10, 0], [10, 5], [0, 5]])
+    ring, box = poly_points(np.array([[3, 7]], float))
+    np.testing.assert_array_equal(box, [[3, 7], [3, 3], [3, 3], [3, 3]])
+
+
+def test_poly_boundary_pcc_not_inside_and_dc_gets_ten_chars() -> None:
+    g = poly("0,0,50,0,100,0,100,20,50,20,0,20", "AB", 1)
+    dc = poly("200,0,300,0,300,20,200,20", "###", 2)
+    d = poly("0,0,25,0,50,0,50,20,25,20,0,20", None, 1)  # PCC (25,10) inside, (75,10) out
+    fp = poly("400,0,450,0,500,0,500,20,450,20,400,20", None, 2)
+    r = evaluate_sample(sample([g, dc], [d, fp]), V011)
+    assert len(r.evidence["pcc"][1]) == 10
+    assert r.det[1].values["fp_chars"] == 1
+    assert (r.recall, r.precision) == approx(0.5, 0.5)
+    edge = poly("0,0,12,0,25,0,25,20,12,20,0,20", None, 1)  # PCC (25,10) on the boundary
+    assert evaluate_sample(sample([g], [edge]), V011).recall == 0.0

@@ -1,0 +1,139 @@
+"""CLEval properties: scores in [0, 1] for every variant, a split into k equal pieces
+costs k - 1 characters, the exact interiors-apart test agrees with GEOS, and metrics of one run
+share their preparation without changing results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+import shapely
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from metrics.cleval.geometry import interiors_apart
+from metrics.cleval.metric import (
+    ClevalLegacyParams,
+    ClevalParams,
+    evaluate_batch,
+    evaluate_sample,
+    evaluate_sample_e2e,
+    evaluate_sample_legacy,
+    evaluate_sample_legacy_e2e,
+)
+from metrics.model import Dataset, Sample
+from metrics.quads import is_convex_quad
+from metrics.registry import METRICS
+from metrics.results import SampleResult
+from metrics.runner import run
+from tests.support import convex_quads, dets, gts, quad, sample
+
+G0 = ("0,0,100,0,100,20,0,20", "ABCDE")
+
+
+D60 = "0,0,60,0,60,20,0,20"
+
+
+V011 = ClevalParams()
+
+
+LEGACY = ClevalLegacyParams()
+
+
+EVIDENCE_KEYS = {"pcc", "pcc_vertical", "pcc_hits", "pcc_hit_by", "dc_det_rule", "counters"}
+
+
+E2E_KEYS = EVIDENCE_KEYS | {"e2e", "consumed", "remaining"}
+
+
+def rph(r: SampleResult) -> tuple[float, float, float]:
+    return r.recall, r.precision, r.hmean
+
+
+def approx(*values: float) -> Any:
+    return pytest.approx(values, abs=1e-12)
+
+
+def hits(r: SampleResult, gt: int = 0) -> list[int]:
+    return [int(v) for v in r.evidence["pcc_hits"][gt]]
+
+
+def counters(r: SampleResult) -> dict[str, int]:
+    return dict(r.evidence["counters"])
+
+
+def _box(x: int, y: int, w: int, h: int) -> str:
+    return f"{x},{y},{x + w},{y},{x + w},{y + h},{x},{y + h}"
+
+
+boxes = st.tuples(st.integers(0, 200), st.integers(0, 100), st.integers(1, 120), st.integers(1, 60))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.tuples(boxes, st.text("AB#", min_size=0, max_size=6)), max_size=6),
+    st.lists(st.tuples(boxes, st.text("AB", max_size=6)), max_size=8),
+)
+def test_scores_are_between_zero_and_one(
+    g: list[tuple[tuple[int, int, int, int], str]], d: list[tuple[tuple[int, int, int, int], str]]
+) -> None:
+    gl = [quad(_box(*b), "###" if "#" in t else t, k + 1) for k, (b, t) in enumerate(g)]
+    dl = [quad(_box(*b), t, k + 1) for k, (b, t) in enumerate(d)]
+    s = sample(gl, dl)
+    for r in (
+        evaluate_sample(s, V011),
+        evaluate_sample_legacy(s, LEGACY),
+        evaluate_sample_e2e(s, V011),
+        evaluate_sample_legacy_e2e(s, LEGACY),
+    ):
+        assert 0.0 <= r.recall <= 1.0 and 0.0 <= r.precision <= 1.0
+        assert len(r.gt) == len(gl) and len(r.det) == len(dl)
+    batch = evaluate_batch([s, s], V011)
+    assert rph(batch[1]) == rph(evaluate_sample(s, V011))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 10), st.data())
+def test_split_into_k_equal_pieces_costs_k_minus_one(length: int, data: st.DataObject) -> None:
+    k = data.draw(st.integers(2, length))
+    width = 20 * length * k
+    text = "X" * length
+    pieces = [_box(m * width // k, 0, width // k, 20) for m in range(k)]
+    s = sample(gts((_box(0, 0, width, 20), text)), dets(*pieces))
+    for r in (evaluate_sample(s, V011), evaluate_sample_legacy(s, LEGACY)):
+        assert r.tally["gran_r"] == k - 1
+        assert r.gt[0].values["gran_r"] == k - 1
+        assert counters(r)["split"] == 1
+        assert r.recall == pytest.approx((length - (k - 1)) / length)
+        assert r.precision == pytest.approx(1.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(convex_quads(), convex_quads())
+def test_interiors_apart_agrees_with_geos(
+    qa: list[tuple[int, int]], qb: list[tuple[int, int]]
+) -> None:
+    """The exact separating-axis test that lets the don't-care cut skip GEOS."""
+    a, b = np.array([qa], dtype=np.float64), np.array([qb], dtype=np.float64)
+    assert is_convex_quad(a)[0] and is_convex_quad(b)[0]
+    area = shapely.area(shapely.intersection(shapely.polygons(a[0]), shapely.polygons(b[0])))
+    assert bool(interiors_apart(a, b)[0]) == (area == 0)
+
+
+def test_metrics_of_one_run_share_preparation_without_changing_results() -> None:
+    """cleval_det and cleval_legacy_det reuse one memoized preparation within a run."""
+    samples = []
+    for n in range(3):
+        g = gts(G0, ("0,30,100,30,100,50,0,50", "###"), (f"{n},28,60,28,60,52,{n},52", "XY"))
+        d = dets(D60, "0,25,100,25,100,55,0,55", f"50,0,{110 + n},0,{110 + n},20,50,20")
+        samples.append(Sample(f"img_{n}", tuple(g), tuple(d)))
+    ds = Dataset(tuple(samples))
+    specs = [METRICS["cleval_det"], METRICS["cleval_legacy_det"]]
+    together = run(ds, specs)
+    alone = [run(ds, [spec])[0] for spec in specs]
+    for a, b in zip(together, alone, strict=True):
+        for s in ds.samples:
+            ra, rb = a.results[s.id], b.results[s.id]
+            assert (ra.tally, ra.gt, ra.det, ra.matches) == (rb.tally, rb.gt, rb.det, rb.matches)
+            assert ra.evidence["pcc_hit_by"] == rb.evidence["pcc_hit_by"]

@@ -1,0 +1,1 @@
+"""DetEval (ICDAR 2013), spec 2."""

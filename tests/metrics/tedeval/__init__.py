@@ -1,0 +1,1 @@
+"""TedEval, spec 4."""

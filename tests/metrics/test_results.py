@@ -1,0 +1,89 @@
+"""The result model (``metrics.results``): results pickle (they cross ``--workers``
+process boundaries) with their evidence, and tallies add up: the per-sample tallies of any
+subset give ``Evaluation.subset`` scores, for the credit family and for CLEval."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from metrics.demo import demo_paths
+from metrics.io.reader import load_dataset
+from metrics.io.writers import evaluation_dict
+from metrics.registry import METRICS
+from metrics.results import aggregate, hmean
+from metrics.runner import run
+from metrics.tally import ClevalTally, CreditTally
+
+
+def _demo(*metrics: str):
+    demo = demo_paths()
+    ds = load_dataset(demo.gt, demo.det_b)
+    return ds, run(ds, [METRICS[m] for m in metrics], policy="skip_sample")
+
+
+def test_evaluation_with_evidence_pickles() -> None:
+    _, evals = _demo("ic15_iou", "tiou", "tedeval", "cleval_det", "cleval_e2e", "cleval_legacy_det")
+    for ev in evals:
+        back = pickle.loads(pickle.dumps(ev))
+        assert evaluation_dict(back, evidence=True) == evaluation_dict(ev, evidence=True)
+        assert back.metric == ev.metric and back.params == ev.params
+        assert (back.recall, back.precision, back.hmean) == (ev.recall, ev.precision, ev.hmean)
+
+
+def test_sample_result_pickles_with_regions_and_empty_mappings() -> None:
+    _, (ev,) = _demo("tiou")
+    r = ev.results["img_4"]
+    assert any(m.regions for m in r.matches)  # evidence regions (coordinates) inside
+    back = pickle.loads(pickle.dumps(r))
+    assert (back.recall, back.precision, back.hmean, back.tally) == (
+        r.recall,
+        r.precision,
+        r.hmean,
+        r.tally,
+    )
+    assert back.gt == r.gt and back.det == r.det
+    for a, b in zip(back.matches, r.matches, strict=True):
+        assert (a.kind, a.gt, a.det, dict(a.values)) == (b.kind, b.gt, b.det, dict(b.values))
+        assert dict(a.regions) == dict(b.regions)  # Region compares rings and area
+    empty = next(g for g in r.gt if not g.values)
+    assert pickle.loads(pickle.dumps(empty)).values is empty.values  # the shared empty map
+
+
+@pytest.mark.parametrize("metric", ["ic15_iou", "tiou", "cleval_det", "cleval_legacy_det"])
+def test_subset_scores_are_the_sum_of_their_tallies(metric: str) -> None:
+    _, (ev,) = _demo(metric)
+    ids = ["img_2", "img_4", "img_7"]
+    tally = ev.results[ids[0]].tally
+    for sid in ids[1:]:
+        tally = tally + ev.results[sid].tally
+    sub = ev.subset(ids)
+    assert sub.tally == tally and sub.n_samples == 3
+    assert (sub.recall, sub.precision, sub.hmean) == tally.scores()
+    whole = ev.subset(list(ev.results))
+    assert (whole.recall, whole.precision, whole.hmean) == (ev.recall, ev.precision, ev.hmean)
+
+
+def test_credit_tally_by_hand() -> None:
+    a = CreditTally(n_gt_care=2, n_det_care=1, recall_credit=1, precision_credit=1)
+    b = CreditTally(n_gt_care=2, n_det_care=3, recall_credit=0.5)
+    total = a + b
+    assert total["precision_credit"] == 1 and total["recall_credit"] == 1.5
+    assert total.scores() == (0.375, 0.25, hmean(0.375, 0.25))
+    assert hmean(0.375, 0.25) == pytest.approx(0.3)
+
+
+def test_cleval_tally_clamps_on_the_sums() -> None:
+    """0.1.1 (spec 5.5): max(0, tp - gran) of the summed tallies, not per image."""
+    a = ClevalTally(tp=0, gran_r=2, gran_p=0, chars_gt=4, chars_det=4)
+    b = ClevalTally(tp=4, gran_r=0, gran_p=1, chars_gt=4, chars_det=4)
+    assert a.scores()[:2] == (0.0, 0.0)
+    assert (a + b).scores()[:2] == (2 / 8, 3 / 8)
+
+
+def test_tallies_of_different_kinds_do_not_add() -> None:
+    with pytest.raises(ValueError, match="cannot add"):
+        CreditTally() + ClevalTally()  # type: ignore[operator]
+    with pytest.raises(ValueError):
+        aggregate([])

@@ -1,0 +1,1 @@
+"""Tests of the PySide6 viewer (skipped when PySide6 is not installed)."""
