@@ -8,12 +8,14 @@ without calling back into the geometry engine, and results pickle and serialise 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.intp]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -41,3 +43,151 @@ class Region:
 
 
 EMPTY_REGION = Region((), 0.0)
+
+
+# --------------------------------------------------------------------------- per family
+# Indices are 0-based positions in the sample's GT / detection lists (file order).
+
+
+@dataclass(frozen=True, slots=True)
+class RankedDetection:
+    """ICDAR15 AP input: a care detection's confidence and whether it matched (spec 1.3)."""
+
+    confidence: float
+    matched: bool
+
+
+@dataclass(frozen=True, slots=True)
+class IouEvidence:
+    """``ic15_iou``: the ranked care detections behind the AP (empty without confidences)."""
+
+    ranked: tuple[RankedDetection, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded:
+    """A DetEval candidate that did not become a match, with the reason and its numbers.
+
+    ``reason`` is one of ``not_unique``, ``not_single_overlap``, ``center_distance``,
+    ``sum_below_threshold``, ``om_not_single``, ``mo_not_single`` (spec 2.3); ``stage`` is
+    ``"OO"``, ``"OM"`` or ``"MO"``; ``values`` holds e.g. ``S``, ``d``, ``gt_overlaps``.
+    """
+
+    reason: str
+    gt: tuple[int, ...]
+    det: tuple[int, ...]
+    stage: str = "OO"
+    values: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Absorbed:
+    """A detection made don't-care by a don't-care GT (its area precision over it)."""
+
+    det: int
+    gt: int
+    precision: float
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class DetEvalEvidence:
+    """DetEval: discarded candidates, the official match-type labels, absorbed detections
+    and the GT x det area recall / area precision matrices (read-only)."""
+
+    discarded: tuple[Discarded, ...]
+    match_types: tuple[str, ...]
+    dc_dets: tuple[Absorbed, ...]
+    area_recall: FloatArray
+    area_precision: FloatArray
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PccEvidence:
+    """Pseudo character centres of every GT word and who hit them (TedEval, CLEval).
+
+    Per GT (tuples aligned with the GT list): ``points`` (k, 2), ``vertical``, ``hits``
+    (count per character) and ``hit_by`` (per character, the detections that hit it).
+    """
+
+    points: tuple[FloatArray, ...]
+    vertical: tuple[bool, ...]
+    hits: tuple[IntArray, ...]
+    hit_by: tuple[tuple[tuple[int, ...], ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AnglePair:
+    """One ordered pair of the multiline test: labels, raw angle theta and folded angle."""
+
+    a: int
+    b: int
+    theta: float
+    angle: float
+    passed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MultilineTest:
+    """TedEval's multiline test of a split (``OM``) or merge (``MO``) candidate (spec 4.4).
+
+    ``pivots`` maps each instance (GT for merges, detection for splits) to its two pivot
+    points; ``rejecting_pair`` is the first failing pair, the official decision.
+    """
+
+    kind: str
+    gt: tuple[int, ...]
+    det: tuple[int, ...]
+    pairs: tuple[AnglePair, ...]
+    rejected: bool
+    rejecting_pair: tuple[int, int] | None
+    pivots: Mapping[int, tuple[tuple[float, float], tuple[float, float]]]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TedEvalEvidence:
+    """TedEval: PCC, multiline tests, the don't-care rule that applied to each detection
+    (``"single"`` / ``"sum"``) and what is left of such detections after the cut."""
+
+    pcc: PccEvidence
+    multiline: tuple[MultilineTest, ...]
+    dc_det_rule: Mapping[int, str]
+    det_polygons_after_dc: Mapping[int, tuple[FloatArray, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class RecognitionStep:
+    """CLEval end-to-end: one GT's recognition against its detections (spec 5.6)."""
+
+    gt: int
+    dets: tuple[int, ...]
+    text: str
+    lcs: str
+    lcs_len: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ClevalEvidence:
+    """CLEval: PCC, the don't-care rule per detection, the sample's counters and, for the
+    end-to-end metrics, the recognition steps and the characters consumed / remaining."""
+
+    pcc: PccEvidence
+    dc_det_rule: Mapping[int, str]
+    counters: Mapping[str, int]
+    e2e: tuple[RecognitionStep, ...] | None = None
+    consumed: Mapping[int, str] = field(default_factory=dict)
+    remaining: Mapping[int, str] = field(default_factory=dict)
+
+
+Evidence = IouEvidence | DetEvalEvidence | TedEvalEvidence | ClevalEvidence
+
+
+def pcc_of(evidence: Evidence | None) -> PccEvidence | None:
+    """The PCC evidence of a result (TedEval, CLEval), or None."""
+    if isinstance(evidence, TedEvalEvidence | ClevalEvidence):
+        return evidence.pcc
+    return None
+
+
+def multiline_of(evidence: Evidence | None) -> tuple[MultilineTest, ...]:
+    """TedEval's multiline tests of a result (empty for every other metric)."""
+    return evidence.multiline if isinstance(evidence, TedEvalEvidence) else ()

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from metrics.evidence import Region
+from metrics.evidence import Evidence, Region
 from metrics.model import Problem
 from metrics.tally import (
     ClevalLegacyTally,
@@ -147,7 +147,7 @@ class SampleResult:
     gt: tuple[InstanceResult, ...]
     det: tuple[InstanceResult, ...]
     matches: tuple[MatchRecord, ...] = ()
-    evidence: Mapping[str, Any] = field(default_factory=_empty)
+    evidence: Evidence | None = None
     warnings: tuple[Problem, ...] = ()
     extra: Mapping[str, float] = field(default_factory=_empty)
 

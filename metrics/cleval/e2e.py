@@ -14,6 +14,7 @@ from metrics.cleval.core import Batch, local_index
 from metrics.cleval.geometry import IntArray
 from metrics.cleval.match import Outcome, lcs, sums
 from metrics.cleval.params import Rules
+from metrics.evidence import RecognitionStep
 from metrics.model import FloatArray
 
 
@@ -21,7 +22,7 @@ from metrics.model import FloatArray
 class E2E:
     """End-to-end outcome: per sample sums and steps, per det consumed/remaining text."""
 
-    steps: list[list[dict[str, object]]]
+    steps: list[list[RecognitionStep]]
     consumed: list[str]
     remaining: list[str]
     lcs: IntArray  # per GT
@@ -60,7 +61,7 @@ def score_e2e(b: Batch, out: Outcome, rules: Rules) -> E2E:
     n = len(b.samples)
     remaining = list(b.d_text)
     consumed = [""] * len(remaining)
-    steps: list[list[dict[str, object]]] = [[] for _ in range(n)]
+    steps: list[list[RecognitionStep]] = [[] for _ in range(n)]
     lcs_len = np.zeros(len(b.g_owner), dtype=np.intp)
     mp = np.flatnonzero(out.matched)
     mp_g = b.pi[mp]
@@ -81,7 +82,7 @@ def score_e2e(b: Batch, out: Outcome, rules: Rules) -> E2E:
         _consume(common, ordered, remaining, consumed)
         lcs_len[g] = length
         steps[b.g_owner[g]].append(
-            {"gt": int(gl[g]), "dets": ordered, "text": text, "lcs": common, "lcs_len": length}
+            RecognitionStep(int(gl[g]), tuple(ordered), text, common, int(length))
         )
     valid = ~out.dc.det
     matched = valid & (out.n_gts > 0)

@@ -8,6 +8,7 @@ within the sample.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -17,6 +18,7 @@ from metrics.cleval.core import Batch, local_index
 from metrics.cleval.e2e import E2E
 from metrics.cleval.geometry import BoolArray, IntArray
 from metrics.cleval.match import Outcome, first_per
+from metrics.evidence import ClevalEvidence, PccEvidence
 from metrics.results import InstanceResult, MatchKind, MatchRecord, NearMiss, Verdict
 
 _KIND = {"OO": MatchKind.ONE_TO_ONE, "OM": MatchKind.SPLIT, "MO": MatchKind.MERGE}
@@ -211,33 +213,29 @@ class View:
     def records(self, s: int) -> tuple[MatchRecord, ...]:
         return self.recs[s]
 
-    def evidence(self, s: int, counters: dict[str, float]) -> dict[str, Any]:
+    def evidence(self, s: int, counters: dict[str, float]) -> ClevalEvidence:
         g0, g1 = self.g_off[s], self.g_off[s + 1]
         t = self.ev
-        ev: dict[str, Any] = {
-            "pcc": tuple(t.pcc[g0:g1]),
-            "pcc_vertical": tuple(t.vertical[g0:g1]),
-            "pcc_hits": tuple(t.hits[g0:g1]),
-            "pcc_hit_by": tuple(t.hit_by[g0:g1]),
-            "dc_det_rule": t.rules[s],
-            "counters": {k: int(v) for k, v in counters.items()},
-        }
-        if self.e2 is not None:
-            ev.update(self._e2e_evidence(s, self.e2))
-        return ev
-
-    def _e2e_evidence(self, s: int, e2: E2E) -> dict[str, Any]:
-        f, dc = self.d_file, self.out.dc.det
-        d0, d1 = self.d_off[s], self.d_off[s + 1]
-        valid = [d for d in range(d0, d1) if not dc[d]]
-        return {
-            "e2e": tuple(
-                {**st, "dets": tuple(f[d] for d in st["dets"])}  # type: ignore[attr-defined]
-                for st in e2.steps[s]
-            ),
-            "consumed": {f[d]: e2.consumed[d] for d in valid},
-            "remaining": {f[d]: e2.remaining[d] for d in valid},
-        }
+        pcc = PccEvidence(
+            points=tuple(t.pcc[g0:g1]),
+            vertical=tuple(t.vertical[g0:g1]),
+            hits=tuple(t.hits[g0:g1]),
+            hit_by=tuple(t.hit_by[g0:g1]),
+        )
+        rule, count = t.rules[s], {k: int(v) for k, v in counters.items()}
+        if self.e2 is None:
+            return ClevalEvidence(pcc, rule, count)
+        f, dc, e2 = self.d_file, self.out.dc.det, self.e2
+        valid = [d for d in range(self.d_off[s], self.d_off[s + 1]) if not dc[d]]
+        steps = tuple(replace(st, dets=tuple(f[d] for d in st.dets)) for st in e2.steps[s])
+        return ClevalEvidence(
+            pcc,
+            rule,
+            count,
+            e2e=steps,
+            consumed={f[d]: e2.consumed[d] for d in valid},
+            remaining={f[d]: e2.remaining[d] for d in valid},
+        )
 
 
 class _EvidenceTables:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from metrics.deteval.params import DetEvalParams
+from metrics.evidence import Discarded
 from metrics.model import FloatArray, Instance, Sample
 from metrics.results import MatchKind, MatchRecord
 
@@ -140,7 +140,7 @@ class Matcher:
     det_partners: dict[int, tuple[int, ...]] = field(default_factory=dict)
     matches: list[MatchRecord] = field(default_factory=list)
     match_types: list[str] = field(default_factory=list)
-    discarded: list[dict[str, Any]] = field(default_factory=list)
+    discarded: list[Discarded] = field(default_factory=list)
     recall_sum: float = 0.0
     precision_sum: float = 0.0
     qualifies: BoolArray = field(init=False)
@@ -302,8 +302,24 @@ class Matcher:
     def _rounded(self, s: float) -> float:
         return s if self.params.legacy else round(s, 4)
 
-    def _discard(self, reason: str, **info: Any) -> None:
-        self.discarded.append({"reason": reason, **info})
+    def _discard(
+        self,
+        reason: str,
+        *,
+        gt: int | tuple[int, ...],
+        det: int | tuple[int, ...],
+        stage: str = "OO",
+        **values: float,
+    ) -> None:
+        self.discarded.append(
+            Discarded(
+                reason,
+                gt if isinstance(gt, tuple) else (gt,),
+                det if isinstance(det, tuple) else (det,),
+                stage,
+                {k: float(v) for k, v in values.items()},
+            )
+        )
 
 
 def _sequential_sum(values: FloatArray) -> float:

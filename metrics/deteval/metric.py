@@ -37,13 +37,12 @@ collected member (with ``area_recall <= 0`` the official code would credit an em
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import numpy.typing as npt
 
 from metrics.deteval.match import Geometry, Matcher, geometry
 from metrics.deteval.params import DetEvalParams
+from metrics.evidence import Absorbed, DetEvalEvidence
 from metrics.model import BoxType, FloatArray, Problem, Sample, Severity
 from metrics.results import (
     InstanceResult,
@@ -115,13 +114,13 @@ def evaluate_sample(sample: Sample, params: DetEvalParams) -> SampleResult:
         gt=gt_results(geo, m),
         det=det_results(geo, m),
         matches=tuple(m.matches),
-        evidence={
-            "discarded": tuple(m.discarded),
-            "match_types": tuple(m.match_types),
-            "dc_dets": _dc_dets(geo),
-            "area_recall": _frozen(geo.recall),
-            "area_precision": _frozen(geo.precision),
-        },
+        evidence=DetEvalEvidence(
+            discarded=tuple(m.discarded),
+            match_types=tuple(m.match_types),
+            dc_dets=_dc_dets(geo),
+            area_recall=_frozen(geo.recall),
+            area_precision=_frozen(geo.precision),
+        ),
         extra={
             "num_gt_care": n_gt,
             "num_det_care": n_det,
@@ -208,9 +207,9 @@ def det_results(geo: Geometry, m: Matcher) -> tuple[InstanceResult, ...]:
     return tuple(out)
 
 
-def _dc_dets(geo: Geometry) -> tuple[dict[str, Any], ...]:
+def _dc_dets(geo: Geometry) -> tuple[Absorbed, ...]:
     return tuple(
-        {"det": int(j), "gt": int(geo.absorbed[j]), "precision": float(geo.dc_precision[j])}
+        Absorbed(int(j), int(geo.absorbed[j]), float(geo.dc_precision[j]))
         for j in np.flatnonzero(geo.det_dc)
     )
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from metrics.evidence import IouEvidence, RankedDetection
 from metrics.icdar.common import icdar_problems, icdar_problems_batch
 from metrics.icdar.greedy import evaluate_greedy_batch
 from metrics.icdar.params import IouParams
@@ -58,7 +59,7 @@ def _with(result: SampleResult, ranked: list[tuple[float, bool]], ap: float) -> 
 
     return replace(
         result,
-        evidence={**result.evidence, "ranked": tuple(ranked)},
+        evidence=IouEvidence(tuple(RankedDetection(c, m) for c, m in ranked)),
         extra={**result.extra, "ap": ap},
     )
 
@@ -92,6 +93,7 @@ def global_extras(results: Iterable[SampleResult]) -> dict[str, float]:
     items: list[tuple[float, bool]] = []
     n_gt = 0.0
     for r in results:
-        items.extend(r.evidence.get("ranked", ()))
+        if isinstance(r.evidence, IouEvidence):
+            items.extend((d.confidence, d.matched) for d in r.evidence.ranked)
         n_gt += r.tally["n_gt_care"]
     return {"ap": average_precision(items, n_gt)} if items else {}

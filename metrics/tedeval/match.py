@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import shapely
 
+from metrics.evidence import AnglePair, MultilineTest
 from metrics.model import FloatArray
 from metrics.results import MatchKind, MatchRecord
 from metrics.tedeval.geometry import Geometry
@@ -42,7 +42,7 @@ class Matching:
     oo_i: IntArray
     oo_j: IntArray
     oo_values: FloatArray  # (n, 3): d, area recall, area precision
-    multiline: list[list[dict[str, Any]]]  # per sample
+    multiline: list[list[MultilineTest]]  # per sample
     mi: IntArray  # matched (GT, det) pairs of all records, unique, sorted
     mj: IntArray
 
@@ -70,10 +70,15 @@ def _angle(l_a: Sequence[float], c_a: Sequence[float], c_b: Sequence[float]) -> 
 
 
 def _multiline_test(
-    kind: str, labels: list[int], pivots: list[list[list[float]]], threshold: float
-) -> dict[str, Any]:
+    kind: str,
+    gt: tuple[int, ...],
+    det: tuple[int, ...],
+    labels: list[int],
+    pivots: list[list[list[float]]],
+    threshold: float,
+) -> MultilineTest:
     """Spec 4.4 on every ordered pair; the first failing pair is the official decision."""
-    pairs: list[dict[str, Any]] = []
+    pairs: list[AnglePair] = []
     rejecting: tuple[int, int] | None = None
     for a, (l_a, c_a) in enumerate(pivots):
         for b, (_, c_b) in enumerate(pivots):
@@ -84,18 +89,18 @@ def _multiline_test(
             passed = not angle >= threshold
             if not passed and rejecting is None:
                 rejecting = (labels[a], labels[b])
-            pairs.append(
-                {"a": labels[a], "b": labels[b], "theta": theta, "angle": angle, "passed": passed}
-            )
-    return {
-        "kind": kind,
-        "pairs": tuple(pairs),
-        "rejected": rejecting is not None,
-        "rejecting_pair": rejecting,
-        "pivots": {
+            pairs.append(AnglePair(labels[a], labels[b], theta, angle, passed))
+    return MultilineTest(
+        kind=kind,
+        gt=gt,
+        det=det,
+        pairs=tuple(pairs),
+        rejected=rejecting is not None,
+        rejecting_pair=rejecting,
+        pivots={
             k: ((p[0][0], p[0][1]), (p[1][0], p[1][1])) for k, p in zip(labels, pivots, strict=True)
         },
-    }
+    )
 
 
 class Matcher:
@@ -105,7 +110,7 @@ class Matcher:
         self.inp, self.geo, self.params = inp, geo, params
         self.care = ~inp.g_dc[geo.pi] & ~geo.d_dc[geo.pj]
         n = len(inp.samples)
-        self.multiline: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+        self.multiline: list[list[MultilineTest]] = [[] for _ in range(n)]
         self.pairs: list[tuple[int, int]] = []  # (GT, det) pairs of accepted MO/OM records
 
     def run(self) -> Matching:
@@ -193,9 +198,9 @@ class Matcher:
         else:
             gts, dets = [head], members
             local_g, local_d = (head_label,), tuple(labels)
-        test = _multiline_test(kind, labels, pivots, self.params.multiline_angle)
-        self.multiline[s].append({"kind": kind, "gt": local_g, "det": local_d, **test})
-        if test["rejected"]:
+        test = _multiline_test(kind, local_g, local_d, labels, pivots, self.params.multiline_angle)
+        self.multiline[s].append(test)
+        if test.rejected:
             return
         self.pairs.extend((i, j) for i in gts for j in dets)
         key = "precision_sum" if kind == "MO" else "recall_sum"

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from metrics.arrays import grouped
+from metrics.evidence import MultilineTest, PccEvidence, TedEvalEvidence
 from metrics.model import FloatArray
 from metrics.results import (
     InstanceResult,
@@ -222,7 +223,7 @@ class _Evidence:
         pcc: Pcc,
         hits: Hits,
         rings: CutRings,
-        multiline: list[list[dict[str, Any]]],
+        multiline: list[list[MultilineTest]],
     ) -> None:
         self.multiline = multiline
         lo, hi = pcc.off[:-1].tolist(), pcc.off[1:].tolist()
@@ -240,16 +241,18 @@ class _Evidence:
         cut = np.flatnonzero(geo.d_cut)
         self.cut = _per_sample(inp, cut, _rings_by_det(rings, cut))
 
-    def sample(self, s: int, g0: int, g1: int) -> dict[str, Any]:
-        return {
-            "pcc": tuple(self.pcc[g0:g1]),
-            "pcc_vertical": tuple(self.vertical[g0:g1]),
-            "pcc_hits": tuple(self.hits[g0:g1]),
-            "pcc_hit_by": tuple(self.hit_by[g0:g1]),
-            "multiline": tuple(self.multiline[s]),
-            "dc_det_rule": self.rule[s],
-            "det_polygons_after_dc": self.cut[s],
-        }
+    def sample(self, s: int, g0: int, g1: int) -> TedEvalEvidence:
+        return TedEvalEvidence(
+            pcc=PccEvidence(
+                points=tuple(self.pcc[g0:g1]),
+                vertical=tuple(self.vertical[g0:g1]),
+                hits=tuple(self.hits[g0:g1]),
+                hit_by=tuple(self.hit_by[g0:g1]),
+            ),
+            multiline=tuple(self.multiline[s]),
+            dc_det_rule=self.rule[s],
+            det_polygons_after_dc=self.cut[s],
+        )
 
 
 def _rings_by_det(rings: CutRings, dets: IntArray) -> list[tuple[FloatArray, ...]]:

@@ -12,8 +12,6 @@ import csv
 import html
 import io
 import json
-import os
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +20,7 @@ from typing import Any
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter
 
+from metrics.io.atomic import atomic_write
 from metrics.model import Sample
 from metrics.results import SampleResult
 from viewer.paint import RenderContext, paint_overlay
@@ -124,22 +123,6 @@ def _legend(p: QPainter, keys: list[StyleKey], top: int, width: int, font: QFont
             int(Qt.AlignmentFlag.AlignVCenter),
             st.label or key,
         )
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write through a temporary file in the same folder, then rename: never half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def png_bytes(image: QImage) -> bytes:

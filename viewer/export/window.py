@@ -17,7 +17,8 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
 
-from viewer.export.render import Panel, atomic_write, png_bytes, render_sample
+from metrics.io.atomic import atomic_write
+from viewer.export.render import Panel, png_bytes, render_sample
 from viewer.scene.view_state import ViewState, absolute, state_json
 from viewer.session import Session
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from metrics.evidence import multiline_of, pcc_of
 from metrics.model import Problem, Sample
 from metrics.results import MatchKind, MatchRecord, SampleResult, Verdict
 from viewer.scene.items import DrawItem, Ref, bboxes
@@ -163,8 +164,6 @@ def dont_care_items(sample: Sample) -> list[DrawItem]:
     ]
 
 
-
-
 def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
     """Cut regions (GT minus detection) and outlier regions, with Ct/|G| and Ot/|D| labels
     where the TIoU penalty applies."""
@@ -208,12 +207,11 @@ def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
 
 def pcc_items(result: SampleResult) -> list[DrawItem]:
     """Pseudo character centres in three states: missed (0), counted (1), overlapped (2+)."""
-    ev = result.evidence
-    pcc, hits = ev.get("pcc"), ev.get("pcc_hits")
-    if pcc is None or hits is None:
+    ev = pcc_of(result.evidence)
+    if ev is None:
         return []
     items = []
-    for i, (pts, h) in enumerate(zip(pcc, hits, strict=False)):
+    for i, (pts, h) in enumerate(zip(ev.points, ev.hits, strict=False)):
         pts = np.asarray(pts, dtype=float).reshape(-1, 2)
         h = np.asarray(h).reshape(-1)
         for state, mask in (("missed", h == 0), ("counted", h == 1), ("overlapped", h >= 2)):
@@ -225,10 +223,10 @@ def pcc_items(result: SampleResult) -> list[DrawItem]:
 def multiline_items(result: SampleResult) -> list[DrawItem]:
     """TedEval multiline test: pivots (left and centre) and the angle of each tested pair."""
     items = []
-    for group in result.evidence.get("multiline", ()):
-        side = "gt" if group.get("kind") == "MO" else "det"
-        rejected = bool(group.get("rejected"))
-        pivots = group.get("pivots", {})
+    for group in multiline_of(result.evidence):
+        side = "gt" if group.kind == "MO" else "det"
+        rejected = group.rejected
+        pivots = group.pivots
         style = StyleKey.MULTILINE_REJECTED if rejected else StyleKey.MULTILINE_ACCEPTED
         for idx, (left, centre) in pivots.items():
             items.append(
@@ -240,20 +238,20 @@ def multiline_items(result: SampleResult) -> list[DrawItem]:
                     ref=(side, int(idx)),
                 )
             )
-        for pair in group.get("pairs", ()):
-            a, b = int(pair["a"]), int(pair["b"])
+        for pair in group.pairs:
+            a, b = pair.a, pair.b
             if a not in pivots or b not in pivots:
                 continue
             cb = np.asarray(pivots[b][1], float)
             ca, la = np.asarray(pivots[a][1], float), np.asarray(pivots[a][0], float)
-            bad = not pair.get("passed", True)
+            bad = not pair.passed
             items.append(
                 DrawItem(
                     "multiline",
                     "arc",
                     np.stack([cb, ca, la]),
                     StyleKey.MULTILINE_REJECTED if bad else StyleKey.MULTILINE_ACCEPTED,
-                    text=f"{pair.get('angle', 0.0):.1f}°",
+                    text=f"{pair.angle:.1f}°",
                     ref=(side, a),
                     related=((side, b),),
                 )

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from metrics.compare import SampleDiff
+from metrics.evidence import multiline_of
 from metrics.model import Sample
 from metrics.results import MatchKind, SampleResult, Verdict
 
@@ -95,5 +96,5 @@ def sample_row(sample: Sample, result: SampleResult | None) -> SampleRow:
         splits=sum(m.kind is MatchKind.SPLIT for m in result.matches),
         merges=sum(m.kind is MatchKind.MERGE for m in result.matches),
         partial=sum(r.verdict is Verdict.PARTIAL for r in result.gt),
-        multiline=sum(bool(g.get("rejected")) for g in result.evidence.get("multiline", ())),
+        multiline=sum(g.rejected for g in multiline_of(result.evidence)),
     )

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from metrics.evidence import multiline_of, pcc_of
 from metrics.results import InstanceResult, MatchRecord, SampleResult
 from viewer.scene.items import Ref
 from viewer.session import Session
@@ -66,9 +67,10 @@ def _records(result: SampleResult, ref: Ref) -> list[MatchRecord]:
 
 
 def _pcc(result: SampleResult, ref: Ref) -> str:
-    hits = result.evidence.get("pcc_hits")
-    if ref[0] != "gt" or hits is None or ref[1] >= len(hits):
+    ev = pcc_of(result.evidence)
+    if ref[0] != "gt" or ev is None or ref[1] >= len(ev.hits):
         return ""
+    hits = ev.hits
     h = list(map(int, hits[ref[1]]))
     if not h:
         return ""
@@ -78,16 +80,15 @@ def _pcc(result: SampleResult, ref: Ref) -> str:
 
 def _multiline(result: SampleResult, ref: Ref) -> str:
     rows = []
-    for g in result.evidence.get("multiline", ()):
-        side = "gt" if g.get("kind") == "MO" else "det"
-        if side != ref[0] or ref[1] not in tuple(g.get(side, ())):
+    for g in multiline_of(result.evidence):
+        side = "gt" if g.kind == "MO" else "det"
+        if side != ref[0] or ref[1] not in (g.gt if side == "gt" else g.det):
             continue
-        verdict = "rejected" if g.get("rejected") else "accepted"
+        verdict = "rejected" if g.rejected else "accepted"
         pairs = ", ".join(
-            f"({p['a']},{p['b']}) {p['angle']:.1f}°{'' if p['passed'] else ' ✗'}"
-            for p in g.get("pairs", ())
+            f"({p.a},{p.b}) {p.angle:.1f}°{'' if p.passed else ' ✗'}" for p in g.pairs
         )
-        rows.append(f"<p>multiline {g.get('kind')} {verdict}: {pairs}</p>")
+        rows.append(f"<p>multiline {g.kind} {verdict}: {pairs}</p>")
     return "".join(rows)
 
 

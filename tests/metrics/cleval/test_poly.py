@@ -46,7 +46,7 @@ def test_poly_boundary_pcc_not_inside_and_dc_gets_ten_chars() -> None:
     d = poly("0,0,25,0,50,0,50,20,25,20,0,20", None, 1)  # PCC (25,10) inside, (75,10) out
     fp = poly("400,0,450,0,500,0,500,20,450,20,400,20", None, 2)
     r = evaluate_sample(sample([g, dc], [d, fp]), V011)
-    assert len(r.evidence["pcc"][1]) == 10
+    assert len(r.evidence.pcc.points[1]) == 10
     assert r.det[1].values["fp_chars"] == 1
     assert (r.recall, r.precision) == approx(0.5, 0.5)
     edge = poly("0,0,12,0,25,0,25,20,12,20,0,20", None, 1)  # PCC (25,10) on the boundary

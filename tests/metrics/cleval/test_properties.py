@@ -41,12 +41,6 @@ V011 = ClevalParams()
 LEGACY = ClevalLegacyParams()
 
 
-EVIDENCE_KEYS = {"pcc", "pcc_vertical", "pcc_hits", "pcc_hit_by", "dc_det_rule", "counters"}
-
-
-E2E_KEYS = EVIDENCE_KEYS | {"e2e", "consumed", "remaining"}
-
-
 def rph(r: SampleResult) -> tuple[float, float, float]:
     return r.recall, r.precision, r.hmean
 
@@ -56,11 +50,11 @@ def approx(*values: float) -> Any:
 
 
 def hits(r: SampleResult, gt: int = 0) -> list[int]:
-    return [int(v) for v in r.evidence["pcc_hits"][gt]]
+    return [int(v) for v in r.evidence.pcc.hits[gt]]
 
 
 def counters(r: SampleResult) -> dict[str, int]:
-    return dict(r.evidence["counters"])
+    return dict(r.evidence.counters)
 
 
 def _box(x: int, y: int, w: int, h: int) -> str:
@@ -136,4 +130,4 @@ def test_metrics_of_one_run_share_preparation_without_changing_results() -> None
         for s in ds.samples:
             ra, rb = a.results[s.id], b.results[s.id]
             assert (ra.tally, ra.gt, ra.det, ra.matches) == (rb.tally, rb.gt, rb.det, rb.matches)
-            assert ra.evidence["pcc_hit_by"] == rb.evidence["pcc_hit_by"]
+            assert ra.evidence.pcc.hit_by == rb.evidence.pcc.hit_by

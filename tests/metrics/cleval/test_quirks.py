@@ -34,12 +34,6 @@ V011 = ClevalParams()
 LEGACY = ClevalLegacyParams()
 
 
-EVIDENCE_KEYS = {"pcc", "pcc_vertical", "pcc_hits", "pcc_hit_by", "dc_det_rule", "counters"}
-
-
-E2E_KEYS = EVIDENCE_KEYS | {"e2e", "consumed", "remaining"}
-
-
 def rph(r: SampleResult) -> tuple[float, float, float]:
     return r.recall, r.precision, r.hmean
 
@@ -49,11 +43,11 @@ def approx(*values: float) -> Any:
 
 
 def hits(r: SampleResult, gt: int = 0) -> list[int]:
-    return [int(v) for v in r.evidence["pcc_hits"][gt]]
+    return [int(v) for v in r.evidence.pcc.hits[gt]]
 
 
 def counters(r: SampleResult) -> dict[str, int]:
-    return dict(r.evidence["counters"])
+    return dict(r.evidence.counters)
 
 
 def test_q7_float32_area_precision() -> None:
@@ -75,9 +69,9 @@ def test_q8_set_iteration_order_in_e2e() -> None:
     s = sample(gts(*items), [quad("0,0,100,0,100,20,0,20", "AB", 1)])
     new = evaluate_sample_e2e(s, V011)
     old = evaluate_sample_legacy_e2e(s, LEGACY)
-    assert [x["gt"] for x in new.evidence["e2e"]] == [9, 5]
-    assert [x["gt"] for x in old.evidence["e2e"]] == [5, 9]
-    assert [x["lcs_len"] for x in new.evidence["e2e"]] == [2, 0]
+    assert [x.gt for x in new.evidence.e2e] == [9, 5]
+    assert [x.gt for x in old.evidence.e2e] == [5, 9]
+    assert [x.lcs_len for x in new.evidence.e2e] == [2, 0]
     assert new.gt[9].values["lcs"] == 2 and new.gt[5].values["lcs"] == 0
 
 
@@ -88,9 +82,9 @@ def test_q11_dc_pccs_computed_before_the_cut() -> None:
         dets("0,0,100,0,100,20,0,20"),
     )
     r = evaluate_sample(s, V011)
-    np.testing.assert_array_equal(r.evidence["pcc"][1][:, 0], np.arange(10, 200, 20))
+    np.testing.assert_array_equal(r.evidence.pcc.points[1][:, 0], np.arange(10, 200, 20))
     assert r.det[0].verdict is Verdict.MATCHED  # ap vs the cut dc GT = 0: not absorbed
-    assert r.evidence["dc_det_rule"] == {}
+    assert r.evidence.dc_det_rule == {}
     assert (r.recall, r.precision) == approx(1.0, 1.0)
 
 
@@ -135,7 +129,7 @@ def test_confidence_order_reported_in_file_indices() -> None:
     assert r.det[1].verdict is Verdict.MATCHED and r.det[0].verdict is Verdict.FALSE_POSITIVE
     assert r.matches[0].det == (1,)
     assert r.gt[0].partners == (1,)
-    assert r.evidence["pcc_hit_by"][0][:3] == ((1,), (1,), (1,))
+    assert r.evidence.pcc.hit_by[0][:3] == ((1,), (1,), (1,))
 
 
 def test_split_three_ways_e2e_drops_extra_det() -> None:
@@ -143,9 +137,9 @@ def test_split_three_ways_e2e_drops_extra_det() -> None:
     box = "0,0,20,0,20,20,0,20"
     s = sample(gts((box, "A")), [quad(box, "A", 1), quad(box, "A", 2), quad(box, "A", 3)])
     e = evaluate_sample_e2e(s, V011)
-    assert e.evidence["e2e"][0]["dets"] == (0, 1)
-    assert e.evidence["e2e"][0]["text"] == "AA"
-    assert e.evidence["consumed"] == {0: "A", 1: "", 2: ""}
+    assert e.evidence.e2e[0].dets == (0, 1)
+    assert e.evidence.e2e[0].text == "AA"
+    assert e.evidence.consumed == {0: "A", 1: "", 2: ""}
     assert e.tally["gran_r"] == 2
 
 

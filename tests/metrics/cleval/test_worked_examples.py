@@ -17,6 +17,7 @@ from metrics.cleval.metric import (
     evaluate_sample_legacy,
     evaluate_sample_legacy_e2e,
 )
+from metrics.evidence import ClevalEvidence, RecognitionStep
 from metrics.results import MatchKind, SampleResult, Verdict
 from tests.support import dets, gts, quad, sample
 
@@ -32,12 +33,6 @@ V011 = ClevalParams()
 LEGACY = ClevalLegacyParams()
 
 
-EVIDENCE_KEYS = {"pcc", "pcc_vertical", "pcc_hits", "pcc_hit_by", "dc_det_rule", "counters"}
-
-
-E2E_KEYS = EVIDENCE_KEYS | {"e2e", "consumed", "remaining"}
-
-
 def rph(r: SampleResult) -> tuple[float, float, float]:
     return r.recall, r.precision, r.hmean
 
@@ -47,24 +42,24 @@ def approx(*values: float) -> Any:
 
 
 def hits(r: SampleResult, gt: int = 0) -> list[int]:
-    return [int(v) for v in r.evidence["pcc_hits"][gt]]
+    return [int(v) for v in r.evidence.pcc.hits[gt]]
 
 
 def counters(r: SampleResult) -> dict[str, int]:
-    return dict(r.evidence["counters"])
+    return dict(r.evidence.counters)
 
 
 def test_e1_one_to_one_partial_cover() -> None:
     s = sample(gts(G0), dets(D60))
     for r in (evaluate_sample(s, V011), evaluate_sample_legacy(s, LEGACY)):
         assert rph(r) == approx(0.6, 1.0, 0.75)
-        assert set(r.evidence) == EVIDENCE_KEYS
+        assert isinstance(r.evidence, ClevalEvidence) and r.evidence.e2e is None
         np.testing.assert_array_equal(
-            r.evidence["pcc"][0], [[10, 10], [30, 10], [50, 10], [70, 10], [90, 10]]
+            r.evidence.pcc.points[0], [[10, 10], [30, 10], [50, 10], [70, 10], [90, 10]]
         )
-        assert r.evidence["pcc_vertical"] == (False,)
+        assert r.evidence.pcc.vertical == (False,)
         assert hits(r) == [1, 1, 1, 0, 0]
-        assert r.evidence["pcc_hit_by"][0] == ((0,), (0,), (0,), (), ())
+        assert r.evidence.pcc.hit_by[0] == ((0,), (0,), (0,), (), ())
         assert [(m.kind, m.label, m.gt, m.det) for m in r.matches] == [
             (MatchKind.ONE_TO_ONE, "OO", (0,), (0,))
         ]
@@ -105,7 +100,7 @@ def test_e3_split_half_open_and_e2e_order() -> None:
     assert [(m.kind, m.label, m.gt, m.det) for m in r.matches] == [
         (MatchKind.SPLIT, "OM", (0,), (0, 1))
     ]
-    assert r.evidence["pcc_hit_by"][0] == ((0,), (0,), (1,), (1,), (1,))
+    assert r.evidence.pcc.hit_by[0] == ((0,), (0,), (1,), (1,), (1,))
     assert counters(r)["split"] == 1
     assert (r.tally["tp"], r.tally["gran_r"], r.tally["gran_p"]) == (5, 1, 0)
     g = r.gt[0]
@@ -116,13 +111,11 @@ def test_e3_split_half_open_and_e2e_order() -> None:
         1.0,
     )
     e = evaluate_sample_e2e(s, V011)
-    assert set(e.evidence) == E2E_KEYS
+    assert isinstance(e.evidence, ClevalEvidence) and e.evidence.e2e is not None
     assert (e.recall, e.precision) == approx(0.8, 1.0)
-    assert e.evidence["e2e"] == (
-        {"gt": 0, "dets": (0, 1), "text": "ABCDE", "lcs": "ABCDE", "lcs_len": 5},
-    )
-    assert e.evidence["consumed"] == {0: "AB", 1: "CDE"}
-    assert e.evidence["remaining"] == {0: "", 1: ""}
+    assert e.evidence.e2e == (RecognitionStep(0, (0, 1), "ABCDE", "ABCDE", 5),)
+    assert e.evidence.consumed == {0: "AB", 1: "CDE"}
+    assert e.evidence.remaining == {0: "", 1: ""}
     assert e.extra["recognition_score"] == 1.0
     assert (e.extra["det_recall"], e.extra["det_precision"]) == approx(0.8, 1.0)
 
@@ -134,7 +127,7 @@ def test_e4_overlapped_pcc_counts_twice_in_chars_det() -> None:
     r = evaluate_sample(s, V011)
     assert (r.recall, r.precision) == approx(0.8, 5 / 6)
     assert hits(r) == [1, 1, 2, 1, 1]
-    assert r.evidence["pcc_hit_by"][0][2] == (0, 1)
+    assert r.evidence.pcc.hit_by[0][2] == (0, 1)
     assert counters(r)["overlap"] == 1
     assert r.tally["chars_det"] == 6
     d0, d1 = r.det
@@ -142,10 +135,10 @@ def test_e4_overlapped_pcc_counts_twice_in_chars_det() -> None:
     assert (d1.values["credited"], d1.values["total"], d1.verdict) == (2, 3, Verdict.PARTIAL)
     e = evaluate_sample_e2e(s, V011)
     assert (e.recall, e.precision) == approx(0.8, 5 / 6)
-    step = e.evidence["e2e"][0]
-    assert (step["text"], step["lcs"], step["lcs_len"]) == ("ABCCDE", "ABCDE", 5)
-    assert e.evidence["consumed"] == {0: "ABC", 1: "DE"}
-    assert e.evidence["remaining"] == {0: "", 1: "C"}
+    step = e.evidence.e2e[0]
+    assert (step.text, step.lcs, step.lcs_len) == ("ABCCDE", "ABCDE", 5)
+    assert e.evidence.consumed == {0: "ABC", 1: "DE"}
+    assert e.evidence.remaining == {0: "", 1: "C"}
     assert (e.tally["tp"], e.tally["chars_det"], e.tally["fp_chars"]) == (5, 6, 1)
 
 
@@ -165,8 +158,8 @@ def test_e5_merge() -> None:
     assert r.det[0].partners == (0, 1)
     e = evaluate_sample_e2e(s, V011)
     assert (e.recall, e.precision) == approx(1.0, 0.875)
-    assert [(x["gt"], x["lcs"]) for x in e.evidence["e2e"]] == [(0, "ABCDE"), (1, "FGH")]
-    assert e.evidence["remaining"] == {0: ""}
+    assert [(x.gt, x.lcs) for x in e.evidence.e2e] == [(0, "ABCDE"), (1, "FGH")]
+    assert e.evidence.remaining == {0: ""}
 
 
 def test_e6_false_positive_character_estimate() -> None:
@@ -207,8 +200,8 @@ def test_e8_dont_care_gt_absorbs_detection() -> None:
         (evaluate_sample_legacy(s, LEGACY), "sum"),
     ):
         assert (r.recall, r.precision) == approx(1.0, 1.0)
-        np.testing.assert_array_equal(r.evidence["pcc"][1][:, 0], [210, 230, 250, 270, 290])
-        assert r.evidence["dc_det_rule"] == {1: rule}
+        np.testing.assert_array_equal(r.evidence.pcc.points[1][:, 0], [210, 230, 250, 270, 290])
+        assert r.evidence.dc_det_rule == {1: rule}
         assert r.gt[1].verdict is Verdict.DONT_CARE
         assert (r.det[1].verdict, r.det[1].absorbed_by) == (Verdict.DONT_CARE, 1)
         assert hits(r, 1) == [0, 0, 0, 0, 0]  # cleared: the dc GT is never matched
@@ -219,10 +212,10 @@ def test_e9_case_sensitivity() -> None:
     e = evaluate_sample_e2e(s, V011)
     assert (e.recall, e.precision) == approx(0.0, 0.0)
     assert (e.extra["det_recall"], e.extra["det_precision"]) == approx(1.0, 1.0)
-    assert e.evidence["e2e"][0]["lcs_len"] == 0
+    assert e.evidence.e2e[0].lcs_len == 0
     insensitive = evaluate_sample_e2e(s, ClevalParams(case_sensitive=False))
     assert (insensitive.recall, insensitive.precision) == approx(1.0, 1.0)
-    assert insensitive.evidence["consumed"] == {0: "ABCDE"}
+    assert insensitive.evidence.consumed == {0: "ABCDE"}
     legacy = evaluate_sample_legacy_e2e(s, ClevalLegacyParams(case_sensitive=False))
     assert (legacy.recall, legacy.precision, legacy.extra["recognition_score"]) == approx(1, 1, 1)
 
@@ -231,8 +224,8 @@ def test_e10_vertical_gt() -> None:
     s = sample(gts(("0,0,20,0,20,100,0,100", "ABCDE")), dets("0,0,20,0,20,60,0,60"))
     for r in (evaluate_sample(s, V011), evaluate_sample_legacy(s, LEGACY)):
         assert (r.recall, r.precision) == approx(0.6, 1.0)
-        assert r.evidence["pcc_vertical"] == (True,)
+        assert r.evidence.pcc.vertical == (True,)
         np.testing.assert_array_equal(
-            r.evidence["pcc"][0], [[10, 90], [10, 70], [10, 50], [10, 30], [10, 10]]
+            r.evidence.pcc.points[0], [[10, 90], [10, 70], [10, 50], [10, 30], [10, 10]]
         )
         assert hits(r) == [0, 0, 1, 1, 1]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from metrics.deteval.metric import DetEvalParams, evaluate_sample
+from metrics.evidence import Absorbed
 from metrics.model import Instance
 from metrics.results import MatchKind, SampleResult, Verdict
 from tests.support import box, boxes, ltrb_sample, scores
@@ -23,7 +24,7 @@ def run(
 
 
 def reasons(r: SampleResult) -> list[str]:
-    return [d["reason"] for d in r.evidence["discarded"]]
+    return [d.reason for d in r.evidence.discarded]
 
 
 G0 = box(0, 0, 99, 19)  # 100 x 20 = 2000 px (inclusive)
@@ -44,9 +45,9 @@ def test_touching_neighbours_are_recovered_as_one_to_one_via_split() -> None:  #
         (MatchKind.ONE_TO_ONE, "OO", (0,), (0,)),
         (MatchKind.ONE_TO_ONE, "OO", (1,), (1,)),
     ]
-    assert r.evidence["match_types"] == ("OO-via-OM", "OO-via-OM")
+    assert r.evidence.match_types == ("OO-via-OM", "OO-via-OM")
     legacy = run((G0, touching), boxes((0, 0, 99, 19), (99, 0, 198, 19)), LEGACY)
-    assert legacy.evidence["match_types"] == ("OO", "OO")
+    assert legacy.evidence.match_types == ("OO", "OO")
 
 
 def test_split_sum_is_rounded_to_four_decimals() -> None:  # Q4
@@ -58,15 +59,15 @@ def test_split_sum_is_rounded_to_four_decimals() -> None:  # Q4
     assert r.matches[0].values["rounded_sum"] == 0.8
     legacy = run(gt, det, LEGACY)  # no rounding: 0.79996 < 0.8
     assert scores(legacy) == (0.0, 0.0, 0.0)
-    assert legacy.evidence["discarded"][0]["reason"] == "sum_below_threshold"
+    assert legacy.evidence.discarded[0].reason == "sum_below_threshold"
 
 
 def test_far_centers_discard_one_to_one_and_lonely_groups() -> None:
     r = run((G0,), boxes((0, 0, 79, 19)), DetEvalParams(center_diff=0.05))
     assert scores(r) == (0.0, 0.0, 0.0)
     assert reasons(r) == ["center_distance", "om_not_single", "mo_not_single"]
-    assert r.evidence["discarded"][0]["d"] == pytest.approx(0.108, abs=1e-3)
-    assert r.evidence["discarded"][2]["det_overlaps"] == 1
+    assert r.evidence.discarded[0].values["d"] == pytest.approx(0.108, abs=1e-3)
+    assert r.evidence.discarded[2].values["det_overlaps"] == 1
 
 
 def test_uniqueness_counts_dont_care_detections() -> None:  # Q5
@@ -77,7 +78,7 @@ def test_uniqueness_counts_dont_care_detections() -> None:  # Q5
     r = run((G0, dc), boxes((0, 0, 99, 19), (0, 0, 99, 49)))
     assert r.det[1].verdict is Verdict.DONT_CARE and r.det[1].absorbed_by == 1
     assert reasons(r) == ["not_unique", "om_not_single", "mo_not_single"]
-    assert r.evidence["discarded"][0]["row_count"] == 2
+    assert r.evidence.discarded[0].values["row_count"] == 2
     assert r.matches == ()
     assert scores(r) == (0.0, 0.0, 0.0)
 
@@ -96,10 +97,7 @@ def test_dont_care_detections_are_absorbed() -> None:
     assert r.det[2].values["dc_precision"] == pytest.approx(0.5)
     # exactly 0.4 of det 3 lies in the dc box: the dc test is strict (>)
     assert r.det[3].near_miss is None
-    assert r.evidence["dc_dets"] == (
-        {"det": 1, "gt": 1, "precision": 1.0},
-        {"det": 2, "gt": 1, "precision": 0.5},
-    )
+    assert r.evidence.dc_dets == (Absorbed(det=1, gt=1, precision=1.0), Absorbed(2, 1, 0.5))
     assert r.gt[1].verdict is Verdict.DONT_CARE
     assert scores(r)[:2] == (1.0, 0.5)
     assert r.extra["num_gt_care"] == 1 and r.extra["num_det_care"] == 2

@@ -8,6 +8,7 @@ import math
 import pytest
 
 from metrics.deteval.metric import DetEvalParams, evaluate_sample
+from metrics.evidence import Discarded
 from metrics.model import Instance
 from metrics.results import MatchKind, NearMiss, SampleResult, Verdict
 from tests.support import box, boxes, ltrb_sample, scores
@@ -25,7 +26,7 @@ def run(
 
 
 def reasons(r: SampleResult) -> list[str]:
-    return [d["reason"] for d in r.evidence["discarded"]]
+    return [d.reason for d in r.evidence.discarded]
 
 
 G0 = box(0, 0, 99, 19)  # 100 x 20 = 2000 px (inclusive)
@@ -48,10 +49,10 @@ def test_too_short_detection_is_missed() -> None:  # E1
     assert near.value == pytest.approx(0.6)
     assert r.det[0].verdict is Verdict.FALSE_POSITIVE
     assert r.det[0].near_miss == NearMiss(0, 1.0, "area_precision")
-    (discard,) = r.evidence["discarded"]
-    assert discard["reason"] == "sum_below_threshold"
-    assert discard["stage"] == "OM"
-    assert discard["S"] == pytest.approx(0.6)
+    (discard,) = r.evidence.discarded
+    assert discard.reason == "sum_below_threshold"
+    assert discard.stage == "OM"
+    assert discard.values["S"] == pytest.approx(0.6)
 
 
 def test_one_to_one_at_eighty_percent_recall() -> None:  # E2
@@ -89,8 +90,8 @@ def test_merge_of_two_words() -> None:  # E4
     assert (m.kind, m.label, m.gt, m.det) == (MatchKind.MERGE, "MO", (0, 1), (0,))
     assert m.values["precision_sum"] == pytest.approx(4000 / 4200)
     assert reasons(r) == ["not_unique", "not_unique", "om_not_single", "om_not_single"]
-    assert r.evidence["discarded"][0]["col_count"] == 2
-    assert r.evidence["discarded"][2]["gt_overlaps"] == 1
+    assert r.evidence.discarded[0].values["col_count"] == 2
+    assert r.evidence.discarded[2].values["gt_overlaps"] == 1
     assert [g.credit for g in r.gt] == [1.0, 1.0]
     assert r.det[0].credit == 1.0 and r.det[0].partners == (0, 1)
     assert r.tally["recall_credit"] == 2.0 and r.tally["precision_credit"] == 1.0
@@ -99,14 +100,10 @@ def test_merge_of_two_words() -> None:  # E4
 def test_extra_sliver_turns_one_to_one_into_split() -> None:  # E5
     r = run((G0,), boxes((0, 0, 84, 19), (80, 0, 99, 19)))
     assert scores(r) == pytest.approx((0.8, 0.8, 0.8))
-    (discard,) = r.evidence["discarded"]
-    assert discard == {
-        "reason": "not_single_overlap",
-        "gt": 0,
-        "det": 0,
-        "gt_overlaps": 2,
-        "det_overlaps": 1,
-    }
+    (discard,) = r.evidence.discarded
+    assert discard == Discarded(
+        "not_single_overlap", gt=(0,), det=(0,), values={"gt_overlaps": 2, "det_overlaps": 1}
+    )
     (m,) = r.matches
     assert (m.label, m.det) == ("OM", (0, 1))
 

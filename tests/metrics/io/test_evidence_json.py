@@ -56,7 +56,7 @@ def test_tedeval_multiline_rejection_in_json(tmp_path: Path) -> None:
     assert group["kind"] == "MO" and group["rejected"] is True
     assert group["rejecting_pair"] == [0, 1]
     assert group["pairs"][0]["angle"] == pytest.approx(59.036, abs=1e-3)
-    assert sample["evidence"]["evidence"]["pcc"][0] == [
+    assert sample["evidence"]["evidence"]["pcc"]["points"][0] == [
         [10.0, 10.0],
         [30.0, 10.0],
         [50.0, 10.0],
@@ -70,8 +70,8 @@ def test_cleval_overlapped_character_and_e2e_consumption_in_json(tmp_path: Path)
     det = "0,0,60,0,60,20,0,20,ABC\n40,0,100,0,100,20,40,20,CDE\n"
     sample = _evidence(tmp_path, gt, det, "cleval_e2e")
     ev = sample["evidence"]["evidence"]
-    assert ev["pcc_hits"][0] == [1, 1, 2, 1, 1]  # x = 50 lies in both detections
-    assert ev["pcc_hit_by"][0][2] == [0, 1]
+    assert ev["pcc"]["hits"][0] == [1, 1, 2, 1, 1]  # x = 50 lies in both detections
+    assert ev["pcc"]["hit_by"][0][2] == [0, 1]
     assert ev["counters"]["overlap"] == 1
     (e2e,) = ev["e2e"]
     assert e2e["dets"] == [0, 1] and e2e["text"] == "ABCCDE" and e2e["lcs"] == "ABCDE"

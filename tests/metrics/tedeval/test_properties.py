@@ -32,12 +32,12 @@ def records(r: SampleResult) -> list[tuple[str, tuple[int, ...], tuple[int, ...]
 
 
 def pcc_of(r: SampleResult, gt: int) -> list[list[float]]:
-    pts: list[list[float]] = r.evidence["pcc"][gt].tolist()
+    pts: list[list[float]] = r.evidence.pcc.points[gt].tolist()
     return pts
 
 
 def hits_of(r: SampleResult, gt: int) -> list[int]:
-    counts: list[int] = r.evidence["pcc_hits"][gt].tolist()
+    counts: list[int] = r.evidence.pcc.hits[gt].tolist()
     return counts
 
 

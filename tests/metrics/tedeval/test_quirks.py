@@ -31,12 +31,12 @@ def records(r: SampleResult) -> list[tuple[str, tuple[int, ...], tuple[int, ...]
 
 
 def pcc_of(r: SampleResult, gt: int) -> list[list[float]]:
-    pts: list[list[float]] = r.evidence["pcc"][gt].tolist()
+    pts: list[list[float]] = r.evidence.pcc.points[gt].tolist()
     return pts
 
 
 def hits_of(r: SampleResult, gt: int) -> list[int]:
-    counts: list[int] = r.evidence["pcc_hits"][gt].tolist()
+    counts: list[int] = r.evidence.pcc.hits[gt].tolist()
     return counts
 
 
@@ -46,12 +46,12 @@ def test_detection_loses_the_dont_care_region_it_overlaps() -> None:
     r = run(gts(G0, (dc, "###")), dets("0,0,120,0,120,20,0,20"))
     assert records(r) == [("OO", (0,), (0,))]
     assert r.det[0].verdict is Verdict.MATCHED  # P = 2000/2000 after the cut, not 2000/2400
-    assert r.evidence["dc_det_rule"] == {}
+    assert r.evidence.dc_det_rule == {}
     det = shapely.Polygon([(0, 0), (120, 0), (120, 20), (0, 20)])
     g0 = shapely.Polygon([(0, 0), (100, 0), (100, 20), (0, 20)])
     dc_region = shapely.difference(shapely.Polygon([(80, 0), (180, 0), (180, 20), (80, 20)]), g0)
     expected = rings_of(shapely.difference(det, dc_region))
-    got = r.evidence["det_polygons_after_dc"][0]
+    got = r.evidence.det_polygons_after_dc[0]
     assert len(got) == len(expected) == 1
     assert shapely.Polygon(got[0]).equals(shapely.Polygon(expected[0]))
     assert shapely.Polygon(got[0]).area == 2000
@@ -61,7 +61,7 @@ def test_single_dont_care_rule() -> None:
     """A det inside a big dc GT (R = 0.1, P = 1): the sum rule fails, the single rule fires."""
     r = run(gts(G0, ("200,0,1200,0,1200,20,200,20", "###")), dets("300,0,400,0,400,20,300,20"))
     assert r.det[0].verdict is Verdict.DONT_CARE
-    assert r.evidence["dc_det_rule"] == {0: "single"}
+    assert r.evidence.dc_det_rule == {0: "single"}
     assert r.det[0].values["dc_precision"] == 1.0
     assert scores(r) == (0.0, 0.0, 0.0)  # G0 missed, no care det
 
@@ -91,13 +91,13 @@ def test_pivot_center_switch_uses_vertex_mean() -> None:
     """T2: for a trapezoid the centroid and the vertex mean differ."""
     trapezoid = ("0,0,100,0,60,20,40,20", "ABCDE")
     r = run(gts(trapezoid, ("120,0,220,0,220,20,120,20", "FGHIJ")), dets("0,0,220,0,220,20,0,20"))
-    c_pivot = r.evidence["multiline"][0]["pivots"][0][1]
+    c_pivot = r.evidence.multiline[0].pivots[0][1]
     r2 = run(
         gts(trapezoid, ("120,0,220,0,220,20,120,20", "FGHIJ")),
         dets("0,0,220,0,220,20,0,20"),
         TedEvalParams(pivot_center="vertex_mean"),
     )
-    assert r2.evidence["multiline"][0]["pivots"][0][1] == (50.0, 10.0)
+    assert r2.evidence.multiline[0].pivots[0][1] == (50.0, 10.0)
     assert c_pivot[0] == pytest.approx(50.0) and c_pivot[1] == pytest.approx(70 / 9)
 
 
@@ -112,7 +112,7 @@ def test_confidence_order_reports_file_indices() -> None:
     assert records(r) == [("OM", (0,), (1, 2))]  # evaluation order: file 1, file 2
     assert [d.index for d in r.det] == [0, 1, 2]
     assert [d.verdict for d in r.det] == [Verdict.FALSE_POSITIVE, Verdict.PARTIAL, Verdict.PARTIAL]
-    assert r.evidence["pcc_hit_by"][0] == ((2,), (2,), (1,), (1,), (1,))
+    assert r.evidence.pcc.hit_by[0] == ((2,), (2,), (1,), (1,), (1,))
     assert r.extra["ap"] == 0.0
     assert global_extras([r]) == {"ap": 0.0}
     plain = run(gts(G0), det, TedEvalParams(confidences=False))
@@ -156,4 +156,4 @@ def test_batch_evaluation_equals_single_samples() -> None:
         alone = evaluate_sample(s, TedEvalParams())
         assert scores(r) == scores(alone)
         assert r.matches == alone.matches and r.gt == alone.gt and r.det == alone.det
-        assert r.evidence["pcc_hit_by"] == alone.evidence["pcc_hit_by"]
+        assert r.evidence.pcc.hit_by == alone.evidence.pcc.hit_by

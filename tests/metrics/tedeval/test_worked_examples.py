@@ -29,12 +29,12 @@ def records(r: SampleResult) -> list[tuple[str, tuple[int, ...], tuple[int, ...]
 
 
 def pcc_of(r: SampleResult, gt: int) -> list[list[float]]:
-    pts: list[list[float]] = r.evidence["pcc"][gt].tolist()
+    pts: list[list[float]] = r.evidence.pcc.points[gt].tolist()
     return pts
 
 
 def hits_of(r: SampleResult, gt: int) -> list[int]:
-    counts: list[int] = r.evidence["pcc_hits"][gt].tolist()
+    counts: list[int] = r.evidence.pcc.hits[gt].tolist()
     return counts
 
 
@@ -49,7 +49,7 @@ def test_partial_detection_credits_the_characters_it_covers() -> None:
     assert (oo.values["area_recall"], oo.values["area_precision"]) == (0.6, 1.0)
     assert pcc_of(r, 0) == [[10, 10], [30, 10], [50, 10], [70, 10], [90, 10]]
     assert hits_of(r, 0) == [1, 1, 1, 0, 0]
-    assert r.evidence["pcc_hit_by"][0] == ((0,), (0,), (0,), (), ())
+    assert r.evidence.pcc.hit_by[0] == ((0,), (0,), (0,), (), ())
     g, d = r.gt[0], r.det[0]
     assert (g.verdict, g.credit, dict(g.values)) == (
         Verdict.PARTIAL,
@@ -72,21 +72,21 @@ def test_split_on_shared_edge_counts_once() -> None:
     assert r.matches[0].kind is MatchKind.SPLIT
     assert r.matches[0].values["recall_sum"] == 1.0
     assert hits_of(r, 0) == [1, 1, 1, 1, 1]
-    assert r.evidence["pcc_hit_by"][0] == ((0,), (0,), (1,), (1,), (1,))
+    assert r.evidence.pcc.hit_by[0] == ((0,), (0,), (1,), (1,), (1,))
     assert [d.credit for d in r.det] == [0.4, 0.6]
     assert [dict(d.values) for d in r.det] == [
         {"contained": 2, "total": 5},
         {"contained": 3, "total": 5},
     ]
     assert r.gt[0].verdict is Verdict.MATCHED and r.gt[0].partners == (0, 1)
-    (ml,) = r.evidence["multiline"]
-    assert (ml["kind"], ml["gt"], ml["det"], ml["rejected"]) == ("OM", (0,), (0, 1), False)
-    assert ml["pivots"] == {0: ((0.0, 10.0), (25.0, 10.0)), 1: ((50.0, 10.0), (75.0, 10.0))}
-    assert [(p["a"], p["b"], p["theta"], p["passed"]) for p in ml["pairs"]] == [
+    (ml,) = r.evidence.multiline
+    assert (ml.kind, ml.gt, ml.det, ml.rejected) == ("OM", (0,), (0, 1), False)
+    assert ml.pivots == {0: ((0.0, 10.0), (25.0, 10.0)), 1: ((50.0, 10.0), (75.0, 10.0))}
+    assert [(p.a, p.b, p.theta, p.passed) for p in ml.pairs] == [
         (0, 1, 0.0, True),
         (1, 0, 0.0, True),
     ]
-    assert ml["rejecting_pair"] is None
+    assert ml.rejecting_pair is None
 
 
 def test_overlapping_split_loses_the_doubly_covered_character() -> None:
@@ -95,7 +95,7 @@ def test_overlapping_split_loses_the_doubly_covered_character() -> None:
     assert scores(r) == pytest.approx((0.8, 0.6, 2 * 0.8 * 0.6 / 1.4))
     assert records(r) == [("OM", (0,), (0, 1))]
     assert hits_of(r, 0) == [1, 1, 2, 1, 1]
-    assert r.evidence["pcc_hit_by"][0][2] == (0, 1)
+    assert r.evidence.pcc.hit_by[0][2] == (0, 1)
     assert dict(r.gt[0].values) == {"found": 4, "length": 5}
     assert [d.credit for d in r.det] == [0.6, 0.6]
 
@@ -105,15 +105,15 @@ def test_multiline_merge_is_rejected() -> None:
     r = run(gts(G0, ("0,30,100,30,100,50,0,50", "FGHIJ")), dets("0,0,100,0,100,50,0,50"))
     assert scores(r) == (0.0, 0.0, 0.0)
     assert r.matches == ()
-    (ml,) = r.evidence["multiline"]
-    assert (ml["kind"], ml["gt"], ml["det"]) == ("MO", (0, 1), (0,))
-    assert ml["rejected"] and ml["rejecting_pair"] == (0, 1)
-    assert ml["pivots"] == {0: ((0.0, 10.0), (50.0, 10.0)), 1: ((0.0, 40.0), (50.0, 40.0))}
-    first, second = ml["pairs"]
-    assert (first["a"], first["b"], first["passed"]) == (0, 1, False)
-    assert first["theta"] == pytest.approx(59.04, abs=0.005)
-    assert first["angle"] == pytest.approx(90 - math.degrees(math.atan2(30, 50)))
-    assert (second["a"], second["b"], second["passed"]) == (1, 0, False)
+    (ml,) = r.evidence.multiline
+    assert (ml.kind, ml.gt, ml.det) == ("MO", (0, 1), (0,))
+    assert ml.rejected and ml.rejecting_pair == (0, 1)
+    assert ml.pivots == {0: ((0.0, 10.0), (50.0, 10.0)), 1: ((0.0, 40.0), (50.0, 40.0))}
+    first, second = ml.pairs
+    assert (first.a, first.b, first.passed) == (0, 1, False)
+    assert first.theta == pytest.approx(59.04, abs=0.005)
+    assert first.angle == pytest.approx(90 - math.degrees(math.atan2(30, 50)))
+    assert (second.a, second.b, second.passed) == (1, 0, False)
     assert [g.verdict for g in r.gt] == [Verdict.MISSED, Verdict.MISSED]
     assert r.gt[0].near_miss == NearMiss(0, 1.0, "area_recall")
     assert r.det[0].verdict is Verdict.FALSE_POSITIVE
@@ -128,9 +128,9 @@ def test_same_line_merge_is_accepted() -> None:
     assert r.matches[0].kind is MatchKind.MERGE
     assert r.matches[0].values["precision_sum"] == pytest.approx(0.95)
     assert pcc_of(r, 1) == [[125, 10], [155, 10], [185, 10]]
-    (ml,) = r.evidence["multiline"]
-    assert [p["theta"] for p in ml["pairs"]] == [0.0, 0.0] and not ml["rejected"]
-    assert ml["pivots"][1] == ((110.0, 10.0), (155.0, 10.0))
+    (ml,) = r.evidence.multiline
+    assert [p.theta for p in ml.pairs] == [0.0, 0.0] and not ml.rejected
+    assert ml.pivots[1] == ((110.0, 10.0), (155.0, 10.0))
     assert dict(r.det[0].values) == {"contained": 8, "total": 8}
     assert r.det[0].partners == (0, 1)
 
@@ -138,7 +138,7 @@ def test_same_line_merge_is_accepted() -> None:
 def test_vertical_word_reads_bottom_to_top() -> None:
     """E6: aspect 5 > 1.5 rotates the points; PCC run from (10, 90) up to (10, 10)."""
     r = run(gts(("0,0,20,0,20,100,0,100", "ABCDE")), dets("0,0,20,0,20,60,0,60"))
-    assert r.evidence["pcc_vertical"] == (True,)
+    assert r.evidence.pcc.vertical == (True,)
     assert pcc_of(r, 0) == [[10, 90], [10, 70], [10, 50], [10, 30], [10, 10]]
     assert hits_of(r, 0) == [0, 0, 1, 1, 1]
     assert records(r) == [("OO", (0,), (0,))]
@@ -156,8 +156,8 @@ def test_dont_care_region_absorbs_a_detection_and_spares_an_edge_neighbour() -> 
     assert (r.extra["num_gt_care"], r.extra["num_det_care"]) == (1, 1)
     assert records(r) == [("OO", (0,), (0,))]
     assert r.gt[1].verdict is Verdict.DONT_CARE
-    assert r.evidence["pcc"][1].shape == (0, 2)
+    assert r.evidence.pcc.points[1].shape == (0, 2)
     assert r.det[1].verdict is Verdict.DONT_CARE and r.det[1].absorbed_by == 1
-    assert r.evidence["dc_det_rule"] == {1: "sum"}
-    assert 0 not in r.evidence["det_polygons_after_dc"]
-    assert r.evidence["det_polygons_after_dc"][1] == ()  # nothing left of det 1
+    assert r.evidence.dc_det_rule == {1: "sum"}
+    assert 0 not in r.evidence.det_polygons_after_dc
+    assert r.evidence.det_polygons_after_dc[1] == ()  # nothing left of det 1
