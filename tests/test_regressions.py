@@ -5,7 +5,9 @@
 - the CSV wrote ``num_gt_care = 0.0`` on every CLEval row (a string-keyed tally defaulted
   missing keys to 0): tallies are typed and a missing key is an error;
 - ``--set tiou.tolerance=0`` worked for ``eval`` and exited 2 for ``export`` (two parsers);
-- the wheel carried no demo data and no ``py.typed``.
+- the wheel carried no demo data and no ``py.typed``;
+- a bare ``pytest`` (README's command) failed at collection: ``No module named 'tests'`` and
+  ``tests/metrics`` shadowing the real ``metrics`` package.
 """
 
 from __future__ import annotations
@@ -130,3 +132,26 @@ def test_the_wheel_carries_the_demo_data_and_py_typed(tmp_path: Path) -> None:
     for folder in (demo.gt, demo.det_a, demo.det_b, demo.images):
         for f in folder.iterdir():
             assert f"detlens_resources/demo/{folder.name}/{f.name}" in names
+
+
+def test_bare_pytest_collects_everything_with_the_real_engine() -> None:
+    """README's test command is a bare ``pytest``: the console script, not ``python -m``."""
+    script = Path(sys.executable).with_name("pytest")
+    if not script.exists():
+        pytest.skip(f"no pytest console script beside {sys.executable}")
+    done = subprocess.run(
+        [str(script), "--collect-only", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "errors" not in done.stdout.splitlines()[-1]
+    assert "tests/metrics/test_conformance.py" in done.stdout
+
+
+def test_the_tests_import_the_real_engine() -> None:
+    import metrics
+
+    assert hasattr(metrics, "evaluate") and Path(metrics.__file__).parent == ROOT / "metrics"
