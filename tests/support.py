@@ -1,5 +1,6 @@
-"""Builders shared by the tests: instances, samples, archives, hypothesis strategies, and
-the locator of the shared conformance data (``../shared`` or ``$DETLENS_SHARED``).
+"""Builders shared by the tests: instances, samples, archives, hypothesis strategies, the
+helpers and constants of the metric families' tests (PCC evidence, CLEval, TedEval, DetEval),
+and the locator of the shared conformance data (``../shared`` or ``$DETLENS_SHARED``).
 
 Fixtures live in ``conftest.py`` files; everything a test module imports lives here.
 """
@@ -13,10 +14,14 @@ from typing import Any
 
 import numpy as np
 import pytest
+import shapely
 from hypothesis import strategies as st
 
+from metrics.cleval.metric import ClevalLegacyParams, ClevalParams
+from metrics.deteval import metric as deteval_metric
 from metrics.model import BoxType, Instance, Sample, ltrb_points
 from metrics.results import SampleResult
+from metrics.tedeval import metric as tedeval_metric
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_ENV = "DETLENS_SHARED"
@@ -145,6 +150,19 @@ def scores(r: SampleResult) -> tuple[float, float, float]:
     return r.recall, r.precision, r.hmean
 
 
+def approx_tuple(*values: float) -> Any:
+    """``pytest.approx`` of the tuple of ``values`` within an absolute 1e-12."""
+    return pytest.approx(values, abs=1e-12)
+
+
+# A 100 x 20 GT word "ABCDE" as (coords, text) for ``gts``: its five pseudo-character
+# centres (PCC) lie at x = 10, 30, 50, 70, 90 (y = 10).
+WORD_G0 = ("0,0,100,0,100,20,0,20", "ABCDE")
+
+# A detection covering the left 60 % of ``WORD_G0`` (its first three PCC).
+WORD_D60 = "0,0,60,0,60,20,0,20"
+
+
 # --------------------------------------------------------------------------- files
 
 
@@ -179,6 +197,92 @@ def convex_quads(draw: st.DrawFn) -> list[tuple[int, int]]:
         b, d = draw(st.integers(y0 + 1, y1 - 1)), draw(st.integers(y0 + 1, y1 - 1))
         q = [(a, y0), (x1, b), (c, y1), (x0, d)]
     return q[::-1] if draw(st.booleans()) else q
+
+
+def convex_quad_arrays() -> st.SearchStrategy[np.ndarray]:
+    """``convex_quads`` as one-quad float64 arrays of shape (1, 4, 2), as ``metrics.quads``
+    takes them."""
+    return convex_quads().map(lambda q: np.array([q], dtype=np.float64))
+
+
+def geos_overlap_area(a: np.ndarray, b: np.ndarray) -> float:
+    """The GEOS (shapely) area of the intersection of the first quads of ``a`` and ``b``."""
+    return float(shapely.area(shapely.intersection(shapely.polygons(a[0]), shapely.polygons(b[0]))))
+
+
+# --------------------------------------------------------------------------- PCC (CLEval, TedEval)
+
+
+def pcc_points(r: SampleResult, gt: int) -> list[list[float]]:
+    """The pseudo-character centres of GT ``gt`` as [[x, y], ...]."""
+    pts: list[list[float]] = r.evidence.pcc.points[gt].tolist()
+    return pts
+
+
+def pcc_hits(r: SampleResult, gt: int = 0) -> list[int]:
+    """How many detections hold each pseudo-character centre of GT ``gt``."""
+    return [int(v) for v in r.evidence.pcc.hits[gt]]
+
+
+# --------------------------------------------------------------------------- CLEval
+
+# CLEval 0.1.1 (the default parameters).
+CLEVAL_V011 = ClevalParams()
+
+# The paper-era CLEval code (default legacy parameters).
+CLEVAL_LEGACY = ClevalLegacyParams()
+
+
+def cleval_counters(r: SampleResult) -> dict[str, int]:
+    """The CLEval evidence counters (split, merge, overlap, miss, fp_boxes, fp_chars)."""
+    return dict(r.evidence.counters)
+
+
+def cleval_poly(coords: str, text: str | None, line: int = 1) -> Instance:
+    """A CLEval polygon (or quad) from 'x1,y1,...' with its text (``quad`` by another name)."""
+    return quad(coords, text, line)
+
+
+# --------------------------------------------------------------------------- TedEval
+
+
+def tedeval_run(
+    gt: list[Instance], det: list[Instance], params: tedeval_metric.TedEvalParams | None = None
+) -> SampleResult:
+    """TedEval of one image (default parameters unless ``params``)."""
+    return tedeval_metric.evaluate_sample(sample(gt, det), params or tedeval_metric.TedEvalParams())
+
+
+def tedeval_records(r: SampleResult) -> list[tuple[str, tuple[int, ...], tuple[int, ...]]]:
+    """The matches as (label, GT indices, detection indices)."""
+    return [(m.label, m.gt, m.det) for m in r.matches]
+
+
+# --------------------------------------------------------------------------- DetEval
+
+# The legacy DetEval variant (spec 2.7).
+DETEVAL_LEGACY = deteval_metric.DetEvalParams(variant="legacy")
+
+# A 100 x 20 = 2000 px (inclusive) LTRB GT "ABCDE", and a second GT "FGH" 10 px to its right.
+DETEVAL_G0 = box(0, 0, 99, 19)
+DETEVAL_G1 = box(110, 0, 209, 19, "FGH", line=2)
+
+
+def deteval_run(
+    gt: tuple[Instance, ...],
+    det: tuple[Instance, ...],
+    params: deteval_metric.DetEvalParams | None = None,
+    det_file: bool = True,
+) -> SampleResult:
+    """DetEval of one IC13-style image (RRC variant unless ``params``)."""
+    return deteval_metric.evaluate_sample(
+        ltrb_sample(gt, det, det_file), params or deteval_metric.DetEvalParams()
+    )
+
+
+def deteval_reasons(r: SampleResult) -> list[str]:
+    """The reasons of the discarded DetEval candidates, in order."""
+    return [d.reason for d in r.evidence.discarded]
 
 
 # --------------------------------------------------------------------------- viewer

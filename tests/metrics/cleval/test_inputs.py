@@ -7,26 +7,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.cleval.metric import (
-    ClevalLegacyParams,
-    ClevalParams,
-    validate,
-    validate_e2e,
-)
-from metrics.model import Instance, Severity
+from metrics.cleval.metric import ClevalLegacyParams, ClevalParams, validate, validate_e2e
+from metrics.model import Severity
 from metrics.order import clockwise_violations
+from tests.support import CLEVAL_LEGACY as LEGACY
+from tests.support import CLEVAL_V011 as V011
+from tests.support import WORD_D60 as D60
+from tests.support import WORD_G0 as G0
+from tests.support import cleval_poly as poly
 from tests.support import dets, gts, quad, sample
-
-G0 = ("0,0,100,0,100,20,0,20", "ABCDE")
-
-
-D60 = "0,0,60,0,60,20,0,20"
-
-
-V011 = ClevalParams()
-
-
-LEGACY = ClevalLegacyParams()
 
 
 def test_validate_e2e_needs_transcriptions() -> None:
@@ -36,10 +25,6 @@ def test_validate_e2e_needs_transcriptions() -> None:
     assert [(p.severity, p.source, p.line, p.sample_id) for p in problems] == [
         (Severity.ERROR, "det:res_img_1.txt", 1, "img_1")
     ]
-
-
-def poly(coords: str, text: str | None, line: int = 1) -> Instance:
-    return quad(coords, text, line)
 
 
 def test_validate_poly_short_and_legacy_orientation() -> None:

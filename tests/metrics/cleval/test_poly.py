@@ -3,28 +3,16 @@ of short inputs, boundary centres outside, ten characters for a don't-care polyg
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
-import pytest
 
 from metrics.cleval.geometry import poly_pcc, poly_points
 from metrics.cleval.metric import (
-    ClevalParams,
     evaluate_sample,
 )
-from metrics.model import Instance
-from tests.support import quad, sample
-
-V011 = ClevalParams()
-
-
-def approx(*values: float) -> Any:
-    return pytest.approx(values, abs=1e-12)
-
-
-def poly(coords: str, text: str | None, line: int = 1) -> Instance:
-    return quad(coords, text, line)
+from tests.support import CLEVAL_V011 as V011
+from tests.support import approx_tuple as approx
+from tests.support import cleval_poly as poly
+from tests.support import sample
 
 
 def test_poly_pcc_resampling() -> None:

@@ -4,18 +4,13 @@ share their preparation without changing results."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pytest
-import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from metrics.cleval.geometry import interiors_apart
 from metrics.cleval.metric import (
-    ClevalLegacyParams,
-    ClevalParams,
     evaluate_batch,
     evaluate_sample,
     evaluate_sample_e2e,
@@ -25,36 +20,14 @@ from metrics.cleval.metric import (
 from metrics.model import Dataset, Sample
 from metrics.quads import is_convex_quad
 from metrics.registry import METRICS
-from metrics.results import SampleResult
 from metrics.runner import run
-from tests.support import convex_quads, dets, gts, quad, sample
-
-G0 = ("0,0,100,0,100,20,0,20", "ABCDE")
-
-
-D60 = "0,0,60,0,60,20,0,20"
-
-
-V011 = ClevalParams()
-
-
-LEGACY = ClevalLegacyParams()
-
-
-def rph(r: SampleResult) -> tuple[float, float, float]:
-    return r.recall, r.precision, r.hmean
-
-
-def approx(*values: float) -> Any:
-    return pytest.approx(values, abs=1e-12)
-
-
-def hits(r: SampleResult, gt: int = 0) -> list[int]:
-    return [int(v) for v in r.evidence.pcc.hits[gt]]
-
-
-def counters(r: SampleResult) -> dict[str, int]:
-    return dict(r.evidence.counters)
+from tests.support import CLEVAL_LEGACY as LEGACY
+from tests.support import CLEVAL_V011 as V011
+from tests.support import WORD_D60 as D60
+from tests.support import WORD_G0 as G0
+from tests.support import cleval_counters as counters
+from tests.support import convex_quad_arrays, dets, geos_overlap_area, gts, quad, sample
+from tests.support import scores as rph
 
 
 def _box(x: int, y: int, w: int, h: int) -> str:
@@ -104,14 +77,11 @@ def test_split_into_k_equal_pieces_costs_k_minus_one(length: int, data: st.DataO
 
 
 @settings(max_examples=300, deadline=None)
-@given(convex_quads(), convex_quads())
-def test_interiors_apart_agrees_with_geos(
-    qa: list[tuple[int, int]], qb: list[tuple[int, int]]
-) -> None:
+@given(convex_quad_arrays(), convex_quad_arrays())
+def test_interiors_apart_agrees_with_geos(a: np.ndarray, b: np.ndarray) -> None:
     """The exact separating-axis test that lets the don't-care cut skip GEOS."""
-    a, b = np.array([qa], dtype=np.float64), np.array([qb], dtype=np.float64)
     assert is_convex_quad(a)[0] and is_convex_quad(b)[0]
-    area = shapely.area(shapely.intersection(shapely.polygons(a[0]), shapely.polygons(b[0])))
+    area = geos_overlap_area(a, b)
     assert bool(interiors_apart(a, b)[0]) == (area == 0)
 
 

@@ -4,14 +4,11 @@ three-way splits in E2E and the paper recognition-score denominator."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pytest
 
 from metrics.cleval.metric import (
     ClevalLegacyParams,
-    ClevalParams,
     evaluate_sample,
     evaluate_sample_e2e,
     evaluate_sample_legacy,
@@ -19,35 +16,12 @@ from metrics.cleval.metric import (
     global_extras,
 )
 from metrics.model import BoxType, Instance
-from metrics.results import SampleResult, Verdict
+from metrics.results import Verdict
+from tests.support import CLEVAL_LEGACY as LEGACY
+from tests.support import CLEVAL_V011 as V011
+from tests.support import WORD_G0 as G0
+from tests.support import approx_tuple as approx
 from tests.support import dets, gts, quad, sample
-
-G0 = ("0,0,100,0,100,20,0,20", "ABCDE")
-
-
-D60 = "0,0,60,0,60,20,0,20"
-
-
-V011 = ClevalParams()
-
-
-LEGACY = ClevalLegacyParams()
-
-
-def rph(r: SampleResult) -> tuple[float, float, float]:
-    return r.recall, r.precision, r.hmean
-
-
-def approx(*values: float) -> Any:
-    return pytest.approx(values, abs=1e-12)
-
-
-def hits(r: SampleResult, gt: int = 0) -> list[int]:
-    return [int(v) for v in r.evidence.pcc.hits[gt]]
-
-
-def counters(r: SampleResult) -> dict[str, int]:
-    return dict(r.evidence.counters)
 
 
 def test_q7_float32_area_precision() -> None:

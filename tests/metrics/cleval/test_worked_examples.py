@@ -4,8 +4,6 @@ case, vertical words."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pytest
 
@@ -18,35 +16,16 @@ from metrics.cleval.metric import (
     evaluate_sample_legacy_e2e,
 )
 from metrics.evidence import ClevalEvidence, RecognitionStep
-from metrics.results import MatchKind, SampleResult, Verdict
+from metrics.results import MatchKind, Verdict
+from tests.support import CLEVAL_LEGACY as LEGACY
+from tests.support import CLEVAL_V011 as V011
+from tests.support import WORD_D60 as D60
+from tests.support import WORD_G0 as G0
+from tests.support import approx_tuple as approx
+from tests.support import cleval_counters as counters
 from tests.support import dets, gts, quad, sample
-
-G0 = ("0,0,100,0,100,20,0,20", "ABCDE")
-
-
-D60 = "0,0,60,0,60,20,0,20"
-
-
-V011 = ClevalParams()
-
-
-LEGACY = ClevalLegacyParams()
-
-
-def rph(r: SampleResult) -> tuple[float, float, float]:
-    return r.recall, r.precision, r.hmean
-
-
-def approx(*values: float) -> Any:
-    return pytest.approx(values, abs=1e-12)
-
-
-def hits(r: SampleResult, gt: int = 0) -> list[int]:
-    return [int(v) for v in r.evidence.pcc.hits[gt]]
-
-
-def counters(r: SampleResult) -> dict[str, int]:
-    return dict(r.evidence.counters)
+from tests.support import pcc_hits as hits
+from tests.support import scores as rph
 
 
 def test_e1_one_to_one_partial_cover() -> None:

@@ -9,12 +9,9 @@ import pytest
 
 from metrics.deteval.metric import DetEvalParams, validate
 from metrics.model import BoxType, Instance, Severity, ltrb_points
-from tests.support import box, boxes, ltrb_sample
-
-G0 = box(0, 0, 99, 19)  # 100 x 20 = 2000 px (inclusive)
-
-
-G1 = box(110, 0, 209, 19, "FGH", line=2)
+from tests.support import DETEVAL_G0 as G0
+from tests.support import DETEVAL_G1 as G1
+from tests.support import boxes, ltrb_sample
 
 
 def test_official_defaults() -> None:

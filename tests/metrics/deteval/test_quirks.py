@@ -5,33 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from metrics.deteval.metric import DetEvalParams, evaluate_sample
+from metrics.deteval.metric import DetEvalParams
 from metrics.evidence import Absorbed
-from metrics.model import Instance
-from metrics.results import MatchKind, SampleResult, Verdict
-from tests.support import box, boxes, ltrb_sample, scores
-
-LEGACY = DetEvalParams(variant="legacy")
-
-
-def run(
-    gt: tuple[Instance, ...],
-    det: tuple[Instance, ...],
-    params: DetEvalParams | None = None,
-    det_file: bool = True,
-) -> SampleResult:
-    return evaluate_sample(ltrb_sample(gt, det, det_file), params or DetEvalParams())
-
-
-def reasons(r: SampleResult) -> list[str]:
-    return [d.reason for d in r.evidence.discarded]
-
-
-G0 = box(0, 0, 99, 19)  # 100 x 20 = 2000 px (inclusive)
-
-
-G1 = box(110, 0, 209, 19, "FGH", line=2)
-
+from metrics.results import MatchKind, Verdict
+from tests.support import DETEVAL_G0 as G0
+from tests.support import DETEVAL_LEGACY as LEGACY
+from tests.support import box, boxes, scores
+from tests.support import deteval_reasons as reasons
+from tests.support import deteval_run as run
 
 # --------------------------------------------------------------------------- quirks 2.5
 

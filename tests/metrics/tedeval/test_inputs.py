@@ -10,9 +10,8 @@ from metrics.tedeval.metric import (
     TedEvalParams,
     validate,
 )
+from tests.support import WORD_G0 as G0
 from tests.support import dets, gts, quad, sample
-
-G0 = ("0,0,100,0,100,20,0,20", "ABCDE")  # PCC at x = 10, 30, 50, 70, 90 (y = 10)
 
 
 def test_official_defaults() -> None:

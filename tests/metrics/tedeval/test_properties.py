@@ -9,36 +9,11 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.model import Instance
 from metrics.quads import convex_quad_inter, strictly_apart
-from metrics.results import SampleResult
-from metrics.tedeval.metric import (
-    TedEvalParams,
-    evaluate_sample,
-)
-from tests.support import convex_quads, quad, sample, scores
-
-G0 = ("0,0,100,0,100,20,0,20", "ABCDE")  # PCC at x = 10, 30, 50, 70, 90 (y = 10)
-
-
-def run(
-    gt: list[Instance], det: list[Instance], params: TedEvalParams | None = None
-) -> SampleResult:
-    return evaluate_sample(sample(gt, det), params or TedEvalParams())
-
-
-def records(r: SampleResult) -> list[tuple[str, tuple[int, ...], tuple[int, ...]]]:
-    return [(m.label, m.gt, m.det) for m in r.matches]
-
-
-def pcc_of(r: SampleResult, gt: int) -> list[list[float]]:
-    pts: list[list[float]] = r.evidence.pcc.points[gt].tolist()
-    return pts
-
-
-def hits_of(r: SampleResult, gt: int) -> list[int]:
-    counts: list[int] = r.evidence.pcc.hits[gt].tolist()
-    return counts
+from tests.support import convex_quad_arrays, geos_overlap_area, quad, scores
+from tests.support import pcc_hits as hits_of
+from tests.support import tedeval_records as records
+from tests.support import tedeval_run as run
 
 
 @settings(max_examples=150, deadline=None)
@@ -67,14 +42,11 @@ def test_detection_equal_to_its_gt_scores_one(
 
 
 @settings(max_examples=300, deadline=None)
-@given(convex_quads(), convex_quads())
-def test_strictly_apart_quads_are_at_positive_distance(
-    qa: list[tuple[int, int]], qb: list[tuple[int, int]]
-) -> None:
+@given(convex_quad_arrays(), convex_quad_arrays())
+def test_strictly_apart_quads_are_at_positive_distance(a: np.ndarray, b: np.ndarray) -> None:
     """The exact test that lets cut don't-care GTs skip GEOS intersections (area exactly 0)."""
-    a, b = np.array([qa], dtype=np.float64), np.array([qb], dtype=np.float64)
     gap = shapely.distance(shapely.polygons(a[0]), shapely.polygons(b[0]))
     assert bool(strictly_apart(a, b)[0]) == (gap > 0)
     if gap == 0:
-        area = shapely.area(shapely.intersection(shapely.polygons(a[0]), shapely.polygons(b[0])))
+        area = geos_overlap_area(a, b)
         assert convex_quad_inter(a, b)[0] == pytest.approx(area, abs=1e-9)

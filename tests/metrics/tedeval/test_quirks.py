@@ -8,36 +8,18 @@ import shapely
 
 from metrics.geometry import rings_of
 from metrics.model import BoxType, Instance, Sample, ltrb_points
-from metrics.results import SampleResult, Verdict
+from metrics.results import Verdict
 from metrics.tedeval.metric import (
     TedEvalParams,
     evaluate_batch,
     evaluate_sample,
     global_extras,
 )
+from tests.support import WORD_G0 as G0
 from tests.support import dets, gts, quad, sample, scores
-
-G0 = ("0,0,100,0,100,20,0,20", "ABCDE")  # PCC at x = 10, 30, 50, 70, 90 (y = 10)
-
-
-def run(
-    gt: list[Instance], det: list[Instance], params: TedEvalParams | None = None
-) -> SampleResult:
-    return evaluate_sample(sample(gt, det), params or TedEvalParams())
-
-
-def records(r: SampleResult) -> list[tuple[str, tuple[int, ...], tuple[int, ...]]]:
-    return [(m.label, m.gt, m.det) for m in r.matches]
-
-
-def pcc_of(r: SampleResult, gt: int) -> list[list[float]]:
-    pts: list[list[float]] = r.evidence.pcc.points[gt].tolist()
-    return pts
-
-
-def hits_of(r: SampleResult, gt: int) -> list[int]:
-    counts: list[int] = r.evidence.pcc.hits[gt].tolist()
-    return counts
+from tests.support import pcc_points as pcc_of
+from tests.support import tedeval_records as records
+from tests.support import tedeval_run as run
 
 
 def test_detection_loses_the_dont_care_region_it_overlaps() -> None:

@@ -7,35 +7,13 @@ import math
 
 import pytest
 
-from metrics.model import Instance
-from metrics.results import MatchKind, NearMiss, SampleResult, Verdict
-from metrics.tedeval.metric import (
-    TedEvalParams,
-    evaluate_sample,
-)
-from tests.support import dets, gts, sample, scores
-
-G0 = ("0,0,100,0,100,20,0,20", "ABCDE")  # PCC at x = 10, 30, 50, 70, 90 (y = 10)
-
-
-def run(
-    gt: list[Instance], det: list[Instance], params: TedEvalParams | None = None
-) -> SampleResult:
-    return evaluate_sample(sample(gt, det), params or TedEvalParams())
-
-
-def records(r: SampleResult) -> list[tuple[str, tuple[int, ...], tuple[int, ...]]]:
-    return [(m.label, m.gt, m.det) for m in r.matches]
-
-
-def pcc_of(r: SampleResult, gt: int) -> list[list[float]]:
-    pts: list[list[float]] = r.evidence.pcc.points[gt].tolist()
-    return pts
-
-
-def hits_of(r: SampleResult, gt: int) -> list[int]:
-    counts: list[int] = r.evidence.pcc.hits[gt].tolist()
-    return counts
+from metrics.results import MatchKind, NearMiss, Verdict
+from tests.support import WORD_G0 as G0
+from tests.support import dets, gts, scores
+from tests.support import pcc_hits as hits_of
+from tests.support import pcc_points as pcc_of
+from tests.support import tedeval_records as records
+from tests.support import tedeval_run as run
 
 
 def test_partial_detection_credits_the_characters_it_covers() -> None:
