@@ -37,12 +37,43 @@ class Cancelled(Exception):
 
 @dataclass(frozen=True)
 class Plan:
-    """What ``--metric all`` runs: the metrics, those that skip some samples, and notes."""
+    """What ``--metric all`` runs: the metrics, those that skip some samples, the parameter
+    values switched on by a metric's ``fallback`` (merged into the caller's overrides), the
+    metrics left out with the reason, and the notes to show."""
 
     specs: list[MetricSpec]
     lenient: frozenset[str]
     notes: list[str]
     validated: dict[str, list[Problem]] = field(default_factory=dict)
+    overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
+    left_out: dict[str, str] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
+
+
+def _errors(found: Sequence[Problem]) -> list[Problem]:
+    return [p for p in found if p.severity is Severity.ERROR]
+
+
+def _with_fallback(
+    spec: MetricSpec, dataset: Dataset, own: Mapping[str, Any]
+) -> tuple[list[Problem], dict[str, Any], str | None]:
+    """Validation with the caller's overrides, or with the metric's fallback values when the
+    defaults refuse the data and the fallback refuses less (and the caller set none of them)."""
+    found = _validate(spec, dataset, make_params(spec, own))
+    errors = _errors(found)
+    fallback = spec.fallback or {}
+    if not errors or not fallback or set(fallback) & set(own):
+        return found, dict(own), None
+    tried = {**own, **fallback}
+    again = _validate(spec, dataset, make_params(spec, tried))
+    if len(_errors(again)) >= len(errors):
+        return found, dict(own), None
+    sets = ", ".join(f"{k}={v}" for k, v in fallback.items())
+    note = (
+        f"{spec.id}: evaluated with {sets}; its defaults refuse {len(errors)} box(es), "
+        f"first: {errors[0]}"
+    )
+    return again, tried, note
 
 
 def plan_all(
@@ -51,23 +82,32 @@ def plan_all(
     overrides: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Plan:
     """Metrics whose input rules every sample breaks are left out; a metric that only some
-    samples break runs without them (e.g. TedEval next to one curved polygon)."""
+    samples break runs without them (e.g. TedEval next to one curved polygon); a metric whose
+    defaults refuse the data runs with its ``fallback`` values when they accept more."""
     keep, lenient, notes = [], set(), []
     validated: dict[str, list[Problem]] = {}
+    merged: dict[str, dict[str, Any]] = {k: dict(v) for k, v in (overrides or {}).items()}
+    left_out: dict[str, str] = {}
+    skipped: dict[str, str] = {}
     for spec in specs:
-        found = _validate(spec, dataset, make_params(spec, (overrides or {}).get(spec.id)))
+        found, own, note = _with_fallback(spec, dataset, merged.get(spec.id, {}))
+        merged[spec.id] = own
+        if note:
+            notes.append(note)
         validated[spec.id] = found
-        errors = [p for p in found if p.severity is Severity.ERROR]
+        errors = _errors(found)
         bad = {p.sample_id for p in errors}
         if not errors:
             keep.append(spec)
         elif len(bad) < len(dataset) and None not in bad:
             keep.append(spec)
             lenient.add(spec.id)
-            notes.append(f"{spec.id}: {len(bad)} image(s) skipped, first problem: {errors[0]}")
+            skipped[spec.id] = f"{len(bad)} image(s) skipped, first problem: {errors[0]}"
+            notes.append(f"{spec.id}: {skipped[spec.id]}")
         else:
-            notes.append(f"{spec.id} left out: {len(errors)} input error(s), first: {errors[0]}")
-    return Plan(keep, frozenset(lenient), notes, validated)
+            left_out[spec.id] = f"{len(errors)} input error(s), first: {errors[0]}"
+            notes.append(f"{spec.id} left out: {left_out[spec.id]}")
+    return Plan(keep, frozenset(lenient), notes, validated, merged, left_out, skipped)
 
 
 def _validate(spec: MetricSpec, dataset: Dataset, prm: Any) -> list[Problem]:

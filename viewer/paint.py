@@ -16,7 +16,7 @@ from PySide6.QtGui import QBrush, QFont, QPainter, QPainterPath, QPolygonF
 
 from viewer.scene.items import DrawItem, Ref, bboxes
 from viewer.scene.palette import PALETTE, TEXT_BOX, Style, StyleKey
-from viewer.style import MARKER_OUTLINE, brush, pen, qcolor
+from viewer.style import MARKER_OUTLINE, brush, draw_marker, pen, qcolor
 
 _Z_ORDER = {
     "image": 0,
@@ -197,7 +197,7 @@ def _paint_points(painter: QPainter, it: DrawItem, style: Style, ctx: RenderCont
     painter.setPen(pen(MARKER_OUTLINE))
     painter.setBrush(QBrush(qcolor(style.fill or style.stroke)))
     for x, y in it.coords:
-        painter.drawEllipse(QPointF(float(x), float(y)), r, r)
+        draw_marker(painter, style, float(x), float(y), r)
 
 
 def _paint_text(

@@ -25,7 +25,9 @@ from viewer.workers import ResultStore
 
 __all__ = ["PREFERRED", "DatasetPaths", "Session"]
 
-PREFERRED = ("tiou", "tedeval", "cleval_det", "curved_tiou", "ic15_iou", "deteval")
+# The metric shown first: the first of these the dataset offers (TIoU on quad data, curved
+# TIoU on polygon data such as Total-Text and CTW1500).
+PREFERRED = ("tiou", "curved_tiou", "tedeval", "cleval_det", "ic15_iou", "deteval")
 
 
 class Session(QObject):
@@ -53,6 +55,7 @@ class Session(QObject):
         self.layers: frozenset[str] = DEFAULT_LAYERS
         self.visible_ids: list[str] = []
         self.sample_chosen = False  # until then the table may open the worst sample
+        self.keep_zoom = False  # False: each image is fitted to the canvas when shown
 
     # ---------------------------------------------------------------- sides
     @property
@@ -201,7 +204,13 @@ class Session(QObject):
         self.close_comparison(emit=False)
         a.name = a.metric or "A"
         self.b = Side(
-            a.dataset, a.store, metric=metric_b, det=a.det, name=metric_b, overrides=a.overrides
+            a.dataset,
+            a.store,
+            metric=metric_b,
+            det=a.det,
+            name=metric_b,
+            overrides=a.overrides,
+            plan=a.plan,
         )
         self.comparison_changed.emit()
         return True

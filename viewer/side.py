@@ -13,9 +13,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from metrics.model import Dataset, Sample
+from metrics.model import Dataset, Sample, Severity
 from metrics.registry import METRICS, MetricSpec, applicable, make_params
 from metrics.results import Evaluation, SampleResult
+from metrics.runner import Plan, plan_all
 from viewer.workers import ResultStore
 
 
@@ -24,7 +25,13 @@ def detector_name(path: str | None) -> str:
 
 
 class Side:
-    """One detector × metric: dataset, results store, metric, parameters and name."""
+    """One detector × metric: dataset, results store, metric, parameters and name.
+
+    The metrics a side offers are those ``--metric all`` would run (``metrics.runner.plan_all``):
+    a metric that can read none of the images is left out with its reason, one that skips some
+    says so, and a metric's fallback values (e.g. ``auto_orient`` on counter-clockwise
+    polygons) are switched on in its parameters, visibly, with a note.
+    """
 
     def __init__(
         self,
@@ -36,14 +43,18 @@ class Side:
         name: str = "A",
         overrides: Mapping[str, Mapping[str, Any]] | None = None,
         progress: Callable[[int, int], None] | None = None,
+        plan: Plan | None = None,
     ) -> None:
         self.dataset = dataset
         self.store = store
         self.metric = metric
         self.det = det  # the detection set's path (None: no detections)
         self.name = name
+        if plan is None:
+            plan = plan_all(dataset, applicable(dataset), overrides)
+        self.plan = plan
         self.overrides: dict[str, dict[str, Any]] = {
-            k: dict(v) for k, v in (overrides or {}).items()
+            k: dict(v) for k, v in {**(overrides or {}), **plan.overrides}.items() if v
         }
         self._progress = progress
 
@@ -64,7 +75,27 @@ class Side:
 
     # ------------------------------------------------------------------ metrics
     def metric_ids(self) -> list[str]:
-        return [s.id for s in applicable(self.dataset)]
+        """The metrics this side offers (those that can read at least one image)."""
+        return [s.id for s in self.plan.specs]
+
+    def notes(self, metric: str | None = None) -> list[str]:
+        """What the plan says about ``metric`` (fallback values, images skipped)."""
+        mid = metric or self.metric
+        return [n for n in self.plan.notes if mid and n.startswith(f"{mid}:")]
+
+    def left_out(self) -> dict[str, str]:
+        """Metrics that apply to data like this but can read none of these images, why."""
+        return dict(self.plan.left_out)
+
+    def skip_reason(self, sample_id: str | None, metric: str | None = None) -> str | None:
+        """Why ``metric`` did not evaluate this sample (its first input error), or None."""
+        ev = self.evaluation(metric)
+        if ev is None or sample_id is None or sample_id not in ev.excluded:
+            return None
+        for p in (*self.dataset.problems, *ev.problems):
+            if p.sample_id == sample_id and p.severity is Severity.ERROR:
+                return str(p)
+        return "input errors in this image"
 
     def params(self, metric: str | None = None) -> Any:
         mid = metric or self.metric

@@ -5,12 +5,12 @@ Pens are cosmetic (their width is in screen pixels at any zoom) and made once pe
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor, QPen
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPolygonF
 
 from viewer.scene.palette import PALETTE, Rgba, Style, StyleKey
 
-_PENS: dict[tuple[Rgba | None, bool, float], QPen] = {}
+_PENS: dict[tuple[Rgba | None, bool, bool, float], QPen] = {}
 _BRUSHES: dict[tuple[Rgba | None, bool], QBrush] = {}
 
 
@@ -32,15 +32,17 @@ def fill_color(key: StyleKey) -> QColor:
 
 
 def pen(style: Style, width: float | None = None) -> QPen:
-    """A cosmetic pen of the style's outline (dashed if the style says so)."""
-    key = (style.stroke, style.dash, width if width is not None else style.width)
+    """A cosmetic pen of the style's outline (dashed or dotted if the style says so)."""
+    key = (style.stroke, style.dash, style.dot, width if width is not None else style.width)
     cached = _PENS.get(key)
     if cached is None:
         cached = QPen(qcolor(style.stroke) if style.stroke else Qt.GlobalColor.transparent)
         cached.setCosmetic(True)
-        cached.setWidthF(key[2])
+        cached.setWidthF(key[3])
         if style.dash:
             cached.setStyle(Qt.PenStyle.DashLine)
+        elif style.dot:
+            cached.setStyle(Qt.PenStyle.DotLine)
         _PENS[key] = cached
     return cached
 
@@ -58,3 +60,32 @@ def brush(style: Style) -> QBrush:
 
 
 MARKER_OUTLINE = Style(Rgba(0, 0, 0), width=1.0)  # the thin black ring around point markers
+
+
+def draw_marker(painter: QPainter, style: Style, x: float, y: float, r: float) -> None:
+    """One point marker of the style's shape (circle, square or diamond) of radius ``r``."""
+    if style.marker == "square":
+        painter.drawRect(QRectF(x - r, y - r, 2 * r, 2 * r))
+    elif style.marker == "diamond":
+        painter.drawPolygon(
+            QPolygonF([QPointF(x, y - r), QPointF(x + r, y), QPointF(x, y + r), QPointF(x - r, y)])
+        )
+    else:
+        painter.drawEllipse(QPointF(x, y), r, r)
+
+
+def draw_swatch(painter: QPainter, key: StyleKey, rect: QRectF) -> None:
+    """The legend sample of a style: its marker for point styles, else its outline and fill
+    (hatched, dashed or dotted as drawn on the canvas)."""
+    st = PALETTE[key]
+    painter.save()
+    if st.fill is not None and st.fill == st.stroke:  # a point marker
+        painter.setPen(pen(MARKER_OUTLINE))
+        painter.setBrush(QBrush(qcolor(st.fill)))
+        r = min(rect.width(), rect.height()) / 2 - 1
+        draw_marker(painter, st, rect.center().x(), rect.center().y(), r)
+    else:
+        painter.setBrush(brush(st))
+        painter.setPen(pen(st, min(st.width, 3.0)))
+        painter.drawRect(rect.adjusted(1.5, 1.5, -1.5, -1.5))
+    painter.restore()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib.metadata import entry_points
 from typing import Any, TextIO
 
@@ -123,11 +123,17 @@ def cmd_eval(args: argparse.Namespace) -> int:
     overrides = _overrides(args.set, specs)
     lenient: frozenset[str] = frozenset()
     validated = None
+    left_out: dict[str, str] = {}
     if auto:
         plan = plan_all(ds, specs, overrides)
         for note in plan.notes:
             log.warning("%s", note)
         specs, lenient, validated = plan.specs, plan.lenient, plan.validated
+        overrides, left_out = plan.overrides, dict(plan.left_out)
+        others = [m for m in METRICS.values() if m not in applicable(ds)]
+        if others:
+            ids = ", ".join(m.id for m in others)
+            log.info("not offered for these inputs (ask with --metric ID): %s", ids)
     if not specs:
         raise UserError("no metric applies to these inputs")
     bar = None if args.quiet else ProgressBar()
@@ -142,7 +148,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         validated=validated,
     )
     if not args.quiet:
-        _report(ds, evals)
+        _report(ds, evals, left_out=left_out)
     if args.json:
         write_json(args.json, evals, evidence=args.evidence)
     if args.csv:
@@ -154,7 +160,13 @@ def _note(key: str, value: float) -> str:
     return f"{key} {int(value)}" if float(value).is_integer() else f"{key} {value:.4f}"
 
 
-def _report(ds: Dataset, evals: Sequence[Evaluation], out: TextIO | None = None) -> None:
+def _report(
+    ds: Dataset,
+    evals: Sequence[Evaluation],
+    out: TextIO | None = None,
+    left_out: Mapping[str, str] | None = None,
+) -> None:
+    """The summary table; metrics that ``--metric all`` left out follow it, with the reason."""
     out = out or sys.stdout
     warnings = [p for p in ds.problems if p.severity is Severity.WARNING]
     for p in warnings[:5]:
@@ -173,6 +185,8 @@ def _report(ds: Dataset, evals: Sequence[Evaluation], out: TextIO | None = None)
             f"{ev.metric:<19}{ev.recall:>8.4f}{ev.precision:>11.4f}{ev.hmean:>9.4f}  {notes}",
             file=out,
         )
+    for mid, reason in (left_out or {}).items():
+        print(f"{mid:<19}{'-':>8}{'-':>11}{'-':>9}  left out: {reason}", file=out)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from metrics.icdar import curved, iou, tiou, wordline
 from metrics.icdar.params import CurvedParams, IouParams, TiouParams, WordlineParams
-from metrics.spec import MetricSpec, all_poly, each_sample, not_all_poly, per_sample, with_gt_lines
+from metrics.spec import MetricSpec, each_sample, per_sample, polygon_data, quad_data, with_gt_lines
 
 __all__ = ["SPECS", "CurvedParams", "IouParams", "TiouParams", "WordlineParams"]
 
 _curved_validate = each_sample(curved.validate)
 _wordline_validate = each_sample(wordline.validate)
+# The official curved script refuses counter-clockwise polygons (spec 3.9 C1; Total-Text's
+# TedEval/CLEval GT copy is counter-clockwise): --metric all reverses them, with a note.
+_ORIENT = {"auto_orient": "true"}
 
 SPECS: tuple[MetricSpec, ...] = (
     MetricSpec(
@@ -24,7 +27,7 @@ SPECS: tuple[MetricSpec, ...] = (
         evaluate=iou.evaluate_batch,
         validate=iou.validate_batch,
         aliases=("iou", "ic15"),
-        applies=not_all_poly,
+        applies=quad_data,
         global_extras=iou.global_extras,
     ),
     MetricSpec(
@@ -33,7 +36,7 @@ SPECS: tuple[MetricSpec, ...] = (
         params_type=TiouParams,
         evaluate=tiou.evaluate_batch_siou,
         validate=tiou.validate_batch,
-        applies=not_all_poly,
+        applies=quad_data,
     ),
     MetricSpec(
         id="tiou",
@@ -41,7 +44,7 @@ SPECS: tuple[MetricSpec, ...] = (
         params_type=TiouParams,
         evaluate=tiou.evaluate_batch,
         validate=tiou.validate_batch,
-        applies=not_all_poly,
+        applies=quad_data,
     ),
     MetricSpec(
         id="curved_iou",
@@ -50,7 +53,8 @@ SPECS: tuple[MetricSpec, ...] = (
         evaluate=curved.evaluate_batch_iou,
         validate=_curved_validate,
         aliases=("ciou",),
-        applies=all_poly,
+        applies=polygon_data,
+        fallback=_ORIENT,
     ),
     MetricSpec(
         id="curved_siou",
@@ -59,7 +63,8 @@ SPECS: tuple[MetricSpec, ...] = (
         evaluate=curved.evaluate_batch_siou,
         validate=_curved_validate,
         aliases=("csiou",),
-        applies=all_poly,
+        applies=polygon_data,
+        fallback=_ORIENT,
     ),
     MetricSpec(
         id="curved_tiou",
@@ -68,7 +73,8 @@ SPECS: tuple[MetricSpec, ...] = (
         evaluate=curved.evaluate_batch,
         validate=_curved_validate,
         aliases=("ctiou",),
-        applies=all_poly,
+        applies=polygon_data,
+        fallback=_ORIENT,
     ),
     MetricSpec(
         id="wordline_iou",

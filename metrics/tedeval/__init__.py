@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from metrics.spec import MetricSpec, not_all_poly
+from metrics.spec import MetricSpec, quad_data
 from metrics.tedeval import metric
 from metrics.tedeval.params import TedEvalParams
 
@@ -16,7 +16,7 @@ SPECS: tuple[MetricSpec, ...] = (
         evaluate=metric.evaluate_batch,
         validate=metric.validate_batch,
         aliases=("ted",),
-        applies=not_all_poly,
+        applies=quad_data,
         global_extras=metric.global_extras,
     ),
 )

@@ -8,6 +8,7 @@ import pytest
 
 from metrics.results import MatchKind, Verdict
 from viewer.scene.palette import (
+    CANVAS_LEGEND,
     LAYER_LEGEND,
     MATCH_KIND,
     PALETTE,
@@ -37,3 +38,32 @@ def test_every_key_has_a_style_and_no_two_states_look_alike() -> None:
 def test_legend_labels_every_style_it_lists() -> None:
     for keys in LAYER_LEGEND.values():
         assert all(PALETTE[k].label for k in keys)
+
+
+def test_not_evaluated_is_neutral_and_never_a_verdict_colour() -> None:
+    """A skipped or pending instance is drawn in its own neutral style, not in the colours of
+    any verdict (a skipped image once looked matched)."""
+    verdict_looks = {
+        PALETTE[verdict_key(side, v)].stroke
+        for side in ("gt", "det")
+        for v in Verdict
+        if (side, v) != ("gt", Verdict.FALSE_POSITIVE)  # no metric gives a GT that verdict
+    }
+    for key in (StyleKey.GT_NONE, StyleKey.DET_NONE):
+        assert PALETTE[key].stroke not in verdict_looks
+        assert PALETTE[key].dot
+
+
+def test_every_drawn_state_is_in_a_legend() -> None:
+    """Each style the canvas draws on its own appears in the layer legend or the canvas
+    legend (texts are explained by their layer's entry)."""
+    listed = {k for keys in LAYER_LEGEND.values() for k in keys} | set(CANVAS_LEGEND)
+    text_only = {StyleKey.TIOU_CUT_TEXT, StyleKey.TIOU_OUTLIER_TEXT}
+    assert set(StyleKey) - text_only <= listed
+    assert all(PALETTE[k].label for k in CANVAS_LEGEND)
+
+
+def test_pivots_and_characters_have_different_markers() -> None:
+    pcc = {PALETTE[k].marker for k in (StyleKey.PCC_MISSED, StyleKey.PCC_COUNTED)}
+    pivots = {PALETTE[k].marker for k in (StyleKey.MULTILINE_REJECTED, StyleKey.MULTILINE_ACCEPTED)}
+    assert not pcc & pivots

@@ -28,7 +28,7 @@ from viewer.scene.items import bounds
 from viewer.scene.layers import LAYERS
 from viewer.scene.overlay import build_overlay
 from viewer.scene.palette import LAYER_LEGEND, PALETTE, StyleKey
-from viewer.style import qcolor
+from viewer.style import draw_swatch
 
 HEADER_PX = 34
 LEGEND_ROW_PX = 20
@@ -114,9 +114,8 @@ def _legend(p: QPainter, keys: list[StyleKey], top: int, width: int, font: QFont
     for n, key in enumerate(keys):
         st = PALETTE[key]
         x, y = (n % 4) * col_w + 8, top + 4 + (n // 4) * LEGEND_ROW_PX
-        p.setPen(qcolor(st.stroke))
-        p.setBrush(qcolor(st.fill) if st.fill else Qt.BrushStyle.NoBrush)
-        p.drawRect(QRectF(x, y + 3, 12, 12))
+        p.fillRect(QRectF(x - 1, y + 1, 16, 16), QColor("#6b6b6b"))
+        draw_swatch(p, key, QRectF(x - 1, y + 1, 16, 16))
         p.setPen(QColor("#111111"))
         p.drawText(
             QRectF(x + 18, y, col_w - 26, LEGEND_ROW_PX),

@@ -43,10 +43,21 @@ class Style:
     hatch: bool = False
     radius: float = 4.0  # point markers, screen pixels
     label: str = ""  # legend text
+    marker: str = "circle"  # point markers: "circle", "square" or "diamond"
+    dot: bool = False  # dotted outline (dash: dashed)
 
     def look(self) -> tuple[object, ...]:
         """What the style looks like on screen (everything but the legend text)."""
-        return (self.stroke, self.fill, self.width, self.dash, self.hatch, self.radius)
+        return (
+            self.stroke,
+            self.fill,
+            self.width,
+            self.dash,
+            self.hatch,
+            self.radius,
+            self.marker,
+            self.dot,
+        )
 
 
 class StyleKey(StrEnum):
@@ -85,6 +96,8 @@ K = StyleKey
 GREEN, ORANGE, RED = Rgba.of("#22c55e"), Rgba.of("#f59e0b"), Rgba.of("#ef4444")
 BLUE, GREY, PURPLE = Rgba.of("#3b82f6"), Rgba.of("#9ca3af"), Rgba.of("#a855f7")
 CYAN, MAGENTA, DARK_GREY = Rgba.of("#06b6d4"), Rgba.of("#ec4899"), Rgba.of("#6b7280")
+SLATE, TEAL, BROWN = Rgba.of("#cbd5e1"), Rgba.of("#0d9488"), Rgba.of("#92400e")
+LIME = Rgba.of("#a3e635")
 TEXT_BOX = Rgba.of("#e6ffffff")  # the light box under every text
 
 PALETTE: dict[StyleKey, Style] = {
@@ -92,14 +105,16 @@ PALETTE: dict[StyleKey, Style] = {
     K.GT_PARTIAL: Style(ORANGE, Rgba.of("#30f59e0b"), 2.0, label="GT partly credited"),
     K.GT_MISSED: Style(RED, Rgba.of("#40ef4444"), 2.5, label="GT missed"),
     K.GT_DONT_CARE: Style(GREY, None, 1.5, dash=True, label="GT don't care"),
-    K.GT_NONE: Style(GREEN, None, 2.0, label="GT"),
+    K.GT_NONE: Style(SLATE, None, 2.0, dot=True, label="GT not evaluated (skipped or pending)"),
     K.DET_MATCHED: Style(BLUE, None, 2.0, label="detection matched"),
     K.DET_PARTIAL: Style(PURPLE, None, 2.0, label="detection partly credited"),
     K.DET_FALSE_POSITIVE: Style(MAGENTA, None, 2.5, dash=True, label="false positive"),
     K.DET_DONT_CARE: Style(
         DARK_GREY, None, 1.5, dash=True, label="detection absorbed by don't care"
     ),
-    K.DET_NONE: Style(BLUE, None, 1.0, label="detection"),
+    K.DET_NONE: Style(
+        SLATE, None, 1.0, dot=True, label="detection not evaluated (skipped or pending)"
+    ),
     K.LINK_ONE_TO_ONE: Style(BLUE, None, 1.5, label="one-to-one"),
     K.LINK_SPLIT: Style(ORANGE, None, 2.0, dash=True, label="split (1 GT, n dets)"),
     K.LINK_MERGE: Style(PURPLE, None, 2.0, dash=True, label="merge (n GTs, 1 det)"),
@@ -108,23 +123,32 @@ PALETTE: dict[StyleKey, Style] = {
     K.DONT_CARE_REGION: Style(
         GREY, Rgba.of("#50808080"), 1.0, hatch=True, label="don't-care region"
     ),
-    K.TIOU_CUT: Style(RED, Rgba.of("#80ef4444"), 1.0, hatch=True, label="cut: GT outside det (Ct)"),
-    K.TIOU_OUTLIER: Style(
-        ORANGE, Rgba.of("#80f59e0b"), 1.0, hatch=True, label="outlier: other GT inside det (Ot)"
+    K.TIOU_CUT: Style(
+        BROWN, Rgba.of("#c092400e"), 1.0, hatch=True, label="cut: GT outside det (Ct)"
     ),
-    K.TIOU_CUT_TEXT: Style(Rgba.of("#7f1d1d"), TEXT_BOX),
-    K.TIOU_OUTLIER_TEXT: Style(Rgba.of("#78350f"), TEXT_BOX),
+    K.TIOU_OUTLIER: Style(
+        TEAL, Rgba.of("#c00d9488"), 1.0, hatch=True, label="outlier: other GT inside det (Ot)"
+    ),
+    K.TIOU_CUT_TEXT: Style(Rgba.of("#78350f"), TEXT_BOX, label="cut share of the GT"),
+    K.TIOU_OUTLIER_TEXT: Style(Rgba.of("#134e4a"), TEXT_BOX, label="outlier share of the det"),
     K.PCC_MISSED: Style(RED, RED, 1.0, radius=4.0, label="character missed"),
     K.PCC_COUNTED: Style(GREEN, GREEN, 1.0, radius=4.0, label="character counted"),
     K.PCC_OVERLAPPED: Style(ORANGE, ORANGE, 1.0, radius=5.0, label="character overlapped"),
-    K.MULTILINE_ACCEPTED: Style(CYAN, CYAN, 1.5, radius=4.0, label="pivot pair, same line"),
-    K.MULTILINE_REJECTED: Style(RED, RED, 2.0, radius=4.0, label="pivot pair, other line"),
-    K.WARNING: Style(Rgba.of("#facc15"), None, 3.0, dash=True, label="reader warning"),
-    K.HOVER: Style(Rgba.of("#ffffff"), None, 4.0),
-    K.COMPARE_DIFF: Style(
-        Rgba.of("#e879f9"), None, 2.5, dash=True, label="A and B differ on this GT"
+    K.MULTILINE_ACCEPTED: Style(
+        CYAN, CYAN, 1.5, radius=5.0, marker="diamond", label="pivot pair, same line"
     ),
-    K.SELECTED: Style(Rgba.of("#fde047"), None, 4.5),
+    K.MULTILINE_REJECTED: Style(
+        Rgba.of("#be185d"),
+        Rgba.of("#be185d"),
+        2.0,
+        radius=5.0,
+        marker="square",
+        label="pivot pair, other line (rejected)",
+    ),
+    K.WARNING: Style(Rgba.of("#facc15"), None, 3.0, dot=True, label="reader warning"),
+    K.HOVER: Style(Rgba.of("#ffffff"), None, 4.0, label="hovered"),
+    K.COMPARE_DIFF: Style(LIME, None, 4.0, dot=True, label="A and B differ on this GT"),
+    K.SELECTED: Style(Rgba.of("#ffffff"), None, 6.0, dash=True, label="selected"),
 }
 
 # The state of an instance: its verdict under the metric (None: no result yet). A detection
@@ -172,3 +196,6 @@ LAYER_LEGEND: dict[str, tuple[StyleKey, ...]] = {
     "multiline": (K.MULTILINE_ACCEPTED, K.MULTILINE_REJECTED),
     "warnings": (K.WARNING,),
 }
+
+# Styles that are not a layer of their own but appear on the canvas (legend: "Canvas").
+CANVAS_LEGEND: tuple[StyleKey, ...] = (K.GT_NONE, K.DET_NONE, K.SELECTED, K.HOVER, K.COMPARE_DIFF)

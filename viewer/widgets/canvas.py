@@ -10,10 +10,11 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPixmap, QWheelEvent
+from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPen, QPixmap, QWheelEvent
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPixmapItem,
+    QGraphicsRectItem,
     QGraphicsScene,
     QGraphicsView,
     QStyleOptionGraphicsItem,
@@ -93,6 +94,14 @@ class CanvasView(QGraphicsView):
         self.pixmap_item = QGraphicsPixmapItem()
         self.pixmap_item.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
         self.overlay = OverlayItem(self)
+        self.frame_item = QGraphicsRectItem()  # the image bounds when there is no image
+        frame_pen = QPen(QColor("#9ca3af"))
+        frame_pen.setCosmetic(True)
+        frame_pen.setStyle(Qt.PenStyle.DashLine)
+        self.frame_item.setPen(frame_pen)
+        self.frame_item.setBrush(QColor("#3a3a3a"))
+        self.frame_item.setVisible(False)
+        self.scene().addItem(self.frame_item)
         self.scene().addItem(self.pixmap_item)
         self.scene().addItem(self.overlay)
         self._image_path: str | None = None
@@ -184,9 +193,44 @@ class CanvasView(QGraphicsView):
     def name(self) -> str:
         return self.session.names()[self.index]
 
+    def banner(self) -> str:
+        """What the canvas says above the image: why this image is not evaluated, or that it
+        has no image; empty when there is nothing to say."""
+        s = self.session
+        side = s.sides[self.index]
+        if side is None or s.sample_id is None:
+            return ""
+        parts = []
+        reason = side.skip_reason(s.sample_id)
+        if reason:
+            parts.append(f"Not evaluated by {side.metric}: {reason}")
+        elif side.result(s.sample_id) is None and side.metric is not None:
+            parts.append(f"{side.metric}: evaluating…")
+        sample = side.sample(s.sample_id)
+        if sample is not None and not self._image_path:
+            parts.append("no image: the frame is the extent of the boxes")
+        return "   ·   ".join(parts)
+
+    def _draw_banner(self, painter: QPainter, top: float) -> None:
+        text = self.banner()
+        if not text:
+            return
+        width = self.viewport().width() - 12
+        flags = int(Qt.TextFlag.TextWordWrap)
+        need = painter.fontMetrics().boundingRect(QRect(0, 0, width - 16, 2000), flags, text)
+        box = QRectF(6, top, width, need.height() + 10)
+        painter.fillRect(box, QColor(30, 30, 30, 215))
+        painter.setPen(QColor("#fde68a"))
+        painter.drawText(box.adjusted(8, 5, -8, -5), flags, text)
+
     def drawForeground(self, painter: QPainter, rect: QRectF | QRect) -> None:
-        """The detector's (or metric's) name in the corner when comparing."""
+        """The detector's (or metric's) name in the corner when comparing, and the banner
+        saying why an image is not evaluated."""
         del rect
+        painter.save()
+        painter.resetTransform()
+        self._draw_banner(painter, 36.0 if self.session.comparing() else 6.0)
+        painter.restore()
         if not self.session.comparing():
             return
         painter.save()
@@ -246,15 +290,15 @@ class CanvasView(QGraphicsView):
         self.overlay.set_prepared(*cached[2:])
         self._set_image(sample.image)
         x0, y0, x1, y1 = bounds(sample)
-        rect = (
-            self.pixmap_item.boundingRect()
-            if self._image_path
-            else QRectF(
-                min(0, x0) - 20, min(0, y0) - 20, x1 - min(0, x0) + 40, y1 - min(0, y0) + 40
-            )
-        )
+        if self._image_path:
+            rect = self.pixmap_item.boundingRect()
+            self.frame_item.setVisible(False)
+        else:  # no image: its bounds as far as the boxes tell (from the origin)
+            rect = QRectF(0, 0, max(x1, 1.0), max(y1, 1.0))
+            self.frame_item.setRect(rect)
+            self.frame_item.setVisible(True)
         self.overlay.prepareGeometryChange()
-        self.overlay.rect = rect.united(QRectF(x0 - 10, y0 - 10, x1 - x0 + 20, y1 - y0 + 20))
+        self.overlay.rect = rect.united(QRectF(x0, y0, x1 - x0, y1 - y0)).adjusted(-6, -6, 6, 6)
         self.scene().setSceneRect(self.overlay.rect)
         if self._fit_pending:
             self.fit()
@@ -276,10 +320,13 @@ class CanvasView(QGraphicsView):
         self.pixmap_item.setVisible("image" in self.session.layers)
 
     def _on_session_sample_changed(self, _: str) -> None:
+        if not self.session.keep_zoom:
+            self._fit_pending = True  # each image is shown whole, unless asked otherwise
         self.refresh()
 
     def _on_session_dataset_changed(self) -> None:
         self._image_path = None
+        self.pixmap_item.setPixmap(QPixmap())  # never leave the last dataset's picture
         self._cache.clear()
         self._fit_pending = True
 

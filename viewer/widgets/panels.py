@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import html
 import typing
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -24,22 +25,33 @@ from PySide6.QtWidgets import (
 
 from metrics.registry import METRICS
 from viewer.scene.layers import LAYERS
-from viewer.scene.palette import LAYER_LEGEND, PALETTE, StyleKey
+from viewer.scene.palette import CANVAS_LEGEND, LAYER_LEGEND, PALETTE, StyleKey
 from viewer.session import Session
-from viewer.style import qcolor
+from viewer.style import draw_swatch
 
 
-def swatch(style_key: StyleKey, size: int = 14) -> QPixmap:
-    st = PALETTE[style_key]
+def swatch(style_key: StyleKey, size: int = 16) -> QPixmap:
+    """The legend sample of a style, on a mid-grey tile so light outlines show."""
     pix = QPixmap(size, size)
-    pix.fill(qcolor(st.fill) if st.fill else QColor(0, 0, 0, 0))
+    pix.fill(QColor("#6b6b6b"))
     p = QPainter(pix)
-    pen = QPen(qcolor(st.stroke))
-    pen.setWidth(2)
-    p.setPen(pen)
-    p.drawRect(1, 1, size - 3, size - 3)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    draw_swatch(p, style_key, QRectF(0, 0, size, size))
     p.end()
     return pix
+
+
+def _legend_rows(grid: QGridLayout, row: int, keys: tuple[StyleKey, ...]) -> int:
+    """A swatch and a text per style, from ``row``; returns the next free row."""
+    for key in keys:
+        icon = QLabel()
+        icon.setPixmap(swatch(key))
+        grid.addWidget(icon, row, 0, Qt.AlignmentFlag.AlignRight)
+        text = QLabel(PALETTE[key].label)
+        text.setStyleSheet("color: #555")
+        grid.addWidget(text, row, 1)
+        row += 1
+    return row
 
 
 class LayerPanel(QWidget):
@@ -60,14 +72,11 @@ class LayerPanel(QWidget):
             self.boxes[layer.key] = box
             grid.addWidget(box, row, 0, 1, 2)
             row += 1
-            for key in LAYER_LEGEND.get(layer.key, ()):
-                icon = QLabel()
-                icon.setPixmap(swatch(key))
-                grid.addWidget(icon, row, 0, Qt.AlignmentFlag.AlignRight)
-                text = QLabel(PALETTE[key].label)
-                text.setStyleSheet("color: #555")
-                grid.addWidget(text, row, 1)
-                row += 1
+            row = _legend_rows(grid, row, LAYER_LEGEND.get(layer.key, ()))
+        title = QLabel("Always drawn")
+        title.setToolTip("states that belong to no layer")
+        grid.addWidget(title, row, 0, 1, 2)
+        row = _legend_rows(grid, row + 1, CANVAS_LEGEND)
         grid.setRowStretch(row, 1)
         session.layers_changed.connect(self._on_session_layers_changed)
 
@@ -112,7 +121,9 @@ class SummaryPanel(QLabel):
             return
         head = f"<b>{s.paths.title if s.paths else ''}</b> — {len(s.dataset)} images"
         if ev is None or ev.summary is None:
-            self.setText(f"{head}<br>{s.metric}: evaluating…")
+            busy = s.is_busy() or ev is None
+            state = "evaluating…" if busy else "no image could be evaluated"
+            self.setText("<br>".join([head, f"{s.metric}: {state}", *_plan_lines(s)]))
             return
         lines = [head]
         ev_b = s.b.evaluation() if s.b is not None else None
@@ -130,12 +141,23 @@ class SummaryPanel(QLabel):
             ids = [i for i in s.visible_ids if i in ev.results and i in ev_b.results]
             if ids and len(ids) < len(ev.results):
                 lines.append(_delta(f"&nbsp;&nbsp;filtered ({len(ids)})", ev, ev_b, ids))
-        if ev.excluded:
-            lines.append(
-                f"<span style='color:#b45309'>{len(ev.excluded)} images skipped "
-                "(input errors)</span>"
-            )
+        lines.extend(_plan_lines(s))
         self.setText("<br>".join(lines))
+
+
+def _plan_lines(s: Session) -> list[str]:
+    """What the plan says about the shown metric (images skipped, fallback values) and which
+    metrics were left out, each with its reason."""
+    if s.a is None:
+        return []
+    warn = "<span style='color:#b45309'>{}</span>"
+    ev = s.evaluation()
+    out = [warn.format(html.escape(n)) for n in s.a.notes()]
+    if ev is not None and ev.excluded and not any("skipped" in n for n in s.a.notes()):
+        out.append(warn.format(f"{len(ev.excluded)} images skipped (input errors)"))
+    for mid, reason in s.a.left_out().items():
+        out.append(warn.format(html.escape(f"{mid} left out: {reason}")))
+    return out
 
 
 def _delta(name: str, a: Any, b: Any, ids: list[str] | None) -> str:

@@ -1,0 +1,98 @@
+"""What the canvas shows as a user moves around: each image fitted, no stale picture, the
+curved family on polygon data, and images a metric did not evaluate drawn as such."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.support import demo_dataset_paths, wait_evaluated, write_zip
+from viewer.main_window import MainWindow
+from viewer.paths import DatasetPaths
+from viewer.scene.overlay import instance_items
+from viewer.scene.palette import StyleKey
+
+SQUARE = "0,0,0,{s},{s},{s},{s},0"  # clockwise in image coordinates for curved TIoU
+
+
+def _window(qtbot, paths: DatasetPaths) -> MainWindow:
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(1600, 900)
+    w.show()
+    assert w.open_paths(paths)
+    wait_evaluated(qtbot, w.session)
+    return w
+
+
+def _image_fits(w: MainWindow) -> bool:
+    view = w.canvas.mapFromScene(w.canvas.overlay.rect).boundingRect()
+    port = w.canvas.viewport().rect().adjusted(-2, -2, 2, 2)
+    return port.contains(view)
+
+
+def test_each_image_fits_after_navigation(qtbot, tmp_path: Path) -> None:
+    gt = write_zip(
+        tmp_path / "gt.zip",
+        {
+            "gt_img_1.txt": "10,10,60,10,60,30,10,30,SMALL\n",
+            "gt_img_2.txt": "100,100,3900,100,3900,2900,100,2900,HUGE\n",
+        },
+    )
+    det = write_zip(tmp_path / "det.zip", {"res_img_1.txt": "", "res_img_2.txt": ""})
+    w = _window(qtbot, DatasetPaths(str(gt), str(det)))
+    for sid in ("img_1", "img_2", "img_1"):
+        w.session.set_sample(sid)
+        qtbot.wait(10)
+        assert _image_fits(w), sid
+    w.session.keep_zoom = True
+    scale = w.canvas.transform().m11()
+    w.session.set_sample("img_2")
+    assert w.canvas.transform().m11() == scale  # asked to keep the zoom: kept
+
+
+def test_dataset_without_images_clears_the_old_picture(qtbot, tmp_path: Path) -> None:
+    w = _window(qtbot, demo_dataset_paths("b"))
+    assert not w.canvas.pixmap_item.pixmap().isNull()
+    gt = write_zip(tmp_path / "gt.zip", {"gt_img_1.txt": "10,10,60,10,60,30,10,30,A\n"})
+    det = write_zip(tmp_path / "det.zip", {"res_img_1.txt": "10,10,60,10,60,30,10,30\n"})
+    assert w.open_paths(DatasetPaths(str(gt), str(det)))
+    wait_evaluated(qtbot, w.session)
+    assert w.canvas.pixmap_item.pixmap().isNull()
+    assert w.canvas.frame_item.isVisible()  # the image bounds, from the boxes
+    assert "no image" in w.canvas.banner()
+
+
+def _polygon_data(tmp_path: Path) -> DatasetPaths:
+    """Total-Text-like: 6-point polygons, one image with a self-intersecting GT polygon
+    (curved TIoU refuses it) and counter-clockwise polygons (refused unless auto_orient)."""
+    ccw = "0,0,50,0,100,0,100,20,50,20,0,20"
+    bowtie = "0,0,100,20,100,0,0,20,50,40,60,50"
+    gt = write_zip(
+        tmp_path / "gt.zip",
+        {"gt_img1.txt": f"{ccw},WORD\n", "gt_img2.txt": f"{bowtie},BAD\n"},
+    )
+    det = write_zip(tmp_path / "det.zip", {"img1.txt": ccw + "\n", "img2.txt": ccw + "\n"})
+    return DatasetPaths(str(gt), str(det))
+
+
+def test_polygon_data_gets_the_curved_family_with_auto_orient_said(qtbot, tmp_path: Path) -> None:
+    w = _window(qtbot, _polygon_data(tmp_path))
+    s = w.session
+    assert s.metric == "curved_tiou"
+    assert "tiou" not in s.metric_ids() and "tedeval" not in s.metric_ids()
+    assert s.overrides["curved_tiou"]["auto_orient"] == "true"
+    assert any("auto_orient" in n for n in s.a.notes("curved_tiou"))
+    assert "auto_orient=true" in w.summary.text()
+    assert s.result(sample_id="img1").recall == 1.0
+
+
+def test_skipped_image_is_drawn_not_evaluated_with_a_banner(qtbot, tmp_path: Path) -> None:
+    w = _window(qtbot, _polygon_data(tmp_path))
+    s = w.session
+    s.set_sample("img2")
+    assert s.result() is None
+    assert "Not evaluated by curved_tiou" in w.canvas.banner()
+    assert "gt_img2.txt:1" in w.canvas.banner()
+    styles = {it.style for it in instance_items(s.sample(), s.result())}
+    assert styles == {StyleKey.GT_NONE, StyleKey.DET_NONE}
+    assert "1 image(s) skipped" in w.summary.text()
