@@ -100,14 +100,20 @@ def cmd_view(args: argparse.Namespace) -> int:
     args.params, args.names, args.zoom = {}, None, None
     if args.state:
         _apply_state(args)
+    check_options(args)
     paths = _paths(args)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("detlens")
     window = MainWindow()
     if not window.open_paths(paths):
-        print("detlens: error: cannot open the dataset (see messages above)", file=sys.stderr)
+        print(f"detlens: error: cannot open the dataset: {window.last_error}", file=sys.stderr)
         return 2
-    _apply_view_options(window, args)
+    try:
+        _apply_view_options(window, args)
+    except InputError:
+        window.session.cancel()  # no evaluation thread may outlive the window
+        window.close()
+        raise
     if args.screenshot:
         return _screenshot(app, window, args)
     window.show()
@@ -122,6 +128,49 @@ def cmd_view(args: argparse.Namespace) -> int:
     code = int(app.exec())
     window.session.cancel()
     return code
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``WxH`` with positive integers (at least 200 x 150), else InputError."""
+    w, sep, h = text.lower().partition("x")
+    if not sep or not w.strip().isdigit() or not h.strip().isdigit():
+        raise InputError([], f"--size takes WIDTHxHEIGHT, e.g. 1600x900, not {text!r}")
+    size = int(w), int(h)
+    if size[0] < 200 or size[1] < 150 or max(size) > 16384:
+        raise InputError([], f"--size {text}: between 200x150 and 16384x16384 please")
+    return size
+
+
+def parse_select(text: str) -> tuple[str, int]:
+    """``gt:N`` or ``det:N`` with N counted from 1 like the lines of the file; returns the
+    0-based reference the viewer uses."""
+    side, sep, n = text.strip().partition(":")
+    side = side.strip().lower()
+    if not sep or side not in ("gt", "det") or not n.strip().isdigit() or int(n) < 1:
+        raise InputError(
+            [], f"--select takes gt:N or det:N (N from 1, as the file's lines), not {text!r}"
+        )
+    return side, int(n) - 1
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """Everything that can be checked before a window exists (each mistake: one line, exit 2)."""
+    parse_size(args.size)
+    if args.select:
+        parse_select(args.select)
+    for name in (args.metric, args.compare_metric):
+        if name:
+            try:
+                resolve(name)
+            except KeyError as exc:
+                raise InputError([], exc.args[0]) from None
+    if args.layers:
+        wanted = {x.strip() for x in args.layers.split(",") if x.strip()}
+        unknown = wanted - set(LAYER_KEYS)
+        if unknown or not wanted:
+            raise InputError(
+                [], f"unknown layers {sorted(unknown)}; known: {', '.join(LAYER_KEYS)}"
+            )
 
 
 def _apply_metric(s: Session, args: argparse.Namespace) -> None:
@@ -165,8 +214,14 @@ def _apply_view_options(window: object, args: argparse.Namespace) -> None:
             raise InputError([], f"unknown layers {sorted(unknown)}; known: {LAYER_KEYS}")
         s.set_layers(frozenset(wanted))
     if args.select:
-        side, _, idx = args.select.partition(":")
-        s.select((side, int(idx)))
+        side, idx = parse_select(args.select)
+        sample = s.sample()
+        count = 0 if sample is None else len(sample.gt if side == "gt" else sample.det)
+        if idx >= count:
+            raise InputError(
+                [], f"--select {args.select}: {s.sample_id} has {count} {side} instance(s)"
+            )
+        s.select((side, idx))
     for k, name in enumerate(args.names or ()):
         if s.comparing():
             s.rename(k, name)
@@ -178,8 +233,7 @@ def _screenshot(app: object, window: object, args: argparse.Namespace) -> int:
     from viewer.main_window import MainWindow
 
     assert isinstance(window, MainWindow) and isinstance(app, QApplication)
-    w, _, h = args.size.partition("x")
-    window.resize(int(w), int(h))
+    window.resize(*parse_size(args.size))
     window.show()
     s = window.session
     deadline = time.perf_counter() + 300

@@ -76,6 +76,7 @@ class MainWindow(QMainWindow):
         self.resizeDocks([inspector, layers], [330, 560], Qt.Orientation.Vertical)
         self._menus()
         self._shortcuts()
+        self.last_error = ""  # the last message the session raised (the CLI prints it)
         self.session.error_raised.connect(self._on_session_error)
         self.session.sample_changed.connect(self._on_session_sample_changed)
         self.session.metric_changed.connect(lambda _: self._update_title())
@@ -250,6 +251,7 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ status
     def _on_session_error(self, message: str) -> None:
+        self.last_error = message
         self.statusBar().showMessage(message, 15000)
 
     def _on_session_sample_changed(self, sample_id: str) -> None:

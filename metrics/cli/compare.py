@@ -87,11 +87,13 @@ def report(c: Comparison, top: int, out: TextIO) -> None:
     print(f"{'B - A':<10}{d['recall']:>+9.4f}{d['precision']:>+11.4f}{d['hmean']:>+9.4f}", file=out)
     print(f"\nimages by |ΔH-mean|, largest first (top {top}):", file=out)
     print(
-        f"{'sample':<14}{'H(A)':>7}{'H(B)':>7}{'ΔH':>8}  GT found only by A | only by B", file=out
+        f"{'sample':<14}{'H(A)':>7}{'H(B)':>7}{'ΔH':>8}  GT found only by A | only by B "
+        "(GT numbers from 1, as the lines of the GT file)",
+        file=out,
     )
     for s in c.samples[:top]:
-        a_only = ",".join(map(str, s.found_by_a_only)) or "–"
-        b_only = ",".join(map(str, s.found_by_b_only)) or "–"
+        a_only = ",".join(str(k + 1) for k in s.found_by_a_only) or "–"
+        b_only = ",".join(str(k + 1) for k in s.found_by_b_only) or "–"
         delta = s.delta()
         dtxt = "      –" if delta is None else f"{delta:+8.3f}"
         print(

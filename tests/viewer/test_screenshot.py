@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PySide6.QtGui import QColor, QImage
 
 from metrics.cli.main import main
@@ -40,3 +44,53 @@ def test_tiou_screenshot_shows_cut_and_outlier(qtbot, tmp_path: Path) -> None:
 def test_bad_option_is_a_clean_error(qtbot, tmp_path: Path, capsys) -> None:
     code = main(["view", "--screenshot", str(tmp_path / "x.png"), "--sample", "nope"])
     assert code == 2 and "no sample 'nope'" in capsys.readouterr().err
+
+
+BAD_OPTIONS = [
+    (["--sample", "img_99"], "no sample 'img_99'"),
+    (["--metric", "deteval"], "does not apply"),
+    (["--metric", "nope"], "unknown metric 'nope'"),
+    (["--compare-metric", "nope"], "unknown metric 'nope'"),
+    (["--layers", "gt,xyz"], "unknown layers ['xyz']"),
+    (["--select", "foo"], "--select takes gt:N"),
+    (["--select", "gt:0"], "N from 1"),
+    (["--select", "gt:99"], "img_4 has 9 gt instance(s)"),
+    (["--size", "100"], "--size takes WIDTHxHEIGHT"),
+    (["--size", "0x0"], "between 200x150"),
+    (["--gt", "/no/such/gt.zip"], "no such file or folder"),
+    (["--state", "/no/such/state.json"], "cannot read state file"),
+]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"), BAD_OPTIONS, ids=[" ".join(e) for e, _ in BAD_OPTIONS]
+)
+def test_every_option_mistake_exits_2_with_one_line(
+    qtbot, tmp_path: Path, capsys, extra: list[str], message: str
+) -> None:
+    argv = ["view", "--screenshot", str(tmp_path / "x.png"), "--sample", "img_4"]
+    if extra[0] == "--sample":
+        argv = argv[:3]
+    assert main([*argv, *extra]) == 2
+    err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert len(err) == 1 and message in err[0], err
+    assert not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.parametrize("extra", [["--metric", "deteval"], ["--select", "gt:99"]])
+def test_a_mistake_found_after_loading_ends_the_process_cleanly(
+    tmp_path: Path, extra: list[str]
+) -> None:
+    """Mistakes found once the window exists used to abort the process (SIGABRT, "QThread:
+    Destroyed while thread is still running"): the exit code is 2, and nothing else is said."""
+    code = (
+        "import sys; from metrics.cli import main; "
+        f"sys.exit(main(['view', '--screenshot', {str(tmp_path / 'x.png')!r}, "
+        f"'--sample', 'img_4', *{extra!r}]))"
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 2, done.stderr
+    assert "QThread" not in done.stderr and "Traceback" not in done.stderr

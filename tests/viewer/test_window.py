@@ -58,7 +58,9 @@ def test_click_selects_instance_and_inspector_explains(qtbot, window: MainWindow
     qtbot.mouseClick(window.canvas.viewport(), Qt.MouseButton.LeftButton, pos=pos)
     assert s.selection == ("gt", 0)
     text = window.inspector.toPlainText()
-    assert "GT 0" in text and "PHARMACY" in text and "near miss" in text
+    # numbered from 1 like the file's lines (the engine's index 0); the partner too
+    assert "GT 1" in text and "GT 0" not in text and "line 1" in text
+    assert "PHARMACY" in text and "near miss" in text and "with det 1" in text
     assert "ic15_iou" in text and "siou" in text  # the same GT under every metric
 
 

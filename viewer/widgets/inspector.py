@@ -44,17 +44,27 @@ def _values(values: Mapping[str, float], keys: tuple[str, ...] = _SHOWN) -> str:
     return ", ".join(parts)
 
 
+def num(k: int) -> str:
+    """A person's number of the instance at 0-based position ``k``: 1-based, like the lines
+    of its file (the engine's indices stay 0-based)."""
+    return str(k + 1)
+
+
+def nums(ks: tuple[int, ...] | list[int]) -> str:
+    return ", ".join(num(k) for k in ks)
+
+
 def _instance(res: InstanceResult, other: str) -> str:
     out = [f"<b>{res.verdict.value.replace('_', ' ')}</b>, credit {res.credit:.4g}"]
     if res.partners:
-        out.append(f"with {other} {', '.join(map(str, res.partners))}")
+        out.append(f"with {other} {nums(res.partners)}")
     if res.absorbed_by is not None:
-        out.append(f"absorbed by don't-care GT {res.absorbed_by}")
+        out.append(f"absorbed by don't-care GT {num(res.absorbed_by)}")
     if res.near_miss is not None:
         nm = res.near_miss
         out.append(
             f"near miss: best {nm.measure.replace('_', ' ')} {nm.value:.3f} "
-            f"with {other} {nm.partner}"
+            f"with {other} {num(nm.partner)}"
         )
     if res.values:
         out.append(_values(res.values, tuple(res.values)))
@@ -86,7 +96,7 @@ def _multiline(result: SampleResult, ref: Ref) -> str:
             continue
         verdict = "rejected" if g.rejected else "accepted"
         pairs = ", ".join(
-            f"({p.a},{p.b}) {p.angle:.1f}°{'' if p.passed else ' ✗'}" for p in g.pairs
+            f"({num(p.a)},{num(p.b)}) {p.angle:.1f}°{'' if p.passed else ' ✗'}" for p in g.pairs
         )
         rows.append(f"<p>multiline {g.kind} {verdict}: {pairs}</p>")
     return "".join(rows)
@@ -103,7 +113,7 @@ def describe(session: Session, ref: Ref) -> str:
         return ""
     inst = insts[k]
     other = "det" if side == "gt" else "GT"
-    head = f"<h3>{'GT' if side == 'gt' else 'detection'} {k}</h3>"
+    head = f"<h3>{'GT' if side == 'gt' else 'detection'} {num(k)}</h3>"
     facts = [f"line {inst.line}", inst.box_type.value]
     if inst.text is not None:
         facts.append(f"text “{html.escape(inst.text)}”")
@@ -117,8 +127,8 @@ def describe(session: Session, ref: Ref) -> str:
             body.append(f"<p><b>{session.metric}</b>: {_instance(items[k], other)}</p>")
         for m in _records(result, ref):
             body.append(
-                f"<p>{m.kind.value.replace('_', '-')} {m.label}: GT {list(m.gt)} ↔ "
-                f"det {list(m.det)}<br>{_values(m.values)}</p>"
+                f"<p>{m.kind.value.replace('_', '-')} {m.label}: GT {nums(m.gt)} ↔ "
+                f"det {nums(m.det)}<br>{_values(m.values)}</p>"
             )
         body.append(_pcc(result, ref) + _multiline(result, ref))
     body.append(_compared(session, ref, other))
@@ -156,7 +166,7 @@ def _other_metrics(session: Session, ref: Ref, other: str) -> str:
         if ref[1] >= len(items):
             continue
         it = items[ref[1]]
-        partners = ", ".join(map(str, it.partners)) or "–"
+        partners = nums(it.partners) or "–"
         mark = " style='background:#fff3c4'" if mid == session.metric else ""
         rows.append(
             f"<tr{mark}><td>{mid}</td><td>{it.verdict.value.replace('_', ' ')}</td>"
