@@ -66,6 +66,7 @@ def _apply_state(args: argparse.Namespace) -> None:
     args.gt_lines = args.gt_lines or state.gt_lines
     args.names = list(state.names) if state.names is not None else None
     args.zoom = state.zoom
+    args.select = args.select or state.select
 
 
 def _paths(args: argparse.Namespace) -> DatasetPaths:

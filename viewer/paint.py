@@ -15,9 +15,11 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QFont, QPainter, QPainterPath, QPolygonF
 
 from viewer.scene.items import DrawItem, Ref, bboxes
+from viewer.scene.labels import Placed, place_labels
 from viewer.scene.palette import PALETTE, TEXT_BOX, Style, StyleKey
 from viewer.style import MARKER_OUTLINE, brush, draw_marker, pen, qcolor
 
+_WORDS = ("gt", "det")  # the layers whose boxes labels avoid
 _Z_ORDER = {
     "image": 0,
     "dont_care": 1,
@@ -39,6 +41,8 @@ class RenderContext:
     ``visible`` is the image-space rectangle (x0, y0, x1, y1) to paint (None = everything);
     texts of instances smaller than ``min_label_px`` on screen are left out unless selected
     or highlighted (level of detail: a fitted 1,000-word page stays readable and fast).
+    Score labels are shown for the instances that lost credit (all with ``all_labels``) and
+    placed so that they avoid each other and the words (``viewer.scene.labels``).
     """
 
     layers: frozenset[str]
@@ -49,6 +53,7 @@ class RenderContext:
     visible: tuple[float, float, float, float] | None = None
     min_label_px: float = 9.0
     marked: frozenset[Ref] = field(default_factory=frozenset)  # A and B disagree here
+    all_labels: bool = False  # False: label only instances that lost credit (and emphasized)
 
 
 def polygon(coords: np.ndarray) -> QPolygonF:
@@ -81,6 +86,11 @@ class PreparedOverlay:
             if it.ref is not None and it.layer in ("gt", "det"):
                 self.outlines.setdefault(it.ref, []).append((it.layer, it.style, poly))
         self.boxes = bboxes([np.asarray(it.coords).reshape(-1, 2) for it in self.items])
+        self.words = [
+            k for k, it in enumerate(self.items) if it.shape == "polygon" and it.layer in _WORDS
+        ]
+        self.label_key: tuple[object, ...] | None = None
+        self.label_layout: list[tuple[Placed, str, StyleKey]] = []
 
 
 def _visible_mask(prep: PreparedOverlay, ctx: RenderContext) -> np.ndarray:
@@ -117,10 +127,11 @@ def paint_overlay(
             if it.shape == "lines":
                 _paint_lines(painter, it, prep.lines[k], ctx, emphasis)
             elif it.shape == "texts":
-                _paint_texts(painter, it, ctx, emphasis)
+                continue  # placed together, after everything else (_paint_labels)
             elif visible[k]:
                 _paint_other(painter, it, ctx, it.ref in emphasis)
     _paint_emphasis(painter, prep, ctx)
+    _paint_labels(painter, prep, ctx, emphasis)
 
 
 def _paint_other(painter: QPainter, it: DrawItem, ctx: RenderContext, emphasized: bool) -> None:
@@ -151,18 +162,88 @@ def _paint_lines(
             _paint_text(painter, it.coords[k].mean(axis=0), it.data["texts"][k], style, ctx)
 
 
-def _paint_texts(painter: QPainter, it: DrawItem, ctx: RenderContext, emphasis: set[Ref]) -> None:
-    """A batch of labels: only those on screen and large enough (or emphasized)."""
-    pos = it.coords
-    show = np.asarray(it.data["sizes"]) * ctx.scale >= ctx.min_label_px
-    if ctx.visible is not None:
-        x0, y0, x1, y1 = ctx.visible
-        show &= (pos[:, 0] >= x0) & (pos[:, 0] <= x1) & (pos[:, 1] >= y0) & (pos[:, 1] <= y1)
-    if emphasis:
-        show |= np.fromiter((r in emphasis for r in it.data["refs"]), dtype=bool, count=len(pos))
-    style = PALETTE[it.style]
-    for k in np.flatnonzero(show):
-        _paint_text(painter, pos[k], it.data["texts"][k], style, ctx)
+def _label_entries(
+    prep: PreparedOverlay, ctx: RenderContext, emphasis: set[Ref]
+) -> list[tuple[int, str, StyleKey, np.ndarray]]:
+    """(priority, text, style, instance box) of every label to show: emphasized first, then
+    the instances that lost credit, then the rest (``all_labels``)."""
+    out = []
+    for layer in prep.layers:
+        if layer not in ctx.layers:
+            continue
+        for k in prep.others.get(layer, ()):
+            it = prep.items[k]
+            if it.shape != "texts":
+                continue
+            pos = it.coords
+            n = len(pos)
+            show = np.asarray(it.data["sizes"]) * ctx.scale >= ctx.min_label_px
+            if ctx.visible is not None:
+                x0, y0, x1, y1 = ctx.visible
+                show &= (pos[:, 0] >= x0) & (pos[:, 0] <= x1)
+                show &= (pos[:, 1] >= y0) & (pos[:, 1] <= y1)
+            lost = np.asarray(it.data.get("lost", np.ones(n, dtype=bool)), dtype=bool)
+            if not ctx.all_labels:
+                show &= lost
+            emph = np.fromiter((r in emphasis for r in it.data["refs"]), dtype=bool, count=n)
+            boxes = it.data.get("boxes")
+            for j in np.flatnonzero(show | emph):
+                box = boxes[j] if boxes is not None else np.concatenate([pos[j], pos[j]])
+                rank = 0 if emph[j] else (1 if lost[j] else 2)
+                out.append((rank, it.data["texts"][j], it.style, np.asarray(box, float)))
+    out.sort(key=lambda e: e[0])
+    return out
+
+
+def _layout(
+    painter: QPainter, prep: PreparedOverlay, ctx: RenderContext, emphasis: set[Ref]
+) -> list[tuple[Placed, str, StyleKey]]:
+    """The placed labels (screen pixels relative to the image origin), cached per view."""
+    key = (ctx.scale, ctx.visible, frozenset(emphasis), ctx.all_labels, ctx.layers, ctx.font_px)
+    if prep.label_key == key:
+        return prep.label_layout
+    entries = _label_entries(prep, ctx, emphasis)
+    s = max(ctx.scale, 1e-9)
+    fm = painter.fontMetrics()
+    sizes = np.array(
+        [(fm.horizontalAdvance(text) + 8, fm.height() + 2) for _, text, _, _ in entries],
+        dtype=float,
+    ).reshape(-1, 2)
+    boxes = np.array([box for *_, box in entries], dtype=float).reshape(-1, 4) * s
+    words = [k for k in prep.words if prep.items[k].layer in ctx.layers]
+    obstacles = prep.boxes[words] * s if words else np.zeros((0, 4))
+    bounds = None if ctx.visible is None else tuple(v * s for v in ctx.visible)
+    placed = place_labels(boxes, sizes, obstacles, bounds)  # type: ignore[arg-type]
+    layout = [(p, text, style) for p, (_, text, style, _) in zip(placed, entries, strict=True)]
+    prep.label_key, prep.label_layout = key, layout
+    return layout
+
+
+def _paint_labels(
+    painter: QPainter, prep: PreparedOverlay, ctx: RenderContext, emphasis: set[Ref]
+) -> None:
+    """Score labels at their placed spots, with a leader line when set apart from their box."""
+    layout = _layout(painter, prep, ctx, emphasis)
+    if not layout:
+        return
+    s = max(ctx.scale, 1e-9)
+    painter.save()
+    painter.scale(1.0 / s, 1.0 / s)
+    for p, text, key in layout:
+        style = PALETTE[key]
+        box = QRectF(p.x, p.y, p.w, p.h)
+        if p.leader is not None:
+            painter.setPen(pen(style, 1.0))
+            end = QPointF(
+                min(max(p.leader[0], p.x), p.x + p.w), min(max(p.leader[1], p.y), p.y + p.h)
+            )
+            painter.drawLine(end, QPointF(*p.leader))
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(qcolor(TEXT_BOX))
+        painter.drawRoundedRect(box, 3, 3)
+        painter.setPen(qcolor(style.stroke))
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+    painter.restore()
 
 
 def _paint_emphasis(painter: QPainter, prep: PreparedOverlay, ctx: RenderContext) -> None:

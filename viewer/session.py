@@ -56,6 +56,7 @@ class Session(QObject):
         self.visible_ids: list[str] = []
         self.sample_chosen = False  # until then the table may open the worst sample
         self.keep_zoom = False  # False: each image is fitted to the canvas when shown
+        self.all_labels = False  # False: score labels only where credit was lost
 
     # ---------------------------------------------------------------- sides
     @property
@@ -325,6 +326,12 @@ class Session(QObject):
     def set_layers(self, layers: frozenset[str]) -> None:
         if layers != self.layers:
             self.layers = frozenset(layers)
+            self.layers_changed.emit(self.layers)
+
+    def set_all_labels(self, on: bool) -> None:
+        """Label every instance (True) or only those that lost credit (False)."""
+        if on != self.all_labels:
+            self.all_labels = on
             self.layers_changed.emit(self.layers)
 
     def toggle_layer(self, key: str) -> None:

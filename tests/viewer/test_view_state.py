@@ -23,6 +23,7 @@ def test_state_round_trips_through_its_file(tmp_path: Path) -> None:
         sample="img_4",
         layers=("gt", "det", "image"),
         zoom=2.5,
+        select="det:2",
     )
     path = tmp_path / "s.json"
     path.write_bytes(state_json(state))
@@ -31,6 +32,7 @@ def test_state_round_trips_through_its_file(tmp_path: Path) -> None:
     back = read_state(path)
     assert back.det == state.det and back.names == state.names and back.zoom == 2.5
     assert set(back.layers) == set(state.layers) and back.params == {"tolerance": 0.1}
+    assert back.select == "det:2"  # the selection, as --select writes it (from 1)
 
 
 def test_fit_zoom_and_missing_keys() -> None:

@@ -42,6 +42,9 @@ def session_state(session: Session, zoom: float | None = None) -> ViewState:
         sample=session.sample_id,
         layers=tuple(session.layers),
         zoom=zoom,
+        select=(
+            f"{session.selection[0]}:{session.selection[1] + 1}" if session.selection else None
+        ),
     )
 
 

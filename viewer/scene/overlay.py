@@ -14,7 +14,7 @@ import numpy as np
 
 from metrics.evidence import multiline_of, pcc_of
 from metrics.model import Problem, Sample
-from metrics.results import MatchKind, MatchRecord, SampleResult, Verdict
+from metrics.results import InstanceResult, MatchKind, MatchRecord, SampleResult, Verdict
 from viewer.scene.items import DrawItem, Ref, bboxes
 from viewer.scene.palette import (
     INSTANCE_LABEL,
@@ -128,28 +128,46 @@ def _match_label(metric: str, m: MatchRecord) -> str:
     return kind.strip() or m.label
 
 
+_MEASURE = {"iou": "IoU", "area_recall": "area recall", "area_precision": "area precision"}
+
+
+def instance_label(side: str, r: InstanceResult) -> str:
+    """What a score label says: the credit by its name, or why there is none ("missed,
+    best IoU 0.49"); numbers as the engine gives them."""
+    if r.verdict is Verdict.MISSED or r.verdict is Verdict.FALSE_POSITIVE:
+        word = "missed" if side == "gt" else "false positive"
+        nm = r.near_miss
+        if nm is None:
+            return word
+        return (
+            f"{word}, best {_MEASURE.get(nm.measure, nm.measure.replace('_', ' '))} {nm.value:.2f}"
+        )
+    return f"{'recall' if side == 'gt' else 'precision'} {r.credit:.2f}"
+
+
 def label_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
-    """Per-instance credit: recall credit on GTs (top left), precision on dets (bottom right)."""
+    """Per-instance credit labels (recall credit on GTs, precision credit on detections),
+    with each instance's box for placement and whether it lost credit (shown by default)."""
     items = []
     gb, db = _boxes(sample)
     for side, boxes, res in (("gt", gb, result.gt), ("det", db, result.det)):
-        name = "R" if side == "gt" else "P"
         keep = [r for r in res if r.index < len(boxes) and r.verdict is not Verdict.DONT_CARE]
         if not keep:
             continue
         idx = np.fromiter((r.index for r in keep), dtype=np.intp, count=len(keep))
         b = boxes[idx]
-        anchors = b[:, :2] if side == "gt" else np.stack([b[:, 2], b[:, 3] + 18], axis=1)
         items.append(
             DrawItem(
                 "labels",
                 "texts",
-                anchors,
+                b[:, :2],
                 INSTANCE_LABEL[side],
                 data={
-                    "texts": [f"{name} {r.credit:.2f}" for r in keep],
+                    "texts": [instance_label(side, r) for r in keep],
                     "sizes": b[:, 3] - b[:, 1],
                     "refs": [(side, r.index) for r in keep],
+                    "boxes": b,
+                    "lost": np.array([r.credit < 1.0 for r in keep], dtype=bool),
                 },
             )
         )
@@ -176,7 +194,9 @@ def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
     all_rings = [list(m.regions[name].rings) for m, name in todo]
     gb, _ = _boxes(sample)
     items: list[DrawItem] = []
-    labels: dict[str, tuple[list[np.ndarray], list[str], list[float], list[Ref]]] = {}
+    labels: dict[
+        str, tuple[list[np.ndarray], list[str], list[float], list[Ref], list[np.ndarray]]
+    ] = {}
     for (m, name), rings in zip(todo, all_rings, strict=True):
         if not rings:
             continue
@@ -187,19 +207,27 @@ def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
         )
         ratio = m.values.get("ct_ratio" if name == "cut" else "ot_ratio", 0.0)
         if ratio > 0 and m.values.get("f_ct" if name == "cut" else "f_ot", 1.0) < 1.0:
-            pos, texts, sizes, owners = labels.setdefault(name, ([], [], [], []))
-            pos.append(max(rings, key=len).mean(axis=0))
-            texts.append(f"{'Ct/|G|' if name == 'cut' else 'Ot/|D|'} {ratio:.2f}")
+            pos, texts, sizes, owners, boxes = labels.setdefault(name, ([], [], [], [], []))
+            ring = max(rings, key=len)
+            pos.append(ring.mean(axis=0))
+            texts.append(f"{name} {100 * ratio:.0f} %")
             sizes.append(float(gb[m.gt[0], 3] - gb[m.gt[0], 1]) if m.gt else 1e9)
             owners.append(refs[0])
-    for name, (pos, texts, sizes, owners) in labels.items():
+            boxes.append(np.concatenate([ring.min(axis=0), ring.max(axis=0)]))
+    for name, (pos, texts, sizes, owners, boxes) in labels.items():
         items.append(
             DrawItem(
                 "tiou",
                 "texts",
                 np.asarray(pos),
                 TIOU_TEXT[name],
-                data={"texts": texts, "sizes": np.asarray(sizes), "refs": owners},
+                data={
+                    "texts": texts,
+                    "sizes": np.asarray(sizes),
+                    "refs": owners,
+                    "boxes": np.asarray(boxes),
+                    "lost": np.ones(len(texts), dtype=bool),
+                },
             )
         )
     return items

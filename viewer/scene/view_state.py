@@ -1,8 +1,9 @@
 """The view state written beside every export and read back by ``detlens view --state``.
 
 Dataset paths, metric and parameters, sample, layers, the comparison (second detector or
-second metric, the two names) and the zoom. Plain data and JSON; no Qt, no session: the
-window fills it from its session (``viewer.export.window``), the command line reads it.
+second metric, the two names), the zoom and the selected instance. Plain data and JSON; no
+Qt, no session: the window fills it from its session (``viewer.export.window``), the command
+line reads it.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class ViewState:
     sample: str | None = None
     layers: tuple[str, ...] = ()
     zoom: float | None = None  # view pixels per image pixel; None: fit the window
+    select: str | None = None  # the selected instance as --select writes it ("gt:3", from 1)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -47,6 +49,7 @@ class ViewState:
             "sample": self.sample,
             "layers": sorted(self.layers),
             "zoom": self.zoom if self.zoom is not None else "fit",
+            "select": self.select,
         }
 
     @classmethod
@@ -65,6 +68,7 @@ class ViewState:
             sample=data.get("sample"),
             layers=tuple(data.get("layers") or ()),
             zoom=float(zoom) if isinstance(zoom, int | float) else None,
+            select=data.get("select") if isinstance(data.get("select"), str) else None,
         )
 
 

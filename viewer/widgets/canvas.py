@@ -142,6 +142,7 @@ class CanvasView(QGraphicsView):
             highlighted=frozenset(related),
             visible=visible,
             marked=self._marked(),
+            all_labels=s.all_labels,
         )
 
     def _marked(self) -> frozenset[Ref]:

@@ -16,7 +16,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
-    QHBoxLayout,
+    QGridLayout,
     QHeaderView,
     QLineEdit,
     QTableView,
@@ -113,6 +113,8 @@ class SampleTableModel(QAbstractTableModel):
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            if section == HMEAN_COLUMN and self.session.comparing():
+                return "H(A)"
             return (COLUMNS + COMPARE_COLUMNS)[section]
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
             return (TOOLTIPS + COMPARE_TOOLTIPS)[section]
@@ -210,26 +212,25 @@ class SampleTablePanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.filter_edit)
-        kinds = QHBoxLayout()
+        kinds = QGridLayout()  # three a row: the panel stays narrow, the canvas gets the room
         self.kind_boxes: dict[str, QCheckBox] = {}
-        for kind in FAILURE_KINDS:
+        for n, kind in enumerate(FAILURE_KINDS):
             box = QCheckBox(FAILURE_TITLES[kind])
             box.toggled.connect(lambda on, k=kind: self.proxy.set_kind(k, on))
             self.kind_boxes[kind] = box
-            kinds.addWidget(box)
-        kinds.addStretch()
+            kinds.addWidget(box, n // 3, n % 3)
         layout.addLayout(kinds)
         self.compare_row = QWidget()
-        row = QHBoxLayout(self.compare_row)
+        row = QGridLayout(self.compare_row)
         row.setContentsMargins(0, 0, 0, 0)
-        for kind in COMPARE_KINDS:
+        for n, kind in enumerate(COMPARE_KINDS):
             box = QCheckBox(COMPARE_TITLES[kind])
             box.toggled.connect(lambda on, k=kind: self.proxy.set_kind(k, on))
             self.kind_boxes[kind] = box
-            row.addWidget(box)
-        row.addStretch()
+            row.addWidget(box, n // 2, n % 2)
         self.compare_row.setVisible(False)
         layout.addWidget(self.compare_row)
+        self._compare_layout = False  # comparison columns moved to the front
         session.comparison_changed.connect(self._on_session_comparison_changed)
         layout.addWidget(self.view)
         self.view.selectionModel().currentRowChanged.connect(self._on_view_row_changed)
@@ -256,9 +257,21 @@ class SampleTablePanel(QWidget):
     def _on_session_comparison_changed(self) -> None:
         on = self.session.comparing()
         self.compare_row.setVisible(on)
+        header = self.view.horizontalHeader()
+        if on and not self._compare_layout:
+            # H(A), H(B), ΔH right after the sample id; largest disagreement first
+            for k, col in enumerate((HMEAN_COLUMN, len(COLUMNS), DELTA_COLUMN), start=1):
+                header.moveSection(header.visualIndex(col), k)
+            self.view.sortByColumn(DELTA_COLUMN + 1, Qt.SortOrder.DescendingOrder)
+            self._compare_layout = True
         if not on:
             for kind in COMPARE_KINDS:
                 self.kind_boxes[kind].setChecked(False)
+            if self._compare_layout:
+                for col in range(header.count()):
+                    header.moveSection(header.visualIndex(col), col)
+                self.view.sortByColumn(HMEAN_COLUMN, Qt.SortOrder.AscendingOrder)
+                self._compare_layout = False
 
     def _publish_visible(self, *_: object) -> None:
         self.session.set_visible(self.visible_ids())

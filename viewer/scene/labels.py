@@ -1,0 +1,139 @@
+"""Label placement on screen: score labels avoid each other and the words (no Qt here).
+
+Labels keep their screen size at any zoom, so where they fit depends on the zoom: the painter
+calls ``place_labels`` with everything in screen pixels (image coordinates times the scale).
+Each label is tried at the corners and sides of its own instance's box, then further out with
+a leader line back to the box; the first spot that covers neither a label placed before it nor
+a word wins. Labels are placed in the order given (the painter puts the selected and
+hovered ones first, then the instances that lost credit). A label with no free spot at all
+takes the spot that covers the fewest placed labels, so it is never silently dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float64]
+
+_CELL = 48.0  # grid cell of the spatial hash, screen pixels
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A label's box (top-left x, y, width, height) in screen pixels; ``leader`` is the point
+    of its instance's box a leader line goes to (None: the label touches its box)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    leader: tuple[float, float] | None = None
+
+
+class _Grid:
+    """Axis-aligned rectangles in a spatial hash: does a rectangle overlap any of them?"""
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], list[int]] = {}
+        self.rects: list[tuple[float, float, float, float]] = []
+
+    def _keys(self, r: tuple[float, float, float, float]) -> list[tuple[int, int]]:
+        x0, y0, x1, y1 = r
+        return [
+            (i, j)
+            for i in range(int(x0 // _CELL), int(x1 // _CELL) + 1)
+            for j in range(int(y0 // _CELL), int(y1 // _CELL) + 1)
+        ]
+
+    def add(self, r: tuple[float, float, float, float]) -> None:
+        k = len(self.rects)
+        self.rects.append(r)
+        for key in self._keys(r):
+            self.cells.setdefault(key, []).append(k)
+
+    def overlap(self, r: tuple[float, float, float, float]) -> float:
+        """Area of ``r`` covered by the stored rectangles (summed; strict interiors only)."""
+        x0, y0, x1, y1 = r
+        seen: set[int] = set()
+        total = 0.0
+        for key in self._keys(r):
+            for k in self.cells.get(key, ()):
+                if k in seen:
+                    continue
+                seen.add(k)
+                a0, b0, a1, b1 = self.rects[k]
+                w, h = min(x1, a1) - max(x0, a0), min(y1, b1) - max(y0, b0)
+                if w > 0 and h > 0:
+                    total += w * h
+        return total
+
+
+def _candidates(
+    box: FloatArray, w: float, h: float
+) -> list[tuple[float, float, tuple[float, float] | None]]:
+    """Top-left corners around an instance box (x0, y0, x1, y1): touching it first, then
+    one and two label heights away with a leader point."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    gap = 2.0
+    near = [
+        (x0, y0 - h - gap),  # above, left-aligned
+        (x1 - w, y1 + gap),  # below, right-aligned
+        (x1 - w, y0 - h - gap),  # above, right-aligned
+        (x0, y1 + gap),  # below, left-aligned
+        (x1 + gap, y0),  # right
+        (x0 - w - gap, y1 - h),  # left
+    ]
+    out: list[tuple[float, float, tuple[float, float] | None]] = [(x, y, None) for x, y in near]
+    for step in (1.2, 2.4, 3.6):
+        d = step * h
+        for x, y in near:
+            dx = 0.0 if x0 - w < x < x1 else (d if x >= x1 else -d)
+            dy = -d if y < y0 else (d if y >= y1 else 0.0)
+            cx, cy = x + dx, y + dy
+            px = min(max(cx + w / 2, x0), x1)
+            py = min(max(cy + h / 2, y0), y1)
+            out.append((cx, cy, (px, py)))
+    return out
+
+
+def _inside(r: tuple[float, float, float, float], bounds: tuple[float, ...] | None) -> bool:
+    return bounds is None or (
+        r[0] >= bounds[0] and r[1] >= bounds[1] and r[2] <= bounds[2] and r[3] <= bounds[3]
+    )
+
+
+def place_labels(
+    boxes: FloatArray,
+    sizes: FloatArray,
+    obstacles: FloatArray,
+    bounds: tuple[float, float, float, float] | None = None,
+) -> list[Placed]:
+    """Positions of labels of the given ``sizes`` (n, 2: width, height) for instances with
+    screen ``boxes`` (n, 4), avoiding each other and the ``obstacles`` (m, 4: the words), and
+    inside ``bounds`` (the visible screen area) where possible."""
+    words, placed = _Grid(), _Grid()
+    for a, b, c, d in np.asarray(obstacles, dtype=float).reshape(-1, 4).tolist():
+        words.add((a, b, c, d))
+    out: list[Placed] = []
+    for box, size in zip(np.asarray(boxes, float), np.asarray(sizes, float), strict=True):
+        w, h = float(size[0]), float(size[1])
+        best: tuple[float, float, float, tuple[float, float] | None] | None = None
+        chosen: Placed | None = None
+        for x, y, leader in _candidates(box, w, h):
+            r = (x, y, x + w, y + h)
+            on_labels = placed.overlap(r) + (0.0 if _inside(r, bounds) else w * h)
+            if on_labels == 0 and words.overlap(r) == 0:
+                chosen = Placed(x, y, w, h, leader)
+                break
+            if best is None or on_labels < best[0]:
+                best = (on_labels, x, y, leader)
+        if chosen is None:
+            assert best is not None
+            _, x, y, leader = best
+            chosen = Placed(x, y, w, h, leader)
+        placed.add((chosen.x, chosen.y, chosen.x + chosen.w, chosen.y + chosen.h))
+        out.append(chosen)
+    return out
