@@ -105,7 +105,7 @@ def cmd_view(args: argparse.Namespace) -> int:
     paths = _paths(args)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("detlens")
-    window = MainWindow()
+    window = MainWindow(restore_layout=not args.screenshot)
     if not window.open_paths(paths):
         print(f"detlens: error: cannot open the dataset: {window.last_error}", file=sys.stderr)
         return 2

@@ -7,13 +7,15 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
     QFileDialog,
     QMainWindow,
+    QMenu,
+    QProgressBar,
     QScrollArea,
     QSplitter,
     QToolBar,
@@ -25,16 +27,19 @@ from viewer.scene.layers import LAYERS
 from viewer.session import DatasetPaths, Session
 from viewer.widgets.canvas import CanvasView
 from viewer.widgets.compare_panel import ComparePanel
+from viewer.widgets.help import HelpDialog
 from viewer.widgets.inspector import InspectorPanel
 from viewer.widgets.open_dialog import OpenDatasetDialog
 from viewer.widgets.panels import LayerPanel, ParamPanel, SummaryPanel
 from viewer.widgets.sample_table import SampleTablePanel
 
 RECENT_KEY = "recent_datasets"
+LAYOUT_KEY = "window_layout"
+LAYOUT_VERSION = 2  # bump when the docks change, so an old saved layout is not applied
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, session: Session | None = None) -> None:
+    def __init__(self, session: Session | None = None, restore_layout: bool = True) -> None:
         super().__init__()
         self.session = session or Session()
         self.setWindowTitle("detlens")
@@ -74,8 +79,17 @@ class MainWindow(QMainWindow):
         layers.raise_()
         self.resizeDocks([left, inspector], [380, 320], Qt.Orientation.Horizontal)
         self.resizeDocks([inspector, layers], [330, 560], Qt.Orientation.Vertical)
+        self.help = HelpDialog(self)
+        self.busy = QProgressBar()  # the running evaluation, whatever panel is shown
+        self.busy.setMaximumWidth(220)
+        self.busy.setVisible(False)
+        self.statusBar().addPermanentWidget(self.busy)
+        self.session.progress_changed.connect(self._on_session_progress)
+        self.session.busy_changed.connect(lambda on: self.busy.setVisible(on))
         self._menus()
         self._shortcuts()
+        if restore_layout:  # not for screenshots: they look the same on every machine
+            self._restore_layout()
         self.last_error = ""  # the last message the session raised (the CLI prints it)
         self.session.error_raised.connect(self._on_session_error)
         self.session.sample_changed.connect(self._on_session_sample_changed)
@@ -195,12 +209,34 @@ class MainWindow(QMainWindow):
         cycle.setShortcut(QKeySequence("V"))
         cycle.triggered.connect(self.compare.cycle)
         view_menu.addAction(cycle)
+        panels = view_menu.addMenu("Panels")
+        for dock in self.findChildren(QDockWidget):
+            panels.addAction(dock.toggleViewAction())
         layer_menu = self.menuBar().addMenu("&Layers")
         for layer in LAYERS:
             action = QAction(layer.title, self)
             action.setShortcut(QKeySequence(layer.shortcut))
             action.triggered.connect(lambda _=False, k=layer.key: self.session.toggle_layer(k))
             layer_menu.addAction(action)
+        help_menu = self.menuBar().addMenu("&Help")
+        show_help = QAction("Shortcuts and what am I looking at", self)
+        show_help.setShortcut(QKeySequence("?"))
+        show_help.triggered.connect(self.show_help)
+        help_menu.addAction(show_help)
+
+    def shortcut_list(self) -> list[tuple[str, str]]:
+        """(keys, action) of every menu action that has a shortcut."""
+        out = []
+        for menu_action in self.menuBar().actions():
+            menu = menu_action.menu()
+            for a in menu.actions() if isinstance(menu, QMenu) else ():
+                key = a.shortcut().toString()
+                if key:
+                    out.append((key, a.text().replace("&", "")))
+        return out
+
+    def show_help(self) -> None:
+        self.help.show_help(self.session.metric, self.shortcut_list())
 
     def _shortcuts(self) -> None:
         for key, delta in ((Qt.Key.Key_PageDown, 1), (Qt.Key.Key_PageUp, -1)):
@@ -256,6 +292,23 @@ class MainWindow(QMainWindow):
             self.recent_menu.addAction(action)
 
     # ------------------------------------------------------------------ status
+    def _on_session_progress(self, done: int, total: int) -> None:
+        self.busy.setMaximum(max(total, 1))
+        self.busy.setValue(done)
+        self.busy.setFormat(f"evaluating {done}/{total}")
+
+    def _restore_layout(self) -> None:
+        """Dock sizes and places as the user left them (saved when the window closes)."""
+        settings = QSettings("detlens", "detlens")
+        state = settings.value(LAYOUT_KEY)
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            self.restoreState(state, LAYOUT_VERSION)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        QSettings("detlens", "detlens").setValue(LAYOUT_KEY, self.saveState(LAYOUT_VERSION))
+        self.session.cancel()
+        super().closeEvent(event)
+
     def _on_session_error(self, message: str) -> None:
         self.last_error = message
         self.statusBar().showMessage(message, 15000)

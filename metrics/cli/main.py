@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from metrics.cli.compare import add_compare_command
 from metrics.demo import demo_paths
+from metrics.help import metric_line
 from metrics.io.reader import LoadOptions, load_dataset
 from metrics.io.writers import write_csv, write_json
 from metrics.model import BoxType, Dataset, InputError, Severity
@@ -76,7 +77,22 @@ def _add_eval(sub: Any) -> None:
     )
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--quiet", "-q", action="store_true", help="no table, no warnings")
+    p.add_argument(
+        "--list-metrics",
+        action="store_true",
+        help="list every metric: what it computes, the official code it reproduces and the "
+        "datasets papers use it on; then exit",
+    )
     p.set_defaults(func=cmd_eval)
+
+
+def list_metrics(out: TextIO | None = None) -> None:
+    """Every registered metric with its aliases and one line on what and where from."""
+    out = out or sys.stdout
+    for spec in METRICS.values():
+        alias = f" ({', '.join(spec.aliases)})" if spec.aliases else ""
+        print(f"{spec.id}{alias}", file=out)
+        print(f"    {metric_line(spec.id) or spec.title}", file=out)
 
 
 def _specs(names: Sequence[str] | None, ds: Dataset) -> tuple[list[MetricSpec], bool]:
@@ -118,6 +134,9 @@ def _dataset(args: argparse.Namespace) -> Dataset:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    if args.list_metrics:
+        list_metrics()
+        return 0
     ds = _dataset(args)
     specs, auto = _specs(args.metric, ds)
     overrides = _overrides(args.set, specs)

@@ -15,6 +15,7 @@ import pytest
 from metrics import evaluate
 from metrics.cli.main import main
 from metrics.demo import demo_paths
+from metrics.registry import METRICS
 
 
 def test_eval_without_paths_runs_the_demo(
@@ -205,3 +206,11 @@ def test_two_workers_write_the_same_json(det: str, tmp_path: Path) -> None:
     assert main([*argv, "--workers", "2", "--json", str(tmp_path / "2.json")]) == 0
     one, two = (tmp_path / "1.json").read_bytes(), (tmp_path / "2.json").read_bytes()
     assert len(json.loads(one)) >= 8 and one == two
+
+
+def test_list_metrics_names_every_metric_with_its_source(capsys) -> None:
+    assert main(["eval", "--list-metrics"]) == 0
+    out = capsys.readouterr().out
+    for mid in METRICS:
+        assert f"\n{mid}" in f"\n{out}", mid
+    assert out.count("Reproduces ") == len(METRICS)  # every metric has its line

@@ -142,3 +142,23 @@ def test_opens_on_the_worst_image_unless_one_was_asked_for(qtbot, window: MainWi
     window.session.set_sample("img_1")
     window.session.results_changed.emit()  # a later reload must not move away from it
     assert window.session.sample_id == "img_1"
+
+
+def test_help_lists_shortcuts_and_explains_the_metric(qtbot, window: MainWindow) -> None:
+    window.show_help()
+    text = window.help.text.toPlainText()
+    assert "What am I looking at? (tiou)" in text and "cut 28 %" in text
+    assert "Next sample" in text and "Label every instance" in text and "Shift+S" in text
+
+
+def test_parameters_explain_themselves(window: MainWindow) -> None:
+    window.session.set_metric("tiou")
+    tip = window.params.editors["tolerance"].toolTip()
+    assert "costs nothing" in tip and "Official default: 0.01" in tip
+
+
+def test_progress_is_shown_outside_the_metric_tab(qtbot, window: MainWindow) -> None:
+    window.session.set_params("tiou", {"tolerance": "0"})
+    assert window.busy.isVisible() or not window.session.is_busy()
+    wait_evaluated(qtbot, window.session)
+    assert not window.busy.isVisible()

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from metrics.help import PARAM_HELP
 from metrics.registry import METRICS
 from viewer.scene.layers import LAYERS
 from viewer.scene.palette import CANVAS_LEGEND, LAYER_LEGEND, PALETTE, StyleKey
@@ -250,11 +251,18 @@ class ParamPanel(QWidget):
         if params is None:
             return
         hints = typing.get_type_hints(type(params))
+        defaults = type(params)()
         for f in dataclasses.fields(params):
             optional = type(None) in typing.get_args(hints[f.name])
             editor = self._editor(_base(hints[f.name]), getattr(params, f.name), optional)
+            tip = (
+                f"{PARAM_HELP.get(f.name, f.name)}. Official default: {getattr(defaults, f.name)!r}"
+            )
+            editor.setToolTip(tip)
             self.editors[f.name] = editor
-            self.form.addRow(f.name, editor)
+            label = QLabel(f.name)
+            label.setToolTip(tip)
+            self.form.addRow(label, editor)
 
     @staticmethod
     def _editor(kind: Any, value: Any, optional: bool = False) -> QWidget:
