@@ -65,9 +65,15 @@ def validate_batch(samples: Sequence[Sample], params: TotalTextDetEvalParams) ->
 
 def evaluate_batch(samples: Sequence[Sample], params: TotalTextDetEvalParams) -> list[SampleResult]:
     """Total-Text DetEval of many samples (geometry in one vectorized pass)."""
+    todo = [s for s in samples if prep.evaluated(s, params.missing_det_file)]
+    prepared = prep.prepare(todo, params.dc_threshold)
+    done = iter([_evaluate(s, p, params) for s, p in zip(todo, prepared, strict=True)])
+    skipped = {"acc_recall": 0.0, "acc_precision": 0.0}
     return [
-        _evaluate(s, p, params)
-        for s, p in zip(samples, prep.prepare(samples, params.dc_threshold), strict=True)
+        next(done)
+        if prep.evaluated(s, params.missing_det_file)
+        else prep.not_evaluated(s, ID, skipped)
+        for s in samples
     ]
 
 

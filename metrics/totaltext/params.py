@@ -8,11 +8,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 MERGE_GT_THRESHOLDS = ("tp", "tr")
+MISSING_DET_FILE = ("skip", "empty")
 
 
 def _check_unit(name: str, value: float) -> None:
     if not 0.0 <= value <= 1.0:
         raise ValueError(f"{name} must lie in [0, 1], not {value!r}")
+
+
+def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {choices}, not {value!r}")
 
 
 @dataclass(frozen=True)
@@ -25,7 +31,10 @@ class TotalTextDetEvalParams:
     ``merge_gt_threshold="tr"`` qualifies the GTs of a many-to-one match with ``sigma >= tr``
     instead of ``tp`` (quirk 8). ``decimals`` is the rounding of sigma / tau (D2, quirk 7).
     ``allow_float`` truncates non-integer detection coordinates instead of refusing them
-    (the script's ``int()`` crashes on them, quirk 16).
+    (the script's ``int()`` crashes on them, quirk 16). ``missing_det_file``: the script
+    iterates over the detection files, so an image without one is not evaluated and its GT
+    counts nowhere (``"skip"``, quirk 1); ``"empty"`` scores it as an image without
+    detections (its GT missed).
     """
 
     tr: float = 0.7
@@ -37,15 +46,13 @@ class TotalTextDetEvalParams:
     oo_same_det: bool = False
     merge_gt_threshold: str = "tp"
     allow_float: bool = False
+    missing_det_file: str = "skip"
 
     def __post_init__(self) -> None:
         for name in ("tr", "tp", "fsc_k", "dc_threshold"):
             _check_unit(name, getattr(self, name))
-        if self.merge_gt_threshold not in MERGE_GT_THRESHOLDS:
-            raise ValueError(
-                f"merge_gt_threshold must be one of {MERGE_GT_THRESHOLDS}, "
-                f"not {self.merge_gt_threshold!r}"
-            )
+        _check_choice("merge_gt_threshold", self.merge_gt_threshold, MERGE_GT_THRESHOLDS)
+        _check_choice("missing_det_file", self.missing_det_file, MISSING_DET_FILE)
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,8 @@ class TotalTextVocParams:
 
     ``union_offset`` is the script's ``+1`` in the IoU denominator (quirk 10; 0 gives the
     plain IoU). ``second_choice=True`` lets a detection whose best GT is taken fall back on
-    its best free GT (the script does not: quirk 11). ``allow_float`` as for DetEval.
+    its best free GT (the script does not: quirk 11). ``allow_float`` and
+    ``missing_det_file`` as for DetEval.
     """
 
     iou_threshold: float = 0.5
@@ -62,9 +70,11 @@ class TotalTextVocParams:
     union_offset: float = 1.0
     second_choice: bool = False
     allow_float: bool = False
+    missing_det_file: str = "skip"
 
     def __post_init__(self) -> None:
         for name in ("iou_threshold", "dc_threshold"):
             _check_unit(name, getattr(self, name))
+        _check_choice("missing_det_file", self.missing_det_file, MISSING_DET_FILE)
         if self.union_offset < 0:
             raise ValueError(f"union_offset must be >= 0, not {self.union_offset!r}")

@@ -21,6 +21,7 @@ import metrics.cache as cache
 from metrics.evidence import Absorbed
 from metrics.geometry import FlatGeometry, SampleGeometry, split_geometry
 from metrics.model import FloatArray, Problem, Sample, Severity
+from metrics.results import InstanceResult, SampleResult, Verdict, credit_tally
 
 IntArray = npt.NDArray[np.intp]
 BoolArray = npt.NDArray[np.bool_]
@@ -124,6 +125,38 @@ def dont_care_filter(
     absorbed[removed] = rows[first]
     ratio[removed] = iod[first, removed]
     return absorbed, ratio
+
+
+def evaluated(sample: Sample, missing_det_file: str) -> bool:
+    """Whether the scripts evaluate the image: only if it has a detection file (quirk 1),
+    unless ``missing_det_file="empty"``."""
+    return sample.det_source is not None or missing_det_file == "empty"
+
+
+def not_evaluated(sample: Sample, metric: str, extra: dict[str, float]) -> SampleResult:
+    """Quirk 1: an image without a detection file. The scripts never see it: its GT counts
+    nowhere (don't care, with ``not_evaluated``) and the result says why."""
+    why = (
+        "no detection file: the Total-Text scripts do not evaluate this image and its GT "
+        "counts nowhere (set missing_det_file=empty to count it as missed)"
+    )
+    gt = tuple(
+        InstanceResult(i, Verdict.DONT_CARE, values={"not_evaluated": 1.0})
+        for i in range(len(sample.gt))
+    )
+    counts = {"num_gt": len(sample.gt), "num_gt_care": 0, "num_det": 0, "num_det_care": 0}
+    return SampleResult(
+        metric=metric,
+        sample_id=sample.id,
+        recall=0.0,
+        precision=0.0,
+        hmean=0.0,
+        tally=credit_tally(0, 0, 0.0, 0.0),
+        gt=gt,
+        det=(),
+        warnings=(Problem(Severity.WARNING, sample.gt_source or "GT", None, why, sample.id),),
+        extra={**counts, **extra},
+    )
 
 
 def validate(samples: Sequence[Sample], *, allow_float: bool) -> list[Problem]:

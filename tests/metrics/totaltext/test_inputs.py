@@ -3,12 +3,14 @@ the metrics for, empty-GT datasets (per image and through the runner), parameter
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from metrics.model import Dataset, Severity
 from metrics.registry import applicable, resolve
+from metrics.results import Verdict
 from metrics.runner import run
 from metrics.totaltext import polygon_gt
 from metrics.totaltext.params import TotalTextDetEvalParams, TotalTextVocParams
@@ -88,8 +90,27 @@ def test_image_without_care_gt_lowers_global_precision(metric: str) -> None:
         (TotalTextDetEvalParams, {"tr": 1.5}),
         (TotalTextVocParams, {"iou_threshold": -0.1}),
         (TotalTextVocParams, {"union_offset": -1.0}),
+        (TotalTextVocParams, {"missing_det_file": "x"}),
     ],
 )
 def test_bad_parameters_are_refused(cls: type, kwargs: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
         cls(**kwargs)
+
+
+@pytest.mark.parametrize("metric", ["totaltext_deteval", "totaltext_voc"])
+def test_image_without_detection_file_is_not_evaluated(metric: str) -> None:
+    """Quirk 1: the scripts iterate over the detection files; ``missing_det_file="empty"``
+    counts the image's GT as missed instead."""
+    found = sample(gts((rect(0, 0, 100, 10), "A")), dets(rect(0, 0, 100, 10)), sid="img1")
+    no_file = replace(sample(gts((rect(0, 0, 100, 10), "B")), [], sid="img2"), det_source=None)
+    ds = Dataset((found, no_file))
+    spec = resolve(metric)
+    ev = run(ds, [spec])[0]
+    assert (ev.recall, ev.precision) == (1.0, 1.0)
+    skipped = ev.results["img2"]
+    assert skipped.gt[0].verdict is Verdict.DONT_CARE and skipped.warnings
+    assert "no detection file" in skipped.warnings[0].message
+    ev = run(ds, [spec], {metric: {"missing_det_file": "empty"}})[0]
+    assert (ev.recall, ev.precision) == (0.5, 1.0)
+    assert ev.results["img2"].gt[0].verdict is Verdict.MISSED
