@@ -101,8 +101,8 @@ def _evaluate(sample: Sample, p: Prepared, params: TotalTextDetEvalParams) -> Sa
         evidence=TotalTextDetEvalEvidence(
             care_gt=tuple(int(i) for i in p.care_gt),
             kept_det=tuple(int(j) for j in p.kept_det),
-            sigma=_frozen(sigma),
-            tau=_frozen(tau),
+            sigma=prep.frozen(sigma),
+            tau=prep.frozen(tau),
             dc_dets=p.dc_dets,
         ),
         extra={
@@ -114,12 +114,6 @@ def _evaluate(sample: Sample, p: Prepared, params: TotalTextDetEvalParams) -> Sa
             "acc_precision": passes.acc_precision,
         },
     )
-
-
-def _frozen(a: FloatArray) -> FloatArray:
-    a = np.array(a, dtype=np.float64)
-    a.flags.writeable = False
-    return a
 
 
 def _record(m: Match, p: Prepared, sigma: FloatArray, tau: FloatArray) -> MatchRecord:
@@ -191,14 +185,7 @@ def _det_results(p: Prepared, passes: Passes, credit: Credits) -> tuple[Instance
     for j in range(p.n_det):
         c = col.get(j)
         if c is None:
-            out.append(
-                InstanceResult(
-                    j,
-                    Verdict.DONT_CARE,
-                    absorbed_by=int(p.absorbed[j]),
-                    values={"dc_iod": float(p.absorbed_iod[j])},
-                )
-            )
+            out.append(p.absorbed_result(j))
         elif c in credit:
             w, gts = credit[c]
             partners = tuple(int(p.care_gt[g]) for g in gts)

@@ -56,6 +56,22 @@ class Prepared:
             for j in np.flatnonzero(self.absorbed >= 0)
         )
 
+    def absorbed_result(self, j: int) -> InstanceResult:
+        """The verdict of detection ``j`` removed by the filter: don't care, absorbed by."""
+        return InstanceResult(
+            j,
+            Verdict.DONT_CARE,
+            absorbed_by=int(self.absorbed[j]),
+            values={"dc_iod": float(self.absorbed_iod[j])},
+        )
+
+
+def frozen(a: FloatArray) -> FloatArray:
+    """A read-only float64 copy (evidence tables)."""
+    out = np.array(a, dtype=np.float64)
+    out.flags.writeable = False
+    return out
+
 
 def _flat(samples: Sequence[Sample]) -> FlatGeometry:
     return cache.active().flat(samples, MODE)

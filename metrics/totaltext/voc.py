@@ -149,7 +149,7 @@ def _evaluate(
         evidence=TotalTextVocEvidence(
             care_gt=tuple(int(i) for i in p.care_gt),
             kept_det=tuple(int(j) for j in p.kept_det),
-            iou=_frozen(iou),
+            iou=prep.frozen(iou),
             false_positives=fps,
             dc_dets=p.dc_dets,
         ),
@@ -162,12 +162,6 @@ def _evaluate(
             "fp": fp,
         },
     )
-
-
-def _frozen(a: FloatArray) -> FloatArray:
-    a = np.array(a, dtype=np.float64)
-    a.flags.writeable = False
-    return a
 
 
 def _gt_results(p: Prepared, m: _Matching) -> tuple[InstanceResult, ...]:
@@ -208,14 +202,7 @@ def _det_results(
     for j in range(p.n_det):
         c = col.get(j)
         if c is None:
-            out.append(
-                InstanceResult(
-                    j,
-                    Verdict.DONT_CARE,
-                    absorbed_by=int(p.absorbed[j]),
-                    values={"dc_iod": float(p.absorbed_iod[j])},
-                )
-            )
+            out.append(p.absorbed_result(j))
         elif c in matched:
             g = matched[c]
             out.append(
