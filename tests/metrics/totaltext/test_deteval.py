@@ -4,28 +4,19 @@ strict ``>`` in one-to-one against ``>=`` in the other passes, and quirks 5, 8 a
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from metrics.evidence import TotalTextDetEvalEvidence
 from metrics.results import MatchKind, SampleResult, Verdict
 from metrics.totaltext.deteval import evaluate_sample
 from metrics.totaltext.params import TotalTextDetEvalParams
-from tests.support import approx_tuple, dets, gts, sample, scores
+from tests.support import Rect, approx_tuple, dets, gts, rect, rect_sample, sample, scores
 
 
-def rect(x0: int, y0: int, x1: int, y1: int) -> str:
-    return f"{x0},{y0},{x1},{y0},{x1},{y1},{x0},{y1}"
-
-
-def run(
-    gt: list[tuple[int, int, int, int]],
-    det: list[tuple[int, int, int, int]],
-    **params: object,
-) -> SampleResult:
-    words = [(rect(*g), "WORD") for g in gt]
-    return evaluate_sample(
-        sample(gts(*words), dets(*(rect(*d) for d in det))), TotalTextDetEvalParams(**params)
-    )
+def run(gt: list[Rect], det: list[Rect], **params: Any) -> SampleResult:
+    return evaluate_sample(rect_sample(gt, det), TotalTextDetEvalParams(**params))
 
 
 def records(r: SampleResult) -> list[tuple[str, tuple[int, ...], tuple[int, ...]]]:

@@ -14,8 +14,7 @@ from metrics.results import Verdict
 from metrics.runner import run
 from metrics.totaltext import polygon_gt
 from metrics.totaltext.params import TotalTextDetEvalParams, TotalTextVocParams
-from tests.metrics.totaltext.test_deteval import rect
-from tests.support import dets, gts, quad, sample
+from tests.support import dets, gts, quad, rect, sample
 
 CURVED = "0,0,50,-5,100,0,100,10,50,5,0,10"
 

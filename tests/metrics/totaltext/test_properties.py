@@ -13,8 +13,7 @@ from metrics.model import Dataset, Sample
 from metrics.registry import resolve
 from metrics.results import aggregate
 from metrics.runner import run
-from tests.metrics.totaltext.test_deteval import rect
-from tests.support import dets, gts, sample
+from tests.support import dets, gts, rect, sample
 
 METRICS = ("totaltext_deteval", "totaltext_voc")
 

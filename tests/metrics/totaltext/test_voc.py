@@ -3,25 +3,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from metrics.evidence import TotalTextVocEvidence, VocFalsePositive
 from metrics.results import SampleResult, Verdict
 from metrics.totaltext.params import TotalTextVocParams
 from metrics.totaltext.voc import evaluate_sample
-from tests.metrics.totaltext.test_deteval import rect
-from tests.support import approx_tuple, dets, gts, sample, scores
+from tests.support import Rect, approx_tuple, dets, gts, rect, rect_sample, sample, scores
 
 
-def run(
-    gt: list[tuple[int, int, int, int]],
-    det: list[tuple[int, int, int, int]],
-    **params: object,
-) -> SampleResult:
-    words = [(rect(*g), "WORD") for g in gt]
-    return evaluate_sample(
-        sample(gts(*words), dets(*(rect(*d) for d in det))), TotalTextVocParams(**params)
-    )
+def run(gt: list[Rect], det: list[Rect], **params: Any) -> SampleResult:
+    return evaluate_sample(rect_sample(gt, det), TotalTextVocParams(**params))
 
 
 def fps(r: SampleResult) -> tuple[VocFalsePositive, ...]:
