@@ -178,7 +178,51 @@ class ClevalEvidence:
     remaining: Mapping[int, str] = field(default_factory=dict)
 
 
-Evidence = IouEvidence | DetEvalEvidence | TedEvalEvidence | ClevalEvidence
+@dataclass(frozen=True, slots=True, eq=False)
+class TotalTextDetEvalEvidence:
+    """Total-Text DetEval: the rounded sigma / tau tables (rows = ``care_gt``, columns =
+    ``kept_det``, both file indices) and the detections the don't-care filter removed, with
+    the GT that absorbed each and its ``inter / (area + 1)``."""
+
+    care_gt: tuple[int, ...]
+    kept_det: tuple[int, ...]
+    sigma: FloatArray
+    tau: FloatArray
+    dc_dets: tuple[Absorbed, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VocFalsePositive:
+    """A Total-Text VOC false positive: ``reason`` is ``FP_gt_taken`` (its best GT reached
+    the IoU threshold but was already taken) or ``FP_low_iou``; ``best_gt`` is the first
+    best care GT and ``best_iou`` its IoU."""
+
+    det: int
+    reason: str
+    best_gt: int
+    best_iou: float
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TotalTextVocEvidence:
+    """Total-Text VOC: the IoU table (rows = ``care_gt``, columns = ``kept_det``), why each
+    false positive is one, and the detections absorbed by don't-care GTs."""
+
+    care_gt: tuple[int, ...]
+    kept_det: tuple[int, ...]
+    iou: FloatArray
+    false_positives: tuple[VocFalsePositive, ...]
+    dc_dets: tuple[Absorbed, ...]
+
+
+Evidence = (
+    IouEvidence
+    | DetEvalEvidence
+    | TedEvalEvidence
+    | ClevalEvidence
+    | TotalTextDetEvalEvidence
+    | TotalTextVocEvidence
+)
 
 
 def pcc_of(evidence: Evidence | None) -> PccEvidence | None:

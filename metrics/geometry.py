@@ -40,10 +40,15 @@ def _group_by_length(rings: Sequence[FloatArray]) -> dict[int, IntArray]:
     return {int(n): np.flatnonzero(lengths == n) for n in np.unique(lengths)}
 
 
-def polygons(rings: Sequence[FloatArray]) -> tuple[GeomArray, npt.NDArray[np.bool_]]:
+def polygons(
+    rings: Sequence[FloatArray], *, repair: str = "make_valid"
+) -> tuple[GeomArray, npt.NDArray[np.bool_]]:
     """Shapely polygons of the rings, repaired for clipping; and which were invalid.
 
-    Rings with fewer than 3 vertices give an empty polygon (area 0).
+    Rings with fewer than 3 vertices give an empty polygon (area 0). ``repair``:
+    ``"make_valid"`` repairs the invalid rings only (even-odd like, both lobes of a bow-tie);
+    ``"buffer0"`` applies ``buffer(0)`` to every polygon, valid or not, as the Total-Text
+    scripts do (a bow-tie keeps one lobe).
     """
     geoms = np.empty(len(rings), dtype=object)
     for n, idx in _group_by_length(rings).items():
@@ -52,6 +57,10 @@ def polygons(rings: Sequence[FloatArray]) -> tuple[GeomArray, npt.NDArray[np.boo
             continue
         geoms[idx] = shapely.polygons(np.stack([rings[i] for i in idx]))
     valid = shapely.is_valid(geoms) if len(geoms) else np.zeros(0, dtype=bool)
+    if repair == "buffer0":
+        if len(geoms):
+            geoms[:] = shapely.buffer(geoms, 0)
+        return geoms, ~valid
     bad = np.flatnonzero(~valid)
     if len(bad):
         geoms[bad] = shapely.make_valid(geoms[bad])
@@ -90,7 +99,13 @@ def rings_of(geom: shapely.Geometry) -> tuple[FloatArray, ...]:
 
 # --- bulk geometry of many samples, shared by the metrics of one run --------------------------
 
-RingMode = str  # "icdar": int()-truncated vertices; "curved": float32 vertices
+RingMode = str
+"""How an official tool builds its polygons: ``"icdar"``: int()-truncated vertices;
+``"curved"``: float32 vertices; ``"totaltext"``: int()-truncated vertices, every polygon
+``buffer(0)``-ed and every candidate pair clipped by GEOS as ``det ∩ gt`` (the Total-Text
+scripts' ``polygon_fast.area_of_intersection``), no numpy quad clipping."""
+
+BUFFER0_MODES = frozenset({"totaltext"})
 
 
 def mode_rings(points: Sequence[FloatArray], mode: RingMode) -> list[FloatArray]:
@@ -206,8 +221,9 @@ def flat_geometry(
     d_counts = np.fromiter((len(s) for s in det_points), dtype=np.intp, count=len(det_points))
     g_rings = mode_rings([p for s in gt_points for p in s], mode)
     d_rings = mode_rings([p for s in det_points for p in s], mode)
-    g_geoms, g_bad = polygons(g_rings)
-    d_geoms, d_bad = polygons(d_rings)
+    repair = "buffer0" if mode in BUFFER0_MODES else "make_valid"
+    g_geoms, g_bad = polygons(g_rings, repair=repair)
+    d_geoms, d_bad = polygons(d_rings, repair=repair)
     g_owner = np.repeat(np.arange(len(g_counts)), g_counts)
     d_owner = np.repeat(np.arange(len(d_counts)), d_counts)
     pi, pj = np.zeros(0, np.intp), np.zeros(0, np.intp)
@@ -221,7 +237,10 @@ def flat_geometry(
         ig, jd = ig[keep].astype(np.intp), jd[keep].astype(np.intp)
         order = np.lexsort((jd, ig))
         pi, pj = ig[order], jd[order]
-        inter = pair_intersection_areas(g_rings, d_rings, g_geoms, d_geoms, pi, pj)
+        if mode in BUFFER0_MODES:
+            inter = shapely.area(shapely.intersection(d_geoms[pj], g_geoms[pi]))
+        else:
+            inter = pair_intersection_areas(g_rings, d_rings, g_geoms, d_geoms, pi, pj)
     return FlatGeometry(
         g_off=np.concatenate([[0], np.cumsum(g_counts)]).astype(np.intp),
         d_off=np.concatenate([[0], np.cumsum(d_counts)]).astype(np.intp),

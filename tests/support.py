@@ -163,6 +163,19 @@ WORD_G0 = ("0,0,100,0,100,20,0,20", "ABCDE")
 WORD_D60 = "0,0,60,0,60,20,0,20"
 
 
+def rect(x0: int, y0: int, x1: int, y1: int) -> str:
+    """'x1,y1,...' of an axis-aligned rectangle written as a 4-point polygon."""
+    return f"{x0},{y0},{x1},{y0},{x1},{y1},{x0},{y1}"
+
+
+Rect = tuple[int, int, int, int]
+
+
+def rect_sample(gt: list[Rect], det: list[Rect], sid: str = "img_1") -> Sample:
+    """GT words (text "WORD") and detections as rectangles (Total-Text worked cases)."""
+    return sample(gts(*((rect(*g), "WORD") for g in gt)), dets(*(rect(*d) for d in det)), sid=sid)
+
+
 # --------------------------------------------------------------------------- files
 
 

@@ -26,11 +26,12 @@ from typing import Any
 import pytest
 
 from metrics.cli.main import main
+from metrics.evidence import TotalTextVocEvidence
 from metrics.io.reader import load_dataset
 from metrics.io.writers import evaluation_dict
 from metrics.model import Dataset
 from metrics.registry import resolve
-from metrics.results import Evaluation, Verdict
+from metrics.results import Evaluation, MatchRecord, SampleResult, Verdict
 from metrics.runner import run
 from tests.support import shared_input, shared_or_skip, shared_path
 
@@ -318,3 +319,59 @@ def test_cli_writes_the_reproduced_numbers(name: str, tmp_path: Path) -> None:
     assert written["metric"] == expected["metric"]
     assert written["global"] == json.loads(json.dumps(expected["global"]))
     assert written["per_image"] == json.loads(json.dumps(expected["per_image"]))
+
+
+# --------------------------------------------------------------------------- Total-Text
+
+TT_COUNTS = ("num_gt", "num_gt_care", "num_det", "num_det_care")
+
+
+def _table(m: MatchRecord, key: str) -> list[list[float]]:
+    return [[m.values[f"{key}[{g},{d}]"] for d in m.det] for g in m.gt]
+
+
+def _tt_deteval(want: dict[str, Any], r: SampleResult) -> None:
+    """Official pairs with their rounded sigma / tau tables, and the per-image sums."""
+    got = [
+        (m.label, list(m.gt), list(m.det), _table(m, "sigma"), _table(m, "tau")) for m in r.matches
+    ]
+    assert got == [(p["type"], p["gt"], p["det"], p["sigma"], p["tau"]) for p in want["pairs"]]
+    sums = (r.extra["acc_recall"], r.extra["acc_precision"])
+    assert sums == pytest.approx((want["acc_recall"], want["acc_precision"]), abs=TOL)
+
+
+def _tt_voc(want: dict[str, Any], r: SampleResult) -> None:
+    """TP pairs with their IoU, every false positive with its reason, best GT and IoU."""
+    assert [[m.gt[0], m.det[0]] for m in r.matches] == want["pairs"]
+    assert [m.values["iou"] for m in r.matches] == pytest.approx(want["pair_iou"], abs=TOL)
+    assert isinstance(r.evidence, TotalTextVocEvidence)
+    fps = r.evidence.false_positives
+    assert [(f.det, f.reason, f.best_gt) for f in fps] == [
+        (f["det"], f["reason"], f["best_gt"]) for f in want["fp_dets"]
+    ]
+    assert [f.best_iou for f in fps] == pytest.approx([f["best_iou"] for f in want["fp_dets"]])
+    assert (r.extra["tp"], r.extra["fp"]) == (want["tp"], want["fp"])
+
+
+TOTALTEXT: dict[str, Callable[[dict[str, Any], SampleResult], None]] = {
+    "totaltext_deteval": _tt_deteval,
+    "totaltext_voc": _tt_voc,
+}
+
+
+@pytest.mark.parametrize("name", references(*TOTALTEXT))
+def test_totaltext_records(name: str) -> None:
+    """Per image: don't-care lists, counts and the metric's records; globally the counts."""
+    ref, _, ev = evaluated(name)
+    for sid, want in ref["per_image"].items():
+        r = ev.results[sid]
+        dc = [[i.index for i in side if i.verdict is Verdict.DONT_CARE] for side in (r.gt, r.det)]
+        assert dc == [want["gt_dont_care"], want["det_dont_care"]], sid
+        assert [r.extra[k] for k in TT_COUNTS] == [want[k] for k in TT_COUNTS], sid
+        TOTALTEXT[ev.metric](want, r)
+    assert ev.summary is not None
+    g, total = ref["global"], ev.summary.tally
+    assert (total["n_gt_care"], total["n_det_care"]) == (g["num_gt_care"], g["num_det_care"])
+    assert {k: ev.extras[k] for k in ("tp", "fp") if k in g} == {
+        k: g[k] for k in ("tp", "fp") if k in g
+    }

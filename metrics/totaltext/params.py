@@ -1,0 +1,80 @@
+"""Parameters of the Total-Text evaluation scripts (defaults are the official ones).
+
+The bottom of the family: imports nothing from it. Spec: ``TOTALTEXT_CTW1500.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MERGE_GT_THRESHOLDS = ("tp", "tr")
+MISSING_DET_FILE = ("skip", "empty")
+
+
+def _check_unit(name: str, value: float) -> None:
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must lie in [0, 1], not {value!r}")
+
+
+def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {choices}, not {value!r}")
+
+
+@dataclass(frozen=True)
+class TotalTextDetEvalParams:
+    """``Deteval.py`` (D1-D6): tr, tp, the split/merge weight ``fsc_k`` and ``k``.
+
+    Options giving the rule the authors meant where the code departs from it (DetEval paper,
+    Wolf & Jolion 2006): ``oo_same_det=True`` makes the one-to-one pass require that the det
+    with ``sigma > tr`` is also the one with ``tau > tp`` (quirk 5);
+    ``merge_gt_threshold="tr"`` qualifies the GTs of a many-to-one match with ``sigma >= tr``
+    instead of ``tp`` (quirk 8). ``decimals`` is the rounding of sigma / tau (D2, quirk 7).
+    ``allow_float`` truncates non-integer detection coordinates instead of refusing them
+    (the script's ``int()`` crashes on them, quirk 16). ``missing_det_file``: the script
+    iterates over the detection files, so an image without one is not evaluated and its GT
+    counts nowhere (``"skip"``, quirk 1); ``"empty"`` scores it as an image without
+    detections (its GT missed).
+    """
+
+    tr: float = 0.7
+    tp: float = 0.6
+    fsc_k: float = 0.8
+    k: int = 2
+    dc_threshold: float = 0.5
+    decimals: int = 2
+    oo_same_det: bool = False
+    merge_gt_threshold: str = "tp"
+    allow_float: bool = False
+    missing_det_file: str = "skip"
+
+    def __post_init__(self) -> None:
+        for name in ("tr", "tp", "fsc_k", "dc_threshold"):
+            _check_unit(name, getattr(self, name))
+        _check_choice("merge_gt_threshold", self.merge_gt_threshold, MERGE_GT_THRESHOLDS)
+        _check_choice("missing_det_file", self.missing_det_file, MISSING_DET_FILE)
+
+
+@dataclass(frozen=True)
+class TotalTextVocParams:
+    """``Pascal_VOC.py`` (V1-V5): one-to-one matching at ``IoU >= iou_threshold``.
+
+    ``union_offset`` is the script's ``+1`` in the IoU denominator (quirk 10; 0 gives the
+    plain IoU). ``second_choice=True`` lets a detection whose best GT is taken fall back on
+    its best free GT (the script does not: quirk 11). ``allow_float`` and
+    ``missing_det_file`` as for DetEval.
+    """
+
+    iou_threshold: float = 0.5
+    dc_threshold: float = 0.5
+    union_offset: float = 1.0
+    second_choice: bool = False
+    allow_float: bool = False
+    missing_det_file: str = "skip"
+
+    def __post_init__(self) -> None:
+        for name in ("iou_threshold", "dc_threshold"):
+            _check_unit(name, getattr(self, name))
+        _check_choice("missing_det_file", self.missing_det_file, MISSING_DET_FILE)
+        if self.union_offset < 0:
+            raise ValueError(f"union_offset must be >= 0, not {self.union_offset!r}")
