@@ -17,7 +17,7 @@ from metrics.spec import MetricSpec
 __all__ = ["METRICS", "MetricSpec", "applicable", "make_params", "parse_sets", "resolve"]
 
 METRICS: dict[str, MetricSpec] = {
-    s.id: s for family in (icdar, deteval, tedeval, cleval, totaltext) for s in family.SPECS
+    s.id: s for family in (icdar, totaltext, deteval, tedeval, cleval) for s in family.SPECS
 }
 
 

@@ -102,6 +102,19 @@ def quad_data(ds: Dataset) -> bool:
     return not polygon_data(ds)
 
 
+def ctw1500_like(ds: Dataset) -> bool:
+    """SCUT-CTW1500's own protocol: polygon data whose every GT box has exactly 14 points
+    (the dataset's format; its script fails on anything else)."""
+    boxes = [g for s in ds for g in s.gt]
+    return bool(boxes) and polygon_data(ds) and all(len(g.points) == 14 for g in boxes)
+
+
+def totaltext_like(ds: Dataset) -> bool:
+    """Total-Text's own protocols: polygon data of varying vertex counts (Total-Text mixes
+    curved polygons with 4-point lines), i.e. polygon data that is not CTW1500-like."""
+    return polygon_data(ds) and not ctw1500_like(ds)
+
+
 # Names of the first layout, kept for the families written against them.
 all_poly = polygon_data
 not_all_poly = quad_data

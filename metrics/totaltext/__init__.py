@@ -3,26 +3,11 @@
 
 from __future__ import annotations
 
-from metrics.model import BoxType, Dataset
-from metrics.spec import MetricSpec
+from metrics.spec import MetricSpec, totaltext_like
 from metrics.totaltext import deteval, voc
 from metrics.totaltext.params import TotalTextDetEvalParams, TotalTextVocParams
 
-__all__ = ["SPECS", "TotalTextDetEvalParams", "TotalTextVocParams", "polygon_gt"]
-
-
-def polygon_gt(ds: Dataset) -> bool:
-    """Offered by ``--metric all`` for data that looks like Total-Text: polygon GT.
-
-    True when some GT box is a polygon with more than 4 vertices (a curved word), or when
-    every GT box was written as a polygon. Total-Text GT mixes curved polygons with 4-point
-    lines (read as QUAD), so requiring every box to be POLY would miss it; quadrilateral
-    (ICDAR 2015) and axis-aligned (ICDAR 2013) GT has no polygon with more than 4 vertices.
-    """
-    boxes = [g for s in ds for g in s.gt]
-    if any(g.box_type is BoxType.POLY and len(g.points) > 4 for g in boxes):
-        return True
-    return bool(boxes) and all(g.box_type is BoxType.POLY for g in boxes)
+__all__ = ["SPECS", "TotalTextDetEvalParams", "TotalTextVocParams"]
 
 
 SPECS: tuple[MetricSpec, ...] = (
@@ -33,7 +18,7 @@ SPECS: tuple[MetricSpec, ...] = (
         evaluate=deteval.evaluate_batch,
         validate=deteval.validate_batch,
         aliases=("tt_deteval",),
-        applies=polygon_gt,
+        applies=totaltext_like,
     ),
     MetricSpec(
         id="totaltext_voc",
@@ -42,7 +27,7 @@ SPECS: tuple[MetricSpec, ...] = (
         evaluate=voc.evaluate_batch,
         validate=voc.validate_batch,
         aliases=("tt_voc",),
-        applies=polygon_gt,
+        applies=totaltext_like,
         global_extras=voc.global_extras,
     ),
 )

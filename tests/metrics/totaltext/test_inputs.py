@@ -12,7 +12,7 @@ from metrics.model import Dataset, Severity
 from metrics.registry import applicable, resolve
 from metrics.results import Verdict
 from metrics.runner import run
-from metrics.totaltext import polygon_gt
+from metrics.spec import totaltext_like
 from metrics.totaltext.params import TotalTextDetEvalParams, TotalTextVocParams
 from tests.support import dets, gts, quad, rect, sample
 
@@ -45,11 +45,13 @@ def _ds(*coords: str) -> Dataset:
         ((rect(0, 0, 10, 10), CURVED), True),  # Total-Text: quads and curved polygons
         (("0,0,10,0,5,8",), True),  # every GT box a polygon (here a triangle)
         ((rect(0, 0, 10, 10),), False),  # ICDAR 2015 quads
+        ((rect(0, 0, 10, 10),) * 9 + (CURVED,), False),  # a few curved words: ICDAR-style
+        ((",".join(["0,0"] * 13 + ["5,5"]),), False),  # 14-point GT: CTW1500's own protocol
     ],
 )
 def test_offered_for_polygon_gt(coords: tuple[str, ...], offered: bool) -> None:
     ds = _ds(*coords)
-    assert polygon_gt(ds) is offered
+    assert totaltext_like(ds) is offered
     ids = {s.id for s in applicable(ds)}
     assert ({"totaltext_deteval", "totaltext_voc"} <= ids) is offered
 
