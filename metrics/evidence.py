@@ -215,6 +215,61 @@ class TotalTextVocEvidence:
     dc_dets: tuple[Absorbed, ...]
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class PairTable:
+    """The GT x detection values a metric decides on, for one image (the pair matrix).
+
+    Rows are the GTs ``gt`` and columns the detections ``det`` (file indices); ``values``
+    holds one (len(gt), len(det)) array per measure, ``formulas`` says how each is computed.
+    """
+
+    gt: tuple[int, ...]
+    det: tuple[int, ...]
+    measures: tuple[str, ...]
+    values: tuple[FloatArray, ...]
+    formulas: tuple[str, ...]
+
+    def measure(self, name: str) -> FloatArray:
+        return self.values[self.measures.index(name)]
+
+
+def evidence_pair_table(evidence: object) -> PairTable | None:
+    """The pair table a result already carries (DetEval's area recall / precision, Total-Text
+    DetEval's sigma / tau, Total-Text VOC's IoU)."""
+    if isinstance(evidence, DetEvalEvidence):
+        n_gt, n_det = evidence.area_recall.shape
+        return PairTable(
+            tuple(range(n_gt)),
+            tuple(range(n_det)),
+            ("area recall", "area precision"),
+            (evidence.area_recall, evidence.area_precision),
+            (
+                "|G ∩ D| / |G| in inclusive pixels; one-to-one needs >= area_recall (0.8)",
+                "|G ∩ D| / |D| in inclusive pixels; one-to-one needs >= area_precision (0.4)",
+            ),
+        )
+    if isinstance(evidence, TotalTextDetEvalEvidence):
+        return PairTable(
+            evidence.care_gt,
+            evidence.kept_det,
+            ("sigma", "tau"),
+            (evidence.sigma, evidence.tau),
+            (
+                "|G ∩ D| / |G| (GT covered), rounded to 2 decimals",
+                "|G ∩ D| / |D| (detection covered), rounded to 2 decimals",
+            ),
+        )
+    if isinstance(evidence, TotalTextVocEvidence):
+        return PairTable(
+            evidence.care_gt,
+            evidence.kept_det,
+            ("IoU",),
+            (evidence.iou,),
+            ("|G ∩ D| / (|G ∪ D| + 1)",),
+        )
+    return None
+
+
 Evidence = (
     IouEvidence
     | DetEvalEvidence

@@ -13,12 +13,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from metrics.evidence import PairTable
 from metrics.model import BoxType, Dataset, Problem, Sample
 from metrics.results import SampleResult
 
 EvaluateBatch = Callable[[Sequence[Sample], Any], list[SampleResult]]
 ValidateBatch = Callable[[Sequence[Sample], Any], list[Problem]]
 GlobalExtras = Callable[[Iterable[SampleResult]], dict[str, float]]
+PairTableOf = Callable[[Sample, Any], PairTable]
 
 
 def always(ds: Dataset) -> bool:
@@ -42,7 +44,9 @@ class MetricSpec:
     ``fallback`` names parameter values that ``--metric all`` (and the viewer) may switch on,
     with a note, when the official defaults refuse the data but these accept it (e.g. the
     curved family's ``auto_orient`` for counter-clockwise polygons); an explicit ``--metric``
-    never switches anything on by itself.
+    never switches anything on by itself. ``pair_table`` computes, for one image, the GT x
+    detection values the metric decides on (the viewer's pair matrix); metrics whose
+    evidence carries the table (``metrics.evidence.evidence_pair_table``) need none.
     """
 
     id: str
@@ -56,6 +60,7 @@ class MetricSpec:
     global_extras: GlobalExtras | None = None
     warm: str | None = None
     fallback: Mapping[str, str] | None = None
+    pair_table: PairTableOf | None = None
 
 
 def per_sample(fn: Callable[[Sample, Any], SampleResult]) -> EvaluateBatch:

@@ -30,6 +30,7 @@ from viewer.widgets.compare_panel import ComparePanel
 from viewer.widgets.help import HelpDialog
 from viewer.widgets.inspector import InspectorPanel
 from viewer.widgets.open_dialog import OpenDatasetDialog
+from viewer.widgets.pair_matrix import PairMatrixPanel
 from viewer.widgets.panels import LayerPanel, ParamPanel, SummaryPanel
 from viewer.widgets.sample_table import SampleTablePanel
 
@@ -70,6 +71,10 @@ class MainWindow(QMainWindow):
         left = self._dock("Samples", self.samples, Qt.DockWidgetArea.LeftDockWidgetArea)
         self._dock("Summary", self.summary, Qt.DockWidgetArea.LeftDockWidgetArea)
         inspector = self._dock("Inspector", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.pairs = PairMatrixPanel(self.session)
+        pairs = self._dock("Pair matrix", self.pairs, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(inspector, pairs)
+        inspector.raise_()
         scroll = QScrollArea()
         scroll.setWidget(self.layers)
         scroll.setWidgetResizable(True)
@@ -185,6 +190,7 @@ class MainWindow(QMainWindow):
         for text, key, slot in (
             ("Fit", "F", self.canvas.fit),
             ("1:1", "1", self.canvas.actual_size),
+            ("Zoom to selection", "Z", self.canvas.zoom_to_selection),
             ("Next sample", "D", lambda: self._step(1)),
             ("Previous sample", "A", lambda: self._step(-1)),
         ):

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QFont, QPainter, QPainterPath, QPolygonF
+from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPolygonF
 
 from viewer.scene.items import DrawItem, Ref, bboxes
 from viewer.scene.labels import Placed, place_labels
@@ -319,3 +319,44 @@ def _paint_arc(painter: QPainter, it: DrawItem, style: Style, ctx: RenderContext
     mid = math.radians(a1 + span / 2)
     at = cb + np.array([math.cos(mid), -math.sin(mid)]) * radius * 1.3
     _paint_text(painter, at, it.text, style, ctx)
+
+
+def paint_mixed(
+    painter: QPainter,
+    own: PreparedOverlay,
+    other: PreparedOverlay,
+    ctx: RenderContext,
+    mode: str,
+    mix: float,
+    left: float,
+    rect: QRectF,
+) -> None:
+    """A and B in one canvas: ``swipe`` shows A left of the divider at ``left`` and B right of
+    it; ``blend`` paints B over A with opacity ``mix``."""
+    if mode == "swipe":
+        painter.save()
+        painter.setClipRect(QRectF(rect.left(), rect.top(), left - rect.left(), rect.height()))
+        paint_overlay(painter, own, ctx)
+        painter.setClipRect(QRectF(left, rect.top(), rect.right() - left, rect.height()))
+        paint_overlay(painter, other, ctx)
+        painter.restore()
+        painter.setPen(QColor("#ffffff"))
+        painter.drawLine(QPointF(left, rect.top()), QPointF(left, rect.bottom()))
+        return
+    painter.setOpacity(1.0 - mix)
+    paint_overlay(painter, own, ctx)
+    painter.setOpacity(mix)
+    paint_overlay(painter, other, ctx)
+    painter.setOpacity(1.0)
+
+
+def paint_banner(painter: QPainter, text: str, width: int, top: float) -> None:
+    """A dark strip of wrapped text across the top of a view (screen coordinates)."""
+    if not text:
+        return
+    flags = int(Qt.TextFlag.TextWordWrap)
+    need = painter.fontMetrics().boundingRect(QRect(0, 0, width - 28, 2000), flags, text)
+    box = QRectF(6, top, width - 12, need.height() + 10)
+    painter.fillRect(box, QColor(30, 30, 30, 215))
+    painter.setPen(QColor("#fde68a"))
+    painter.drawText(box.adjusted(8, 5, -8, -5), flags, text)

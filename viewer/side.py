@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from metrics.evidence import PairTable, evidence_pair_table
 from metrics.model import Dataset, Sample, Severity
 from metrics.registry import METRICS, MetricSpec, applicable, make_params
 from metrics.results import Evaluation, SampleResult
@@ -135,3 +136,17 @@ class Side:
 
     def result(self, sample_id: str | None, metric: str | None = None) -> SampleResult | None:
         return self.store.result(metric or self.metric, sample_id)
+
+    def pair_table(self, sample_id: str | None, metric: str | None = None) -> PairTable | None:
+        """The GT x detection values the metric decides on for this image (the engine's:
+        from the result's evidence, or computed for this one image), None if it has none."""
+        mid = metric or self.metric
+        sample = self.sample(sample_id)
+        if mid is None or sample is None:
+            return None
+        result = self.result(sample_id, mid)
+        table = evidence_pair_table(result.evidence) if result is not None else None
+        spec = METRICS[mid]
+        if table is None and spec.pair_table is not None:
+            table = spec.pair_table(sample, self.params(mid))
+        return table

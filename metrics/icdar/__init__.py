@@ -8,6 +8,7 @@ matched pair changes.
 from __future__ import annotations
 
 from metrics.icdar import curved, iou, tiou, wordline
+from metrics.icdar.pairs import iou_table
 from metrics.icdar.params import CurvedParams, IouParams, TiouParams, WordlineParams
 from metrics.spec import MetricSpec, each_sample, per_sample, polygon_data, quad_data, with_gt_lines
 
@@ -29,6 +30,7 @@ SPECS: tuple[MetricSpec, ...] = (
         aliases=("iou", "ic15"),
         applies=quad_data,
         global_extras=iou.global_extras,
+        pair_table=iou_table(curved=False),
     ),
     MetricSpec(
         id="siou",
@@ -37,6 +39,7 @@ SPECS: tuple[MetricSpec, ...] = (
         evaluate=tiou.evaluate_batch_siou,
         validate=tiou.validate_batch,
         applies=quad_data,
+        pair_table=iou_table(curved=False),
     ),
     MetricSpec(
         id="tiou",
@@ -45,6 +48,7 @@ SPECS: tuple[MetricSpec, ...] = (
         evaluate=tiou.evaluate_batch,
         validate=tiou.validate_batch,
         applies=quad_data,
+        pair_table=iou_table(curved=False),
     ),
     MetricSpec(
         id="curved_iou",
@@ -55,6 +59,7 @@ SPECS: tuple[MetricSpec, ...] = (
         aliases=("ciou",),
         applies=polygon_data,
         fallback=_ORIENT,
+        pair_table=iou_table(curved=True),
     ),
     MetricSpec(
         id="curved_siou",
@@ -65,6 +70,7 @@ SPECS: tuple[MetricSpec, ...] = (
         aliases=("csiou",),
         applies=polygon_data,
         fallback=_ORIENT,
+        pair_table=iou_table(curved=True),
     ),
     MetricSpec(
         id="curved_tiou",
@@ -75,6 +81,7 @@ SPECS: tuple[MetricSpec, ...] = (
         aliases=("ctiou",),
         applies=polygon_data,
         fallback=_ORIENT,
+        pair_table=iou_table(curved=True),
     ),
     MetricSpec(
         id="wordline_iou",

@@ -161,4 +161,4 @@ def test_progress_is_shown_outside_the_metric_tab(qtbot, window: MainWindow) -> 
     window.session.set_params("tiou", {"tolerance": "0"})
     assert window.busy.isVisible() or not window.session.is_busy()
     wait_evaluated(qtbot, window.session)
-    assert not window.busy.isVisible()
+    qtbot.waitUntil(lambda: not window.busy.isVisible(), timeout=5000)

@@ -23,15 +23,30 @@ class PickIndex:
 
     def pick(self, x: float, y: float, layers: Iterable[str]) -> Ref | None:
         """The instance under (x, y): the smallest visible GT/det polygon containing it."""
+        found = self.pick_all(x, y, layers)
+        return found[0] if found else None
+
+    def pick_all(self, x: float, y: float, layers: Iterable[str]) -> list[Ref]:
+        """Every visible GT/det polygon containing (x, y), smallest first (clicking again
+        where instances overlap goes through them in this order)."""
         if not self.items:
-            return None
+            return []
         visible = set(layers)
         b = self.boxes
         near = np.flatnonzero((b[:, 0] <= x) & (x <= b[:, 2]) & (b[:, 1] <= y) & (y <= b[:, 3]))
+        out: list[Ref] = []
         for k in near[np.argsort(self.areas[near], kind="stable")]:
             it = self.items[int(k)]
-            if it.layer in visible and _inside(it.coords, x, y):
-                return it.ref
+            if it.layer in visible and it.ref not in out and _inside(it.coords, x, y):
+                assert it.ref is not None
+                out.append(it.ref)
+        return out
+
+    def bounds_of(self, ref: Ref) -> tuple[float, float, float, float] | None:
+        """Bounding box (x0, y0, x1, y1) of an instance's outline, or None."""
+        for it, box in zip(self.items, self.boxes, strict=True):
+            if it.ref == ref:
+                return float(box[0]), float(box[1]), float(box[2]), float(box[3])
         return None
 
 

@@ -10,7 +10,16 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPen, QPixmap, QWheelEvent
+from PySide6.QtGui import (
+    QColor,
+    QImage,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPen,
+    QPixmap,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPixmapItem,
@@ -23,7 +32,8 @@ from PySide6.QtWidgets import (
 
 from metrics.model import Sample
 from metrics.results import SampleResult
-from viewer.paint import PreparedOverlay, RenderContext, paint_overlay
+from viewer.paint import PreparedOverlay, RenderContext, paint_banner, paint_mixed, paint_overlay
+from viewer.scene.banner import banner_text
 from viewer.scene.items import DrawItem, Ref, bounds
 from viewer.scene.overlay import build_overlay
 from viewer.scene.picking import PickIndex
@@ -110,6 +120,7 @@ class CanvasView(QGraphicsView):
             tuple[int, int], tuple[object, object, list[DrawItem], PreparedOverlay, PickIndex]
         ] = {}
         self._press: QPointF | None = None
+        self._stack: list[Ref] = []  # the instances under the last click, smallest first
         self._fit_pending = True
         session.sample_changed.connect(self._on_session_sample_changed)
         session.results_changed.connect(self.refresh)
@@ -168,22 +179,7 @@ class CanvasView(QGraphicsView):
             paint_overlay(painter, prepared, ctx)
             return
         left = self.mapToScene(int(self.viewport().width() * self.mix), 0).x()
-        rect = self.overlay.rect
-        if self.mix_mode == "swipe":
-            painter.save()
-            painter.setClipRect(QRectF(rect.left(), rect.top(), left - rect.left(), rect.height()))
-            paint_overlay(painter, prepared, ctx)
-            painter.setClipRect(QRectF(left, rect.top(), rect.right() - left, rect.height()))
-            paint_overlay(painter, other, ctx)
-            painter.restore()
-            painter.setPen(QColor("#ffffff"))
-            painter.drawLine(QPointF(left, rect.top()), QPointF(left, rect.bottom()))
-        else:
-            painter.setOpacity(1.0 - self.mix)
-            paint_overlay(painter, prepared, ctx)
-            painter.setOpacity(self.mix)
-            paint_overlay(painter, other, ctx)
-            painter.setOpacity(1.0)
+        paint_mixed(painter, prepared, other, ctx, self.mix_mode, self.mix, left, self.overlay.rect)
 
     def set_mix(self, mode: str, value: float | None = None) -> None:
         self.mix_mode = mode
@@ -195,34 +191,9 @@ class CanvasView(QGraphicsView):
         return self.session.names()[self.index]
 
     def banner(self) -> str:
-        """What the canvas says above the image: why this image is not evaluated, or that it
-        has no image; empty when there is nothing to say."""
+        """What the canvas says above the image (``viewer.scene.banner``)."""
         s = self.session
-        side = s.sides[self.index]
-        if side is None or s.sample_id is None:
-            return ""
-        parts = []
-        reason = side.skip_reason(s.sample_id)
-        if reason:
-            parts.append(f"Not evaluated by {side.metric}: {reason}")
-        elif side.result(s.sample_id) is None and side.metric is not None:
-            parts.append(f"{side.metric}: evaluating…")
-        sample = side.sample(s.sample_id)
-        if sample is not None and not self._image_path:
-            parts.append("no image: the frame is the extent of the boxes")
-        return "   ·   ".join(parts)
-
-    def _draw_banner(self, painter: QPainter, top: float) -> None:
-        text = self.banner()
-        if not text:
-            return
-        width = self.viewport().width() - 12
-        flags = int(Qt.TextFlag.TextWordWrap)
-        need = painter.fontMetrics().boundingRect(QRect(0, 0, width - 16, 2000), flags, text)
-        box = QRectF(6, top, width, need.height() + 10)
-        painter.fillRect(box, QColor(30, 30, 30, 215))
-        painter.setPen(QColor("#fde68a"))
-        painter.drawText(box.adjusted(8, 5, -8, -5), flags, text)
+        return banner_text(s.sides[self.index], s.sample_id, bool(self._image_path))
 
     def drawForeground(self, painter: QPainter, rect: QRectF | QRect) -> None:
         """The detector's (or metric's) name in the corner when comparing, and the banner
@@ -230,7 +201,8 @@ class CanvasView(QGraphicsView):
         del rect
         painter.save()
         painter.resetTransform()
-        self._draw_banner(painter, 36.0 if self.session.comparing() else 6.0)
+        top = 36.0 if self.session.comparing() else 6.0
+        paint_banner(painter, self.banner(), self.viewport().width(), top)
         painter.restore()
         if not self.session.comparing():
             return
@@ -365,8 +337,48 @@ class CanvasView(QGraphicsView):
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         super().mouseReleaseEvent(event)
         if self._press is not None and (event.position() - self._press).manhattanLength() < 4:
-            self.session.select(self.ref_at(event.position()))
+            self.click_at(event.position())
         self._press = None
+
+    def click_at(self, pos: QPointF) -> None:
+        """Select the instance under ``pos``; clicking again where instances overlap selects
+        the next one under it (smallest first), as do the Up and Down keys."""
+        p = self.mapToScene(pos.toPoint())
+        refs = self.overlay.picker.pick_all(p.x(), p.y(), self.session.layers)
+        self._stack = refs
+        current = self.session.selection
+        if current in refs and len(refs) > 1:
+            self.session.select(refs[(refs.index(current) + 1) % len(refs)])
+        else:
+            self.session.select(refs[0] if refs else None)
+
+    def cycle(self, step: int) -> None:
+        """The next (or previous) instance under the last click."""
+        refs, current = self._stack, self.session.selection
+        if len(refs) > 1 and current in refs:
+            self.session.select(refs[(refs.index(current) + step) % len(refs)])
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down) and len(self._stack) > 1:
+            self.cycle(1 if event.key() == Qt.Key.Key_Down else -1)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def zoom_to_selection(self) -> None:
+        """Fit the selected instance (with a margin) in the view."""
+        ref = self.session.selection
+        box = None if ref is None else self.overlay.picker.bounds_of(ref)
+        if box is None:
+            return
+        x0, y0, x1, y1 = box
+        pad = max(x1 - x0, y1 - y0, 20.0) * 0.6
+        self.fitInView(
+            QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad),
+            Qt.AspectRatioMode.KeepAspectRatio,
+        )
+        self.zoom_changed.emit(self.transform().m11())
+        self._emit_view()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         super().mouseMoveEvent(event)

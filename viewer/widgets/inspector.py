@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping
 
+from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from metrics.evidence import multiline_of, pcc_of
@@ -54,17 +55,44 @@ def nums(ks: tuple[int, ...] | list[int]) -> str:
     return ", ".join(num(k) for k in ks)
 
 
-def _instance(res: InstanceResult, other: str) -> str:
+def link(side: str, k: int) -> str:
+    """A link that selects instance ``k`` of ``side`` ("gt" or "det"), numbered from 1."""
+    return f"<a href='{side}:{k}'>{num(k)}</a>"
+
+
+def links(side: str, ks: tuple[int, ...] | list[int]) -> str:
+    return ", ".join(link(side, k) for k in ks)
+
+
+def _taken_by(result: SampleResult | None, side: str, k: int) -> str:
+    """Why a near-miss partner did not match this instance: the group that took it."""
+    if result is None:
+        return ""
+    for m in result.matches:
+        if k in (m.det if side == "det" else m.gt):
+            owners = m.gt if side == "det" else m.det
+            owner_side = "gt" if side == "det" else "det"
+            kind = m.kind.value.replace("_", "-")
+            name = "GT" if owner_side == "gt" else "det"
+            return f" ({'it' if side == 'det' else 'that GT'} was taken by {name} " + (
+                f"{links(owner_side, owners)}'s {kind} match)"
+            )
+    return " (below the metric's threshold)"
+
+
+def _instance(res: InstanceResult, other: str, result: SampleResult | None = None) -> str:
+    oside = "det" if other == "det" else "gt"
     out = [f"<b>{res.verdict.value.replace('_', ' ')}</b>, credit {res.credit:.4g}"]
     if res.partners:
-        out.append(f"with {other} {nums(res.partners)}")
+        out.append(f"with {other} {links(oside, res.partners)}")
     if res.absorbed_by is not None:
-        out.append(f"absorbed by don't-care GT {num(res.absorbed_by)}")
+        out.append(f"absorbed by don't-care GT {link('gt', res.absorbed_by)}")
     if res.near_miss is not None:
         nm = res.near_miss
+        why = _taken_by(result, oside, nm.partner) if not res.partners else ""
         out.append(
             f"near miss: best {nm.measure.replace('_', ' ')} {nm.value:.3f} "
-            f"with {other} {num(nm.partner)}"
+            f"with {other} {link(oside, nm.partner)}{why}"
         )
     if res.values:
         out.append(_values(res.values, tuple(res.values)))
@@ -124,11 +152,11 @@ def describe(session: Session, ref: Ref) -> str:
     if result is not None:
         items = result.gt if side == "gt" else result.det
         if k < len(items):
-            body.append(f"<p><b>{session.metric}</b>: {_instance(items[k], other)}</p>")
+            body.append(f"<p><b>{session.metric}</b>: {_instance(items[k], other, result)}</p>")
         for m in _records(result, ref):
             body.append(
-                f"<p>{m.kind.value.replace('_', '-')} {m.label}: GT {nums(m.gt)} ↔ "
-                f"det {nums(m.det)}<br>{_values(m.values)}</p>"
+                f"<p>{m.kind.value.replace('_', '-')} {m.label}: GT {links('gt', m.gt)} ↔ "
+                f"det {links('det', m.det)}<br>{_values(m.values)}</p>"
             )
         body.append(_pcc(result, ref) + _multiline(result, ref))
     body.append(_compared(session, ref, other))
@@ -166,7 +194,7 @@ def _other_metrics(session: Session, ref: Ref, other: str) -> str:
         if ref[1] >= len(items):
             continue
         it = items[ref[1]]
-        partners = nums(it.partners) or "–"
+        partners = links("det" if other == "det" else "gt", it.partners) or "–"
         mark = " style='background:#fff3c4'" if mid == session.metric else ""
         rows.append(
             f"<tr{mark}><td>{mid}</td><td>{it.verdict.value.replace('_', ' ')}</td>"
@@ -187,6 +215,7 @@ class InspectorPanel(QTextBrowser):
         super().__init__(parent)
         self.session = session
         self.setOpenLinks(False)
+        self.anchorClicked.connect(self._on_anchor_clicked)
         for signal in (
             session.selection_changed,
             session.results_changed,
@@ -196,6 +225,12 @@ class InspectorPanel(QTextBrowser):
         ):
             signal.connect(lambda *_: self.refresh())
         self.refresh()
+
+    def _on_anchor_clicked(self, url: QUrl) -> None:
+        """A partner link: select that instance (the canvas shows it)."""
+        side, _, k = url.toString().partition(":")
+        if side in ("gt", "det") and k.isdigit():
+            self.session.select((side, int(k)))
 
     def refresh(self) -> None:
         ref = self.session.selection
