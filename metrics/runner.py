@@ -239,6 +239,8 @@ def _collect(
         r = by_id[s.id][k]
         if r is not None:
             results[s.id] = r
+    if spec.finalize is not None and results:
+        results = spec.finalize(results, prm)
     summary = aggregate(results.values()) if results else None
     extras = spec.global_extras(results.values()) if spec.global_extras and results else {}
     return Evaluation(

@@ -9,7 +9,7 @@ is offered for by ``--metric all``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,7 @@ from metrics.results import SampleResult
 EvaluateBatch = Callable[[Sequence[Sample], Any], list[SampleResult]]
 ValidateBatch = Callable[[Sequence[Sample], Any], list[Problem]]
 GlobalExtras = Callable[[Iterable[SampleResult]], dict[str, float]]
+Finalize = Callable[[Mapping[str, SampleResult], Any], dict[str, SampleResult]]
 
 
 def always(ds: Dataset) -> bool:
@@ -39,6 +40,11 @@ class MetricSpec:
 
     ``warm`` names the per-sample geometry mode the runner computes in bulk before calling
     ``evaluate`` (for metrics that read it sample by sample); batch metrics build their own.
+    ``finalize(results, params)``, when given, is applied by the runner once every sample
+    of the dataset has been evaluated (in the main process, whatever ``workers`` is) and
+    returns the per-sample results to keep, same keys: for per-sample values that depend on
+    the whole dataset (MMOCR shows each image at the globally best score threshold). It
+    must not change tallies, so ``aggregate`` and subsets keep their meaning.
     """
 
     id: str
@@ -51,6 +57,7 @@ class MetricSpec:
     applies: Callable[[Dataset], bool] = always
     global_extras: GlobalExtras | None = None
     warm: str | None = None
+    finalize: Finalize | None = None
 
 
 def per_sample(fn: Callable[[Sample, Any], SampleResult]) -> EvaluateBatch:
