@@ -103,6 +103,8 @@ def _check(
         problems.extend(p for p in found if p not in seen)
         seen.update(found)
         bad.update(p.sample_id for p in found if p.severity is Severity.ERROR and p.sample_id)
+        if any(p.severity is Severity.ERROR and p.sample_id is None for p in found):
+            bad.update(s.id for s in dataset)  # a dataset-level error: no sample can be used
         excluded[spec.id] = bad
         if spec.id not in lenient:
             blocking.extend(p for p in found if p.severity is Severity.ERROR)

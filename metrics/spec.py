@@ -45,6 +45,8 @@ class MetricSpec:
     returns the per-sample results to keep, same keys: for per-sample values that depend on
     the whole dataset (MMOCR shows each image at the globally best score threshold). It
     must not change tallies, so ``aggregate`` and subsets keep their meaning.
+    ``requires`` says in words what ``applies`` asks of the data; when set, ``--metric all``
+    names the metric it leaves out and why (for metrics one would expect to run).
     """
 
     id: str
@@ -58,6 +60,7 @@ class MetricSpec:
     global_extras: GlobalExtras | None = None
     warm: str | None = None
     finalize: Finalize | None = None
+    requires: str = ""
 
 
 def per_sample(fn: Callable[[Sample, Any], SampleResult]) -> EvaluateBatch:

@@ -32,6 +32,8 @@ def _evaluate_max(samples: Sequence[Sample], params: HmeanIouParams) -> list[Sam
     return hmean.evaluate_batch(samples, params, metric="mmocr_hmean_iou_maxmatch")
 
 
+REQUIRES = "a confidence (score) on every detection line"
+
 SPECS: tuple[MetricSpec, ...] = (
     MetricSpec(
         id="mmocr_hmean_iou",
@@ -43,6 +45,7 @@ SPECS: tuple[MetricSpec, ...] = (
         applies=with_confidences,
         global_extras=hmean.global_extras,
         finalize=hmean.finalize,
+        requires=REQUIRES,
     ),
     MetricSpec(
         id="mmocr_hmean_iou_maxmatch",
@@ -54,5 +57,6 @@ SPECS: tuple[MetricSpec, ...] = (
         applies=with_confidences,
         global_extras=hmean.global_extras,
         finalize=hmean.finalize,
+        requires=REQUIRES,
     ),
 )

@@ -38,6 +38,7 @@ from metrics.model import FloatArray, Problem, Sample, Severity
 from metrics.results import InstanceResult, NearMiss, SampleResult, SweepTally, Verdict
 
 BoolArray = npt.NDArray[np.bool_]
+NEEDS_SCORE = "MMOCR hmean-iou sweeps detection scores (write x1,y1,...,xn,yn,score)"
 IGNORE_EPS = 1e-5  # MMOCR: intersection / (area(pred) + 1e-5)
 
 
@@ -214,21 +215,31 @@ def finalize(
 
 
 def validate(samples: Sequence[Sample], params: HmeanIouParams) -> list[Problem]:
-    """Every det needs a score and 3 points; GT with < 3 points are removed (a warning)."""
+    """Every det needs a score and 3 points; GT with < 3 points are removed (a warning).
+
+    Without any confidence in the whole detection set the problem is one, for the data set,
+    located at the first detection line; otherwise one per file that lacks some.
+    """
     del params
     out: list[Problem] = []
+    missing = [(s, [d for d in s.det if d.confidence is None]) for s in samples]
+    missing = [(s, dets) for s, dets in missing if dets]
+    n_det = sum(len(s.det) for s in samples)
+    if missing and sum(len(d) for _, d in missing) == n_det:
+        s, dets = missing[0]
+        msg = f"no confidence on any of the {n_det} detection lines; {NEEDS_SCORE}"
+        out.append(Problem(Severity.ERROR, s.det_source or "det", dets[0].line, msg))
+    else:
+        for s, dets in missing:
+            msg = f"{len(dets)} of {len(s.det)} detection lines have no confidence; {NEEDS_SCORE}"
+            out.append(Problem(Severity.ERROR, s.det_source or "det", dets[0].line, msg, s.id))
     for s in samples:
-        where = s.det_source or "det"
-        for d in s.det:
-            if d.confidence is None:
-                msg = (
-                    "no confidence: this metric sweeps detection scores, every detection "
-                    "line needs one (x1,y1,...,xn,yn,score)"
-                )
-                out.append(Problem(Severity.ERROR, where, d.line, msg, s.id))
-            if len(d.points) < 3:
-                msg = "detection polygon with fewer than 3 points (MMOCR asserts on it)"
-                out.append(Problem(Severity.ERROR, where, d.line, msg, s.id))
+        msg = "detection polygon with fewer than 3 points (MMOCR asserts on it)"
+        out.extend(
+            Problem(Severity.ERROR, s.det_source or "det", d.line, msg, s.id)
+            for d in s.det
+            if len(d.points) < 3
+        )
         out.extend(_removed_warning(s, i) for i, g in enumerate(s.gt) if len(g.points) < 3)
     return out
 
