@@ -84,17 +84,32 @@ def _sweep(
     levels: npt.NDArray[np.intp],
     prm: HmeanIouParams,
 ) -> tuple[list[tuple[tuple[int, int], ...]], list[tuple[float, ...]], list[float]]:
-    """Pairs (file indices), their IoU and kept-det counts at every threshold."""
-    cand_full = iou[care_rows] > prm.match_iou_thr
+    """Pairs (file indices), their IoU and kept-det counts at every threshold.
+
+    When no GT and no det has two candidates, every candidate pair is matched by either
+    strategy, so the pairs at each threshold are the candidates still kept.
+    """
+    cand = np.zeros(iou.shape, dtype=bool)
+    cand[care_rows] = iou[care_rows] > prm.match_iou_thr
+    cand[:, levels == 0] = False
+    gi, dj = np.nonzero(cand)
+    free = len(np.unique(gi)) == len(gi) and len(np.unique(dj)) == len(dj)
     match = maximum_matching if prm.strategy == "max_matching" else greedy_pairs
-    pairs, ious, kept = [], [], []
+    pairs: list[tuple[tuple[int, int], ...]] = []
+    kept: list[float] = []
     for k in range(len(prm.thresholds)):
         cols = np.flatnonzero(levels > k)
-        found = match(cand_full[:, cols]) if len(care_rows) and len(cols) else []
-        file_pairs = tuple((int(care_rows[i]), int(cols[j])) for i, j in found)
-        pairs.append(file_pairs)
-        ious.append(tuple(float(iou[i, j]) for i, j in file_pairs))
+        if kept and kept[-1] == len(cols):
+            found = pairs[-1]  # same dets kept as at the previous threshold
+        elif free:
+            sel = levels[dj] > k
+            found = tuple(zip(gi[sel].tolist(), dj[sel].tolist(), strict=True))
+        else:
+            sub = match(cand[np.ix_(care_rows, cols)])
+            found = tuple((int(care_rows[i]), int(cols[j])) for i, j in sub)
+        pairs.append(found)
         kept.append(float(len(cols)))
+    ious = [tuple(iou[i, j].item() for i, j in p) for p in pairs]
     return pairs, ious, kept
 
 
@@ -193,7 +208,7 @@ def evaluate_batch(
     samples: Sequence[Sample], params: HmeanIouParams, *, metric: str
 ) -> list[SampleResult]:
     """Every sample of the block, geometry in one vectorized pass."""
-    areas = block_areas(samples)
+    areas = block_areas(samples, params.match_iou_thr)
     return [evaluate_sample(s, a, params, metric) for s, a in zip(samples, areas, strict=True)]
 
 
