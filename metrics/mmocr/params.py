@@ -33,6 +33,12 @@ class HmeanIouParams:
     score_step: float = 0.1
     decimal_scores: bool = False
 
+    def __post_init__(self) -> None:
+        if self.strategy not in ("vanilla", "max_matching"):
+            raise ValueError(f"strategy must be vanilla or max_matching, not {self.strategy!r}")
+        if not self.score_step > 0:
+            raise ValueError("score_step must be positive (the kept sets must shrink)")
+
     @property
     def thresholds(self) -> tuple[float, ...]:
         values = np.arange(self.score_start, self.score_stop, self.score_step)

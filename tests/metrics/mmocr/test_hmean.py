@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from metrics.evidence import SweepEvidence
 from metrics.model import Dataset, Instance, Sample
-from metrics.registry import resolve
+from metrics.registry import make_params, resolve
 from metrics.results import Evaluation, SweepTally, Verdict
 from metrics.runner import run
 from tests.support import quad, sample
@@ -268,3 +268,9 @@ def test_detections_equal_to_the_gt_score_1(data: tuple[list[str], list[Any]]) -
     for metric in (VANILLA, MAXMATCH):
         ev = evaluate([sample(gt(*gts), det(*[(g, 1.0) for g in gts]))], metric)
         assert (ev.recall, ev.precision, ev.hmean) == (1.0, 1.0, 1.0)
+
+
+@pytest.mark.parametrize(("key", "value"), [("strategy", "best"), ("score_step", "0")])
+def test_bad_parameters_are_refused(key: str, value: str) -> None:
+    with pytest.raises(ValueError, match=key):
+        make_params(resolve(VANILLA), {key: value})
