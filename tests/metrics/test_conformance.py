@@ -306,7 +306,14 @@ def test_deteval_legacy_variant_global_numbers(
 @pytest.mark.parametrize(
     "name",
     references(
-        "deteval", "wordline_tiou", only=("deteval-ic13-original", "wordline_tiou-ic15-pixellink")
+        "deteval",
+        "wordline_tiou",
+        "mmocr_hmean_iou",
+        only=(
+            "deteval-ic13-original",
+            "wordline_tiou-ic15-pixellink",
+            "mmocr_hmean_iou-ic15-scored_pixellink",
+        ),
     ),
 )
 def test_cli_writes_the_reproduced_numbers(name: str, tmp_path: Path) -> None:
@@ -329,8 +336,7 @@ def test_cli_writes_the_reproduced_numbers(name: str, tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- MMOCR sweep
 
 MMOCR = ("mmocr_hmean_iou", "mmocr_hmean_iou_maxmatch")
-SWEEP_KEYS = {"threshold": "threshold", "recall": "recall", "precision": "precision"}
-SWEEP_KEYS |= {"hmean": "hmean", "hits": "hits", "gt_care": "gt", "pred_kept": "kept"}
+SWEEP_KEYS = {k: k for k in ("threshold", *KEYS, "hits")} | {"gt_care": "gt", "pred_kept": "kept"}
 
 
 def _mmocr_lists(r: SampleResult) -> dict[str, list[int]]:
