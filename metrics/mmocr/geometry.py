@@ -18,11 +18,12 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from metrics.geometry import GeomArray, same_sample_pairs
+from metrics.geometry import GeomArray, pair_intersection_areas, same_sample_pairs
 from metrics.model import FloatArray, Sample
 
 BoolArray = npt.NDArray[np.bool_]
 _POLYGON = 3  # shapely type id
+IGNORE_EPS = 1e-5  # MMOCR: intersection / (area(pred) + 1e-5)
 
 
 @dataclass(frozen=True)
@@ -32,21 +33,22 @@ class Polygons:
     raw: GeomArray
     raw_area: FloatArray
     repaired: GeomArray
+    repaired_area: FloatArray
     enough_points: BoolArray  # at least 3 vertices (MMOCR asserts this)
+    rings: list[FloatArray]  # the float32 vertices (as float64)
 
 
 def mmocr_polygons(points: Sequence[FloatArray]) -> Polygons:
     """float32 vertices -> polygons (empty for < 3 points), areas and repaired copies."""
     n = len(points)
+    rings = [p.astype(np.float32).astype(np.float64) for p in points]
     lengths = np.fromiter((len(p) for p in points), dtype=np.intp, count=n)
     ok = lengths >= 3
     raw = np.empty(n, dtype=object)
     raw[~ok] = shapely.Polygon()
     if ok.any():
         keep = np.flatnonzero(ok)
-        coords = (
-            np.concatenate([points[int(i)] for i in keep]).astype(np.float32).astype(np.float64)
-        )
+        coords = np.concatenate([rings[int(i)] for i in keep])
         owner = np.repeat(np.arange(len(keep)), lengths[keep])
         raw[keep] = shapely.polygons(shapely.linearrings(coords, indices=owner))
     repaired = raw.copy()
@@ -56,8 +58,11 @@ def mmocr_polygons(points: Sequence[FloatArray]) -> Polygons:
         pieces = shapely.get_type_id(fixed) != _POLYGON
         fixed[pieces] = shapely.convex_hull(fixed[pieces])
         repaired[bad] = fixed
-    area = shapely.area(raw) if n else np.zeros(0)
-    return Polygons(raw, np.asarray(area, dtype=np.float64), repaired, ok)
+    area = np.asarray(shapely.area(raw) if n else np.zeros(0), dtype=np.float64)
+    fixed_area = area.copy()
+    if len(bad):
+        fixed_area[bad] = shapely.area(repaired[bad])
+    return Polygons(raw, area, repaired, fixed_area, ok, rings)
 
 
 @dataclass(frozen=True)
@@ -70,29 +75,45 @@ class SampleAreas:
     iou: FloatArray
 
 
-def _iou(
-    a: GeomArray,
-    b: GeomArray,
-    inter: FloatArray,
-    area_a: FloatArray,
-    area_b: FloatArray,
-    exact_near: float,
-) -> FloatArray:
-    """inter / area(a ∪ b), 0 for an empty union. The union's area is |a| + |b| - inter,
-    except for the pairs whose IoU lies within 1e-6 of ``exact_near`` (the match threshold):
-    there GEOS computes the union, as MMOCR does, so a strict ``>`` decides identically."""
-    union = area_a + area_b - inter
-    iou = np.where(union > 0, inter / np.where(union > 0, union, 1.0), 0.0)
-    near = np.flatnonzero((inter > 0) & (np.abs(iou - exact_near) <= 1e-6))
+def pair_areas(
+    gt: Polygons,
+    det: Polygons,
+    pi: npt.NDArray[np.intp],
+    pj: npt.NDArray[np.intp],
+    thresholds: tuple[float, float],
+) -> tuple[FloatArray, FloatArray]:
+    """Intersection area and IoU of the pairs (GT ``pi``, det ``pj``).
+
+    Convex quad pairs are clipped in numpy (``metrics.geometry.pair_intersection_areas``),
+    the rest by GEOS; the union's area is |G| + |D| - |G ∩ D|. Where a decision lies within
+    1e-6 of its threshold (IoU vs ``thresholds[0]``, the ignore ratio vs ``thresholds[1]``)
+    both are recomputed by GEOS as MMOCR does, so the strict ``>`` tests decide identically.
+    """
+    a, b = gt.repaired[pi], det.repaired[pj]
+    inter = pair_intersection_areas(gt.rings, det.rings, gt.repaired, det.repaired, pi, pj)
+    area_a, area_b = gt.repaired_area[pi], det.repaired_area[pj]
+    iou = _ratio(inter, area_a + area_b - inter)
+    ratio = inter / (det.raw_area[pj] + IGNORE_EPS)
+    near = np.flatnonzero(
+        (np.abs(iou - thresholds[0]) <= 1e-6) | (np.abs(ratio - thresholds[1]) <= 1e-6)
+    )
     if len(near):
-        exact = shapely.area(shapely.union(a[near], b[near]))
-        iou[near] = np.where(exact != 0, inter[near] / np.where(exact != 0, exact, 1.0), 0.0)
-    return np.asarray(iou, dtype=np.float64)
+        inter[near] = shapely.area(shapely.intersection(a[near], b[near]))
+        iou[near] = _ratio(inter[near], shapely.area(shapely.union(a[near], b[near])))
+    return inter, iou
 
 
-def block_areas(samples: Sequence[Sample], exact_near: float = 0.5) -> list[SampleAreas]:
-    """``SampleAreas`` of every sample of the block, in one vectorized pass (IoU exact as
-    GEOS computes it near ``exact_near``, see ``_iou``)."""
+def _ratio(num: FloatArray, den: FloatArray) -> FloatArray:
+    """num / den, 0 where den is 0 (MMOCR's ``zero_division``)."""
+    out = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
+    return np.asarray(out, dtype=np.float64)
+
+
+def block_areas(
+    samples: Sequence[Sample], thresholds: tuple[float, float] = (0.5, 0.5)
+) -> list[SampleAreas]:
+    """``SampleAreas`` of every sample of the block, in one vectorized pass; ``thresholds``
+    = (match IoU, ignore ratio), near which areas are computed exactly (``pair_areas``)."""
     g_counts = np.fromiter((len(s.gt) for s in samples), dtype=np.intp, count=len(samples))
     d_counts = np.fromiter((len(s.det) for s in samples), dtype=np.intp, count=len(samples))
     gt = mmocr_polygons([g.points for s in samples for g in s.gt])
@@ -100,12 +121,7 @@ def block_areas(samples: Sequence[Sample], exact_near: float = 0.5) -> list[Samp
     g_owner = np.repeat(np.arange(len(samples)), g_counts)
     d_owner = np.repeat(np.arange(len(samples)), d_counts)
     pi, pj = same_sample_pairs(gt.repaired, g_owner, det.repaired, d_owner)
-    inter = np.zeros(len(pi))
-    iou = np.zeros(len(pi))
-    if len(pi):
-        a, b = gt.repaired[pi], det.repaired[pj]
-        inter = shapely.area(shapely.intersection(a, b))
-        iou = _iou(a, b, inter, shapely.area(a), shapely.area(b), exact_near)
+    inter, iou = pair_areas(gt, det, pi, pj, thresholds) if len(pi) else (np.zeros(0), np.zeros(0))
     return _split(samples, g_counts, d_counts, gt, det, (pi, pj, inter, iou))
 
 

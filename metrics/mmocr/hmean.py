@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from metrics.evidence import Absorbed, SweepEvidence
 from metrics.matching import best_partner, greedy_pairs, maximum_matching
-from metrics.mmocr.geometry import SampleAreas, block_areas
+from metrics.mmocr.geometry import IGNORE_EPS, SampleAreas, block_areas
 from metrics.mmocr.params import HmeanIouParams
 from metrics.mmocr.verdicts import compose
 from metrics.model import FloatArray, Problem, Sample, Severity
@@ -39,7 +39,6 @@ from metrics.results import InstanceResult, NearMiss, SampleResult, SweepTally, 
 
 BoolArray = npt.NDArray[np.bool_]
 NEEDS_SCORE = "MMOCR hmean-iou sweeps detection scores (write x1,y1,...,xn,yn,score)"
-IGNORE_EPS = 1e-5  # MMOCR: intersection / (area(pred) + 1e-5)
 
 
 def scores_of(sample: Sample, params: HmeanIouParams) -> FloatArray:
@@ -93,7 +92,7 @@ def _sweep(
     cand[care_rows] = iou[care_rows] > prm.match_iou_thr
     cand[:, levels == 0] = False
     gi, dj = np.nonzero(cand)
-    free = len(np.unique(gi)) == len(gi) and len(np.unique(dj)) == len(dj)
+    free = len(set(gi.tolist())) == len(gi) and len(set(dj.tolist())) == len(dj)
     match = maximum_matching if prm.strategy == "max_matching" else greedy_pairs
     pairs: list[tuple[tuple[int, int], ...]] = []
     kept: list[float] = []
@@ -208,7 +207,7 @@ def evaluate_batch(
     samples: Sequence[Sample], params: HmeanIouParams, *, metric: str
 ) -> list[SampleResult]:
     """Every sample of the block, geometry in one vectorized pass."""
-    areas = block_areas(samples, params.match_iou_thr)
+    areas = block_areas(samples, (params.match_iou_thr, params.ignore_precision_thr))
     return [evaluate_sample(s, a, params, metric) for s, a in zip(samples, areas, strict=True)]
 
 

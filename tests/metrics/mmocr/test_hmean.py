@@ -73,6 +73,20 @@ def test_strategy_is_a_parameter() -> None:
     assert ev.hmean == 1.0
 
 
+@pytest.mark.parametrize(
+    ("det_box", "matched"),
+    [
+        (rect(0, 0, 10, 5), False),  # convex quads (numpy clipper): IoU exactly 0.5 refused
+        (rect(0, 0, 10, 5.0001), True),
+        ("0,0,10,0,10,5,5,5,0,5", False),  # a 5-point polygon (GEOS): IoU exactly 0.5
+        ("0,0,10,0,10,5.0001,5,5.0001,0,5.0001", True),
+    ],
+)
+def test_iou_must_exceed_one_half_strictly(det_box: str, matched: bool) -> None:
+    ev = evaluate([sample(gt(rect(0, 0, 10, 10)), det((det_box, 0.95)))])
+    assert (ev.hmean == 1.0) is matched
+
+
 # --------------------------------------------------------------------------- section 4
 
 
