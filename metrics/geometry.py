@@ -206,6 +206,26 @@ def pair_intersection_areas(
     return out
 
 
+def same_sample_pairs(
+    a: GeomArray, a_owner: IntArray, b: GeomArray, b_owner: IntArray
+) -> tuple[IntArray, IntArray]:
+    """Pairs (i, j) of the same owner (sample) whose bounding boxes meet, sorted by i then j.
+
+    One STRtree over ``b``'s bounding boxes, each owner's boxes shifted along x so that
+    different owners never meet.
+    """
+    if not len(a) or not len(b):
+        return np.zeros(0, np.intp), np.zeros(0, np.intp)
+    extent = np.nanmax(np.abs(shapely.bounds(np.concatenate([a, b]))))
+    stride = 4.0 * (float(np.nan_to_num(extent)) + 1.0)
+    tree = shapely.STRtree(_shifted_boxes(b, b_owner, stride))
+    ia, jb = tree.query(_shifted_boxes(a, a_owner, stride), predicate="intersects")
+    keep = a_owner[ia] == b_owner[jb]
+    ia, jb = ia[keep].astype(np.intp), jb[keep].astype(np.intp)
+    order = np.lexsort((jb, ia))
+    return ia[order], jb[order]
+
+
 def flat_geometry(
     gt_points: Sequence[Sequence[FloatArray]],
     det_points: Sequence[Sequence[FloatArray]],
@@ -226,17 +246,9 @@ def flat_geometry(
     d_geoms, d_bad = polygons(d_rings, repair=repair)
     g_owner = np.repeat(np.arange(len(g_counts)), g_counts)
     d_owner = np.repeat(np.arange(len(d_counts)), d_counts)
-    pi, pj = np.zeros(0, np.intp), np.zeros(0, np.intp)
+    pi, pj = same_sample_pairs(g_geoms, g_owner, d_geoms, d_owner)
     inter = np.zeros(0)
-    if len(g_geoms) and len(d_geoms):
-        extent = np.nanmax(np.abs(shapely.bounds(np.concatenate([g_geoms, d_geoms]))))
-        stride = 4.0 * (float(np.nan_to_num(extent)) + 1.0)
-        tree = shapely.STRtree(_shifted_boxes(d_geoms, d_owner, stride))
-        ig, jd = tree.query(_shifted_boxes(g_geoms, g_owner, stride), predicate="intersects")
-        keep = g_owner[ig] == d_owner[jd]
-        ig, jd = ig[keep].astype(np.intp), jd[keep].astype(np.intp)
-        order = np.lexsort((jd, ig))
-        pi, pj = ig[order], jd[order]
+    if len(pi):
         if mode in BUFFER0_MODES:
             inter = shapely.area(shapely.intersection(d_geoms[pj], g_geoms[pi]))
         else:

@@ -20,9 +20,12 @@ from metrics.tally import (
     ClevalTally,
     CreditTally,
     MatchedCreditTally,
+    SweepPoint,
+    SweepTally,
     Tally,
     credit_tally,
     hmean,
+    per_image_rule,
 )
 
 __all__ = [
@@ -37,6 +40,8 @@ __all__ = [
     "NearMiss",
     "SampleResult",
     "Summary",
+    "SweepPoint",
+    "SweepTally",
     "Tally",
     "Verdict",
     "_EmptyMapping",
@@ -173,18 +178,6 @@ def aggregate(results: Iterable[SampleResult]) -> Summary:
     return Summary(recall, precision, h, total, len(items))
 
 
-def per_image_rule(
-    n_gt_care: int, n_det_care: int, recall_credit: float, precision_credit: float
-) -> tuple[float, float, float]:
-    """ICDAR15 per-image rule (spec 0.9): no care GT -> R = 1, P = 0 if any care det else 1."""
-    if n_gt_care == 0:
-        recall, precision = 1.0, (0.0 if n_det_care > 0 else 1.0)
-    else:
-        recall = recall_credit / n_gt_care
-        precision = 0.0 if n_det_care == 0 else precision_credit / n_det_care
-    return recall, precision, hmean(recall, precision)
-
-
 @dataclass(frozen=True)
 class Evaluation:
     """One metric over one dataset: per-sample results, global summary, problems."""
@@ -208,6 +201,12 @@ class Evaluation:
     @property
     def hmean(self) -> float:
         return self.summary.hmean if self.summary else 0.0
+
+    @property
+    def sweep(self) -> SweepTally | None:
+        """The summed per-threshold counts of a swept metric (``best_index``, ``sweep()``)."""
+        tally = self.summary.tally if self.summary else None
+        return tally if isinstance(tally, SweepTally) else None
 
     def subset(self, sample_ids: Sequence[str]) -> Summary:
         """Scores of a subset of samples from their tallies (no re-evaluation)."""

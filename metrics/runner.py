@@ -143,6 +143,8 @@ def _check(
         problems.extend(p for p in found if p not in seen)
         seen.update(found)
         bad.update(p.sample_id for p in found if p.severity is Severity.ERROR and p.sample_id)
+        if any(p.severity is Severity.ERROR and p.sample_id is None for p in found):
+            bad.update(s.id for s in dataset)  # a dataset-level error: no sample can be used
         excluded[spec.id] = bad
         if spec.id not in lenient:
             blocking.extend(p for p in found if p.severity is Severity.ERROR)
@@ -279,6 +281,8 @@ def _collect(
         r = by_id[s.id][k]
         if r is not None:
             results[s.id] = r
+    if spec.finalize is not None and results:
+        results = spec.finalize(results, prm)
     summary = aggregate(results.values()) if results else None
     extras = spec.global_extras(results.values()) if spec.global_extras and results else {}
     return Evaluation(

@@ -21,6 +21,7 @@ EvaluateBatch = Callable[[Sequence[Sample], Any], list[SampleResult]]
 ValidateBatch = Callable[[Sequence[Sample], Any], list[Problem]]
 GlobalExtras = Callable[[Iterable[SampleResult]], dict[str, float]]
 PairTableOf = Callable[[Sample, Any], PairTable]
+Finalize = Callable[[Mapping[str, SampleResult], Any], dict[str, SampleResult]]
 
 
 def always(ds: Dataset) -> bool:
@@ -47,6 +48,13 @@ class MetricSpec:
     never switches anything on by itself. ``pair_table`` computes, for one image, the GT x
     detection values the metric decides on (the viewer's pair matrix); metrics whose
     evidence carries the table (``metrics.evidence.evidence_pair_table``) need none.
+    ``finalize(results, params)``, when given, is applied by the runner once every sample
+    of the dataset has been evaluated (in the main process, whatever ``workers`` is) and
+    returns the per-sample results to keep, same keys: for per-sample values that depend on
+    the whole dataset (MMOCR shows each image at the globally best score threshold). It
+    must not change tallies, so ``aggregate`` and subsets keep their meaning.
+    ``requires`` says in words what ``applies`` asks of the data; when set, ``--metric all``
+    names the metric it leaves out and why (for metrics one would expect to run).
     """
 
     id: str
@@ -61,6 +69,8 @@ class MetricSpec:
     warm: str | None = None
     fallback: Mapping[str, str] | None = None
     pair_table: PairTableOf | None = None
+    finalize: Finalize | None = None
+    requires: str = ""
 
 
 def per_sample(fn: Callable[[Sample, Any], SampleResult]) -> EvaluateBatch:

@@ -23,6 +23,19 @@ def _ratio(num: float, den: float) -> float:
     return 0.0 if den == 0 else num / den
 
 
+def per_image_rule(
+    n_gt_care: float, n_det_care: float, recall_credit: float, precision_credit: float
+) -> tuple[float, float, float]:
+    """ICDAR15 per-image rule (spec 0.9), also MMOCR's ``compute_hmean`` on any sums:
+    no care GT -> R = 1, P = 0 if any care det else 1."""
+    if n_gt_care == 0:
+        recall, precision = 1.0, (0.0 if n_det_care > 0 else 1.0)
+    else:
+        recall = recall_credit / n_gt_care
+        precision = 0.0 if n_det_care == 0 else precision_credit / n_det_care
+    return recall, precision, hmean(recall, precision)
+
+
 @dataclass(frozen=True)
 class Tally:
     """Base of the typed tallies: care counts, field-wise addition, read-only key access."""
@@ -128,6 +141,92 @@ class ClevalLegacyTally(ClevalTally):
 
     def rates(self) -> tuple[float, float]:
         return _ratio(self.correct_r, self.chars_gt), _ratio(self.correct_p, self.chars_det)
+
+
+@dataclass(frozen=True, slots=True)
+class SweepPoint:
+    """Scores and counts of a swept tally at one threshold."""
+
+    threshold: float
+    recall: float
+    precision: float
+    hmean: float
+    hits: float
+    gt: float
+    kept: float
+
+
+@dataclass(frozen=True)
+class SweepTally(Tally):
+    """Counts at every threshold of a detection-score sweep (MMOCR ``HmeanIOUMetric``).
+
+    ``hits[k]`` matched pairs and ``kept[k]`` detections counted at ``thresholds[k]``;
+    ``n_gt_care`` is the same at every threshold and ``n_det_care`` counts the detections
+    kept at the lowest one. Every threshold is scored with ``per_image_rule`` on the sums
+    (MMOCR's ``compute_hmean``, also for a whole dataset) and ``scores`` gives the best one:
+    the highest hmean, strict ``>`` from -1, so the lowest threshold wins ties. A subset is
+    scored by adding its tallies, which picks the best threshold of that subset.
+    """
+
+    kind: ClassVar[str] = "sweep"
+    thresholds: tuple[float, ...] = ()
+    hits: tuple[float, ...] = ()
+    kept: tuple[float, ...] = ()
+
+    def __add__(self, other: Self) -> Self:
+        if type(other) is not type(self):
+            raise ValueError(f"cannot add a {other.kind} tally to a {self.kind} tally")
+        if other.thresholds != self.thresholds:
+            raise ValueError("cannot add sweep tallies over different thresholds")
+        return type(self)(
+            self.n_gt_care + other.n_gt_care,
+            self.n_det_care + other.n_det_care,
+            self.thresholds,
+            tuple(a + b for a, b in zip(self.hits, other.hits, strict=True)),
+            tuple(a + b for a, b in zip(self.kept, other.kept, strict=True)),
+        )
+
+    def point(self, k: int) -> SweepPoint:
+        """Scores and counts at ``thresholds[k]``."""
+        r, p, h = per_image_rule(self.n_gt_care, self.kept[k], self.hits[k], self.hits[k])
+        return SweepPoint(self.thresholds[k], r, p, h, self.hits[k], self.n_gt_care, self.kept[k])
+
+    def sweep(self) -> tuple[SweepPoint, ...]:
+        """Every threshold in order."""
+        return tuple(self.point(k) for k in range(len(self.thresholds)))
+
+    @property
+    def best_index(self) -> int:
+        """Index of the best threshold (highest hmean, lowest threshold on ties); 0 if none."""
+        best, best_h = 0, -1.0
+        for k, pt in enumerate(self.sweep()):
+            if pt.hmean > best_h:
+                best, best_h = k, pt.hmean
+        return best
+
+    @property
+    def best_threshold(self) -> float | None:
+        return self.thresholds[self.best_index] if self.thresholds else None
+
+    @property
+    def values(self) -> dict[str, float]:
+        """Scalar sums (the per-threshold ones are in ``sweep``): care counts, and matched
+        pairs and kept detections at the best threshold."""
+        out = {"n_gt_care": self.n_gt_care, "n_det_care": self.n_det_care}
+        if self.thresholds:
+            best = self.best_index
+            out.update(n_matched=self.hits[best], n_det_kept=self.kept[best])
+        return out
+
+    def rates(self) -> tuple[float, float]:
+        recall, precision, _ = self.scores()
+        return recall, precision
+
+    def scores(self) -> tuple[float, float, float]:
+        if not self.thresholds:
+            return per_image_rule(self.n_gt_care, 0, 0, 0)
+        pt = self.point(self.best_index)
+        return pt.recall, pt.precision, pt.hmean
 
 
 def credit_tally(

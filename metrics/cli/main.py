@@ -21,7 +21,7 @@ from metrics.io.writers import write_csv, write_json
 from metrics.model import BoxType, Dataset, InputError, Severity
 from metrics.progress import ProgressBar
 from metrics.registry import METRICS, MetricSpec, applicable, parse_sets, resolve
-from metrics.results import Evaluation
+from metrics.results import Evaluation, SweepTally
 from metrics.runner import plan_all, run
 
 log = logging.getLogger("detlens")
@@ -98,7 +98,11 @@ def list_metrics(out: TextIO | None = None) -> None:
 def _specs(names: Sequence[str] | None, ds: Dataset) -> tuple[list[MetricSpec], bool]:
     wanted = [n for arg in (names or ["all"]) for n in arg.split(",") if n.strip()]
     if any(n.strip().lower() == "all" for n in wanted):
-        return applicable(ds), True
+        chosen = applicable(ds)
+        for s in METRICS.values():
+            if s.requires and s not in chosen:
+                log.warning("%s left out: it needs %s", s.id, s.requires)
+        return chosen, True
     try:
         specs = [resolve(n) for n in wanted]
     except KeyError as exc:
@@ -187,7 +191,8 @@ def _report(
 ) -> None:
     """The summary table; metrics that ``--metric all`` left out follow it, with the reason."""
     out = out or sys.stdout
-    warnings = [p for p in ds.problems if p.severity is Severity.WARNING]
+    found = list(ds.problems) + [p for ev in evals for p in ev.problems]  # + metric warnings
+    warnings = [p for p in dict.fromkeys(found) if p.severity is Severity.WARNING]
     for p in warnings[:5]:
         print(f"warning: {p}", file=sys.stderr)
     if len(warnings) > 5:
@@ -200,12 +205,38 @@ def _report(
         notes = ", ".join(_note(k, v) for k, v in ev.extras.items())
         if ev.excluded:
             notes = (notes + ", " if notes else "") + f"{len(ev.excluded)} images skipped"
+        if ev.summary is None:  # nothing evaluated: no number that could pass for a score
+            print(f"{ev.metric:<19}{'-':>8}{'-':>11}{'-':>9}  {notes}", file=out)
+            continue
         print(
             f"{ev.metric:<19}{ev.recall:>8.4f}{ev.precision:>11.4f}{ev.hmean:>9.4f}  {notes}",
             file=out,
         )
     for mid, reason in (left_out or {}).items():
         print(f"{mid:<19}{'-':>8}{'-':>11}{'-':>9}  left out: {reason}", file=out)
+    for ev in evals:
+        if ev.sweep is not None:
+            _sweep_table(ev, ev.sweep, out)
+
+
+def _sweep_table(ev: Evaluation, sweep: SweepTally, out: TextIO) -> None:
+    """Every threshold of a swept metric, the reported (best) one marked."""
+    n, best = len(sweep.thresholds), sweep.best_index
+    print(
+        f"\n{ev.metric}: best of a {n}-threshold sweep chosen on the evaluated set "
+        "(as MMOCR reports it)",
+        file=out,
+    )
+    print(
+        f"  {'threshold':>9}{'recall':>8}{'precision':>11}{'hmean':>9}{'kept dets':>11}", file=out
+    )
+    for k, p in enumerate(sweep.sweep()):
+        mark = "  <- best" if k == best else ""
+        print(
+            f"  {p.threshold:>9.2f}{p.recall:>8.4f}{p.precision:>11.4f}{p.hmean:>9.4f}"
+            f"{int(p.kept):>11d}{mark}",
+            file=out,
+        )
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -17,6 +17,7 @@ import shapely
 import metrics.cache as cache
 from metrics.geometry import GeomArray, polygons, regions_of, signed_areas
 from metrics.icdar.params import TiouOptions
+from metrics.matching import iou_matrix
 from metrics.model import BoxType, FloatArray, Instance, Problem, Sample, Severity
 from metrics.order import clockwise_violations, confidence_order
 from metrics.results import (
@@ -70,28 +71,6 @@ def dont_care_dets(
     any_hit: BoolArray = np.asarray(hit.any(axis=0), dtype=bool)
     absorbed[any_hit] = dc_rows[np.argmax(hit[:, any_hit], axis=0)]
     return any_hit, absorbed
-
-
-def iou_matrix(inter: FloatArray, gt_area: FloatArray, det_area: FloatArray) -> FloatArray:
-    union = gt_area[:, None] + det_area[None, :] - inter
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
-
-
-def greedy_match(
-    iou: FloatArray, gt_ok: BoolArray, det_ok: BoolArray, threshold: float
-) -> list[tuple[int, int]]:
-    """GT-major, det-minor first-found matching with IoU > threshold (spec 1.2 step 4)."""
-    cand = (iou > threshold) & gt_ok[:, None] & det_ok[None, :]
-    taken = np.zeros(iou.shape[1], dtype=bool)
-    pairs = []
-    for i in np.flatnonzero(cand.any(axis=1)):
-        free = np.flatnonzero(cand[i] & ~taken)
-        if len(free):
-            j = int(free[0])
-            taken[j] = True
-            pairs.append((int(i), j))
-    return pairs
 
 
 def penalty(x: float, tolerance: float) -> float:
@@ -168,19 +147,6 @@ def instance_results(
                 near = NearMiss(int(best[0][k]), float(best[1][k]), "iou")
             out.append(InstanceResult(k, miss, 0.0, near_miss=near))
     return tuple(out)
-
-
-def best_partner(
-    iou: FloatArray, other_ok: BoolArray, axis: int
-) -> tuple[npt.NDArray[np.intp], FloatArray]:
-    """For each row (axis=1) or column (axis=0): best IoU among allowed partners."""
-    if iou.size == 0:
-        n = iou.shape[0] if axis == 1 else iou.shape[1]
-        return np.zeros(n, dtype=np.intp), np.zeros(n)
-    masked = np.where(other_ok[None, :] if axis == 1 else other_ok[:, None], iou, -1.0)
-    idx = np.argmax(masked, axis=axis)
-    val = np.max(masked, axis=axis)
-    return idx.astype(np.intp), np.maximum(val, 0.0)
 
 
 def icdar_problems(sample: Sample, *, allow_float: bool, check_orientation: bool) -> list[Problem]:

@@ -12,12 +12,9 @@ from typing import Literal
 import numpy as np
 
 from metrics.icdar.batch import evaluate_batch
-from metrics.icdar.common import (
-    Prepared,
-    best_partner,
-    instance_results,
-)
+from metrics.icdar.common import Prepared, instance_results
 from metrics.icdar.params import GreedyParams, TiouOptions
+from metrics.matching import best_partner
 from metrics.model import Sample
 from metrics.results import (
     MatchRecord,

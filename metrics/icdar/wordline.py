@@ -24,9 +24,7 @@ import numpy as np
 from metrics.geometry import intersection_areas
 from metrics.icdar.common import (
     Prepared,
-    greedy_match,
     icdar_problems,
-    iou_matrix,
     match_values,
     outlier_area,
     pair_values,
@@ -35,6 +33,7 @@ from metrics.icdar.common import (
 )
 from metrics.icdar.greedy import build_result, credits, tiou_options
 from metrics.icdar.params import TiouOptions, WordlineParams
+from metrics.matching import greedy_match, iou_matrix
 from metrics.model import Problem, Sample, Severity
 from metrics.results import (
     InstanceResult,

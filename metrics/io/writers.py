@@ -16,7 +16,7 @@ import shapely
 from metrics.evidence import Region
 from metrics.geometry import rings_of
 from metrics.io.atomic import atomic_write
-from metrics.results import Evaluation, SampleResult
+from metrics.results import Evaluation, SampleResult, SweepTally
 
 
 def _num(x: float) -> float | None:
@@ -67,9 +67,26 @@ def sample_dict(r: SampleResult, evidence: bool = False) -> dict[str, Any]:
     ]
     out["gt_dont_care"] = [g.index for g in r.gt if g.verdict == "dont_care"]
     out["det_dont_care"] = [d.index for d in r.det if d.verdict == "dont_care"]
+    if isinstance(r.tally, SweepTally):
+        out["sweep_counts"] = sweep_counts(r.tally)
     if evidence:
         out["evidence"] = evidence_dict(r)
     return out
+
+
+def sweep_counts(t: SweepTally) -> list[list[float]]:
+    """[hits, care GT, kept dets] at every threshold of a swept tally."""
+    return [[h, t.n_gt_care, k] for h, k in zip(t.hits, t.kept, strict=True)]
+
+
+def sweep_dict(t: SweepTally) -> dict[str, Any]:
+    """A swept metric's global ``best_threshold``, ``thresholds`` and ``sweep`` (in threshold
+    order: threshold, recall, precision, hmean and the counts behind them)."""
+    return {
+        "best_threshold": t.best_threshold,
+        "thresholds": list(t.thresholds),
+        "sweep": [jsonable(p) for p in t.sweep()],
+    }
 
 
 def evaluation_dict(ev: Evaluation, evidence: bool = False) -> dict[str, Any]:
@@ -79,6 +96,8 @@ def evaluation_dict(ev: Evaluation, evidence: bool = False) -> dict[str, Any]:
         glob.update(ev.summary.tally.values)
         glob["num_samples"] = ev.summary.n_samples
     glob.update(ev.extras)
+    if ev.sweep is not None:
+        glob.update(sweep_dict(ev.sweep))
     return {
         "metric": ev.metric,
         "params": dataclasses.asdict(ev.params),

@@ -10,7 +10,9 @@ pairing are detected as ``detlens eval`` does. Each reference is evaluated once 
 What is compared: global and every per-image recall / precision / hmean within 1e-6 (per-image
 SIoU entries flagged ``stale``, spec 3.8 Q4, are skipped); the official match records (IoU
 pairs, DetEval and TedEval pairs, TedEval character scores, don't-care detections); the global
-counters (care counts, CLEval CoreStats); and the DetEval legacy variant's numbers of spec 2.7.
+counters (care counts, CLEval CoreStats); the DetEval legacy variant's numbers of spec 2.7;
+and for MMOCR the score sweep (best threshold, every threshold's counts and scores, per-image
+sweep counts, ignored / below-threshold / removed lists and pairs).
 The shared folder is ``$DETLENS_SHARED`` or ``../shared``; without it every test skips saying
 where it looked.
 """
@@ -23,12 +25,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from metrics.cli.main import main
-from metrics.evidence import TotalTextVocEvidence
+from metrics.evidence import SweepEvidence, TotalTextVocEvidence
 from metrics.io.reader import load_dataset
 from metrics.io.writers import evaluation_dict
+from metrics.matching import maximum_matching
+from metrics.mmocr.geometry import block_areas
 from metrics.model import Dataset
 from metrics.registry import resolve
 from metrics.results import Evaluation, MatchRecord, SampleResult, Verdict
@@ -301,7 +306,14 @@ def test_deteval_legacy_variant_global_numbers(
 @pytest.mark.parametrize(
     "name",
     references(
-        "deteval", "wordline_tiou", only=("deteval-ic13-original", "wordline_tiou-ic15-pixellink")
+        "deteval",
+        "wordline_tiou",
+        "mmocr_hmean_iou",
+        only=(
+            "deteval-ic13-original",
+            "wordline_tiou-ic15-pixellink",
+            "mmocr_hmean_iou-ic15-scored_pixellink",
+        ),
     ),
 )
 def test_cli_writes_the_reproduced_numbers(name: str, tmp_path: Path) -> None:
@@ -375,3 +387,69 @@ def test_totaltext_records(name: str) -> None:
     assert {k: ev.extras[k] for k in ("tp", "fp") if k in g} == {
         k: g[k] for k in ("tp", "fp") if k in g
     }
+
+
+# --------------------------------------------------------------------------- MMOCR sweep
+
+MMOCR = ("mmocr_hmean_iou", "mmocr_hmean_iou_maxmatch")
+SWEEP_KEYS = {k: k for k in ("threshold", *KEYS, "hits")} | {"gt_care": "gt", "pred_kept": "kept"}
+
+
+def _mmocr_lists(r: SampleResult) -> dict[str, list[int]]:
+    """The reference's per-image lists, from our result and its ``SweepEvidence``."""
+    ev = r.evidence
+    assert isinstance(ev, SweepEvidence)
+    removed = list(ev.gt_removed)
+    return {
+        "gt_ignored": [
+            g.index for g in r.gt if g.verdict is Verdict.DONT_CARE and g.index not in removed
+        ],
+        "gt_removed_lt3pts": removed,
+        "det_below_min_threshold": list(ev.below_min_threshold),
+        "det_ignored_overlap": sorted(a.det for a in ev.ignored_overlap),
+    }
+
+
+def _unique_maximum_matching(ds: Dataset, r: SampleResult, iou_thr: float) -> bool:
+    """Whether the maximum matching at the shown threshold is unique: no matched edge can
+    be removed without the maximum size dropping."""
+    ev = r.evidence
+    assert isinstance(ev, SweepEvidence)
+    sample = ds[r.sample_id]
+    iou = block_areas([sample])[0].iou
+    rows = [g.index for g in r.gt if g.verdict is not Verdict.DONT_CARE]
+    cols = [j for j, lv in enumerate(ev.levels) if lv > ev.shown]
+    cand = iou[np.ix_(rows, cols)] > iou_thr
+    size = len(maximum_matching(cand))
+    for i, j in maximum_matching(cand):
+        cut = cand.copy()
+        cut[i, j] = False
+        if len(maximum_matching(cut)) == size:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("name", references(*MMOCR))
+def test_mmocr_sweep_and_lists(name: str) -> None:
+    """best_threshold, every sweep entry, per image sweep_counts and the official lists;
+    pairs everywhere for vanilla, for max_matching where the maximum matching is unique
+    (elsewhere scipy's choice among equals is its own)."""
+    ref, ds, ev = evaluated(name)
+    out = evaluation_dict(ev)
+    glob, want = out["global"], ref["global"]
+    assert glob["best_threshold"] == want["best_threshold"]
+    assert glob["thresholds"] == want["thresholds"]
+    assert glob["gt_removed_lt3pts"] == want["gt_removed_lt3pts"]
+    for got, exp in zip(glob["sweep"], want["sweep"], strict=True):
+        for theirs, ours in SWEEP_KEYS.items():
+            assert got[ours] == pytest.approx(exp[theirs], abs=TOL), (got, exp)
+    for sid, exp in ref["per_image"].items():
+        r = ev.results[sid]
+        assert out["per_image"][sid]["sweep_counts"] == exp["sweep_counts"], sid
+        lists = _mmocr_lists(r)
+        assert lists == {k: exp[k] for k in lists}, sid
+        pairs = sorted([m.gt[0], m.det[0]] for m in r.matches)
+        if pairs != sorted(exp["pairs"]):
+            assert ev.metric == "mmocr_hmean_iou_maxmatch", sid
+            assert len(pairs) == len(exp["pairs"]), sid
+            assert not _unique_maximum_matching(ds, r, ev.params.match_iou_thr), sid

@@ -1,0 +1,62 @@
+"""MMOCR's ``HmeanIOUMetric``: ``mmocr_hmean_iou`` (strategy vanilla, MMOCR's default) and
+``mmocr_hmean_iou_maxmatch`` (strategy max_matching).
+
+Face of the family: ``SPECS`` for the registry. Both sweep the detection-score threshold and
+report the best hmean of the sweep; they are offered by ``--metric all`` only when every
+detection carries a confidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from metrics.mmocr import hmean
+from metrics.mmocr.params import HmeanIouMaxMatchParams, HmeanIouParams
+from metrics.model import Dataset, Sample
+from metrics.results import SampleResult
+from metrics.spec import MetricSpec
+
+__all__ = ["SPECS", "HmeanIouMaxMatchParams", "HmeanIouParams"]
+
+
+def with_confidences(ds: Dataset) -> bool:
+    """Offered when every detection carries a confidence (score)."""
+    return ds.has_confidences
+
+
+def _evaluate_vanilla(samples: Sequence[Sample], params: HmeanIouParams) -> list[SampleResult]:
+    return hmean.evaluate_batch(samples, params, metric="mmocr_hmean_iou")
+
+
+def _evaluate_max(samples: Sequence[Sample], params: HmeanIouParams) -> list[SampleResult]:
+    return hmean.evaluate_batch(samples, params, metric="mmocr_hmean_iou_maxmatch")
+
+
+REQUIRES = "a confidence (score) on every detection line"
+
+SPECS: tuple[MetricSpec, ...] = (
+    MetricSpec(
+        id="mmocr_hmean_iou",
+        title="MMOCR hmean-iou",
+        params_type=HmeanIouParams,
+        evaluate=_evaluate_vanilla,
+        validate=hmean.validate,
+        aliases=("mmocr",),
+        applies=with_confidences,
+        global_extras=hmean.global_extras,
+        finalize=hmean.finalize,
+        requires=REQUIRES,
+    ),
+    MetricSpec(
+        id="mmocr_hmean_iou_maxmatch",
+        title="MMOCR hmean-iou (max_matching)",
+        params_type=HmeanIouMaxMatchParams,
+        evaluate=_evaluate_max,
+        validate=hmean.validate,
+        aliases=("mmocr_maxmatch",),
+        applies=with_confidences,
+        global_extras=hmean.global_extras,
+        finalize=hmean.finalize,
+        requires=REQUIRES,
+    ),
+)

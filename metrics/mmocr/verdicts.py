@@ -1,0 +1,88 @@
+"""A sweep result shown at one threshold: verdicts, matches and scores of that threshold.
+
+Built from the result's own data (``SweepEvidence``, tally, the threshold-free part of the
+instance results), so the runner's ``finalize`` can move every image to the globally best
+threshold without geometry.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from metrics.evidence import SweepEvidence
+from metrics.results import (
+    InstanceResult,
+    MatchKind,
+    MatchRecord,
+    SampleResult,
+    SweepTally,
+    Verdict,
+)
+
+
+def _gt(base: InstanceResult, partner: int | None) -> InstanceResult:
+    if base.verdict is Verdict.DONT_CARE:
+        return base
+    if partner is None:
+        return InstanceResult(base.index, Verdict.MISSED, near_miss=base.near_miss)
+    return InstanceResult(
+        base.index, Verdict.MATCHED, 1.0, partners=(partner,), near_miss=base.near_miss
+    )
+
+
+def _det(base: InstanceResult, partner: int | None, counted: bool, score: float) -> InstanceResult:
+    if base.absorbed_by is not None:
+        return base
+    values = {"score": score}
+    if not counted:
+        return InstanceResult(
+            base.index, Verdict.DONT_CARE, near_miss=base.near_miss, values=values
+        )
+    if partner is None:
+        return InstanceResult(
+            base.index, Verdict.FALSE_POSITIVE, near_miss=base.near_miss, values=values
+        )
+    return InstanceResult(
+        base.index,
+        Verdict.MATCHED,
+        1.0,
+        partners=(partner,),
+        near_miss=base.near_miss,
+        values=values,
+    )
+
+
+def compose(r: SampleResult, ev: SweepEvidence, k: int) -> SampleResult:
+    """``r`` shown at ``thresholds[k]``: dets under it are don't-care (not counted)."""
+    tally = r.tally
+    if not isinstance(tally, SweepTally):
+        raise TypeError("a sweep result needs a SweepTally")
+    pairs = ev.pairs[k] if ev.pairs else ()
+    det_of = dict(pairs)
+    gt_of = {j: i for i, j in pairs}
+    point = tally.point(k) if ev.thresholds else None
+    recall, precision, h = (point.recall, point.precision, point.hmean) if point else tally.scores()
+    matches = tuple(
+        MatchRecord(MatchKind.ONE_TO_ONE, (i,), (j,), values={"iou": v})
+        for (i, j), v in zip(pairs, ev.pair_iou[k] if ev.pair_iou else (), strict=True)
+    )
+    extra = {
+        "num_gt_care": tally.n_gt_care,
+        "num_det_kept": point.kept if point else 0.0,
+        "num_matched": point.hits if point else 0.0,
+    }
+    if point:
+        extra["score_threshold"] = point.threshold
+    return dataclasses.replace(
+        r,
+        recall=recall,
+        precision=precision,
+        hmean=h,
+        gt=tuple(_gt(g, det_of.get(g.index)) for g in r.gt),
+        det=tuple(
+            _det(d, gt_of.get(d.index), ev.levels[d.index] > k, ev.scores[d.index]) for d in r.det
+        ),
+        matches=matches,
+        evidence=dataclasses.replace(ev, shown=k),
+        extra=extra,
+    )
