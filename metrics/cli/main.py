@@ -200,20 +200,21 @@ def _report(
     n_gt = sum(len(s.gt) for s in ds)
     n_det = sum(len(s.det) for s in ds)
     print(f"{len(ds)} images, {n_gt} GT boxes, {n_det} detections", file=out)
-    print(f"{'metric':<19}{'recall':>8}{'precision':>11}{'hmean':>9}  notes", file=out)
+    w = max([19, *(len(e.metric) + 1 for e in evals), *(len(m) + 1 for m in left_out or {})])
+    print(f"{'metric':<{w}}{'recall':>8}{'precision':>11}{'hmean':>9}  notes", file=out)
     for ev in evals:
         notes = ", ".join(_note(k, v) for k, v in ev.extras.items())
         if ev.excluded:
             notes = (notes + ", " if notes else "") + f"{len(ev.excluded)} images skipped"
         if ev.summary is None:  # nothing evaluated: no number that could pass for a score
-            print(f"{ev.metric:<19}{'-':>8}{'-':>11}{'-':>9}  {notes}", file=out)
+            print(f"{ev.metric:<{w}}{'-':>8}{'-':>11}{'-':>9}  {notes}", file=out)
             continue
         print(
-            f"{ev.metric:<19}{ev.recall:>8.4f}{ev.precision:>11.4f}{ev.hmean:>9.4f}  {notes}",
+            f"{ev.metric:<{w}}{ev.recall:>8.4f}{ev.precision:>11.4f}{ev.hmean:>9.4f}  {notes}",
             file=out,
         )
     for mid, reason in (left_out or {}).items():
-        print(f"{mid:<19}{'-':>8}{'-':>11}{'-':>9}  left out: {reason}", file=out)
+        print(f"{mid:<{w}}{'-':>8}{'-':>11}{'-':>9}  left out: {reason}", file=out)
     for ev in evals:
         if ev.sweep is not None:
             _sweep_table(ev, ev.sweep, out)
