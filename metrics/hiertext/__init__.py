@@ -18,7 +18,11 @@ def hierarchical(ds: Dataset) -> bool:
     return len(ds) > 0 and all(s.hierarchy is not None for s in ds)
 
 
-_TITLES = {"word": "HierText word PQ", "line": "HierText line PQ", "paragraph": "HierText paragraph PQ"}
+_TITLES = {
+    "word": "HierText word PQ",
+    "line": "HierText line PQ",
+    "paragraph": "HierText paragraph PQ",
+}
 
 SPECS: tuple[MetricSpec, ...] = tuple(
     MetricSpec(

@@ -12,15 +12,15 @@ float32)`` does. Two masks intersect only when their boxes overlap with positive
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 import metrics.cache as cache
-from metrics.hiertext.raster import EMPTY, Raster, fill_poly
-from metrics.model import FloatArray, Group, Hierarchy, Instance, Sample
+from metrics.hiertext.raster import EMPTY, Raster, fill_polys
+from metrics.model import FloatArray, Group, Instance, Sample
 
 F32 = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]
@@ -38,28 +38,80 @@ class Masks:
     area: F32
 
 
-def _word_boxes(words: Sequence[Instance]) -> FloatArray:
-    """(n, 4) ``[ymin, xmin, ymax, xmax]`` of each word's vertices."""
-    out = np.zeros((len(words), 4))
-    for k, w in enumerate(words):
-        p = w.points
-        out[k] = (p[:, 1].min(), p[:, 0].min(), p[:, 1].max(), p[:, 0].max())
-    return out
+def word_boxes(words: Sequence[Instance]) -> FloatArray:
+    """(n, 4) ``[ymin, xmin, ymax, xmax]`` of each word's vertices (vectorized)."""
+    if not words:
+        return np.zeros((0, 4))
+    counts = np.array([len(w.points) for w in words])
+    pts = np.concatenate([w.points for w in words])
+    starts = np.cumsum(counts) - counts
+    lo = np.minimum.reduceat(pts, starts, axis=0)
+    hi = np.maximum.reduceat(pts, starts, axis=0)
+    return np.column_stack([lo[:, 1], lo[:, 0], hi[:, 1], hi[:, 0]])
 
 
-def _word_rasters(sample: Sample, side: str) -> tuple[tuple[Raster, ...], FloatArray]:
-    """Rasters and boxes of the sample's GT or det words (memoized for the run)."""
-    h = sample.hierarchy
-    assert h is not None
-    words = sample.gt if side == "gt" else sample.det
+@dataclass(frozen=True, slots=True, eq=False)
+class WordRasters:
+    """The rasters and boxes of a sample's GT and detected words."""
 
-    def compute() -> tuple[tuple[Raster, ...], FloatArray]:
-        return (
-            tuple(fill_poly(w.points, h.width, h.height) for w in words),
-            _word_boxes(words),
+    gt: tuple[Raster, ...]
+    det: tuple[Raster, ...]
+    gt_boxes: FloatArray
+    det_boxes: FloatArray
+    own: Mapping[tuple[str, int], Raster]  # (level, GT group) drawn from its own vertices
+
+
+def word_rasters(samples: Sequence[Sample]) -> list[WordRasters]:
+    """Rasters of every word of a block of samples, in one vectorized pass (memoized for
+    the run, so the line and paragraph levels share them)."""
+    return cache.active().memo(
+        ("hiertext_words", *map(id, samples)),
+        samples[0] if samples else None,
+        lambda: _word_rasters(samples),
+    )
+
+
+def uses_own_vertices(group: Group, level: str) -> bool:
+    """A GT group is the fill of its own vertices when it has no words, and (paragraphs
+    only) when it is illegible."""
+    return not group.words or (OWN_WHEN_ILLEGIBLE[level] and group.dont_care)
+
+
+def _own_polygons(sample: Sample) -> list[tuple[tuple[str, int], FloatArray]]:
+    hier = sample.hierarchy
+    assert hier is not None
+    return [
+        ((level, k), g.points if g.points is not None else np.zeros((0, 2)))
+        for level in OWN_WHEN_ILLEGIBLE
+        for k, g in enumerate(hier.levels[level].gt)
+        if uses_own_vertices(g, level)
+    ]
+
+
+def _word_rasters(samples: Sequence[Sample]) -> list[WordRasters]:
+    polys: list[FloatArray] = []
+    sizes: list[tuple[int, int]] = []
+    owns = [_own_polygons(s) for s in samples]
+    for s, own in zip(samples, owns, strict=True):
+        h = s.hierarchy
+        assert h is not None
+        polys += [w.points for w in (*s.gt, *s.det)] + [p for _, p in own]
+        sizes += [(h.width, h.height)] * (len(s.gt) + len(s.det) + len(own))
+    rasters = fill_polys(polys, [w for w, _ in sizes], [h for _, h in sizes])
+    out, k = [], 0
+    for s, own in zip(samples, owns, strict=True):
+        n, m = len(s.gt), len(s.det)
+        out.append(
+            WordRasters(
+                tuple(rasters[k : k + n]),
+                tuple(rasters[k + n : k + n + m]),
+                word_boxes(s.gt),
+                word_boxes(s.det),
+                {key: rasters[k + n + m + q] for q, (key, _) in enumerate(own)},
+            )
         )
-
-    return cache.active().memo(("hiertext_words", side), sample, compute)
+        k += n + m + len(own)
+    return out
 
 
 def union(rasters: Sequence[Raster]) -> Raster:
@@ -80,25 +132,20 @@ def union(rasters: Sequence[Raster]) -> Raster:
     return Raster(y0, x0, out)
 
 
-def _own(group: Group, hier: Hierarchy) -> tuple[Raster, FloatArray]:
-    pts = group.points if group.points is not None else np.zeros((0, 2))
-    return fill_poly(np.asarray(pts, dtype=np.int64), hier.width, hier.height), pts
-
-
-def level_masks(sample: Sample, level: str, side: str) -> Masks:
+def level_masks(sample: Sample, words: WordRasters, level: str, side: str) -> Masks:
     """Masks, boxes and areas of the ``level`` groups of one side of the sample."""
     hier = sample.hierarchy
     assert hier is not None
     groups = hier.levels[level].gt if side == "gt" else hier.levels[level].det
-    rasters, word_boxes = _word_rasters(sample, side)
-    own_rule = side == "gt" and OWN_WHEN_ILLEGIBLE[level]
+    rasters = words.gt if side == "gt" else words.det
+    word_boxes = words.gt_boxes if side == "gt" else words.det_boxes
     out: list[Raster] = []
     boxes = np.zeros((len(groups), 4))
     for k, g in enumerate(groups):
         idx = list(g.words)
         wb = word_boxes[idx] if idx else np.zeros((0, 4))
-        if side == "gt" and (not idx or (own_rule and g.dont_care)):
-            raster, pts = _own(g, hier)
+        if side == "gt" and uses_own_vertices(g, level):
+            raster = words.own[(level, k)]
             corners = np.array([0.0, 0.0, hier.height, hier.width])
             wb = np.vstack([wb, corners[None, :]])
         else:

@@ -148,7 +148,10 @@ def sample_result(
     )
     det = tuple(
         InstanceResult(
-            d.index, d.verdict, absorbed_by=int(by[d.index]), values={"precision": float(best[d.index])}
+            d.index,
+            d.verdict,
+            absorbed_by=int(by[d.index]),
+            values={"precision": float(best[d.index])},
         )
         if removed[d.index]
         else d

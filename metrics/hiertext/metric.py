@@ -30,7 +30,13 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from metrics.hiertext.masks import OWN_WHEN_ILLEGIBLE, intersections, level_masks
+from metrics.hiertext.masks import (
+    OWN_WHEN_ILLEGIBLE,
+    WordRasters,
+    intersections,
+    level_masks,
+    word_rasters,
+)
 from metrics.hiertext.match import Overlaps, sample_result
 from metrics.hiertext.params import HierTextParams
 from metrics.hiertext.words import word_overlaps
@@ -50,31 +56,42 @@ def _gt_dc_words(sample: Sample) -> np.ndarray:
     return np.fromiter((g.dont_care for g in sample.gt), dtype=bool, count=len(sample.gt))
 
 
-def _mask_overlaps(sample: Sample, level: str, params: HierTextParams) -> Overlaps:
-    gt = level_masks(sample, level, "gt")
-    det = level_masks(sample, level, "det")
+def _mask_overlaps(
+    sample: Sample, words: WordRasters, level: str, params: HierTextParams
+) -> Overlaps:
+    gt = level_masks(sample, words, level, "gt")
+    det = level_masks(sample, words, level, "det")
     inter = intersections(gt, det, box_prefilter=params.box_prefilter)
     return Overlaps(inter, inter, gt.area, det.area, masks=True)
 
 
-def evaluate_sample(sample: Sample, params: HierTextParams, level: str) -> SampleResult:
-    """One level of one sample."""
+def evaluate_sample(
+    sample: Sample, params: HierTextParams, level: str, words: WordRasters | None = None
+) -> SampleResult:
+    """One level of one sample (``words``: its word rasters when already computed)."""
     if level == "word":
-        return sample_result(
-            metric_id(level), sample.id, word_overlaps(sample), _gt_dc_words(sample), params
-        )
+        ov = word_overlaps([sample])[0]
+        return sample_result(metric_id(level), sample.id, ov, _gt_dc_words(sample), params)
     hier = sample.hierarchy
     assert hier is not None
     groups = hier.levels[level].gt
     gt_dc = np.fromiter((g.dont_care for g in groups), dtype=bool, count=len(groups))
+    if words is None:
+        words = word_rasters([sample])[0]
     return sample_result(
-        metric_id(level), sample.id, _mask_overlaps(sample, level, params), gt_dc, params
+        metric_id(level), sample.id, _mask_overlaps(sample, words, level, params), gt_dc, params
     )
 
 
 def evaluator(level: str) -> EvaluateBatch:
     def evaluate(samples: Sequence[Sample], params: HierTextParams) -> list[SampleResult]:
-        return [evaluate_sample(s, params, level) for s in samples]
+        if level == "word":
+            return [
+                sample_result(metric_id(level), s.id, ov, _gt_dc_words(s), params)
+                for s, ov in zip(samples, word_overlaps(samples), strict=True)
+            ]
+        rasters = word_rasters(samples)
+        return [evaluate_sample(s, params, level, w) for s, w in zip(samples, rasters, strict=True)]
 
     evaluate.__qualname__ = evaluate.__name__ = f"evaluate_{level}"
     return evaluate

@@ -14,6 +14,7 @@ window and its origin. Each polygon is vectorized over its edges and rows.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +24,7 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
 XY_SHIFT = 16
-_FAR = np.iinfo(np.int64).max
+CHUNK_PIXELS = 1 << 22  # window pixels rasterised in one pass (bounds the memory used)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -90,28 +91,29 @@ def clip_line(
     return (x1, y1, x2, y2) if (c1 | c2) == 0 else None
 
 
-def _clip_edges(seg: IntArray, width: int, height: int) -> IntArray:
-    """Edges (x1, y1, x2, y2) as ``LineIterator`` draws them: clipped when an end point is
-    outside the image, dropped when nothing is left."""
-    outside = (
-        (seg[:, [0, 2]] < 0).any(axis=1)
-        | (seg[:, [0, 2]] >= width).any(axis=1)
-        | (seg[:, [1, 3]] < 0).any(axis=1)
-        | (seg[:, [1, 3]] >= height).any(axis=1)
-    )
+def _clip_edges(
+    seg: IntArray, owner: IntArray, width: IntArray, height: IntArray
+) -> tuple[IntArray, IntArray]:
+    """Edges (x1, y1, x2, y2) as ``LineIterator`` draws them on their polygon's image
+    (``width`` / ``height`` per edge): clipped when an end point is outside the image,
+    dropped when nothing is left; and the polygon of each remaining edge."""
+    xs, ys = seg[:, [0, 2]], seg[:, [1, 3]]
+    outside = ((xs < 0) | (xs >= width[:, None]) | (ys < 0) | (ys >= height[:, None])).any(axis=1)
     if not outside.any():
-        return seg
-    rows = [seg[k] for k in np.flatnonzero(~outside)]
+        return seg, owner
+    keep = np.flatnonzero(~outside)
+    rows, owners = [seg[keep]], [owner[keep]]
     for k in np.flatnonzero(outside):
         x1, y1, x2, y2 = (int(v) for v in seg[k])
-        clipped = clip_line(width, height, x1, y1, x2, y2)
+        clipped = clip_line(int(width[k]), int(height[k]), x1, y1, x2, y2)
         if clipped is not None:
-            rows.append(np.array(clipped, dtype=np.int64))
-    return np.array(rows, dtype=np.int64).reshape(-1, 4)
+            rows.append(np.array([clipped], dtype=np.int64))
+            owners.append(owner[k : k + 1])
+    return np.concatenate(rows).reshape(-1, 4), np.concatenate(owners)
 
 
-def line_pixels(seg: IntArray) -> tuple[IntArray, IntArray]:
-    """Pixels (x, y) of 8-connected ``Line``s from (x1, y1) to (x2, y2), vectorized.
+def line_pixels(seg: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """Pixels (x, y, edge) of 8-connected ``Line``s from (x1, y1) to (x2, y2), vectorized.
 
     ``LineIterator`` starts at the left end point, steps one pixel along the major axis per
     iteration and along the minor axis when its error term is negative; the minor offset
@@ -135,61 +137,129 @@ def line_pixels(seg: IntArray) -> tuple[IntArray, IntArray]:
     ym = y_major[edge]
     xs = ax[edge] + np.where(ym, minor, k)
     ys = ay[edge] + np.where(ym, k, minor) * sy[edge]
-    return xs, ys
+    return xs, ys, edge
 
 
-def _spans(
-    pts: IntArray, width: int, rows: IntArray
-) -> tuple[IntArray, IntArray, IntArray] | None:
-    """``FillEdgeCollection``: per scanline the spans (row, xl, xr) between sorted pairs of
-    edge crossings (edges with y0 <= y < y1, x advanced by the truncated fixed-point slope)."""
-    p0 = np.roll(pts, 1, axis=0)
-    keep = p0[:, 1] != pts[:, 1]
-    if np.count_nonzero(keep) < 2 or len(rows) == 0:
-        return None
-    a, b = p0[keep], pts[keep]
-    top = a[:, 1] < b[:, 1]
-    y0 = np.where(top, a[:, 1], b[:, 1])
-    y1 = np.where(top, b[:, 1], a[:, 1])
-    x = np.where(top, a[:, 0], b[:, 0]) << XY_SHIFT
+def _crossings(
+    pts: IntArray, poly: IntArray, prev: IntArray, top: IntArray, bottom: IntArray
+) -> tuple[IntArray, IntArray, IntArray]:
+    """``FillEdgeCollection``'s edge crossings (polygon, row, fixed-point x) of the rows
+    ``top..bottom`` of each polygon: edge (p0, p1) with y0 < y1 is active on y0 <= y < y1,
+    at x = (x0 << 16) + (y - y0) * dx, dx = the slope in fixed point truncated toward 0."""
+    a, b = pts[prev], pts
+    keep = a[:, 1] != b[:, 1]
+    a, b, owner = a[keep], b[keep], poly[keep]
+    up = a[:, 1] < b[:, 1]
+    y0 = np.where(up, a[:, 1], b[:, 1])
+    y1 = np.where(up, b[:, 1], a[:, 1])
+    x = np.where(up, a[:, 0], b[:, 0]) << XY_SHIFT
     num = (b[:, 0] - a[:, 0]) << XY_SHIFT
     den = b[:, 1] - a[:, 1]
     dx = np.sign(num) * np.sign(den) * (np.abs(num) // np.abs(den))
-    active = (y0[:, None] <= rows[None, :]) & (rows[None, :] < y1[:, None])
-    xs = np.where(active, x[:, None] + (rows[None, :] - y0[:, None]) * dx[:, None], _FAR)
-    if len(xs) % 2:
-        xs = np.vstack([xs, np.full((1, len(rows)), _FAR)])
-    xs.sort(axis=0)
-    left, right = xs[0::2], xs[1::2]
-    ok = right != _FAR
-    xl = -((-left) >> XY_SHIFT)
-    xr = right >> XY_SHIFT
-    ok &= (xl < width) & (xr >= 0)
-    r = np.broadcast_to(np.arange(len(rows)), xl.shape)[ok]
-    return r, np.maximum(xl[ok], 0), np.minimum(xr[ok], width - 1)
+    first = np.maximum(y0, top[owner])
+    n = np.maximum(np.minimum(y1, bottom[owner] + 1) - first, 0)
+    edge = np.repeat(np.arange(len(n)), n)
+    rows = first[edge] + np.arange(int(n.sum()), dtype=np.int64) - np.repeat(np.cumsum(n) - n, n)
+    return owner[edge], rows, x[edge] + (rows - y0[edge]) * dx[edge]
+
+
+def _spans(
+    owner: IntArray, rows: IntArray, xs: IntArray, width: IntArray
+) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """Sorted crossings of each (polygon, row) paired in order: spans [ceil(xl), floor(xr)]
+    clipped to the image (polygon, row, xl, xr)."""
+    order = np.lexsort((xs, rows, owner))
+    owner, rows, xs = owner[order], rows[order], xs[order]
+    if len(xs) < 2:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, empty
+    new = np.r_[True, (owner[1:] != owner[:-1]) | (rows[1:] != rows[:-1])]
+    start = np.maximum.accumulate(np.where(new, np.arange(len(xs)), 0))
+    rank = np.arange(len(xs)) - start
+    last = np.r_[new[1:], True]
+    left = np.flatnonzero((rank % 2 == 0) & ~last)
+    xl = -((-xs[left]) >> XY_SHIFT)
+    xr = xs[left + 1] >> XY_SHIFT
+    p = owner[left]
+    xl, xr = np.maximum(xl, 0), np.minimum(xr, width[p] - 1)
+    ok = xl <= xr
+    return p[ok], rows[left][ok], xl[ok], xr[ok]
+
+
+def _windows(
+    pts: IntArray, starts: IntArray, wid: IntArray, hei: IntArray
+) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """Each polygon's bounding box clipped to its image: (x0, y0, x1, y1), empty when x1 < x0."""
+    x0 = np.maximum(np.minimum.reduceat(pts[:, 0], starts), 0)
+    y0 = np.maximum(np.minimum.reduceat(pts[:, 1], starts), 0)
+    x1 = np.minimum(np.maximum.reduceat(pts[:, 0], starts), wid - 1)
+    y1 = np.minimum(np.maximum.reduceat(pts[:, 1], starts), hei - 1)
+    empty = (x1 < x0) | (y1 < y0)
+    x1[empty], y1[empty] = x0[empty] - 1, y0[empty] - 1
+    return x0, y0, x1, y1
+
+
+def fill_polys(
+    polygons: Sequence[npt.ArrayLike], width: int | Sequence[int], height: int | Sequence[int]
+) -> list[Raster]:
+    """``cv2.fillPoly(zeros((height, width)), [points], 1) > 0`` of each polygon, as a window
+    of its image (vectorized over all polygons; image sizes per polygon or shared)."""
+    every = [np.asarray(p, dtype=np.int64).reshape(-1, 2) for p in polygons]
+    n_all = len(every)
+    wid_all = np.broadcast_to(np.asarray(width, dtype=np.int64), (n_all,))
+    hei_all = np.broadcast_to(np.asarray(height, dtype=np.int64), (n_all,))
+    ids = [k for k in range(n_all) if len(every[k]) and wid_all[k] > 0 and hei_all[k] > 0]
+    out = [EMPTY] * n_all
+    if not ids:
+        return out
+    counts = np.array([len(every[k]) for k in ids], dtype=np.int64)
+    pts = np.concatenate([every[k] for k in ids])
+    starts = np.cumsum(counts) - counts
+    x0, y0, x1, y1 = _windows(pts, starts, wid_all[ids], hei_all[ids])
+    size = (y1 - y0 + 1) * (x1 - x0 + 1)
+    chunk = np.cumsum(size) // CHUNK_PIXELS
+    for c in np.unique(chunk):
+        part = np.flatnonzero(chunk == c)
+        sel = [ids[q] for q in part]
+        rasters = _fill([every[k] for k in sel], wid_all[sel], hei_all[sel])
+        for k, r in zip(sel, rasters, strict=True):
+            out[k] = r
+    return out
+
+
+def _fill(every: list[IntArray], wid: IntArray, hei: IntArray) -> list[Raster]:
+    """``fill_polys`` of non-empty polygons on non-empty images, in one pass."""
+    counts = np.array([len(p) for p in every], dtype=np.int64)
+    pts = np.concatenate(every)
+    starts = np.cumsum(counts) - counts
+    poly = np.repeat(np.arange(len(every)), counts)
+    prev = np.arange(len(pts)) - 1
+    prev[starts] = starts + counts - 1
+    x0, y0, x1, y1 = _windows(pts, starts, wid, hei)
+    h, w = y1 - y0 + 1, x1 - x0 + 1
+    size = h * w
+    offset = np.cumsum(size) - size
+    total = int(size.sum())
+    p, r, xl, xr = _spans(*_crossings(pts, poly, prev, y0, y1), wid)
+    xl, xr = np.maximum(xl, x0[p]), np.minimum(xr, x1[p])
+    ok = xl <= xr
+    base = (offset[p] + (r - y0[p]) * w[p] - x0[p])[ok]
+    diff = np.bincount(base + xl[ok], minlength=total + 1)
+    diff -= np.bincount(base + xr[ok] + 1, minlength=total + 1)
+    flat = np.cumsum(diff[:total], dtype=np.int32) > 0
+    seg, owner = _clip_edges(np.hstack([pts[prev], pts]), poly, wid[poly], hei[poly])
+    xs, ys, edge = line_pixels(seg)
+    o = owner[edge]
+    inside = (xs >= x0[o]) & (xs <= x1[o]) & (ys >= y0[o]) & (ys <= y1[o])
+    flat[(offset[o] + (ys - y0[o]) * w[o] + xs - x0[o])[inside]] = True
+    return [
+        Raster(int(y0[q]), int(x0[q]), flat[offset[q] : offset[q] + size[q]].reshape(h[q], w[q]))
+        if size[q]
+        else EMPTY
+        for q in range(len(every))
+    ]
 
 
 def fill_poly(points: npt.ArrayLike, width: int, height: int) -> Raster:
     """``cv2.fillPoly(zeros((height, width)), [points], 1) > 0`` as a window of the image."""
-    pts = np.asarray(points, dtype=np.int64).reshape(-1, 2)
-    if len(pts) == 0 or width <= 0 or height <= 0:
-        return EMPTY
-    gx0, gy0 = max(int(pts[:, 0].min()), 0), max(int(pts[:, 1].min()), 0)
-    gx1, gy1 = min(int(pts[:, 0].max()), width - 1), min(int(pts[:, 1].max()), height - 1)
-    if gx0 > gx1 or gy0 > gy1:
-        return EMPTY
-    mask = np.zeros((gy1 - gy0 + 1, gx1 - gx0 + 1), dtype=bool)
-    spans = _spans(pts, width, np.arange(gy0, gy1 + 1, dtype=np.int64))
-    if spans is not None:
-        r, xl, xr = spans
-        xl, xr = np.maximum(xl, gx0) - gx0, np.minimum(xr, gx1) - gx0
-        good = xl <= xr
-        diff = np.zeros((mask.shape[0], mask.shape[1] + 1), dtype=np.int32)
-        np.add.at(diff, (r[good], xl[good]), 1)
-        np.add.at(diff, (r[good], xr[good] + 1), -1)
-        mask |= np.cumsum(diff[:, :-1], axis=1) > 0
-    seg = np.hstack([np.roll(pts, 1, axis=0), pts])
-    xs, ys = line_pixels(_clip_edges(seg, width, height))
-    inside = (xs >= gx0) & (xs <= gx1) & (ys >= gy0) & (ys <= gy1)
-    mask[ys[inside] - gy0, xs[inside] - gx0] = True
-    return Raster(gy0, gx0, mask)
+    return fill_polys([points], width, height)[0]

@@ -193,7 +193,9 @@ class _Side:
         return words
 
     def paragraph(self, obj: Any, path: str) -> None:
-        words = tuple(w for lpath, ln in self.items(obj, "lines", path) for w in self.line(ln, lpath))
+        words = tuple(
+            w for lpath, ln in self.items(obj, "lines", path) for w in self.line(ln, lpath)
+        )
         if not isinstance(obj, dict):
             return
         if self.gt:
@@ -212,7 +214,9 @@ class _Side:
         return self
 
 
-def _size(entry: dict[str, Any], path: str, source: str, sid: str) -> tuple[int, int, list[Problem]]:
+def _size(
+    entry: dict[str, Any], path: str, source: str, sid: str
+) -> tuple[int, int, list[Problem]]:
     w, h = entry.get("image_width"), entry.get("image_height")
     ok = all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in (w, h))
     if ok:
@@ -261,9 +265,7 @@ def _level(gt: _Side, det: _Side | None, name: str) -> Level:
     return Level(tuple(groups), dgroups, tuple(found))
 
 
-def _sample(
-    gt: _Side, det: _Side | None, size: tuple[int, int], det_source: str | None
-) -> Sample:
+def _sample(gt: _Side, det: _Side | None, size: tuple[int, int], det_source: str | None) -> Sample:
     levels = {name: _level(gt, det, name) for name in (LINE, PARAGRAPH)}
     return Sample(
         id=gt.sid,
@@ -351,7 +353,9 @@ def _load_hiertext(gt: PathLike, det: PathLike | None, name: str) -> Dataset:
         if det is not None:
             j = det_index.get(iid)
             if j is None:
-                msg = f"{path}: image_id {iid!r} has no prediction entry (the official loader fails)"
+                msg = (
+                    f"{path}: image_id {iid!r} has no prediction entry (the official loader fails)"
+                )
                 problems.append(Problem(Severity.ERROR, gsrc, None, msg, sid))
             else:
                 d = _Side(str(dsrc), sid, False).parse(det_entries[j], f"annotations[{j}]")
