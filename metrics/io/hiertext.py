@@ -72,7 +72,8 @@ def _load(path: PathLike) -> list[Any]:
         raise fail(f"not valid JSON: {exc.msg} (column {exc.colno})", exc.lineno) from exc
     if not isinstance(data, dict) or not isinstance(data.get("annotations"), list):
         raise fail("HierText JSON needs an object with a list 'annotations'")
-    return data["annotations"]
+    entries: list[Any] = data["annotations"]
+    return entries
 
 
 def _vertices(value: Any, minimum: int) -> tuple[FloatArray, bool] | str:
@@ -225,6 +226,12 @@ def _size(
     return 0, 0, [Problem(Severity.ERROR, source, None, msg, sid)]
 
 
+def _image_id(entry: Any) -> str | int | None:
+    """The ``image_id`` of an annotation when it is a string or an integer."""
+    iid = entry.get("image_id") if isinstance(entry, dict) else None
+    return iid if isinstance(iid, str | int) and not isinstance(iid, bool) else None
+
+
 def _index(
     entries: list[Any], source: str, problems: list[Problem], *, gt: bool
 ) -> dict[Hashable, int]:
@@ -232,8 +239,8 @@ def _index(
     wins (a warning); a repeated GT id is an error (the official loader fails on it)."""
     out: dict[Hashable, int] = {}
     for k, e in enumerate(entries):
-        iid = e.get("image_id") if isinstance(e, dict) else None
-        if not isinstance(iid, str | int) or isinstance(iid, bool):
+        iid = _image_id(e)
+        if iid is None:
             problems.append(
                 Problem(Severity.ERROR, source, None, f"annotations[{k}]: no string 'image_id'")
             )
@@ -342,7 +349,7 @@ def _load_hiertext(gt: PathLike, det: PathLike | None, name: str) -> Dataset:
             problems.append(Problem(Severity.ERROR, str(dsrc), None, msg))
     samples = []
     for k, entry in enumerate(gt_entries):
-        iid = entry.get("image_id") if isinstance(entry, dict) else None
+        iid = _image_id(entry)
         if iid is None or gt_index.get(iid) != k:
             continue
         sid, path = str(iid), f"annotations[{k}]"
