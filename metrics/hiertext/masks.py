@@ -58,7 +58,6 @@ class WordRasters:
     det: tuple[Raster, ...]
     gt_boxes: FloatArray
     det_boxes: FloatArray
-    own: Mapping[tuple[str, int], Raster]  # (level, GT group) drawn from its own vertices
 
 
 def word_rasters(samples: Sequence[Sample]) -> list[WordRasters]:
@@ -77,29 +76,43 @@ def uses_own_vertices(group: Group, level: str) -> bool:
     return not group.words or (OWN_WHEN_ILLEGIBLE[level] and group.dont_care)
 
 
-def _own_polygons(sample: Sample) -> list[tuple[tuple[str, int], FloatArray]]:
-    hier = sample.hierarchy
-    assert hier is not None
-    return [
-        ((level, k), g.points if g.points is not None else np.zeros((0, 2)))
-        for level in OWN_WHEN_ILLEGIBLE
-        for k, g in enumerate(hier.levels[level].gt)
-        if uses_own_vertices(g, level)
-    ]
+def own_rasters(samples: Sequence[Sample], level: str) -> list[dict[int, Raster]]:
+    """Per sample, the GT groups of ``level`` drawn from their own vertices (group index ->
+    raster), rasterised in one pass for the block and memoized for the run."""
+    return cache.active().memo(
+        ("hiertext_own", level, *map(id, samples)),
+        samples[0] if samples else None,
+        lambda: _own_rasters(samples, level),
+    )
+
+
+def _own_rasters(samples: Sequence[Sample], level: str) -> list[dict[int, Raster]]:
+    todo: list[tuple[int, int, FloatArray, int, int]] = []
+    for q, s in enumerate(samples):
+        h = s.hierarchy
+        assert h is not None
+        for k, g in enumerate(h.levels[level].gt):
+            if uses_own_vertices(g, level):
+                pts = g.points if g.points is not None else np.zeros((0, 2))
+                todo.append((q, k, pts, h.width, h.height))
+    rasters = fill_polys([t[2] for t in todo], [t[3] for t in todo], [t[4] for t in todo])
+    out: list[dict[int, Raster]] = [{} for _ in samples]
+    for (q, k, *_), r in zip(todo, rasters, strict=True):
+        out[q][k] = r
+    return out
 
 
 def _word_rasters(samples: Sequence[Sample]) -> list[WordRasters]:
     polys: list[FloatArray] = []
     sizes: list[tuple[int, int]] = []
-    owns = [_own_polygons(s) for s in samples]
-    for s, own in zip(samples, owns, strict=True):
+    for s in samples:
         h = s.hierarchy
         assert h is not None
-        polys += [w.points for w in (*s.gt, *s.det)] + [p for _, p in own]
-        sizes += [(h.width, h.height)] * (len(s.gt) + len(s.det) + len(own))
+        polys += [w.points for w in (*s.gt, *s.det)]
+        sizes += [(h.width, h.height)] * (len(s.gt) + len(s.det))
     rasters = fill_polys(polys, [w for w, _ in sizes], [h for _, h in sizes])
     out, k = [], 0
-    for s, own in zip(samples, owns, strict=True):
+    for s in samples:
         n, m = len(s.gt), len(s.det)
         out.append(
             WordRasters(
@@ -107,10 +120,9 @@ def _word_rasters(samples: Sequence[Sample]) -> list[WordRasters]:
                 tuple(rasters[k + n : k + n + m]),
                 word_boxes(s.gt),
                 word_boxes(s.det),
-                {key: rasters[k + n + m + q] for q, (key, _) in enumerate(own)},
             )
         )
-        k += n + m + len(own)
+        k += n + m
     return out
 
 
@@ -132,7 +144,9 @@ def union(rasters: Sequence[Raster]) -> Raster:
     return Raster(y0, x0, out)
 
 
-def level_masks(sample: Sample, words: WordRasters, level: str, side: str) -> Masks:
+def level_masks(
+    sample: Sample, words: WordRasters, own: Mapping[int, Raster], level: str, side: str
+) -> Masks:
     """Masks, boxes and areas of the ``level`` groups of one side of the sample."""
     hier = sample.hierarchy
     assert hier is not None
@@ -145,7 +159,7 @@ def level_masks(sample: Sample, words: WordRasters, level: str, side: str) -> Ma
         idx = list(g.words)
         wb = word_boxes[idx] if idx else np.zeros((0, 4))
         if side == "gt" and uses_own_vertices(g, level):
-            raster = words.own[(level, k)]
+            raster = own[k]
             corners = np.array([0.0, 0.0, hier.height, hier.width])
             wb = np.vstack([wb, corners[None, :]])
         else:

@@ -26,7 +26,7 @@ Where this follows the code rather than the paper:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -35,10 +35,12 @@ from metrics.hiertext.masks import (
     WordRasters,
     intersections,
     level_masks,
+    own_rasters,
     word_rasters,
 )
 from metrics.hiertext.match import Overlaps, sample_result
 from metrics.hiertext.params import HierTextParams
+from metrics.hiertext.raster import Raster
 from metrics.hiertext.words import word_overlaps
 from metrics.model import Problem, Sample, Severity
 from metrics.results import SampleResult
@@ -57,18 +59,26 @@ def _gt_dc_words(sample: Sample) -> np.ndarray:
 
 
 def _mask_overlaps(
-    sample: Sample, words: WordRasters, level: str, params: HierTextParams
+    sample: Sample,
+    words: WordRasters,
+    own: Mapping[int, Raster],
+    level: str,
+    params: HierTextParams,
 ) -> Overlaps:
-    gt = level_masks(sample, words, level, "gt")
-    det = level_masks(sample, words, level, "det")
+    gt = level_masks(sample, words, own, level, "gt")
+    det = level_masks(sample, words, {}, level, "det")
     inter = intersections(gt, det, box_prefilter=params.box_prefilter)
     return Overlaps(inter, inter, gt.area, det.area, masks=True)
 
 
 def evaluate_sample(
-    sample: Sample, params: HierTextParams, level: str, words: WordRasters | None = None
+    sample: Sample,
+    params: HierTextParams,
+    level: str,
+    rasters: tuple[WordRasters, Mapping[int, Raster]] | None = None,
 ) -> SampleResult:
-    """One level of one sample (``words``: its word rasters when already computed)."""
+    """One level of one sample (``rasters``: its word rasters and own-vertex GT groups when
+    already computed for its block)."""
     if level == "word":
         ov = word_overlaps([sample])[0]
         return sample_result(metric_id(level), sample.id, ov, _gt_dc_words(sample), params)
@@ -76,11 +86,9 @@ def evaluate_sample(
     assert hier is not None
     groups = hier.levels[level].gt
     gt_dc = np.fromiter((g.dont_care for g in groups), dtype=bool, count=len(groups))
-    if words is None:
-        words = word_rasters([sample])[0]
-    return sample_result(
-        metric_id(level), sample.id, _mask_overlaps(sample, words, level, params), gt_dc, params
-    )
+    words, own = rasters or (word_rasters([sample])[0], own_rasters([sample], level)[0])
+    ov = _mask_overlaps(sample, words, own, level, params)
+    return sample_result(metric_id(level), sample.id, ov, gt_dc, params)
 
 
 def evaluator(level: str) -> EvaluateBatch:
@@ -90,8 +98,8 @@ def evaluator(level: str) -> EvaluateBatch:
                 sample_result(metric_id(level), s.id, ov, _gt_dc_words(s), params)
                 for s, ov in zip(samples, word_overlaps(samples), strict=True)
             ]
-        rasters = word_rasters(samples)
-        return [evaluate_sample(s, params, level, w) for s, w in zip(samples, rasters, strict=True)]
+        both = zip(word_rasters(samples), own_rasters(samples, level), strict=True)
+        return [evaluate_sample(s, params, level, r) for s, r in zip(samples, both, strict=True)]
 
     evaluate.__qualname__ = evaluate.__name__ = f"evaluate_{level}"
     return evaluate

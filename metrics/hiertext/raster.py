@@ -24,7 +24,7 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 
 XY_SHIFT = 16
-CHUNK_PIXELS = 1 << 22  # window pixels rasterised in one pass (bounds the memory used)
+CHUNK_PIXELS = 1 << 24  # window pixels rasterised in one pass (bounds the memory used)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -244,9 +244,10 @@ def _fill(every: list[IntArray], wid: IntArray, hei: IntArray) -> list[Raster]:
     xl, xr = np.maximum(xl, x0[p]), np.minimum(xr, x1[p])
     ok = xl <= xr
     base = (offset[p] + (r - y0[p]) * w[p] - x0[p])[ok]
-    diff = np.bincount(base + xl[ok], minlength=total + 1)
-    diff -= np.bincount(base + xr[ok] + 1, minlength=total + 1)
-    flat = np.cumsum(diff[:total], dtype=np.int32) > 0
+    diff = np.zeros(total + 1, dtype=np.int16)  # spans of a row may share an end pixel
+    np.add.at(diff, base + xl[ok], 1)
+    np.add.at(diff, base + xr[ok] + 1, -1)
+    flat = np.cumsum(diff[:total], dtype=np.int16) > 0
     seg, owner = _clip_edges(np.hstack([pts[prev], pts]), poly, wid[poly], hei[poly])
     xs, ys, edge = line_pixels(seg)
     o = owner[edge]
