@@ -108,3 +108,12 @@ def _hull(p: np.ndarray) -> np.ndarray:
 
     lower, upper = half(pts), half(pts[::-1])
     return np.array(lower[:-1] + upper[:-1]) if len(pts) > 2 else np.array(pts)
+
+
+def test_spans_of_a_row_sharing_a_start_pixel_are_both_filled() -> None:
+    """Row 2 of this self-touching polygon has the crossings 0, 0, 0, 3.67 (two vertical
+    edges on x = 0 and an edge starting there): spans [0, 0] and [0, 3] start on the same
+    pixel, and x = 3 (no edge pixel) must be filled."""
+    mask = fill_poly([[0, 2], [4, 3], [3, 0], [0, 1], [0, 6]], 20, 20).to_image(20, 20)
+    assert mask[2, :6].tolist() == [True, True, True, True, True, False]
+    assert int(mask.sum()) == 17
