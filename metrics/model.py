@@ -7,7 +7,7 @@ inclusive pixels, ...), as the official implementations do.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -92,9 +92,58 @@ def ltrb_points(xmin: float, ymin: float, xmax: float, ymax: float) -> FloatArra
     return np.array([[xmin, ymin], [xmax, ymin], [xmax, ymax], [xmin, ymax]], dtype=np.float64)
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Group:
+    """A line or paragraph of a hierarchical annotation (HierText JSON).
+
+    Attributes
+    ----------
+    words:
+        Indices of its words in the sample's ``gt`` (or ``det``) list.
+    points:
+        Its own vertices (GT only; None when the file gives none).
+    dont_care:
+        True when the GT marks it illegible (its own flag, not derived from its words).
+    path:
+        Where it is in its file, e.g. ``annotations[3].paragraphs[0].lines[1]``.
+    """
+
+    words: tuple[int, ...]
+    points: FloatArray | None = None
+    dont_care: bool = False
+    path: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One level of a hierarchy (e.g. lines): GT and detection groups in document order, and
+    the input problems that only an evaluation of this level has (e.g. a detected line
+    without words)."""
+
+    gt: tuple[Group, ...]
+    det: tuple[Group, ...]
+    problems: tuple[Problem, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Hierarchy:
+    """Words grouped into higher levels, with the image size the levels are rasterised on.
+
+    ``gt_paths`` / ``det_paths`` locate each word of ``Sample.gt`` / ``Sample.det`` in its
+    file (e.g. ``annotations[3].paragraphs[0].lines[1].words[2]``).
+    """
+
+    width: int
+    height: int
+    levels: Mapping[str, Level]
+    gt_paths: tuple[str, ...] = ()
+    det_paths: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Sample:
-    """One image: its GT, its detections and where they came from."""
+    """One image: its GT, its detections and where they came from (``hierarchy``: the lines
+    and paragraphs of hierarchical annotations, None for word-only formats)."""
 
     id: str
     gt: tuple[Instance, ...]
@@ -104,6 +153,7 @@ class Sample:
     gt_lines: tuple[Instance, ...] | None = None
     gt_lines_source: str | None = None
     image: str | None = None
+    hierarchy: Hierarchy | None = None
 
     @property
     def n_gt_care(self) -> int:

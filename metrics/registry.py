@@ -10,14 +10,16 @@ import typing
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from metrics import cleval, deteval, icdar, mmocr, tedeval, totaltext
+from metrics import cleval, deteval, hiertext, icdar, mmocr, tedeval, totaltext
 from metrics.model import Dataset
 from metrics.spec import MetricSpec
 
 __all__ = ["METRICS", "MetricSpec", "applicable", "make_params", "parse_sets", "resolve"]
 
 METRICS: dict[str, MetricSpec] = {
-    s.id: s for family in (icdar, totaltext, deteval, tedeval, cleval, mmocr) for s in family.SPECS
+    s.id: s
+    for family in (icdar, totaltext, deteval, tedeval, cleval, mmocr, hiertext)
+    for s in family.SPECS
 }
 
 

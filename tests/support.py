@@ -316,3 +316,72 @@ def demo_dataset_paths(det: str = "a") -> Any:
 def wait_evaluated(qtbot: Any, session: Any) -> None:
     """Wait (pytest-qt) until a viewer session has its evaluations and is idle."""
     qtbot.waitUntil(lambda: bool(session.evaluations) and not session.is_busy(), timeout=60000)
+
+
+# --------------------------------------------------------------------------- HierText JSON
+
+
+def ht_vertices(box: tuple[int, ...] | list[list[int]]) -> list[list[int]]:
+    """Vertices of a box (x0, y0, x1, y1) as the corners, or the given vertices."""
+    if isinstance(box, tuple):
+        x0, y0, x1, y1 = box
+        return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+    return box
+
+
+def ht_word(box: Any, *, legible: bool = True, text: str = "w") -> dict[str, Any]:
+    return {"vertices": ht_vertices(box), "legible": legible, "text": text}
+
+
+def ht_line(
+    words: list[dict[str, Any]], *, legible: bool = True, box: Any = None
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"words": words, "legible": legible, "text": "l"}
+    if box is not None:
+        out["vertices"] = ht_vertices(box)
+    return out
+
+
+def ht_paragraph(
+    lines: list[dict[str, Any]], *, legible: bool = True, box: Any = None
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"lines": lines, "legible": legible}
+    if box is not None:
+        out["vertices"] = ht_vertices(box)
+    return out
+
+
+def ht_image(
+    paragraphs: list[dict[str, Any]], image_id: str = "img_1", size: tuple[int, int] = (100, 100)
+) -> dict[str, Any]:
+    """A GT (with ``size``) or prediction (``size=None`` is not used: keys are ignored) entry."""
+    return {
+        "image_id": image_id,
+        "image_width": size[0],
+        "image_height": size[1],
+        "paragraphs": paragraphs,
+    }
+
+
+def ht_words_image(
+    boxes: list[Any], image_id: str = "img_1", *, legible: list[bool] | None = None
+) -> dict[str, Any]:
+    """An image whose every word is its own line and paragraph."""
+    flags = legible or [True] * len(boxes)
+    return ht_image(
+        [
+            ht_paragraph([ht_line([ht_word(b, legible=f)], legible=f)], legible=f, box=b)
+            for b, f in zip(boxes, flags, strict=True)
+        ],
+        image_id,
+    )
+
+
+def ht_files(tmp: Path, gt: list[dict[str, Any]], det: list[dict[str, Any]]) -> tuple[Path, Path]:
+    """gt.json and det.json in ``tmp`` holding these annotations."""
+    import json
+
+    paths = (tmp / "gt.json", tmp / "det.json")
+    for path, entries in zip(paths, (gt, det), strict=True):
+        path.write_text(json.dumps({"annotations": entries}))
+    return paths

@@ -100,7 +100,7 @@ def test_modules_stay_small(name: str) -> None:
     assert lines <= MAX_LINES, f"{name} has {lines} lines (split it)"
 
 
-@pytest.mark.parametrize("family", ["icdar", "deteval", "tedeval", "cleval"])
+@pytest.mark.parametrize("family", ["icdar", "deteval", "tedeval", "cleval", "hiertext"])
 def test_params_sit_at_the_bottom_of_their_family(family: str) -> None:
     graph = _graph()
     own = {d for d in graph[f"metrics.{family}.params"] if d.startswith(f"metrics.{family}")}

@@ -7,6 +7,7 @@ evaluation, ``skip_sample`` drops the samples that have errors).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ import shapely
 
 from metrics.geometry import polygons, signed_areas
 from metrics.io.archive import IMAGE_SUFFIXES, Line, Member, read_members, split_lines
+from metrics.io.hiertext import is_hiertext, load_hiertext
 from metrics.io.lines import (
     DetSchema,
     LineError,
@@ -234,8 +236,11 @@ def load_dataset(
     """Read GT (and detections, text lines, images) from zips or folders.
 
     Raises InputError only when a path itself cannot be read; line-level problems are
-    returned in ``Dataset.problems``.
+    returned in ``Dataset.problems``. A GT file holding a JSON object is read as HierText
+    JSON (``metrics.io.hiertext``; the detections then in the same format).
     """
+    if is_hiertext(gt):
+        return _with_images(load_hiertext(gt, det, name=name), images)
     opts = options or LoadOptions()
     problems: list[Problem] = []
     gt_by_id = _index_gt(read_members(gt), problems)
@@ -284,4 +289,16 @@ def load_dataset(
         gt_lines_path=None if gt_lines is None else str(gt_lines),
         images_path=None if images is None else str(images),
         name=name,
+    )
+
+
+def _with_images(ds: Dataset, images: PathLike | None) -> Dataset:
+    """The dataset with each sample's image (paired by sample id) when a folder is given."""
+    if images is None:
+        return ds
+    problems = list(ds.problems)
+    found = _images(images, IdMatcher(s.id for s in ds), problems)
+    samples = tuple(dataclasses.replace(s, image=found.get(s.id)) for s in ds)
+    return dataclasses.replace(
+        ds, samples=samples, problems=tuple(problems), images_path=str(images), _index={}
     )

@@ -453,3 +453,39 @@ def test_mmocr_sweep_and_lists(name: str) -> None:
             assert ev.metric == "mmocr_hmean_iou_maxmatch", sid
             assert len(pairs) == len(exp["pairs"]), sid
             assert not _unique_maximum_matching(ds, r, ev.params.match_iou_thr), sid
+
+
+# --------------------------------------------------------------------------- HierText
+
+HIERTEXT = ("hiertext_word", "hiertext_line", "hiertext_paragraph")
+HIERTEXT_COUNTS = ("tp", "num_gt", "num_pred", "tightness_sum", "tightness", "pq")
+
+
+@pytest.mark.parametrize("name", references(*HIERTEXT))
+def test_hiertext_instances(name: str) -> None:
+    """Per image: the mutual-best pairs and their IoU, the counts, tightness and PQ, the
+    illegible GT and the removed detections (document-order indices); globally the counts,
+    tightness and PQ."""
+    ref, _, ev = evaluated(name)
+    out = evaluation_dict(ev)["per_image"]
+    for sid, want in ref["per_image"].items():
+        got, r = out[sid], ev.results[sid]
+        assert [[m.gt[0], m.det[0]] for m in r.matches] == want["pairs"], sid
+        assert [m.values["iou"] for m in r.matches] == pytest.approx(want["pair_iou"], abs=TOL)
+        counts = {k: got[k] for k in HIERTEXT_COUNTS}
+        assert counts == pytest.approx({k: want[k] for k in HIERTEXT_COUNTS}, abs=TOL), sid
+        assert (got["gt_dont_care"], got["det_dont_care"]) == (
+            want["gt_dont_care"],
+            want["det_dont_care"],
+        ), sid
+    assert ev.summary is not None
+    g, total = ref["global"], ev.summary.tally
+    assert (total["tp"], total["n_gt_care"], total["n_det_care"]) == (
+        g["tp"],
+        g["num_gt"],
+        g["num_pred"],
+    )
+    assert total["tightness_sum"] == pytest.approx(g["tightness_sum"], abs=TOL)
+    assert (ev.extras["tightness"], ev.extras["pq"]) == pytest.approx(
+        (g["tightness"], g["pq"]), abs=TOL
+    )

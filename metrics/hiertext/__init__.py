@@ -1,0 +1,39 @@
+"""HierText detection PQ at word, line and paragraph level. Face of the family: ``SPECS``.
+
+The metrics apply to datasets read from HierText JSON (samples with a ``Hierarchy``).
+"""
+
+from __future__ import annotations
+
+from metrics.hiertext import metric
+from metrics.hiertext.params import HierTextParams
+from metrics.model import Dataset
+from metrics.spec import MetricSpec
+
+__all__ = ["SPECS", "HierTextParams"]
+
+
+def hierarchical(ds: Dataset) -> bool:
+    """Datasets read from HierText JSON (every sample carries lines and paragraphs)."""
+    return len(ds) > 0 and all(s.hierarchy is not None for s in ds)
+
+
+_TITLES = {
+    "word": "HierText word PQ",
+    "line": "HierText line PQ",
+    "paragraph": "HierText paragraph PQ",
+}
+
+SPECS: tuple[MetricSpec, ...] = tuple(
+    MetricSpec(
+        id=metric.metric_id(level),
+        title=_TITLES[level],
+        params_type=HierTextParams,
+        evaluate=metric.evaluator(level),
+        validate=metric.validator(level),
+        aliases=(f"hiertext_{level}s", f"ht_{level}"),
+        applies=hierarchical,
+        global_extras=metric.global_extras,
+    )
+    for level in metric.LEVELS
+)
