@@ -53,6 +53,8 @@ class MetricSpec:
     returns the per-sample results to keep, same keys: for per-sample values that depend on
     the whole dataset (MMOCR shows each image at the globally best score threshold). It
     must not change tallies, so ``aggregate`` and subsets keep their meaning.
+    ``view``, when given, turns a sample into the one this metric's results index (e.g. the
+    lines of a HierText line metric instead of the words), for drawing and reading them.
     ``requires`` says in words what ``applies`` asks of the data; when set, ``--metric all``
     names the metric it leaves out and why (for metrics one would expect to run).
     """
@@ -70,6 +72,7 @@ class MetricSpec:
     fallback: Mapping[str, str] | None = None
     pair_table: PairTableOf | None = None
     finalize: Finalize | None = None
+    view: Callable[[Sample], Sample] | None = None
     requires: str = ""
 
 

@@ -58,6 +58,7 @@ class Side:
             k: dict(v) for k, v in {**(overrides or {}), **plan.overrides}.items() if v
         }
         self._progress = progress
+        self._views: dict[tuple[str, str], Sample] = {}
 
     @property
     def evaluations(self) -> dict[str, Evaluation]:
@@ -127,8 +128,27 @@ class Side:
         return self.store.wait(timeout_ms)
 
     # ------------------------------------------------------------------ reading
-    def sample(self, sample_id: str | None) -> Sample | None:
-        return None if sample_id is None else self.dataset[sample_id]
+    def sample(self, sample_id: str | None, metric: str | None = None) -> Sample | None:
+        """The sample as the metric's results index it (its ``view``: e.g. the lines of a
+        line-level metric); the dataset's own sample for most metrics."""
+        if sample_id is None:
+            return None
+        sample = self.dataset[sample_id]
+        mid = metric or self.metric
+        view = METRICS[mid].view if mid is not None and mid in METRICS else None
+        if view is None or mid is None:
+            return sample
+        key = (sample_id, mid)
+        if key not in self._views:
+            if len(self._views) > 32:
+                self._views.clear()
+            self._views[key] = view(sample)
+        return self._views[key]
+
+    def same_view(self, metric: str, other: str | None = None) -> bool:
+        """Whether two metrics index the same instances (their results can be compared)."""
+        mine = METRICS[other or self.metric or metric].view
+        return METRICS[metric].view is mine
 
     def evaluation(self, metric: str | None = None) -> Evaluation | None:
         mid = metric or self.metric

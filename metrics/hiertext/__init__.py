@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from metrics.hiertext import metric
 from metrics.hiertext.params import HierTextParams
+from metrics.hiertext.view import level_view
 from metrics.model import Dataset
 from metrics.spec import MetricSpec
 
@@ -34,6 +35,7 @@ SPECS: tuple[MetricSpec, ...] = tuple(
         aliases=(f"hiertext_{level}s", f"ht_{level}"),
         applies=hierarchical,
         global_extras=metric.global_extras,
+        view=None if level == "word" else level_view(level),
     )
     for level in metric.LEVELS
 )

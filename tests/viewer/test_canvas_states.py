@@ -96,3 +96,41 @@ def test_skipped_image_is_drawn_not_evaluated_with_a_banner(qtbot, tmp_path: Pat
     styles = {it.style for it in instance_items(s.sample(), s.result())}
     assert styles == {StyleKey.GT_NONE, StyleKey.DET_NONE}
     assert "1 image(s) skipped" in w.summary.text()
+
+
+def test_line_metrics_draw_lines_not_words(tmp_path: Path) -> None:
+    """A HierText line metric's results number the lines: the side shows the lines (one
+    instance per line, its own vertices for the GT), never the words under line indices."""
+    import json
+
+    from metrics.io.reader import load_dataset
+    from viewer.side import Side
+
+    word = {"vertices": [[0, 0], [10, 0], [10, 10], [0, 10]], "legible": True, "text": "a"}
+    word2 = {"vertices": [[20, 0], [30, 0], [30, 10], [20, 10]], "legible": True, "text": "b"}
+    line = {"vertices": [[0, 0], [30, 0], [30, 10], [0, 10]], "legible": True, "text": "a b"}
+    para = {"vertices": [[0, 0], [30, 0], [30, 10], [0, 10]], "legible": True}
+    gt = {
+        "annotations": [
+            {
+                "image_id": "img_1",
+                "image_width": 64,
+                "image_height": 32,
+                "paragraphs": [{**para, "lines": [{**line, "words": [word, word2]}]}],
+            }
+        ]
+    }
+    pred = {
+        "annotations": [
+            {"image_id": "img_1", "paragraphs": [{"lines": [{"text": "", "words": [word, word2]}]}]}
+        ]
+    }
+    (tmp_path / "gt.json").write_text(json.dumps(gt))
+    (tmp_path / "pred.json").write_text(json.dumps(pred))
+    ds = load_dataset(tmp_path / "gt.json", tmp_path / "pred.json")
+    side = Side(ds, store=None, metric="hiertext_line")  # type: ignore[arg-type]
+    lines = side.sample("img_1")
+    assert lines is not None and len(lines.gt) == 1 and len(lines.det) == 1
+    assert lines.gt[0].points.tolist() == line["vertices"]
+    assert side.sample("img_1", "hiertext_word").gt == ds["img_1"].gt  # words: as read
+    assert not side.same_view("hiertext_word")

@@ -188,8 +188,8 @@ def _other_metrics(session: Session, ref: Ref, other: str) -> str:
     rows = []
     for mid in session.metric_ids():
         r = session.result(metric=mid)
-        if r is None:
-            continue
+        if r is None or session.a is None or not session.a.same_view(mid):
+            continue  # other instances (e.g. the lines of a line-level metric)
         items = r.gt if ref[0] == "gt" else r.det
         if ref[1] >= len(items):
             continue
