@@ -90,13 +90,15 @@ def rings_of(geom: shapely.Geometry) -> tuple[FloatArray, ...]:
 
 # --- bulk geometry of many samples, shared by the metrics of one run --------------------------
 
-RingMode = str  # "icdar": int()-truncated vertices; "curved": float32 vertices
+RingMode = str  # "icdar": int()-truncated vertices; "curved": float32; "exact": as given
 
 
 def mode_rings(points: Sequence[FloatArray], mode: RingMode) -> list[FloatArray]:
     """Vertices as an official tool sees them (spec 0.4)."""
     if mode == "curved":
         return [p.astype(np.float32).astype(np.float64) for p in points]
+    if mode == "exact":
+        return [np.asarray(p, dtype=np.float64) for p in points]
     return [np.trunc(p) for p in points]
 
 

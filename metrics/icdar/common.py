@@ -15,6 +15,7 @@ import numpy.typing as npt
 import shapely
 
 import metrics.cache as cache
+import metrics.matching as matching
 from metrics.geometry import GeomArray, polygons, regions_of, signed_areas
 from metrics.icdar.params import TiouOptions
 from metrics.model import BoxType, FloatArray, Instance, Problem, Sample, Severity
@@ -55,43 +56,32 @@ def shapes(instances: Sequence[Instance], *, curved: bool = False) -> Shapes:
     return Shapes(geoms, area, dc)
 
 
+def _all_pairs(shape: tuple[int, ...]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Every (row, column) of a dense matrix as flat pair arrays, row-major."""
+    rows, cols = np.indices(shape, dtype=np.intp)
+    return rows.ravel(), cols.ravel()
+
+
 def dont_care_dets(
     inter: FloatArray, gt: Shapes, det_area: FloatArray, threshold: float
 ) -> tuple[BoolArray, npt.NDArray[np.intp]]:
     """Dets with |D ∩ G_dc| / |D| > threshold for some dc GT (first such GT absorbs it)."""
-    n_det = inter.shape[1]
-    absorbed = np.full(n_det, -1, dtype=np.intp)
-    dc_rows = np.flatnonzero(gt.dont_care)
-    if len(dc_rows) == 0 or n_det == 0:
-        return np.zeros(n_det, dtype=bool), absorbed
-    with np.errstate(divide="ignore", invalid="ignore"):
-        prec = np.where(det_area > 0, inter[dc_rows] / np.where(det_area > 0, det_area, 1), 0)
-    hit = prec > threshold
-    any_hit: BoolArray = np.asarray(hit.any(axis=0), dtype=bool)
-    absorbed[any_hit] = dc_rows[np.argmax(hit[:, any_hit], axis=0)]
-    return any_hit, absorbed
+    pi, pj = _all_pairs(inter.shape)
+    return matching.dont_care_dets(pi, pj, inter.ravel(), det_area, gt.dont_care, threshold)
 
 
 def iou_matrix(inter: FloatArray, gt_area: FloatArray, det_area: FloatArray) -> FloatArray:
-    union = gt_area[:, None] + det_area[None, :] - inter
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
+    return matching.pair_iou(inter, gt_area[:, None], det_area[None, :])
 
 
 def greedy_match(
     iou: FloatArray, gt_ok: BoolArray, det_ok: BoolArray, threshold: float
 ) -> list[tuple[int, int]]:
     """GT-major, det-minor first-found matching with IoU > threshold (spec 1.2 step 4)."""
-    cand = (iou > threshold) & gt_ok[:, None] & det_ok[None, :]
-    taken = np.zeros(iou.shape[1], dtype=bool)
-    pairs = []
-    for i in np.flatnonzero(cand.any(axis=1)):
-        free = np.flatnonzero(cand[i] & ~taken)
-        if len(free):
-            j = int(free[0])
-            taken[j] = True
-            pairs.append((int(i), j))
-    return pairs
+    pi, pj = _all_pairs(iou.shape)
+    rank = np.arange(iou.shape[1], dtype=np.intp)
+    m = matching.greedy_pairs(pi, pj, iou.ravel(), rank, gt_ok, det_ok, threshold)
+    return [(int(i), int(j)) for i, j in zip(pi[m], pj[m], strict=True)]
 
 
 def penalty(x: float, tolerance: float) -> float:
