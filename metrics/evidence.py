@@ -178,7 +178,65 @@ class ClevalEvidence:
     remaining: Mapping[int, str] = field(default_factory=dict)
 
 
-Evidence = IouEvidence | DetEvalEvidence | TedEvalEvidence | ClevalEvidence
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """An instance a protocol leaves out before matching (invalid or degenerate polygon),
+    with the reason (e.g. ``"self-intersecting (Self-intersection[5 3])"``)."""
+
+    index: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class VocFalsePositive:
+    """A CTW1500 (VOC-style) false positive: ``FP_low_iou`` or ``FP_gt_taken``, with the
+    detection's single best GT (first argmax; None in an image without GT) and that IoU."""
+
+    det: int
+    reason: str
+    best_gt: int | None
+    best_iou: float
+
+
+@dataclass(frozen=True, slots=True)
+class VocStep:
+    """One detection in evaluation order: its confidence and whether it added a TP or an FP
+    to the cumulative P/R curve (a skipped detection adds neither)."""
+
+    det: int
+    confidence: float
+    tp: bool
+    fp: bool
+
+
+@dataclass(frozen=True, slots=True)
+class VocEvidence:
+    """``ctw1500_eval``: the detections in evaluation order (the AP curve), the false
+    positives with their reason, skipped detections and invalid GT (IoU 0, still counted).
+
+    ``det_file`` (the detection file's name) orders the images as the official tool does;
+    ``sorted_by_confidence`` says whether the intended confidence sort was applied."""
+
+    det_file: str
+    steps: tuple[VocStep, ...]
+    false_positives: tuple[VocFalsePositive, ...]
+    skipped_dets: tuple[Skipped, ...]
+    invalid_gt: tuple[Skipped, ...]
+    sorted_by_confidence: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedEvidence:
+    """``paddleocr_det_iou``: GT and detections skipped entirely (not valid or not simple
+    after padding), which count nowhere and cannot absorb or match anything."""
+
+    gt_invalid_skipped: tuple[Skipped, ...]
+    det_invalid_skipped: tuple[Skipped, ...]
+
+
+Evidence = (
+    IouEvidence | DetEvalEvidence | TedEvalEvidence | ClevalEvidence | VocEvidence | SkippedEvidence
+)
 
 
 def pcc_of(evidence: Evidence | None) -> PccEvidence | None:
@@ -191,3 +249,13 @@ def pcc_of(evidence: Evidence | None) -> PccEvidence | None:
 def multiline_of(evidence: Evidence | None) -> tuple[MultilineTest, ...]:
     """TedEval's multiline tests of a result (empty for every other metric)."""
     return evidence.multiline if isinstance(evidence, TedEvalEvidence) else ()
+
+
+def skipped_of(evidence: Evidence | None) -> tuple[tuple[Skipped, ...], tuple[Skipped, ...]]:
+    """(GT, detections) a protocol left out before matching, with reasons (CTW1500's skipped
+    detections and invalid GT, PaddleOCR's invalid polygons); empty for other metrics."""
+    if isinstance(evidence, VocEvidence):
+        return evidence.invalid_gt, evidence.skipped_dets
+    if isinstance(evidence, SkippedEvidence):
+        return evidence.gt_invalid_skipped, evidence.det_invalid_skipped
+    return (), ()

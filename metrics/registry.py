@@ -10,14 +10,16 @@ import typing
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from metrics import cleval, deteval, icdar, tedeval
+from metrics import cleval, ctw1500, deteval, icdar, paddleocr, tedeval
 from metrics.model import Dataset
 from metrics.spec import MetricSpec
 
 __all__ = ["METRICS", "MetricSpec", "applicable", "make_params", "parse_sets", "resolve"]
 
 METRICS: dict[str, MetricSpec] = {
-    s.id: s for family in (icdar, deteval, tedeval, cleval) for s in family.SPECS
+    s.id: s
+    for family in (icdar, deteval, tedeval, cleval, ctw1500, paddleocr)
+    for s in family.SPECS
 }
 
 

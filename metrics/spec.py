@@ -16,7 +16,10 @@ from typing import Any
 from metrics.model import BoxType, Dataset, Problem, Sample
 from metrics.results import SampleResult
 
-EvaluateBatch = Callable[[Sequence[Sample], Any], list[SampleResult]]
+# One result per sample, in order; None for a sample the protocol does not evaluate at all
+# (PaddleOCR drops images without GT): it gets no result and counts nowhere, and the
+# metric's ``validate`` says so with a located warning.
+EvaluateBatch = Callable[[Sequence[Sample], Any], Sequence[SampleResult | None]]
 ValidateBatch = Callable[[Sequence[Sample], Any], list[Problem]]
 GlobalExtras = Callable[[Iterable[SampleResult]], dict[str, float]]
 
