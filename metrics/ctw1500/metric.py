@@ -26,6 +26,7 @@ as a located warning by ``validate`` (see ``metrics.ctw1500.validate``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -33,8 +34,8 @@ from metrics.ctw1500.match import Block, block
 from metrics.ctw1500.params import Ctw1500Params
 from metrics.ctw1500.voc import voc_ap
 from metrics.evidence import Skipped, VocEvidence, VocFalsePositive, VocStep
-from metrics.matching import IntArray, best_partner
-from metrics.model import FloatArray, Sample
+from metrics.matching import best_partner
+from metrics.model import Sample
 from metrics.results import (
     InstanceResult,
     MatchKind,
@@ -48,83 +49,115 @@ from metrics.results import (
 
 ID = "ctw1500_eval"
 OFFICIAL_CONFIDENCE = 0.999  # sortdetection.py gives every detection this score
+EPS = float(np.finfo(np.float64).eps)
+
+
+@dataclass(frozen=True)
+class _Lists:
+    """The block's per-instance arrays as Python lists (fast scalar access per sample)."""
+
+    g_off: list[int]
+    d_off: list[int]
+    tp: list[bool]
+    fp: list[bool]
+    taken: list[bool]
+    best_gt: list[int]
+    best_iou: list[float]
+    rank: list[int]
+    near_det: list[int]  # per GT: best counted det (global), for near misses
+    near_iou: list[float]
+    g_reason: list[str]
+    d_reason: list[str]
+    sorted_conf: list[bool]
+
+
+def _lists(b: Block) -> _Lists:
+    counted = b.tp | b.fp
+    near = best_partner(b.f.pi, b.f.pj, np.where(counted[b.f.pj], b.iou, -1.0), len(b.f.g_owner))
+    return _Lists(
+        b.f.g_off.tolist(),
+        b.f.d_off.tolist(),
+        b.tp.tolist(),
+        b.fp.tolist(),
+        b.taken.tolist(),
+        b.best_gt.tolist(),
+        b.best_iou.tolist(),
+        b.rank.tolist(),
+        near[0].tolist(),
+        near[1].tolist(),
+        b.g_reason,
+        b.d_reason,
+        b.sorted_conf,
+    )
 
 
 def evaluate_batch(samples: Sequence[Sample], params: Ctw1500Params) -> list[SampleResult]:
     """Evaluate a block of samples; results in the order of ``samples``."""
     if not samples:
         return []
-    b = block(samples, params)
-    counted = b.tp | b.fp
-    near = best_partner(b.f.pi, b.f.pj, np.where(counted[b.f.pj], b.iou, -1.0), len(b.f.g_owner))
-    return [_sample_result(b, s, sample, near) for s, sample in enumerate(samples)]
+    b = _lists(block(samples, params))
+    return [_sample_result(b, s, sample) for s, sample in enumerate(samples)]
 
 
 def evaluate_sample(sample: Sample, params: Ctw1500Params) -> SampleResult:
     return evaluate_batch([sample], params)[0]
 
 
-def _confidence(sample: Sample, j: int) -> float:
-    c = sample.det[j].confidence
-    return OFFICIAL_CONFIDENCE if c is None else float(c)
-
-
-def _steps(b: Block, s: int, sample: Sample) -> tuple[VocStep, ...]:
+def _steps(b: _Lists, s: int, sample: Sample) -> tuple[VocStep, ...]:
     """The detections of sample ``s`` in evaluation order, with their TP / FP increments."""
-    d0 = int(b.f.d_off[s])
-    order = sorted(range(len(sample.det)), key=lambda j: int(b.rank[d0 + j]))
+    d0 = b.d_off[s]
+    order = sorted(range(len(sample.det)), key=lambda j: b.rank[d0 + j])
+    confs = [d.confidence for d in sample.det]
     return tuple(
-        VocStep(j, _confidence(sample, j), bool(b.tp[d0 + j]), bool(b.fp[d0 + j])) for j in order
+        VocStep(
+            j,
+            OFFICIAL_CONFIDENCE if confs[j] is None else float(confs[j] or 0.0),
+            b.tp[d0 + j],
+            b.fp[d0 + j],
+        )
+        for j in order
     )
 
 
-def _false_positives(b: Block, s: int, steps: tuple[VocStep, ...]) -> tuple[VocFalsePositive, ...]:
-    d0, g0 = int(b.f.d_off[s]), int(b.f.g_off[s])
-    out = []
-    for st in steps:
-        d = d0 + st.det
-        if st.fp:
-            best = int(b.best_gt[d])
-            out.append(
-                VocFalsePositive(
-                    st.det,
-                    "FP_gt_taken" if b.taken[d] else "FP_low_iou",
-                    None if best < 0 else best - g0,
-                    float(b.best_iou[d]),
-                )
-            )
-    return tuple(out)
+def _false_positives(b: _Lists, s: int, steps: tuple[VocStep, ...]) -> tuple[VocFalsePositive, ...]:
+    d0, g0 = b.d_off[s], b.g_off[s]
+    return tuple(
+        VocFalsePositive(
+            st.det,
+            "FP_gt_taken" if b.taken[d0 + st.det] else "FP_low_iou",
+            None if b.best_gt[d0 + st.det] < 0 else b.best_gt[d0 + st.det] - g0,
+            b.best_iou[d0 + st.det],
+        )
+        for st in steps
+        if st.fp
+    )
 
 
-def _gt_results(
-    b: Block, s: int, partner: dict[int, int], near: tuple[IntArray, FloatArray]
-) -> tuple[InstanceResult, ...]:
-    g0, g1, d0 = int(b.f.g_off[s]), int(b.f.g_off[s + 1]), int(b.f.d_off[s])
+def _gt_results(b: _Lists, s: int, partner: dict[int, int]) -> tuple[InstanceResult, ...]:
+    g0, g1, d0 = b.g_off[s], b.g_off[s + 1], b.d_off[s]
     out = []
     for k in range(g1 - g0):
         if k in partner:
             out.append(InstanceResult(k, Verdict.MATCHED, 1.0, partners=(partner[k],)))
             continue
-        nm = None
-        if near[1][g0 + k] > 0:
-            nm = NearMiss(int(near[0][g0 + k]) - d0, float(near[1][g0 + k]), "iou")
+        value = b.near_iou[g0 + k]
+        nm = NearMiss(b.near_det[g0 + k] - d0, value, "iou") if value > 0 else None
         out.append(InstanceResult(k, Verdict.MISSED, near_miss=nm))
     return tuple(out)
 
 
-def _det_results(b: Block, s: int, n_det: int) -> tuple[InstanceResult, ...]:
-    d0, g0 = int(b.f.d_off[s]), int(b.f.g_off[s])
+def _det_results(b: _Lists, s: int) -> tuple[InstanceResult, ...]:
+    d0, d1, g0 = b.d_off[s], b.d_off[s + 1], b.g_off[s]
     out = []
-    for j in range(n_det):
-        d = d0 + j
-        best, value = int(b.best_gt[d]), float(b.best_iou[d])
-        if b.tp[d]:
+    for j in range(d1 - d0):
+        best, value = b.best_gt[d0 + j], b.best_iou[d0 + j]
+        if b.tp[d0 + j]:
             out.append(
                 InstanceResult(
                     j, Verdict.MATCHED, 1.0, partners=(best - g0,), values={"iou": value}
                 )
             )
-        elif b.fp[d]:
+        elif b.fp[d0 + j]:
             nm = NearMiss(best - g0, value, "iou") if value > 0 else None
             out.append(InstanceResult(j, Verdict.FALSE_POSITIVE, near_miss=nm))
         else:  # skipped before matching: counts nowhere
@@ -136,29 +169,25 @@ def _skipped(reasons: list[str], lo: int, hi: int) -> tuple[Skipped, ...]:
     return tuple(Skipped(k - lo, reasons[k]) for k in range(lo, hi) if reasons[k])
 
 
-def _sample_result(
-    b: Block, s: int, sample: Sample, near: tuple[IntArray, FloatArray]
-) -> SampleResult:
-    g0, g1 = int(b.f.g_off[s]), int(b.f.g_off[s + 1])
-    d0, d1 = int(b.f.d_off[s]), int(b.f.d_off[s + 1])
+def _sample_result(b: _Lists, s: int, sample: Sample) -> SampleResult:
+    g0, g1, d0, d1 = b.g_off[s], b.g_off[s + 1], b.d_off[s], b.d_off[s + 1]
     steps = _steps(b, s, sample)
-    tp = int(np.count_nonzero(b.tp[d0:d1]))
-    fp = int(np.count_nonzero(b.fp[d0:d1]))
+    tp = sum(st.tp for st in steps)
+    fp = sum(st.fp for st in steps)
     npos = g1 - g0
     recall = tp / npos if npos else 0.0
-    precision = tp / max(tp + fp, np.finfo(np.float64).eps)
+    precision = tp / max(tp + fp, EPS)
     matches = tuple(
         MatchRecord(
             kind=MatchKind.ONE_TO_ONE,
-            gt=(int(b.best_gt[d0 + st.det]) - g0,),
+            gt=(b.best_gt[d0 + st.det] - g0,),
             det=(st.det,),
-            values={"iou": float(b.best_iou[d0 + st.det])},
+            values={"iou": b.best_iou[d0 + st.det]},
             label="TP",
         )
         for st in steps
         if st.tp
     )
-    partner = {m.gt[0]: m.det[0] for m in matches}
     ap = voc_ap([st.tp for st in steps], [st.fp for st in steps], npos) if steps else np.nan
     det_file = (sample.det_source or sample.id).rsplit(":", 1)[-1].rsplit("/", 1)[-1]
     return SampleResult(
@@ -168,8 +197,8 @@ def _sample_result(
         precision=precision,
         hmean=hmean(recall, precision),
         tally=credit_tally(npos, tp + fp, tp, tp, n_matched=tp),
-        gt=_gt_results(b, s, partner, near),
-        det=_det_results(b, s, d1 - d0),
+        gt=_gt_results(b, s, {m.gt[0]: m.det[0] for m in matches}),
+        det=_det_results(b, s),
         matches=matches,
         evidence=VocEvidence(
             det_file=det_file,

@@ -154,6 +154,20 @@ def _block(samples: Sequence[Sample], params: PaddleParams) -> _Block:
     return _Block(f, g_reason, d_reason, g_ok, d_ok, g_dc, d_dc, absorbed, iou, m)
 
 
+@dataclass(frozen=True)
+class _Side:
+    """One side (GT or det) of a block as Python lists, for the per-sample results."""
+
+    off: list[int]
+    skipped: list[bool]
+    dc: list[bool]
+    absorbed: list[int] | None
+    near_other: list[int]
+    near_iou: list[float]
+    reasons: list[str]
+    miss: Verdict
+
+
 def evaluate_batch(samples: Sequence[Sample], params: PaddleParams) -> list[SampleResult | None]:
     """Evaluate a block of samples; None for an image without GT lines (dropped)."""
     kept = [s for s in samples if s.gt]
@@ -165,7 +179,28 @@ def evaluate_batch(samples: Sequence[Sample], params: PaddleParams) -> list[Samp
     d_care = b.d_ok & ~b.d_dc
     near_g = best_partner(f.pi, f.pj, np.where(d_care[f.pj], b.iou, -1.0), len(b.g_ok))
     near_d = best_partner(f.pj, f.pi, np.where(g_care[f.pi], b.iou, -1.0), len(b.d_ok))
-    out = iter([_sample_result(b, k, s, near_g, near_d) for k, s in enumerate(kept)])
+    gts = _Side(
+        f.g_off.tolist(),
+        (~b.g_ok).tolist(),
+        b.g_dc.tolist(),
+        None,
+        near_g[0].tolist(),
+        near_g[1].tolist(),
+        b.g_reason,
+        Verdict.MISSED,
+    )
+    dets = _Side(
+        f.d_off.tolist(),
+        (~b.d_ok).tolist(),
+        b.d_dc.tolist(),
+        b.absorbed.tolist(),
+        near_d[0].tolist(),
+        near_d[1].tolist(),
+        b.d_reason,
+        Verdict.FALSE_POSITIVE,
+    )
+    pairs = _pairs_by_sample(b, len(kept))
+    out = iter([_sample_result(gts, dets, k, s, pairs[k]) for k, s in enumerate(kept)])
     return [next(out) if s.gt else None for s in samples]
 
 
@@ -173,71 +208,71 @@ def evaluate_sample(sample: Sample, params: PaddleParams) -> SampleResult | None
     return evaluate_batch([sample], params)[0]
 
 
+def _pairs_by_sample(b: _Block, n: int) -> list[list[tuple[int, int, float]]]:
+    """The matches of each sample as (GT, det, IoU) with sample-local indices, GT order."""
+    f = b.f
+    owner = f.g_owner[f.pi[b.matches]].tolist()
+    gi = (f.pi[b.matches] - f.g_off[f.g_owner[f.pi[b.matches]]]).tolist()
+    dj = (f.pj[b.matches] - f.d_off[f.d_owner[f.pj[b.matches]]]).tolist()
+    out: list[list[tuple[int, int, float]]] = [[] for _ in range(n)]
+    for s, i, j, v in zip(owner, gi, dj, b.iou[b.matches].tolist(), strict=True):
+        out[s].append((i, j, v))
+    return out
+
+
 def _instances(
-    span: tuple[int, int],
-    other_off: int,
-    partner: dict[int, int],
-    skipped: BoolArray,
-    dc: BoolArray,
-    absorbed: IntArray | None,
-    near: tuple[IntArray, FloatArray],
-    miss: Verdict,
+    side: _Side, s: int, other_off: int, partner: dict[int, int]
 ) -> tuple[InstanceResult, ...]:
-    a, b = span
+    a, z = side.off[s], side.off[s + 1]
     out = []
-    for k in range(b - a):
+    for k in range(z - a):
         g = a + k
-        if skipped[g]:
+        if side.skipped[g]:
             out.append(InstanceResult(k, Verdict.DONT_CARE))
-        elif dc[g]:
-            by = None if absorbed is None or absorbed[g] < 0 else int(absorbed[g]) - other_off
-            out.append(InstanceResult(k, Verdict.DONT_CARE, absorbed_by=by))
+        elif side.dc[g]:
+            by = None if side.absorbed is None or side.absorbed[g] < 0 else side.absorbed[g]
+            out.append(
+                InstanceResult(
+                    k, Verdict.DONT_CARE, absorbed_by=None if by is None else by - other_off
+                )
+            )
         elif k in partner:
             out.append(InstanceResult(k, Verdict.MATCHED, 1.0, partners=(partner[k],)))
         else:
-            nm = None
-            if near[1][g] > 0:
-                nm = NearMiss(int(near[0][g]) - other_off, float(near[1][g]), "iou")
-            out.append(InstanceResult(k, miss, near_miss=nm))
+            value = side.near_iou[g]
+            nm = NearMiss(side.near_other[g] - other_off, value, "iou") if value > 0 else None
+            out.append(InstanceResult(k, side.miss, near_miss=nm))
     return tuple(out)
 
 
-def _skipped(reasons: list[str], lo: int, hi: int) -> tuple[Skipped, ...]:
-    return tuple(Skipped(k - lo, reasons[k]) for k in range(lo, hi) if reasons[k])
+def _skipped(side: _Side, s: int) -> tuple[Skipped, ...]:
+    lo, hi = side.off[s], side.off[s + 1]
+    return tuple(Skipped(k - lo, side.reasons[k]) for k in range(lo, hi) if side.reasons[k])
+
+
+def _care(side: _Side, s: int) -> int:
+    lo, hi = side.off[s], side.off[s + 1]
+    return sum(1 for k in range(lo, hi) if not (side.skipped[k] or side.dc[k]))
 
 
 def _sample_result(
-    b: _Block,
-    s: int,
-    sample: Sample,
-    near_g: tuple[IntArray, FloatArray],
-    near_d: tuple[IntArray, FloatArray],
+    gts: _Side, dets: _Side, s: int, sample: Sample, pairs: list[tuple[int, int, float]]
 ) -> SampleResult:
-    f = b.f
-    g0, g1, d0, d1 = (int(v) for v in (f.g_off[s], f.g_off[s + 1], f.d_off[s], f.d_off[s + 1]))
-    lo, hi = np.searchsorted(f.pi[b.matches], [g0, g1])
-    ms = b.matches[lo:hi].tolist()
-    pairs = [(int(f.pi[k]) - g0, int(f.pj[k]) - d0, float(b.iou[k])) for k in ms]
-    n_gt = int(np.count_nonzero(b.g_ok[g0:g1] & ~b.g_dc[g0:g1]))
-    n_det = int(np.count_nonzero(b.d_ok[d0:d1] & ~b.d_dc[d0:d1]))
-    recall, precision, h = per_image_rule(n_gt, n_det, len(pairs), len(pairs))
-    g_partner = {i: j for i, j, _ in pairs}
-    d_partner = {j: i for i, j, _ in pairs}
+    n_gt, n_det, n = _care(gts, s), _care(dets, s), len(pairs)
+    recall, precision, h = per_image_rule(n_gt, n_det, n, n)
     return SampleResult(
         metric=ID,
         sample_id=sample.id,
         recall=recall,
         precision=precision,
         hmean=h,
-        tally=credit_tally(n_gt, n_det, len(pairs), len(pairs), n_matched=len(pairs)),
-        gt=_instances((g0, g1), d0, g_partner, ~b.g_ok, b.g_dc, None, near_g, Verdict.MISSED),
-        det=_instances(
-            (d0, d1), g0, d_partner, ~b.d_ok, b.d_dc, b.absorbed, near_d, Verdict.FALSE_POSITIVE
-        ),
+        tally=credit_tally(n_gt, n_det, n, n, n_matched=n),
+        gt=_instances(gts, s, dets.off[s], {i: j for i, j, _ in pairs}),
+        det=_instances(dets, s, gts.off[s], {j: i for i, j, _ in pairs}),
         matches=tuple(
             MatchRecord(kind=MatchKind.ONE_TO_ONE, gt=(i,), det=(j,), values={"iou": v}, label="OO")
             for i, j, v in pairs
         ),
-        evidence=SkippedEvidence(_skipped(b.g_reason, g0, g1), _skipped(b.d_reason, d0, d1)),
-        extra={"gt_care": n_gt, "det_care": n_det, "matched": len(pairs)},
+        evidence=SkippedEvidence(_skipped(gts, s), _skipped(dets, s)),
+        extra={"gt_care": n_gt, "det_care": n_det, "matched": n},
     )
