@@ -197,12 +197,15 @@ def flat_geometry(
     gt_points: Sequence[Sequence[FloatArray]],
     det_points: Sequence[Sequence[FloatArray]],
     mode: RingMode,
+    *,
+    intersections: bool = True,
 ) -> FlatGeometry:
     """Geometry of many samples at once: one vectorized pass over every polygon.
 
     Candidate pairs come from one STRtree over the detections' bounding boxes, each sample's
     boxes shifted along x so that samples never meet; intersections are computed on the
-    unshifted polygons.
+    unshifted polygons. ``intersections=False`` leaves them to the caller (``inter`` is NaN),
+    for metrics that need only some pairs' areas.
     """
     g_counts = np.fromiter((len(s) for s in gt_points), dtype=np.intp, count=len(gt_points))
     d_counts = np.fromiter((len(s) for s in det_points), dtype=np.intp, count=len(det_points))
@@ -223,7 +226,11 @@ def flat_geometry(
         ig, jd = ig[keep].astype(np.intp), jd[keep].astype(np.intp)
         order = np.lexsort((jd, ig))
         pi, pj = ig[order], jd[order]
-        inter = pair_intersection_areas(g_rings, d_rings, g_geoms, d_geoms, pi, pj)
+        inter = (
+            pair_intersection_areas(g_rings, d_rings, g_geoms, d_geoms, pi, pj)
+            if intersections
+            else np.full(len(pi), np.nan)
+        )
     return FlatGeometry(
         g_off=np.concatenate([[0], np.cumsum(g_counts)]).astype(np.intp),
         d_off=np.concatenate([[0], np.cumsum(d_counts)]).astype(np.intp),

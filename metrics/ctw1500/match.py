@@ -14,14 +14,13 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-import metrics.cache as cache
 from metrics.ctw1500.params import Ctw1500Params
-from metrics.geometry import FlatGeometry
-from metrics.matching import BoolArray, IntArray, best_partner, pair_iou
+from metrics.geometry import FlatGeometry, flat_geometry
+from metrics.matching import BoolArray, IntArray, best_partner
 from metrics.model import FloatArray, Sample
 from metrics.order import confidence_order
 
-_NEAR = 1e-9  # IoUs this close to the threshold are recomputed exactly as the script does
+_SLACK = 1e-9  # bounds within this of a computed IoU are computed too (rounding)
 
 
 def polygon_reasons(points: Sequence[FloatArray], invalid: BoolArray) -> list[str]:
@@ -45,7 +44,7 @@ class Block:
     f: FlatGeometry
     g_reason: list[str]
     d_reason: list[str]
-    iou: FloatArray  # per candidate pair; 0 when either side is unusable
+    iou: FloatArray  # per candidate pair; -1 when not computed (cannot matter) or unusable
     best_gt: IntArray  # per det: first argmax GT (global), -1 without GT
     best_iou: FloatArray
     tp: BoolArray  # per det
@@ -69,20 +68,61 @@ def _ranks(
     return rank, used
 
 
-def _exact_iou(
-    f: FlatGeometry, k: IntArray, g_area: FloatArray, d_area: FloatArray, lo: float
-) -> FloatArray:
-    """IoU of the pairs ``k`` as ``voc_eval_polygon`` computes it (GEOS intersection)."""
-    inter = shapely.area(shapely.intersection(f.d_geoms[f.pj[k]], f.g_geoms[f.pi[k]]))
-    union = g_area[f.pi[k]] + d_area[f.pj[k]] - inter
-    out: FloatArray = inter / np.maximum(union, lo)
+def _bounds(f: FlatGeometry, g_area: FloatArray, d_area: FloatArray, lo: float) -> FloatArray:
+    """An upper bound of each pair's IoU: the intersection is at most the smaller area and
+    the area where the two bounding boxes overlap."""
+    gb, db = shapely.bounds(f.g_geoms[f.pi]), shapely.bounds(f.d_geoms[f.pj])
+    w = np.clip(np.minimum(gb[:, 2], db[:, 2]) - np.maximum(gb[:, 0], db[:, 0]), 0.0, None)
+    h = np.clip(np.minimum(gb[:, 3], db[:, 3]) - np.maximum(gb[:, 1], db[:, 1]), 0.0, None)
+    a, b = g_area[f.pi], d_area[f.pj]
+    top = np.minimum(np.minimum(a, b), w * h)
+    out: FloatArray = top / np.maximum(a + b - top, lo)
     return out
 
 
+@dataclass(frozen=True)
+class _Exact:
+    """IoUs computed on demand as ``voc_eval_polygon`` does (GEOS ``det ∩ gt``, shapely
+    areas, union clamped); -1 marks a pair not computed (or unusable)."""
+
+    f: FlatGeometry
+    g_area: FloatArray
+    d_area: FloatArray
+    lo: float
+    iou: FloatArray
+
+    def compute(self, k: IntArray) -> None:
+        if not len(k):
+            return
+        f = self.f
+        inter = shapely.area(shapely.intersection(f.d_geoms[f.pj[k]], f.g_geoms[f.pi[k]]))
+        union = self.g_area[f.pi[k]] + self.d_area[f.pj[k]] - inter
+        self.iou[k] = inter / np.maximum(union, self.lo)
+
+
+def _best_gts(ex: _Exact, use: BoolArray, n_det: int) -> tuple[IntArray, FloatArray]:
+    """First argmax GT of every det and its IoU, computing only the pairs that can be it:
+    each det's pair of highest bound first, then the pairs whose bound reaches that IoU."""
+    f = ex.f
+    bound = np.where(use, _bounds(f, ex.g_area, ex.d_area, ex.lo), -1.0)
+    top, _ = best_partner(f.pj, np.arange(len(f.pj), dtype=np.intp), bound, n_det)
+    top = top[top >= 0]
+    ex.compute(top[use[top]])
+    first = np.maximum(best_partner(f.pj, f.pi, ex.iou, n_det)[1], 0.0)
+    ex.compute(np.flatnonzero(use & (ex.iou < 0) & (bound >= first[f.pj] - _SLACK)))
+    best_gt, best_iou = best_partner(f.pj, f.pi, ex.iou, n_det)
+    return best_gt, np.maximum(best_iou, 0.0)
+
+
 def block(samples: Sequence[Sample], params: Ctw1500Params) -> Block:
-    f = cache.active().flat(samples, "exact")
     g_pts = [g.points for s in samples for g in s.gt]
     d_pts = [d.points for s in samples for d in s.det]
+    f = flat_geometry(
+        [[g.points for g in s.gt] for s in samples],
+        [[d.points for d in s.det] for s in samples],
+        "exact",
+        intersections=False,
+    )
     g_reason = polygon_reasons(g_pts, f.g_invalid)
     d_reason = polygon_reasons(d_pts, f.d_invalid)
     g_ok = np.array([not r for r in g_reason], dtype=bool)
@@ -90,14 +130,9 @@ def block(samples: Sequence[Sample], params: Ctw1500Params) -> Block:
     g_area = np.where(g_ok, shapely.area(f.g_geoms), 0.0) if len(g_ok) else np.zeros(0)
     d_area = np.where(d_ok, shapely.area(f.d_geoms), 0.0) if len(d_ok) else np.zeros(0)
     use = g_ok[f.pi] & d_ok[f.pj]
-    iou = np.where(
-        use, pair_iou(f.inter, g_area[f.pi], d_area[f.pj], min_union=params.min_union), 0.0
-    )
-    near = np.flatnonzero(use & (np.abs(iou - params.iou_threshold) <= _NEAR))
-    if len(near):
-        iou[near] = _exact_iou(f, near, g_area, d_area, params.min_union)
+    ex = _Exact(f, g_area, d_area, params.min_union, np.full(len(f.pi), -1.0))
     n_det = len(f.d_owner)
-    best_gt, best_iou = best_partner(f.pj, f.pi, iou, n_det)
+    best_gt, best_iou = _best_gts(ex, use, n_det)
     first_gt = np.where(f.g_off[f.d_owner + 1] > f.g_off[f.d_owner], f.g_off[f.d_owner], -1)
     best_gt = np.where(best_iou > 0, best_gt, first_gt).astype(np.intp)
     rank, used = _ranks(samples, f, params.sort_by_confidence)
@@ -109,4 +144,8 @@ def block(samples: Sequence[Sample], params: Ctw1500Params) -> Block:
     taken = np.zeros(n_det, dtype=bool)
     taken[qual[~first]] = True
     fp = d_ok & ~tp
-    return Block(f, g_reason, d_reason, iou, best_gt, best_iou, tp, fp, taken, rank, used)
+    # near misses of the missed GTs: their remaining pairs with counted dets
+    matched = np.zeros(len(g_ok), dtype=bool)
+    matched[best_gt[tp]] = True
+    ex.compute(np.flatnonzero(use & (ex.iou < 0) & ~matched[f.pi]))
+    return Block(f, g_reason, d_reason, ex.iou, best_gt, best_iou, tp, fp, taken, rank, used)
