@@ -199,26 +199,21 @@ class VocFalsePositive:
 
 
 @dataclass(frozen=True, slots=True)
-class VocStep:
-    """One detection in evaluation order: its confidence and whether it added a TP or an FP
-    to the cumulative P/R curve (a skipped detection adds neither)."""
-
-    det: int
-    confidence: float
-    tp: bool
-    fp: bool
-
-
-@dataclass(frozen=True, slots=True)
 class VocEvidence:
     """``ctw1500_eval``: the detections in evaluation order (the AP curve), the false
     positives with their reason, skipped detections and invalid GT (IoU 0, still counted).
 
-    ``det_file`` (the detection file's name) orders the images as the official tool does;
-    ``sorted_by_confidence`` says whether the intended confidence sort was applied."""
+    ``order`` lists the detections in evaluation order; ``confidence``, ``tp`` and ``fp`` are
+    aligned with it (``tp``/``fp``: what each adds to the cumulative P/R curve; a skipped
+    detection adds neither). ``det_file`` (the detection file's name) orders the images as
+    the official tool does; ``sorted_by_confidence`` says whether the intended confidence
+    sort was applied."""
 
     det_file: str
-    steps: tuple[VocStep, ...]
+    order: tuple[int, ...]
+    confidence: tuple[float, ...]
+    tp: tuple[bool, ...]
+    fp: tuple[bool, ...]
     false_positives: tuple[VocFalsePositive, ...]
     skipped_dets: tuple[Skipped, ...]
     invalid_gt: tuple[Skipped, ...]

@@ -33,7 +33,7 @@ import numpy as np
 from metrics.ctw1500.match import Block, block
 from metrics.ctw1500.params import Ctw1500Params
 from metrics.ctw1500.voc import voc_ap
-from metrics.evidence import Skipped, VocEvidence, VocFalsePositive, VocStep
+from metrics.evidence import Skipped, VocEvidence, VocFalsePositive
 from metrics.matching import best_partner
 from metrics.model import Sample
 from metrics.results import (
@@ -103,33 +103,40 @@ def evaluate_sample(sample: Sample, params: Ctw1500Params) -> SampleResult:
     return evaluate_batch([sample], params)[0]
 
 
-def _steps(b: _Lists, s: int, sample: Sample) -> tuple[VocStep, ...]:
-    """The detections of sample ``s`` in evaluation order, with their TP / FP increments."""
-    d0 = b.d_off[s]
-    order = sorted(range(len(sample.det)), key=lambda j: b.rank[d0 + j])
+@dataclass(frozen=True)
+class _Steps:
+    """The detections of one sample in evaluation order, with their TP / FP increments."""
+
+    order: tuple[int, ...]
+    confidence: tuple[float, ...]
+    tp: tuple[bool, ...]
+    fp: tuple[bool, ...]
+
+
+def _steps(b: _Lists, s: int, sample: Sample) -> _Steps:
+    d0, d1 = b.d_off[s], b.d_off[s + 1]
+    rank = b.rank[d0:d1]
+    order = sorted(range(d1 - d0), key=rank.__getitem__)
     confs = [d.confidence for d in sample.det]
-    return tuple(
-        VocStep(
-            j,
-            OFFICIAL_CONFIDENCE if confs[j] is None else float(confs[j] or 0.0),
-            b.tp[d0 + j],
-            b.fp[d0 + j],
-        )
-        for j in order
+    return _Steps(
+        tuple(order),
+        tuple(OFFICIAL_CONFIDENCE if confs[j] is None else float(confs[j] or 0.0) for j in order),
+        tuple(b.tp[d0 + j] for j in order),
+        tuple(b.fp[d0 + j] for j in order),
     )
 
 
-def _false_positives(b: _Lists, s: int, steps: tuple[VocStep, ...]) -> tuple[VocFalsePositive, ...]:
+def _false_positives(b: _Lists, s: int, steps: _Steps) -> tuple[VocFalsePositive, ...]:
     d0, g0 = b.d_off[s], b.g_off[s]
     return tuple(
         VocFalsePositive(
-            st.det,
-            "FP_gt_taken" if b.taken[d0 + st.det] else "FP_low_iou",
-            None if b.best_gt[d0 + st.det] < 0 else b.best_gt[d0 + st.det] - g0,
-            b.best_iou[d0 + st.det],
+            j,
+            "FP_gt_taken" if b.taken[d0 + j] else "FP_low_iou",
+            None if b.best_gt[d0 + j] < 0 else b.best_gt[d0 + j] - g0,
+            b.best_iou[d0 + j],
         )
-        for st in steps
-        if st.fp
+        for j, fp in zip(steps.order, steps.fp, strict=True)
+        if fp
     )
 
 
@@ -172,23 +179,22 @@ def _skipped(reasons: list[str], lo: int, hi: int) -> tuple[Skipped, ...]:
 def _sample_result(b: _Lists, s: int, sample: Sample) -> SampleResult:
     g0, g1, d0, d1 = b.g_off[s], b.g_off[s + 1], b.d_off[s], b.d_off[s + 1]
     steps = _steps(b, s, sample)
-    tp = sum(st.tp for st in steps)
-    fp = sum(st.fp for st in steps)
+    tp, fp = sum(steps.tp), sum(steps.fp)
     npos = g1 - g0
     recall = tp / npos if npos else 0.0
     precision = tp / max(tp + fp, EPS)
     matches = tuple(
         MatchRecord(
             kind=MatchKind.ONE_TO_ONE,
-            gt=(b.best_gt[d0 + st.det] - g0,),
-            det=(st.det,),
-            values={"iou": b.best_iou[d0 + st.det]},
+            gt=(b.best_gt[d0 + j] - g0,),
+            det=(j,),
+            values={"iou": b.best_iou[d0 + j]},
             label="TP",
         )
-        for st in steps
-        if st.tp
+        for j, tp_j in zip(steps.order, steps.tp, strict=True)
+        if tp_j
     )
-    ap = voc_ap([st.tp for st in steps], [st.fp for st in steps], npos) if steps else np.nan
+    ap = voc_ap(steps.tp, steps.fp, npos) if steps.order else np.nan
     det_file = (sample.det_source or sample.id).rsplit(":", 1)[-1].rsplit("/", 1)[-1]
     return SampleResult(
         metric=ID,
@@ -202,7 +208,10 @@ def _sample_result(b: _Lists, s: int, sample: Sample) -> SampleResult:
         matches=matches,
         evidence=VocEvidence(
             det_file=det_file,
-            steps=steps,
+            order=steps.order,
+            confidence=steps.confidence,
+            tp=steps.tp,
+            fp=steps.fp,
             false_positives=_false_positives(b, s, steps),
             skipped_dets=_skipped(b.d_reason, d0, d1),
             invalid_gt=_skipped(b.g_reason, g0, g1),

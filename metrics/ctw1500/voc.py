@@ -49,7 +49,16 @@ def global_extras(results: Iterable[SampleResult]) -> dict[str, float]:
             ev = r.evidence
             skipped += len(ev.skipped_dets)
             by_conf = by_conf or ev.sorted_by_confidence
-            rows.extend((ev.det_file, st.det, st.confidence, st.tp, st.fp) for st in ev.steps)
+            rows.extend(
+                zip(
+                    [ev.det_file] * len(ev.order),
+                    ev.order,
+                    ev.confidence,
+                    ev.tp,
+                    ev.fp,
+                    strict=True,
+                )
+            )
     rows.sort(key=lambda t: (t[0], t[1]))
     if by_conf:
         rows.sort(key=lambda t: -t[2])

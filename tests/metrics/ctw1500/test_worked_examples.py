@@ -79,8 +79,8 @@ def test_self_intersecting_detection_counts_nowhere() -> None:  # C3, quirk 12
     assert skipped.index == 1 and "Self-intersection" in skipped.reason
     assert skipped_of(with_bowtie.evidence)[1] == (skipped,)
     assert with_bowtie.extra["num_det_counted"] == 1
-    step = with_bowtie.evidence.steps[1]
-    assert (step.tp, step.fp) == (False, False)
+    ev = with_bowtie.evidence
+    assert (ev.order, ev.tp, ev.fp) == ((0, 1), (True, False), (False, False))
 
 
 def test_detection_with_two_points_is_skipped() -> None:  # C3: shapely cannot build it
@@ -117,7 +117,8 @@ def test_ap_depends_on_file_order() -> None:  # C5, quirk 15: hand-computed
     assert global_extras([r])["ap"] == pytest.approx(2 / 3)
     # the intended sort puts both TPs first: AP 1
     sorted_r = ctw(s, sort_by_confidence=True)
-    assert [st.det for st in sorted_r.evidence.steps] == [1, 2, 0]
+    assert sorted_r.evidence.order == (1, 2, 0)
+    assert sorted_r.evidence.confidence == (0.9, 0.8, 0.1)
     assert sorted_r.extra["ap"] == 1.0
     assert global_extras([sorted_r])["ap"] == 1.0
 
