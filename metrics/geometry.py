@@ -248,6 +248,17 @@ def flat_geometry(
     )
 
 
+def intersection_bounds(f: FlatGeometry, g_area: FloatArray, d_area: FloatArray) -> FloatArray:
+    """An upper bound of |G ∩ D| for each candidate pair of ``f``: the smaller of the two
+    areas and of the overlap of their bounding boxes (lets a metric skip exact clipping of
+    pairs that cannot reach a threshold or a maximum)."""
+    gb, db = shapely.bounds(f.g_geoms[f.pi]), shapely.bounds(f.d_geoms[f.pj])
+    w = np.clip(np.minimum(gb[:, 2], db[:, 2]) - np.maximum(gb[:, 0], db[:, 0]), 0.0, None)
+    h = np.clip(np.minimum(gb[:, 3], db[:, 3]) - np.maximum(gb[:, 1], db[:, 1]), 0.0, None)
+    out: FloatArray = np.minimum(np.minimum(g_area[f.pi], d_area[f.pj]), w * h)
+    return out
+
+
 def split_geometry(f: FlatGeometry) -> list[SampleGeometry]:
     """Per-sample views of a FlatGeometry, with dense GT x det intersection matrices."""
     out = []

@@ -15,7 +15,7 @@ import numpy as np
 import shapely
 
 from metrics.ctw1500.params import Ctw1500Params
-from metrics.geometry import FlatGeometry, flat_geometry
+from metrics.geometry import FlatGeometry, flat_geometry, intersection_bounds
 from metrics.matching import BoolArray, IntArray, best_partner
 from metrics.model import FloatArray, Sample
 from metrics.order import confidence_order
@@ -69,14 +69,9 @@ def _ranks(
 
 
 def _bounds(f: FlatGeometry, g_area: FloatArray, d_area: FloatArray, lo: float) -> FloatArray:
-    """An upper bound of each pair's IoU: the intersection is at most the smaller area and
-    the area where the two bounding boxes overlap."""
-    gb, db = shapely.bounds(f.g_geoms[f.pi]), shapely.bounds(f.d_geoms[f.pj])
-    w = np.clip(np.minimum(gb[:, 2], db[:, 2]) - np.maximum(gb[:, 0], db[:, 0]), 0.0, None)
-    h = np.clip(np.minimum(gb[:, 3], db[:, 3]) - np.maximum(gb[:, 1], db[:, 1]), 0.0, None)
-    a, b = g_area[f.pi], d_area[f.pj]
-    top = np.minimum(np.minimum(a, b), w * h)
-    out: FloatArray = top / np.maximum(a + b - top, lo)
+    """An upper bound of each pair's IoU (from the bound of its intersection)."""
+    top = intersection_bounds(f, g_area, d_area)
+    out: FloatArray = top / np.maximum(g_area[f.pi] + d_area[f.pj] - top, lo)
     return out
 
 

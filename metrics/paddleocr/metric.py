@@ -29,7 +29,12 @@ import numpy as np
 import shapely
 
 from metrics.evidence import Skipped, SkippedEvidence
-from metrics.geometry import FlatGeometry, flat_geometry
+from metrics.geometry import (
+    FlatGeometry,
+    flat_geometry,
+    intersection_bounds,
+    pair_intersection_areas,
+)
 from metrics.matching import (
     BoolArray,
     IntArray,
@@ -109,16 +114,56 @@ class _Block:
     matches: IntArray  # indices into the pair arrays
 
 
-def _exact(f: FlatGeometry, k: IntArray) -> tuple[FloatArray, FloatArray]:
-    """GEOS intersection and union areas of the pairs ``k`` (PaddleOCR's own formulas)."""
-    d, g = f.d_geoms[f.pj[k]], f.g_geoms[f.pi[k]]
-    return shapely.area(shapely.intersection(d, g)), shapely.area(shapely.union(d, g))
+@dataclass(frozen=True)
+class _Areas:
+    """Intersection areas computed on demand (NaN = not computed): numpy clipping for convex
+    quads, GEOS otherwise, and GEOS with PaddleOCR's own union for ratios at a threshold."""
+
+    f: FlatGeometry
+    g_rings: list[FloatArray]
+    d_rings: list[FloatArray]
+    g_area: FloatArray
+    d_area: FloatArray
+    inter: FloatArray
+    iou: FloatArray  # -1 where not computed
+
+    def compute(self, k: IntArray, params: PaddleParams) -> None:
+        if not len(k):
+            return
+        f = self.f
+        pi, pj = f.pi[k], f.pj[k]
+        inter = pair_intersection_areas(self.g_rings, self.d_rings, f.g_geoms, f.d_geoms, pi, pj)
+        iou = pair_iou(inter, self.g_area[pi], self.d_area[pj])
+        prec = inter / np.where(self.d_area[pj] > 0, self.d_area[pj], np.inf)
+        near = (np.abs(iou - params.iou_constraint) <= _NEAR) | (
+            np.abs(prec - params.area_precision_constraint) <= _NEAR
+        )
+        if near.any():
+            d, g = f.d_geoms[pj[near]], f.g_geoms[pi[near]]
+            inter[near] = shapely.area(shapely.intersection(d, g))
+            iou[near] = inter[near] / shapely.area(shapely.union(d, g))
+        self.inter[k], self.iou[k] = inter, iou
+
+
+def _decisive(a: _Areas, use: BoolArray, g_dc: BoolArray, params: PaddleParams) -> IntArray:
+    """Pairs whose bound can pass the IoU test, or the don't-care test with a ### GT."""
+    f = a.f
+    top = intersection_bounds(f, a.g_area, a.d_area)
+    bound_iou = pair_iou(top, a.g_area[f.pi], a.d_area[f.pj])
+    bound_prec = top / np.where(a.d_area[f.pj] > 0, a.d_area[f.pj], np.inf)
+    return np.flatnonzero(
+        use
+        & (
+            (bound_iou > params.iou_constraint - _NEAR)
+            | (g_dc[f.pi] & (bound_prec > params.area_precision_constraint - _NEAR))
+        )
+    )
 
 
 def _block(samples: Sequence[Sample], params: PaddleParams) -> _Block:
     g_rings = [padded_gt(s.gt) for s in samples]
     d_rings = [[d.points for d in s.det] for s in samples]
-    f = flat_geometry(g_rings, d_rings, "exact")
+    f = flat_geometry(g_rings, d_rings, "exact", intersections=False)
     flat_g = [r for rs in g_rings for r in rs]
     flat_d = [r for rs in d_rings for r in rs]
     g_reason = skip_reasons(flat_g, f.g_geoms, f.g_invalid, params.check_simple)
@@ -130,28 +175,24 @@ def _block(samples: Sequence[Sample], params: PaddleParams) -> _Block:
     g_area = np.where(g_ok, shapely.area(f.g_geoms), 0.0) if len(g_ok) else np.zeros(0)
     d_area = np.where(d_ok, shapely.area(f.d_geoms), 0.0) if len(d_ok) else np.zeros(0)
     use = g_ok[f.pi] & d_ok[f.pj]
-    inter = np.where(use, f.inter, 0.0)
-    iou = pair_iou(inter, g_area[f.pi], d_area[f.pj])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        prec = np.where(d_area[f.pj] > 0, inter / np.where(d_area[f.pj] > 0, d_area[f.pj], 1), 0)
-    near = np.flatnonzero(
-        use
-        & (
-            (np.abs(iou - params.iou_constraint) <= _NEAR)
-            | (g_dc[f.pi] & (np.abs(prec - params.area_precision_constraint) <= _NEAR))
-        )
-    )
-    if len(near):
-        exact_inter, exact_union = _exact(f, near)
-        inter[near] = exact_inter
-        iou[near] = exact_inter / exact_union
+    n = len(f.pi)
+    a = _Areas(f, flat_g, flat_d, g_area, d_area, np.full(n, np.nan), np.full(n, -1.0))
+    k = _decisive(a, use, g_dc, params)
+    a.compute(k, params)
     d_dc, absorbed = dont_care_dets(
-        f.pi, f.pj, inter, d_area, g_dc, params.area_precision_constraint
+        f.pi[k], f.pj[k], a.inter[k], d_area, g_dc, params.area_precision_constraint
     )
     d_dc &= d_ok
     rank = np.arange(len(d_ok), dtype=np.intp)
-    m = greedy_pairs(f.pi, f.pj, iou, rank, g_ok & ~g_dc, d_ok & ~d_dc, params.iou_constraint)
-    return _Block(f, g_reason, d_reason, g_ok, d_ok, g_dc, d_dc, absorbed, iou, m)
+    m = greedy_pairs(f.pi, f.pj, a.iou, rank, g_ok & ~g_dc, d_ok & ~d_dc, params.iou_constraint)
+    # near misses: the remaining pairs of unmatched care GT / care detections
+    g_care, d_care = g_ok & ~g_dc, d_ok & ~d_dc
+    g_free, d_free = g_care.copy(), d_care.copy()
+    g_free[f.pi[m]] = False
+    d_free[f.pj[m]] = False
+    rest = (g_free[f.pi] & d_care[f.pj]) | (d_free[f.pj] & g_care[f.pi])
+    a.compute(np.flatnonzero(use & np.isnan(a.inter) & rest), params)
+    return _Block(f, g_reason, d_reason, g_ok, d_ok, g_dc, d_dc, absorbed, a.iou, m)
 
 
 @dataclass(frozen=True)
