@@ -330,26 +330,16 @@ def _indices(items: list[Any], key: str) -> list[int]:
 
 def _ctw_image(want: dict[str, Any], r: Any) -> list[tuple[str, Any, Any]]:
     """(field, engine, reference) of one image of ``ctw1500_eval``."""
-    ev = r.evidence
-    fps = [
-        (f.det, f.reason, f.best_gt, pytest.approx(f.best_iou, abs=TOL)) for f in ev.false_positives
-    ]
-    ap = r.extra["ap"]
+    ev, ap, near = r.evidence, r.extra["ap"], functools.partial(pytest.approx, abs=TOL)
+    fps = [(f.det, f.reason, f.best_gt, near(f.best_iou)) for f in ev.false_positives]
+    want_fps = [(f["det"], f["reason"], f["best_gt"], f["best_iou"]) for f in want["fp_dets"]]
     return [
         ("pairs", [[m.gt[0], m.det[0]] for m in r.matches], want["pairs"]),
-        (
-            "pair_iou",
-            [pytest.approx(m.values["iou"], abs=TOL) for m in r.matches],
-            want["pair_iou"],
-        ),
-        (
-            "fp_dets",
-            fps,
-            [(f["det"], f["reason"], f["best_gt"], f["best_iou"]) for f in want["fp_dets"]],
-        ),
+        ("pair_iou", [near(m.values["iou"]) for m in r.matches], want["pair_iou"]),
+        ("fp_dets", fps, want_fps),
         ("skipped_dets", [s.index for s in ev.skipped_dets], _indices(want["skipped_dets"], "det")),
         ("invalid_gt", [s.index for s in ev.invalid_gt], _indices(want["invalid_gt"], "gt")),
-        ("ap", None if ap != ap else pytest.approx(ap, abs=TOL), want["ap"]),
+        ("ap", None if ap != ap else near(ap), want["ap"]),
         *[(k, r.extra[k], want[k]) for k in ("tp", "fp", "num_det", "num_det_counted")],
     ]
 
