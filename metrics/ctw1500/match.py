@@ -78,21 +78,44 @@ def _bounds(f: FlatGeometry, g_area: FloatArray, d_area: FloatArray, lo: float) 
 @dataclass(frozen=True)
 class _Exact:
     """IoUs computed on demand as ``voc_eval_polygon`` does (GEOS ``det ∩ gt``, shapely
-    areas, union clamped); -1 marks a pair not computed (or unusable)."""
+    areas, union clamped); -1 marks a pair not computed (or unusable).
+
+    A detection covered by the GT (tested only when its bounding box lies in the GT's)
+    intersects it in its own area: no clipping needed; IoUs that land at the threshold are
+    clipped all the same."""
 
     f: FlatGeometry
     g_area: FloatArray
     d_area: FloatArray
     lo: float
+    threshold: float
     iou: FloatArray
 
     def compute(self, k: IntArray) -> None:
         if not len(k):
             return
         f = self.f
-        inter = shapely.area(shapely.intersection(f.d_geoms[f.pj[k]], f.g_geoms[f.pi[k]]))
-        union = self.g_area[f.pi[k]] + self.d_area[f.pj[k]] - inter
+        pi, pj = f.pi[k], f.pj[k]
+        inter = np.full(len(k), np.nan)
+        gb, db = shapely.bounds(f.g_geoms[pi]), shapely.bounds(f.d_geoms[pj])
+        boxed = np.flatnonzero(
+            np.all(gb[:, :2] <= db[:, :2], axis=1) & np.all(db[:, 2:] <= gb[:, 2:], axis=1)
+        )
+        if len(boxed):
+            shapely.prepare(f.g_geoms[pi[boxed]])
+            inside = boxed[shapely.covers(f.g_geoms[pi[boxed]], f.d_geoms[pj[boxed]])]
+            inter[inside] = self.d_area[pj[inside]]
+        self._clip(inter, pi, pj, np.isnan(inter))
+        union = self.g_area[pi] + self.d_area[pj] - inter
+        iou = inter / np.maximum(union, self.lo)
+        self._clip(inter, pi, pj, np.abs(iou - self.threshold) <= _SLACK)
+        union = self.g_area[pi] + self.d_area[pj] - inter
         self.iou[k] = inter / np.maximum(union, self.lo)
+
+    def _clip(self, inter: FloatArray, pi: IntArray, pj: IntArray, sel: BoolArray) -> None:
+        if sel.any():
+            f = self.f
+            inter[sel] = shapely.area(shapely.intersection(f.d_geoms[pj[sel]], f.g_geoms[pi[sel]]))
 
 
 def _best_gts(ex: _Exact, use: BoolArray, n_det: int) -> tuple[IntArray, FloatArray]:
@@ -125,7 +148,7 @@ def block(samples: Sequence[Sample], params: Ctw1500Params) -> Block:
     g_area = np.where(g_ok, shapely.area(f.g_geoms), 0.0) if len(g_ok) else np.zeros(0)
     d_area = np.where(d_ok, shapely.area(f.d_geoms), 0.0) if len(d_ok) else np.zeros(0)
     use = g_ok[f.pi] & d_ok[f.pj]
-    ex = _Exact(f, g_area, d_area, params.min_union, np.full(len(f.pi), -1.0))
+    ex = _Exact(f, g_area, d_area, params.min_union, params.iou_threshold, np.full(len(f.pi), -1.0))
     n_det = len(f.d_owner)
     best_gt, best_iou = _best_gts(ex, use, n_det)
     first_gt = np.where(f.g_off[f.d_owner + 1] > f.g_off[f.d_owner], f.g_off[f.d_owner], -1)
