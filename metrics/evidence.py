@@ -178,6 +178,15 @@ class ClevalEvidence:
     remaining: Mapping[int, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """An instance a protocol leaves out before matching (invalid or degenerate polygon),
+    with the reason (e.g. ``"self-intersecting (Self-intersection[5 3])"``)."""
+
+    index: int
+    reason: str
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class TotalTextDetEvalEvidence:
     """Total-Text DetEval: the rounded sigma / tau tables (rows = ``care_gt``, columns =
@@ -199,7 +208,7 @@ class VocFalsePositive:
 
     det: int
     reason: str
-    best_gt: int
+    best_gt: int | None
     best_iou: float
 
 
@@ -295,6 +304,37 @@ class SweepEvidence:
     gt_removed: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class VocEvidence:
+    """``ctw1500_eval``: the detections in evaluation order (the AP curve), the false
+    positives with their reason, skipped detections and invalid GT (IoU 0, still counted).
+
+    ``order`` lists the detections in evaluation order; ``confidence``, ``tp`` and ``fp`` are
+    aligned with it (``tp``/``fp``: what each adds to the cumulative P/R curve; a skipped
+    detection adds neither). ``det_file`` (the detection file's name) orders the images as
+    the official tool does; ``sorted_by_confidence`` says whether the intended confidence
+    sort was applied."""
+
+    det_file: str
+    order: tuple[int, ...]
+    confidence: tuple[float, ...]
+    tp: tuple[bool, ...]
+    fp: tuple[bool, ...]
+    false_positives: tuple[VocFalsePositive, ...]
+    skipped_dets: tuple[Skipped, ...]
+    invalid_gt: tuple[Skipped, ...]
+    sorted_by_confidence: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedEvidence:
+    """``paddleocr_det_iou``: GT and detections skipped entirely (not valid or not simple
+    after padding), which count nowhere and cannot absorb or match anything."""
+
+    gt_invalid_skipped: tuple[Skipped, ...]
+    det_invalid_skipped: tuple[Skipped, ...]
+
+
 Evidence = (
     IouEvidence
     | DetEvalEvidence
@@ -303,6 +343,8 @@ Evidence = (
     | TotalTextDetEvalEvidence
     | TotalTextVocEvidence
     | SweepEvidence
+    | VocEvidence
+    | SkippedEvidence
 )
 
 
@@ -316,3 +358,13 @@ def pcc_of(evidence: Evidence | None) -> PccEvidence | None:
 def multiline_of(evidence: Evidence | None) -> tuple[MultilineTest, ...]:
     """TedEval's multiline tests of a result (empty for every other metric)."""
     return evidence.multiline if isinstance(evidence, TedEvalEvidence) else ()
+
+
+def skipped_of(evidence: Evidence | None) -> tuple[tuple[Skipped, ...], tuple[Skipped, ...]]:
+    """(GT, detections) a protocol left out before matching, with reasons (CTW1500's skipped
+    detections and invalid GT, PaddleOCR's invalid polygons); empty for other metrics."""
+    if isinstance(evidence, VocEvidence):
+        return evidence.invalid_gt, evidence.skipped_dets
+    if isinstance(evidence, SkippedEvidence):
+        return evidence.gt_invalid_skipped, evidence.det_invalid_skipped
+    return (), ()

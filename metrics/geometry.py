@@ -101,9 +101,10 @@ def rings_of(geom: shapely.Geometry) -> tuple[FloatArray, ...]:
 
 RingMode = str
 """How an official tool builds its polygons: ``"icdar"``: int()-truncated vertices;
-``"curved"``: float32 vertices; ``"totaltext"``: int()-truncated vertices, every polygon
-``buffer(0)``-ed and every candidate pair clipped by GEOS as ``det ∩ gt`` (the Total-Text
-scripts' ``polygon_fast.area_of_intersection``), no numpy quad clipping."""
+``"curved"``: float32 vertices; ``"exact"``: as given; ``"totaltext"``: int()-truncated
+vertices, every polygon ``buffer(0)``-ed and every candidate pair clipped by GEOS as
+``det ∩ gt`` (the Total-Text scripts' ``polygon_fast.area_of_intersection``), no numpy quad
+clipping."""
 
 BUFFER0_MODES = frozenset({"totaltext"})
 
@@ -112,6 +113,8 @@ def mode_rings(points: Sequence[FloatArray], mode: RingMode) -> list[FloatArray]
     """Vertices as an official tool sees them (spec 0.4)."""
     if mode == "curved":
         return [p.astype(np.float32).astype(np.float64) for p in points]
+    if mode == "exact":
+        return [np.asarray(p, dtype=np.float64) for p in points]
     return [np.trunc(p) for p in points]
 
 
@@ -230,12 +233,15 @@ def flat_geometry(
     gt_points: Sequence[Sequence[FloatArray]],
     det_points: Sequence[Sequence[FloatArray]],
     mode: RingMode,
+    *,
+    intersections: bool = True,
 ) -> FlatGeometry:
     """Geometry of many samples at once: one vectorized pass over every polygon.
 
     Candidate pairs come from one STRtree over the detections' bounding boxes, each sample's
     boxes shifted along x so that samples never meet; intersections are computed on the
-    unshifted polygons.
+    unshifted polygons. ``intersections=False`` leaves them to the caller (``inter`` is NaN),
+    for metrics that need only some pairs' areas.
     """
     g_counts = np.fromiter((len(s) for s in gt_points), dtype=np.intp, count=len(gt_points))
     d_counts = np.fromiter((len(s) for s in det_points), dtype=np.intp, count=len(det_points))
@@ -248,7 +254,9 @@ def flat_geometry(
     d_owner = np.repeat(np.arange(len(d_counts)), d_counts)
     pi, pj = same_sample_pairs(g_geoms, g_owner, d_geoms, d_owner)
     inter = np.zeros(0)
-    if len(pi):
+    if len(pi) and not intersections:
+        inter = np.full(len(pi), np.nan)
+    elif len(pi):
         if mode in BUFFER0_MODES:
             inter = shapely.area(shapely.intersection(d_geoms[pj], g_geoms[pi]))
         else:
@@ -268,6 +276,17 @@ def flat_geometry(
         pj=pj,
         inter=inter,
     )
+
+
+def intersection_bounds(f: FlatGeometry, g_area: FloatArray, d_area: FloatArray) -> FloatArray:
+    """An upper bound of |G ∩ D| for each candidate pair of ``f``: the smaller of the two
+    areas and of the overlap of their bounding boxes (lets a metric skip exact clipping of
+    pairs that cannot reach a threshold or a maximum)."""
+    gb, db = shapely.bounds(f.g_geoms[f.pi]), shapely.bounds(f.d_geoms[f.pj])
+    w = np.clip(np.minimum(gb[:, 2], db[:, 2]) - np.maximum(gb[:, 0], db[:, 0]), 0.0, None)
+    h = np.clip(np.minimum(gb[:, 3], db[:, 3]) - np.maximum(gb[:, 1], db[:, 1]), 0.0, None)
+    out: FloatArray = np.minimum(np.minimum(g_area[f.pi], d_area[f.pj]), w * h)
+    return out
 
 
 def split_geometry(f: FlatGeometry) -> list[SampleGeometry]:

@@ -10,7 +10,17 @@ import typing
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from metrics import cleval, deteval, hiertext, icdar, mmocr, tedeval, totaltext
+from metrics import (
+    cleval,
+    ctw1500,
+    deteval,
+    hiertext,
+    icdar,
+    mmocr,
+    paddleocr,
+    tedeval,
+    totaltext,
+)
 from metrics.model import Dataset
 from metrics.spec import MetricSpec
 
@@ -18,7 +28,7 @@ __all__ = ["METRICS", "MetricSpec", "applicable", "make_params", "parse_sets", "
 
 METRICS: dict[str, MetricSpec] = {
     s.id: s
-    for family in (icdar, totaltext, deteval, tedeval, cleval, mmocr, hiertext)
+    for family in (icdar, totaltext, ctw1500, deteval, tedeval, cleval, mmocr, paddleocr, hiertext)
     for s in family.SPECS
 }
 

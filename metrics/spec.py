@@ -17,7 +17,10 @@ from metrics.evidence import PairTable
 from metrics.model import BoxType, Dataset, Problem, Sample
 from metrics.results import SampleResult
 
-EvaluateBatch = Callable[[Sequence[Sample], Any], list[SampleResult]]
+# One result per sample, in order; None for a sample the protocol does not evaluate at all
+# (PaddleOCR drops images without GT): it gets no result and counts nowhere, and the
+# metric's ``validate`` says so with a located warning.
+EvaluateBatch = Callable[[Sequence[Sample], Any], Sequence[SampleResult | None]]
 ValidateBatch = Callable[[Sequence[Sample], Any], list[Problem]]
 GlobalExtras = Callable[[Iterable[SampleResult]], dict[str, float]]
 PairTableOf = Callable[[Sample, Any], PairTable]
@@ -131,11 +134,6 @@ def totaltext_like(ds: Dataset) -> bool:
     """Total-Text's own protocols: polygon data of varying vertex counts (Total-Text mixes
     curved polygons with 4-point lines), i.e. polygon data that is not CTW1500-like."""
     return polygon_data(ds) and not ctw1500_like(ds)
-
-
-# Names of the first layout, kept for the families written against them.
-all_poly = polygon_data
-not_all_poly = quad_data
 
 
 def ltrb_only(ds: Dataset) -> bool:

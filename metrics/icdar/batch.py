@@ -24,6 +24,7 @@ from metrics.icdar.common import (
     pair_value_arrays,
 )
 from metrics.icdar.params import TiouOptions
+from metrics.matching import best_partner, dont_care_dets, greedy_pairs, pair_iou
 from metrics.model import FloatArray, Sample
 from metrics.order import confidence_order
 from metrics.results import (
@@ -62,39 +63,6 @@ def _ranks(samples: Sequence[Sample], f: FlatGeometry, confidences: bool | None)
     return rank
 
 
-def _dont_care_dets(
-    f: FlatGeometry, g_dc: BoolArray, threshold: float
-) -> tuple[BoolArray, IntArray]:
-    """|D ∩ G_dc| / |D| > threshold; the lowest-index such dc GT absorbs the det."""
-    d_area = f.d_area[f.pj]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        prec = np.where(d_area > 0, f.inter / np.where(d_area > 0, d_area, 1.0), 0.0)
-    hit = g_dc[f.pi] & (prec > threshold)
-    absorbed = np.full(len(f.d_area), np.iinfo(np.intp).max, dtype=np.intp)
-    np.minimum.at(absorbed, f.pj[hit], f.pi[hit])
-    dc = absorbed != np.iinfo(np.intp).max
-    absorbed[~dc] = -1
-    return dc, absorbed
-
-
-def _greedy(
-    p: Pairs, rank: IntArray, g_ok: BoolArray, d_ok: BoolArray, threshold: float
-) -> IntArray:
-    """Indices (into the pair arrays) of the matches: GT-major, det-minor first found."""
-    cand = np.flatnonzero((p.iou > threshold) & g_ok[p.pi] & d_ok[p.pj])
-    cand = cand[np.lexsort((rank[p.pj[cand]], p.pi[cand]))]
-    taken: set[int] = set()
-    done: set[int] = set()
-    out = []
-    for k, i, j in zip(cand.tolist(), p.pi[cand].tolist(), p.pj[cand].tolist(), strict=True):
-        if i in done or j in taken:
-            continue
-        done.add(i)
-        taken.add(j)
-        out.append(k)
-    return np.asarray(out, dtype=np.intp)
-
-
 def _outliers(p: Pairs, m: IntArray, g_dc: BoolArray, dc_as_outlier: bool) -> list[list[int]]:
     """Other GTs (global indices) that overlap each matched det (spec 3.2), vectorized."""
     nz = np.flatnonzero(p.inter != 0)
@@ -112,19 +80,6 @@ def _outliers(p: Pairs, m: IntArray, g_dc: BoolArray, dc_as_outlier: bool) -> li
     owner, ks = owner[order], ks[order]
     cuts = np.searchsorted(owner, np.arange(1, len(m)))
     return [part.tolist() for part in np.split(ks, cuts)]
-
-
-def _best(idx: IntArray, other: IntArray, value: FloatArray, n: int) -> tuple[IntArray, FloatArray]:
-    """Per instance: partner with the highest value (lowest partner index on ties)."""
-    best_v = np.zeros(n)
-    best_i = np.full(n, -1, dtype=np.intp)
-    if len(idx):
-        order = np.lexsort((-other, value, idx))
-        last = np.flatnonzero(np.r_[idx[order][1:] != idx[order][:-1], True])
-        sel = order[last]
-        best_v[idx[sel]] = value[sel]
-        best_i[idx[sel]] = other[sel]
-    return best_i, best_v
 
 
 @dataclass(frozen=True)
@@ -177,16 +132,14 @@ def evaluate_batch(
     g_dc = np.fromiter(
         (g.dont_care for s in samples for g in s.gt), dtype=bool, count=len(f.g_area)
     )
-    det_dc, absorbed = _dont_care_dets(f, g_dc, params.dc_area_precision)
-    union = f.g_area[f.pi] + f.d_area[f.pj] - f.inter
-    with np.errstate(divide="ignore", invalid="ignore"):
-        iou = np.where(union > 0, f.inter / np.where(union > 0, union, 1.0), 0.0)
+    det_dc, absorbed = dont_care_dets(f.pi, f.pj, f.inter, f.d_area, g_dc, params.dc_area_precision)
+    iou = pair_iou(f.inter, f.g_area[f.pi], f.d_area[f.pj])
     p = Pairs(f.pi, f.pj, f.inter, iou)
     rank = _ranks(samples, f, params.confidences)
-    m = _greedy(p, rank, ~g_dc, ~det_dc, params.iou_threshold)
+    m = greedy_pairs(p.pi, p.pj, p.iou, rank, ~g_dc, ~det_dc, params.iou_threshold)
     mt = _match_numbers(f, p, m, g_dc, score, opts)
-    near_g = _best(p.pi, p.pj, np.where(det_dc[p.pj], -1.0, iou), len(f.g_area))
-    near_d = _best(p.pj, p.pi, np.where(g_dc[p.pi], -1.0, iou), len(f.d_area))
+    near_g = best_partner(p.pi, p.pj, np.where(det_dc[p.pj], -1.0, iou), len(f.g_area))
+    near_d = best_partner(p.pj, p.pi, np.where(g_dc[p.pi], -1.0, iou), len(f.d_area))
     ctx = _Context(f, g_dc, det_dc, absorbed, mt, near_g, near_d, metric)
     return [ctx.sample_result(s, sample) for s, sample in enumerate(samples)]
 

@@ -15,6 +15,7 @@ import numpy.typing as npt
 import shapely
 
 import metrics.cache as cache
+import metrics.matching as matching
 from metrics.geometry import GeomArray, polygons, regions_of, signed_areas
 from metrics.icdar.params import TiouOptions
 from metrics.matching import iou_matrix
@@ -56,21 +57,18 @@ def shapes(instances: Sequence[Instance], *, curved: bool = False) -> Shapes:
     return Shapes(geoms, area, dc)
 
 
+def _all_pairs(shape: tuple[int, ...]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Every (row, column) of a dense matrix as flat pair arrays, row-major."""
+    rows, cols = np.indices(shape, dtype=np.intp)
+    return rows.ravel(), cols.ravel()
+
+
 def dont_care_dets(
     inter: FloatArray, gt: Shapes, det_area: FloatArray, threshold: float
 ) -> tuple[BoolArray, npt.NDArray[np.intp]]:
     """Dets with |D ∩ G_dc| / |D| > threshold for some dc GT (first such GT absorbs it)."""
-    n_det = inter.shape[1]
-    absorbed = np.full(n_det, -1, dtype=np.intp)
-    dc_rows = np.flatnonzero(gt.dont_care)
-    if len(dc_rows) == 0 or n_det == 0:
-        return np.zeros(n_det, dtype=bool), absorbed
-    with np.errstate(divide="ignore", invalid="ignore"):
-        prec = np.where(det_area > 0, inter[dc_rows] / np.where(det_area > 0, det_area, 1), 0)
-    hit = prec > threshold
-    any_hit: BoolArray = np.asarray(hit.any(axis=0), dtype=bool)
-    absorbed[any_hit] = dc_rows[np.argmax(hit[:, any_hit], axis=0)]
-    return any_hit, absorbed
+    pi, pj = _all_pairs(inter.shape)
+    return matching.dont_care_dets(pi, pj, inter.ravel(), det_area, gt.dont_care, threshold)
 
 
 def penalty(x: float, tolerance: float) -> float:

@@ -14,7 +14,7 @@ import numpy as np
 from metrics.icdar.batch import evaluate_batch
 from metrics.icdar.common import Prepared, instance_results
 from metrics.icdar.params import GreedyParams, TiouOptions
-from metrics.matching import best_partner
+from metrics.matching import best_in_matrix
 from metrics.model import Sample
 from metrics.results import (
     MatchRecord,
@@ -86,8 +86,8 @@ def build_result(
     det_dc_file = p.det_dc[inverse] if len(inverse) else p.det_dc
     absorbed_file = p.absorbed[inverse] if len(inverse) else p.absorbed
     iou_file = p.iou[:, inverse] if len(inverse) else p.iou
-    gt_best = best_partner(iou_file, ~det_dc_file, axis=1)
-    det_best = best_partner(iou_file, ~p.gt.dont_care, axis=0)
+    gt_best = best_in_matrix(iou_file, ~det_dc_file, axis=1)
+    det_best = best_in_matrix(iou_file, ~p.gt.dont_care, axis=0)
     gt_partner = {i: p.order[j] for i, j in pairs}
     det_partner = {p.order[j]: i for i, j in pairs}
     return SampleResult(

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from metrics.evidence import Absorbed, SweepEvidence
-from metrics.matching import best_partner, greedy_pairs, maximum_matching
+from metrics.matching import best_in_matrix, greedy_cells, maximum_matching
 from metrics.mmocr.geometry import IGNORE_EPS, SampleAreas, block_areas
 from metrics.mmocr.params import HmeanIouParams
 from metrics.mmocr.verdicts import compose
@@ -93,7 +93,7 @@ def _sweep(
     cand[:, levels == 0] = False
     gi, dj = np.nonzero(cand)
     free = len(set(gi.tolist())) == len(gi) and len(set(dj.tolist())) == len(dj)
-    match = maximum_matching if prm.strategy == "max_matching" else greedy_pairs
+    match = maximum_matching if prm.strategy == "max_matching" else greedy_cells
     pairs: list[tuple[tuple[int, int], ...]] = []
     kept: list[float] = []
     for k in range(len(prm.thresholds)):
@@ -162,8 +162,8 @@ def _base(
     counted = levels > 0
     care = np.zeros(len(sample.gt), dtype=bool)
     care[care_rows] = True
-    g_idx, g_val = best_partner(a.iou, counted, axis=1)
-    d_idx, d_val = best_partner(a.iou, care, axis=0)
+    g_idx, g_val = best_in_matrix(a.iou, counted, axis=1)
+    d_idx, d_val = best_in_matrix(a.iou, care, axis=0)
     gt = []
     for i in range(len(sample.gt)):
         if dc[i] or removed[i]:

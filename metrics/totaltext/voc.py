@@ -217,7 +217,7 @@ def _det_results(
         else:
             f = why.get(j)
             near = None
-            if f is not None and f.best_iou > 0:
+            if f is not None and f.best_gt is not None and f.best_iou > 0:
                 near = NearMiss(f.best_gt, f.best_iou, "iou")
             values = {} if f is None else {"gt_taken": float(f.reason == GT_TAKEN)}
             out.append(InstanceResult(j, Verdict.FALSE_POSITIVE, near_miss=near, values=values))

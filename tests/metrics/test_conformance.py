@@ -489,3 +489,76 @@ def test_hiertext_instances(name: str) -> None:
     assert (ev.extras["tightness"], ev.extras["pq"]) == pytest.approx(
         (g["tightness"], g["pq"]), abs=TOL
     )
+
+
+# --------------------------------------------------------------------------- CTW1500, PaddleOCR
+
+
+def _indices(items: list[Any], key: str) -> list[int]:
+    """Index lists of the references: plain ints, or dicts holding the index under ``key``."""
+    return [i if isinstance(i, int) else int(i[key]) for i in items]
+
+
+def _ctw_image(want: dict[str, Any], r: Any) -> list[tuple[str, Any, Any]]:
+    """(field, engine, reference) of one image of ``ctw1500_eval``."""
+    ev, ap, near = r.evidence, r.extra["ap"], functools.partial(pytest.approx, abs=TOL)
+    fps = [(f.det, f.reason, f.best_gt, near(f.best_iou)) for f in ev.false_positives]
+    want_fps = [(f["det"], f["reason"], f["best_gt"], f["best_iou"]) for f in want["fp_dets"]]
+    return [
+        ("pairs", [[m.gt[0], m.det[0]] for m in r.matches], want["pairs"]),
+        ("pair_iou", [near(m.values["iou"]) for m in r.matches], want["pair_iou"]),
+        ("fp_dets", fps, want_fps),
+        ("skipped_dets", [s.index for s in ev.skipped_dets], _indices(want["skipped_dets"], "det")),
+        ("invalid_gt", [s.index for s in ev.invalid_gt], _indices(want["invalid_gt"], "gt")),
+        ("ap", None if ap != ap else near(ap), want["ap"]),
+        *[(k, r.extra[k], want[k]) for k in ("tp", "fp", "num_det", "num_det_counted")],
+    ]
+
+
+def _paddle_image(want: dict[str, Any], r: Any) -> list[tuple[str, Any, Any]]:
+    """(field, engine, reference) of one image of ``paddleocr_det_iou``."""
+    gt_skip = [s.index for s in r.evidence.gt_invalid_skipped]
+    det_skip = [s.index for s in r.evidence.det_invalid_skipped]
+    dc_gt = [g.index for g in r.gt if g.verdict is Verdict.DONT_CARE and g.index not in gt_skip]
+    dc_det = [d.index for d in r.det if d.verdict is Verdict.DONT_CARE and d.index not in det_skip]
+    return [
+        ("pairs", sorted([m.gt[0], m.det[0]] for m in r.matches), sorted(want["pairs"])),
+        ("gt_dont_care", dc_gt, want["gt_dont_care"]),
+        ("det_dont_care", dc_det, want["det_dont_care"]),
+        ("gt_invalid_skipped", gt_skip, _indices(want["gt_invalid_skipped"], "gt")),
+        ("det_invalid_skipped", det_skip, _indices(want["det_invalid_skipped"], "det")),
+        *[(k, r.extra[k], want[k]) for k in ("gt_care", "det_care", "matched")],
+    ]
+
+
+TOOLKIT_RECORDS = {
+    "ctw1500_eval": (_ctw_image, ("ap", "tp", "fp", "skipped_dets", "num_det")),
+    "paddleocr_det_iou": (
+        _paddle_image,
+        ("matched", "gt_care", "det_care", "images", "gt_invalid_skipped", "det_invalid_skipped"),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", references(*TOOLKIT_RECORDS))
+def test_ctw1500_and_paddleocr_records(name: str) -> None:
+    """Per image every stored record (pairs, IoUs, FP reasons, skipped / invalid / don't-care
+    lists, AP, counts); globally the counters, and PaddleOCR's images without GT (dropped,
+    each named by a warning)."""
+    ref, _, ev = evaluated(name)
+    image, counters = TOOLKIT_RECORDS[ev.metric]
+    bad = [
+        (sid, field, got, want)
+        for sid, expected in ref["per_image"].items()
+        for field, got, want in image(expected, ev.results[sid])
+        if got != want
+    ]
+    assert not bad, f"{len(bad)} records differ, first: {bad[:3]}"
+    assert ev.summary is not None
+    glob = {**ev.extras, "num_gt_care": ev.summary.tally["n_gt_care"]}
+    for key in (*counters, "num_gt_care"):
+        if key in ref["global"]:
+            assert glob[key] == pytest.approx(ref["global"][key], abs=TOL), key
+    if "skipped_no_gt" in ref["global"]:
+        dropped = {p.sample_id for p in ev.problems if "no GT line" in p.message}
+        assert dropped == set(ref["global"]["skipped_no_gt"])

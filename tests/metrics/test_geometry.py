@@ -79,7 +79,16 @@ def test_flat_geometry_keeps_samples_apart() -> None:
     assert f.inter.tolist() == [50.0, 50.0]
 
 
-BLOCK_METRICS = ["ic15_iou", "siou", "tiou", "tedeval", "cleval_det", "cleval_legacy_det"]
+BLOCK_METRICS = [
+    "ic15_iou",
+    "siou",
+    "tiou",
+    "tedeval",
+    "cleval_det",
+    "cleval_legacy_det",
+    "ctw1500_eval",
+    "paddleocr_det_iou",
+]
 
 
 @pytest.mark.parametrize("metric", BLOCK_METRICS)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from metrics.matching import greedy_match, greedy_pairs, maximum_matching
+from metrics.matching import greedy_cells, greedy_match, maximum_matching
 
 
 def brute_force_size(cand: np.ndarray) -> int:
@@ -33,12 +33,12 @@ def test_maximum_matching_is_maximum_and_valid(cand: np.ndarray) -> None:
     assert len({i for i, _ in pairs}) == len({j for _, j in pairs}) == len(pairs)
     assert all(cand[i, j] for i, j in pairs)
     assert len(pairs) == brute_force_size(cand)
-    assert len(pairs) >= len(greedy_pairs(cand))
+    assert len(pairs) >= len(greedy_cells(cand))
 
 
 def test_augmenting_path_reassigns_the_greedy_pair() -> None:
     cand = np.array([[True, True], [True, False]])
-    assert greedy_pairs(cand) == [(0, 0)]
+    assert greedy_cells(cand) == [(0, 0)]
     assert maximum_matching(cand) == [(0, 1), (1, 0)]
 
 
