@@ -368,3 +368,25 @@ def skipped_of(evidence: Evidence | None) -> tuple[tuple[Skipped, ...], tuple[Sk
     if isinstance(evidence, SkippedEvidence):
         return evidence.gt_invalid_skipped, evidence.det_invalid_skipped
     return (), ()
+
+
+def instance_states(evidence: Evidence | None) -> tuple[dict[int, str], dict[int, str]]:
+    """What the evidence says of single instances beyond their verdict, for drawing them:
+    (GT states, detection states) by index. States: ``"skipped"`` (left out before matching:
+    CTW1500's invalid detections, PaddleOCR's invalid polygons), ``"below_threshold"`` (a
+    swept metric's detection under the shown score threshold) and ``"gt_taken"`` (a VOC
+    false positive whose best GT was already taken)."""
+    gts: dict[int, str] = {}
+    dets: dict[int, str] = {}
+    gt_skipped, det_skipped = skipped_of(evidence)
+    gts.update((s.index, "skipped") for s in gt_skipped)
+    dets.update((s.index, "skipped") for s in det_skipped)
+    if isinstance(evidence, SweepEvidence):
+        dets.update(
+            (j, "below_threshold") for j, lv in enumerate(evidence.levels) if lv <= evidence.shown
+        )
+    if isinstance(evidence, TotalTextVocEvidence | VocEvidence):
+        dets.update(
+            (f.det, "gt_taken") for f in evidence.false_positives if f.reason.endswith("taken")
+        )
+    return gts, dets

@@ -58,6 +58,8 @@ class MetricSpec:
     must not change tallies, so ``aggregate`` and subsets keep their meaning.
     ``view``, when given, turns a sample into the one this metric's results index (e.g. the
     lines of a HierText line metric instead of the words), for drawing and reading them.
+    ``at_threshold(result, k)``, for metrics that sweep a score threshold, gives the result
+    shown at the k-th threshold of the sweep (the viewer's threshold selector).
     ``requires`` says in words what ``applies`` asks of the data; when set, ``--metric all``
     names the metric it leaves out and why (for metrics one would expect to run).
     """
@@ -76,6 +78,7 @@ class MetricSpec:
     pair_table: PairTableOf | None = None
     finalize: Finalize | None = None
     view: Callable[[Sample], Sample] | None = None
+    at_threshold: Callable[[SampleResult, int], SampleResult] | None = None
     requires: str = ""
 
 

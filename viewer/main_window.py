@@ -7,8 +7,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QResizeEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QScrollArea,
     QSplitter,
+    QTabBar,
     QToolBar,
     QWidget,
 )
@@ -63,6 +64,10 @@ class MainWindow(QMainWindow):
         self.canvas.view_changed.connect(self.canvas_b.set_view)
         self.canvas_b.view_changed.connect(self.canvas.set_view)
         self.compare.view_mode_changed.connect(self._on_compare_view_mode_changed)
+        self.busy = QProgressBar()  # the running evaluation, whatever panel is shown
+        self.busy.setMaximumWidth(220)
+        self.busy.setVisible(False)
+        self.statusBar().addPermanentWidget(self.busy)
         self.samples = SampleTablePanel(self.session)
         self.layers = LayerPanel(self.session)
         self.inspector = InspectorPanel(self.session)
@@ -73,22 +78,18 @@ class MainWindow(QMainWindow):
         inspector = self._dock("Inspector", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
         self.pairs = PairMatrixPanel(self.session)
         pairs = self._dock("Pair matrix", self.pairs, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.tabifyDockWidget(inspector, pairs)
-        inspector.raise_()
         scroll = QScrollArea()
         scroll.setWidget(self.layers)
         scroll.setWidgetResizable(True)
         layers = self._dock("Layers", scroll, Qt.DockWidgetArea.RightDockWidgetArea)
         metric = self._dock("Metric", self.params, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(layers, metric)
+        self.tabifyDockWidget(inspector, pairs)
         layers.raise_()
+        inspector.raise_()
         self.resizeDocks([left, inspector], [380, 320], Qt.Orientation.Horizontal)
         self.resizeDocks([inspector, layers], [330, 560], Qt.Orientation.Vertical)
         self.help = HelpDialog(self)
-        self.busy = QProgressBar()  # the running evaluation, whatever panel is shown
-        self.busy.setMaximumWidth(220)
-        self.busy.setVisible(False)
-        self.statusBar().addPermanentWidget(self.busy)
         self.session.progress_changed.connect(self._on_session_progress)
         self.session.busy_changed.connect(lambda on: self.busy.setVisible(on))
         self._menus()
@@ -309,6 +310,25 @@ class MainWindow(QMainWindow):
         state = settings.value(LAYOUT_KEY)
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state, LAYOUT_VERSION)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        QTimer.singleShot(0, self._hide_stale_tab_bars)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._hide_stale_tab_bars()
+
+    def _hide_stale_tab_bars(self) -> None:
+        """Qt keeps a tab bar of the first layout of tabbed docks and may leave it on screen
+        (seen offscreen: a second "Layers | Metric" strip under the canvas): of the tab bars
+        of one group of docks, the one not aligned with its docks is hidden."""
+        left = {d.windowTitle(): d.geometry().left() for d in self.findChildren(QDockWidget)}
+        for bar in self.findChildren(QTabBar):
+            if bar.parent() is self and bar.isVisible() and bar.count():
+                x = left.get(bar.tabText(0))
+                if x is not None and abs(bar.geometry().left() - x) > 2:
+                    bar.hide()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         QSettings("detlens", "detlens").setValue(LAYOUT_KEY, self.saveState(LAYOUT_VERSION))

@@ -328,6 +328,13 @@ class Session(QObject):
             self.layers = frozenset(layers)
             self.layers_changed.emit(self.layers)
 
+    def set_shown_threshold(self, metric: str, k: int | None) -> None:
+        """Show a swept metric (MMOCR) at its k-th score threshold, on both sides."""
+        for side in self.sides:
+            if side is not None:
+                side.set_shown_threshold(metric, k)
+        self.results_changed.emit()
+
     def set_all_labels(self, on: bool) -> None:
         """Label every instance (True) or only those that lost credit (False)."""
         if on != self.all_labels:

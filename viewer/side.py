@@ -59,6 +59,8 @@ class Side:
         }
         self._progress = progress
         self._views: dict[tuple[str, str], Sample] = {}
+        self.shown: dict[str, int] = {}  # swept metric -> threshold index shown
+        self._at: dict[tuple[str, str, int], tuple[SampleResult, SampleResult]] = {}
 
     @property
     def evaluations(self) -> dict[str, Evaluation]:
@@ -155,7 +157,28 @@ class Side:
         return None if mid is None else self.evaluations.get(mid)
 
     def result(self, sample_id: str | None, metric: str | None = None) -> SampleResult | None:
-        return self.store.result(metric or self.metric, sample_id)
+        """The metric's result of a sample, at the score threshold chosen to be shown for a
+        swept metric (by default the one the metric reports)."""
+        mid = metric or self.metric
+        r = self.store.result(mid, sample_id)
+        k = self.shown.get(mid or "")
+        at = METRICS[mid].at_threshold if mid in METRICS else None
+        if r is None or k is None or at is None or sample_id is None:
+            return r
+        key = (mid or "", sample_id, k)
+        hit = self._at.get(key)
+        if hit is None or hit[0] is not r:
+            if len(self._at) > 4096:
+                self._at.clear()
+            hit = self._at[key] = (r, at(r, k))
+        return hit[1]
+
+    def set_shown_threshold(self, metric: str, k: int | None) -> None:
+        """Show a swept metric at its k-th threshold (None: the one it reports)."""
+        if k is None:
+            self.shown.pop(metric, None)
+        else:
+            self.shown[metric] = k
 
     def pair_table(self, sample_id: str | None, metric: str | None = None) -> PairTable | None:
         """The GT x detection values the metric decides on for this image (the engine's:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from metrics.evidence import SweepEvidence
 from metrics.mmocr import hmean
 from metrics.mmocr.params import HmeanIouMaxMatchParams, HmeanIouParams
+from metrics.mmocr.verdicts import compose
 from metrics.model import Dataset, Sample
 from metrics.results import SampleResult
 from metrics.spec import MetricSpec
@@ -34,6 +36,15 @@ def _evaluate_max(samples: Sequence[Sample], params: HmeanIouParams) -> list[Sam
 
 REQUIRES = "a confidence (score) on every detection line"
 
+
+def at_threshold(result: SampleResult, k: int) -> SampleResult:
+    """The result shown at the sweep's k-th threshold (its verdicts, matches and scores)."""
+    ev = result.evidence
+    if not isinstance(ev, SweepEvidence) or ev.shown == k or not 0 <= k < len(ev.thresholds):
+        return result
+    return compose(result, ev, k)
+
+
 SPECS: tuple[MetricSpec, ...] = (
     MetricSpec(
         id="mmocr_hmean_iou",
@@ -46,6 +57,7 @@ SPECS: tuple[MetricSpec, ...] = (
         global_extras=hmean.global_extras,
         finalize=hmean.finalize,
         requires=REQUIRES,
+        at_threshold=at_threshold,
     ),
     MetricSpec(
         id="mmocr_hmean_iou_maxmatch",
@@ -58,5 +70,6 @@ SPECS: tuple[MetricSpec, ...] = (
         global_extras=hmean.global_extras,
         finalize=hmean.finalize,
         requires=REQUIRES,
+        at_threshold=at_threshold,
     ),
 )

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from metrics.evidence import multiline_of, pcc_of
+from metrics.evidence import instance_states, multiline_of, pcc_of
 from metrics.model import Problem, Sample
 from metrics.results import InstanceResult, MatchKind, MatchRecord, SampleResult, Verdict
 from viewer.scene.items import DrawItem, Ref, bboxes
@@ -20,6 +20,7 @@ from viewer.scene.palette import (
     INSTANCE_LABEL,
     MATCH_KIND,
     PCC_STATE,
+    STATE_STYLE,
     TIOU_REGION,
     TIOU_TEXT,
     StyleKey,
@@ -46,22 +47,25 @@ def _partners(result: SampleResult | None) -> dict[Ref, tuple[Ref, ...]]:
 
 
 def instance_items(sample: Sample, result: SampleResult | None) -> list[DrawItem]:
-    """GT and detection outlines, coloured by the metric's verdict."""
+    """GT and detection outlines, coloured by the metric's verdict (or by what the evidence
+    says beyond it: skipped, under the score threshold, best GT taken)."""
     partners = _partners(result)
+    states = instance_states(result.evidence) if result is not None else ({}, {})
     items = []
-    for side, insts in (("gt", sample.gt), ("det", sample.det)):
+    for side, insts, state in (("gt", sample.gt, states[0]), ("det", sample.det, states[1])):
         verdicts = _verdicts(result, side, len(insts))
         for k, inst in enumerate(insts):
             ref = (side, k)
             v = verdicts[k] if k < len(verdicts) else None
             if side == "gt" and inst.dont_care:
                 v = Verdict.DONT_CARE
+            style = STATE_STYLE.get((side, state.get(k, "")), verdict_key(side, v))
             items.append(
                 DrawItem(
                     side,
                     "polygon",
                     inst.points,
-                    verdict_key(side, v),
+                    style,
                     ref=ref,
                     related=partners.get(ref, ()),
                 )

@@ -71,6 +71,8 @@ class StyleKey(StrEnum):
     DET_FALSE_POSITIVE = "det.false_positive"
     DET_DONT_CARE = "det.dont_care"
     DET_NONE = "det.none"  # not evaluated (yet)
+    DET_BELOW_THRESHOLD = "det.below_threshold"  # a swept metric's det under the threshold
+    DET_FP_GT_TAKEN = "det.fp_gt_taken"  # VOC: false positive because its best GT was taken
     LINK_ONE_TO_ONE = "link.one_to_one"
     LINK_SPLIT = "link.split"
     LINK_MERGE = "link.merge"
@@ -114,6 +116,12 @@ PALETTE: dict[StyleKey, Style] = {
     ),
     K.DET_NONE: Style(
         SLATE, None, 1.0, dot=True, label="detection not evaluated (skipped or pending)"
+    ),
+    K.DET_BELOW_THRESHOLD: Style(
+        Rgba.of("#c4b5fd"), None, 1.5, dot=True, label="detection under the score threshold"
+    ),
+    K.DET_FP_GT_TAKEN: Style(
+        MAGENTA, None, 3.0, dot=True, label="false positive: its best GT was already taken"
     ),
     K.LINK_ONE_TO_ONE: Style(BLUE, None, 1.5, label="one-to-one"),
     K.LINK_SPLIT: Style(ORANGE, None, 2.0, dash=True, label="split (1 GT, n dets)"),
@@ -178,6 +186,13 @@ TIOU_REGION = {"cut": K.TIOU_CUT, "outlier": K.TIOU_OUTLIER}
 TIOU_TEXT = {"cut": K.TIOU_CUT_TEXT, "outlier": K.TIOU_OUTLIER_TEXT}
 PCC_STATE = {"missed": K.PCC_MISSED, "counted": K.PCC_COUNTED, "overlapped": K.PCC_OVERLAPPED}
 INSTANCE_LABEL = {"gt": K.LABEL_GT, "det": K.LABEL_DET}
+# What the evidence says of an instance beyond its verdict (``metrics.evidence.instance_states``)
+STATE_STYLE = {
+    ("gt", "skipped"): K.GT_NONE,
+    ("det", "skipped"): K.DET_NONE,
+    ("det", "below_threshold"): K.DET_BELOW_THRESHOLD,
+    ("det", "gt_taken"): K.DET_FP_GT_TAKEN,
+}
 
 
 def verdict_key(side: str, verdict: Verdict | None) -> StyleKey:
@@ -187,7 +202,14 @@ def verdict_key(side: str, verdict: Verdict | None) -> StyleKey:
 
 LAYER_LEGEND: dict[str, tuple[StyleKey, ...]] = {
     "gt": (K.GT_MATCHED, K.GT_PARTIAL, K.GT_MISSED, K.GT_DONT_CARE),
-    "det": (K.DET_MATCHED, K.DET_PARTIAL, K.DET_FALSE_POSITIVE, K.DET_DONT_CARE),
+    "det": (
+        K.DET_MATCHED,
+        K.DET_PARTIAL,
+        K.DET_FALSE_POSITIVE,
+        K.DET_FP_GT_TAKEN,
+        K.DET_DONT_CARE,
+        K.DET_BELOW_THRESHOLD,
+    ),
     "links": (K.LINK_ONE_TO_ONE, K.LINK_SPLIT, K.LINK_MERGE),
     "labels": (K.LABEL_GT, K.LABEL_DET),
     "dont_care": (K.DONT_CARE_REGION,),

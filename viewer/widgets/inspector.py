@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from metrics.evidence import multiline_of, pcc_of
+from metrics.evidence import instance_states, multiline_of, pcc_of
 from metrics.results import InstanceResult, MatchRecord, SampleResult
 from viewer.scene.items import Ref
 from viewer.session import Session
@@ -43,6 +43,14 @@ def _fmt(v: float) -> str:
 def _values(values: Mapping[str, float], keys: tuple[str, ...] = _SHOWN) -> str:
     parts = [f"{k} {_fmt(values[k])}" for k in keys if k in values]
     return ", ".join(parts)
+
+
+_STATE_TEXT = {
+    "skipped": "skipped by the protocol before matching (an invalid polygon): it counts nowhere",
+    "below_threshold": "under the shown score threshold: not counted at this threshold",
+    "gt_taken": "false positive because its best GT was already taken (the protocol tries no "
+    "second GT)",
+}
 
 
 def num(k: int) -> str:
@@ -153,6 +161,9 @@ def describe(session: Session, ref: Ref) -> str:
         items = result.gt if side == "gt" else result.det
         if k < len(items):
             body.append(f"<p><b>{session.metric}</b>: {_instance(items[k], other, result)}</p>")
+        state = instance_states(result.evidence)[0 if side == "gt" else 1].get(k)
+        if state:
+            body.append(f"<p><i>{_STATE_TEXT[state]}</i></p>")
         for m in _records(result, ref):
             body.append(
                 f"<p>{m.kind.value.replace('_', '-')} {m.label}: GT {links('gt', m.gt)} ↔ "

@@ -148,12 +148,21 @@ class SummaryPanel(QLabel):
 
 def _plan_lines(s: Session) -> list[str]:
     """What the plan says about the shown metric (images skipped, fallback values) and which
-    metrics were left out, each with its reason."""
+    metrics were left out, each with its reason; for a swept metric, which threshold the
+    reported score was taken at and which one the canvas shows."""
     if s.a is None:
         return []
     warn = "<span style='color:#b45309'>{}</span>"
     ev = s.evaluation()
     out = [warn.format(html.escape(n)) for n in s.a.notes()]
+    sweep = ev.sweep if ev is not None else None
+    if ev is not None and sweep is not None and sweep.thresholds:
+        best = sweep.thresholds[sweep.best_index]
+        shown = sweep.thresholds[s.a.shown.get(ev.metric, sweep.best_index)]
+        out.append(
+            f"best of a {len(sweep.thresholds)}-threshold score sweep, at {best:.2f}: "
+            f"chosen on the evaluated set (as MMOCR reports it); images shown at {shown:.2f}"
+        )
     if ev is not None and ev.excluded and not any("skipped" in n for n in s.a.notes()):
         out.append(warn.format(f"{len(ev.excluded)} images skipped (input errors)"))
     for mid, reason in s.a.left_out().items():
@@ -210,6 +219,15 @@ class ParamPanel(QWidget):
         top.addWidget(QLabel("Metric"))
         top.addWidget(self.combo)
         top.addLayout(self.form)
+        self.threshold = QComboBox()  # swept metrics: the score threshold shown
+        self.threshold.setToolTip(
+            "the score threshold the canvas and inspector show; the metric reports the best "
+            "H-mean of its sweep, chosen on the evaluated set"
+        )
+        self.threshold.currentIndexChanged.connect(self._on_threshold_changed)
+        self.threshold_label = QLabel("Shown at score threshold")
+        top.addWidget(self.threshold_label)
+        top.addWidget(self.threshold)
         buttons = QHBoxLayout()
         buttons.addWidget(self.apply)
         buttons.addWidget(self.reset)
@@ -223,6 +241,38 @@ class ParamPanel(QWidget):
         session.metric_changed.connect(self._on_session_metric_changed)
         session.busy_changed.connect(self._on_session_busy_changed)
         session.progress_changed.connect(self._on_session_progress)
+        session.results_changed.connect(self._fill_thresholds)
+        session.metric_changed.connect(lambda _: self._fill_thresholds())
+        self._fill_thresholds()
+
+    def _fill_thresholds(self) -> None:
+        """The sweep's thresholds with their scores, the reported (best) one marked."""
+        ev = self.session.evaluation()
+        sweep = ev.sweep if ev is not None else None
+        side = self.session.a
+        self.threshold.setVisible(sweep is not None)
+        self.threshold_label.setVisible(sweep is not None)
+        if sweep is None or side is None:
+            return
+        best = sweep.best_index
+        items = [
+            f"{p.threshold:.2f}: R {p.recall:.4f} P {p.precision:.4f} H {p.hmean:.4f}"
+            + ("  (reported: best)" if k == best else "")
+            for k, p in enumerate(sweep.sweep())
+        ]
+        current = side.shown.get(ev.metric, best) if ev is not None else best
+        self.threshold.blockSignals(True)
+        self.threshold.clear()
+        self.threshold.addItems(items)
+        self.threshold.setCurrentIndex(current)
+        self.threshold.blockSignals(False)
+
+    def _on_threshold_changed(self, k: int) -> None:
+        ev = self.session.evaluation()
+        sweep = ev.sweep if ev is not None else None
+        if ev is None or sweep is None or k < 0:
+            return
+        self.session.set_shown_threshold(ev.metric, None if k == sweep.best_index else k)
 
     def _fill_metrics(self) -> None:
         self.combo.blockSignals(True)
