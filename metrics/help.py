@@ -226,6 +226,32 @@ PARAM_HELP: dict[str, str] = {
 }
 
 
+# How an instance's credit (its label's number) comes about, per metric: the tooltip of a
+# label on the canvas.
+CREDIT_HELP: dict[str, str] = {
+    "ic15_iou": "credit 1 when matched: IoU = |G ∩ D| / |G ∪ D| > 0.5, greedy, one-to-one",
+    "siou": "credit = IoU of the matched pair",
+    "tiou": "recall credit = IoU × f(Ct/|G|), cut Ct = |G \\ D|; precision credit = IoU × "
+    "f(Ot/|D|), outlier Ot = other GTs inside D; f(x) = 1 − x (1 up to the tolerance)",
+    "curved_iou": "credit 1 when matched: IoU > 0.5, greedy, one-to-one",
+    "curved_siou": "credit = IoU of the matched pair",
+    "curved_tiou": "recall credit = IoU × f(Ct/|G|), precision credit = IoU × f(Ot/|D|)",
+    "deteval": "1 for one-to-one, 0.8 for the GT and each detection of a split, 1 for each GT "
+    "of a merge and its detection",
+    "tedeval": "recall = GT characters (PCC) counted / characters; precision = detection "
+    "area credit, both with the one-to-many / many-to-one rules",
+    "cleval_det": "(characters found − granularity penalty) / characters; the penalty counts "
+    "splits (recall) and merges (precision)",
+    "cleval_e2e": "as CLEval detection, counting only characters whose text agrees (LCS)",
+    "totaltext_deteval": "1 for OO, 0.8 for OM (per GT; per det on the precision side) and "
+    "MO, on coverages sigma = |G ∩ D| / |G|, tau = |G ∩ D| / |D| rounded to 2 decimals",
+    "totaltext_voc": "credit 1 when matched: |G ∩ D| / (|G ∪ D| + 1) >= 0.5 with the best GT",
+    "ctw1500_eval": "credit 1 when matched: IoU > 0.5 with the best GT, which must be free",
+    "mmocr_hmean_iou": "credit 1 when matched at the shown score threshold (IoU > 0.5)",
+    "paddleocr_det_iou": "credit 1 when matched: IoU > 0.5, greedy, one-to-one",
+}
+
+
 def metric_line(metric: str) -> str:
     """One line for ``--list-metrics``: what it is, its source, where it is used."""
     h = METRIC_HELP.get(metric)

@@ -30,6 +30,7 @@ _Z_ORDER = {
     "pcc": 6,
     "multiline": 7,
     "labels": 8,
+    "text": 8,
     "warnings": 9,
 }
 
@@ -239,7 +240,7 @@ def _paint_labels(
             )
             painter.drawLine(end, QPointF(*p.leader))
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(qcolor(TEXT_BOX))
+        painter.setBrush(qcolor(style.fill or TEXT_BOX))
         painter.drawRoundedRect(box, 3, 3)
         painter.setPen(qcolor(style.stroke))
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
@@ -274,7 +275,12 @@ def _big_enough(it: DrawItem, ctx: RenderContext) -> bool:
 
 
 def _paint_points(painter: QPainter, it: DrawItem, style: Style, ctx: RenderContext) -> None:
-    r = style.radius / max(ctx.scale, 1e-9)
+    """Markers of constant screen size, smaller on small words (at most a quarter of the
+    word's height on screen, never under 1.5 px)."""
+    px = style.radius
+    if "size" in it.extra:
+        px = min(px, max(1.5, 0.25 * float(it.extra["size"]) * ctx.scale))
+    r = px / max(ctx.scale, 1e-9)
     painter.setPen(pen(MARKER_OUTLINE))
     painter.setBrush(QBrush(qcolor(style.fill or style.stroke)))
     for x, y in it.coords:

@@ -59,3 +59,49 @@ def test_demo_img_4_labels_do_not_overlap_at_fit_zoom(qtbot, window: MainWindow)
             assert not any(t in ("recall 1.00", "precision 1.00") for t in texts)
         for (a, ta, _), (b, tb, _) in itertools.combinations(layout, 2):
             assert not _overlap(a, b), (ta, tb)
+
+
+def test_end_to_end_labels_say_what_was_read(qtbot, window: MainWindow) -> None:
+    """Under an end-to-end metric a GT's label is its recognition, not the detection credit;
+    the inspector gives the GT text, the detection and the characters that agree."""
+    from viewer.scene.overlay import build_overlay
+    from viewer.widgets.inspector import describe
+
+    s = window.session
+    s.set_metric("cleval_e2e")
+    s.set_sample("img_2")  # det B reads 'WAV' for 'WAY' (resources/demo/README.md)
+    wait_evaluated(qtbot, s)
+    texts = [
+        t
+        for it in build_overlay(s.sample(), s.result())
+        if it.layer == "labels"
+        for t in it.data["texts"]
+    ]
+    assert any(t.startswith("“WAY” read “WAV”, LCS 2/3") for t in texts), texts
+    way = next(k for k, g in enumerate(s.sample().gt) if g.text == "WAY")
+    assert "LCS “WA” (2 of 3 characters)" in describe(s, ("gt", way))
+
+
+def test_transcription_layer_and_label_tooltip(qtbot, window: MainWindow) -> None:
+    from viewer.scene.banner import label_tooltip
+    from viewer.scene.overlay import build_overlay
+
+    s = window.session
+    s.set_metric("tiou")
+    s.set_sample("img_4")
+    items = build_overlay(s.sample(), s.result())
+    text = [t for it in items if it.layer == "text" for t in it.data["texts"]]
+    assert "“RESTAURANT”" in text
+    tip = label_tooltip(items, ("gt", 0), "tiou")
+    assert tip.startswith("GT 1: ") and "recall 0.52" in tip and "cut 28 %" in tip
+    assert "“RESTAURANT”" in tip and "Ct = |G \\ D|" in tip
+
+
+def test_character_dots_shrink_on_small_words(window: MainWindow) -> None:
+    from viewer.scene.overlay import build_overlay
+
+    s = window.session
+    s.set_metric("cleval_det")
+    s.set_sample("img_1")
+    dots = [it for it in build_overlay(s.sample(), s.result()) if it.layer == "pcc"]
+    assert dots and all(it.extra["size"] > 0 for it in dots)  # the word height, for the painter

@@ -1,11 +1,15 @@
-"""The banner above the canvas: why the image is not evaluated, or that it has no picture."""
+"""Texts over the canvas: the banner (why the image is not evaluated, or that it has no
+picture) and an instance's tooltip (its labels and how its credit comes about)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
+from metrics.help import CREDIT_HELP, METRIC_HELP
 from metrics.model import Sample
 from metrics.results import SampleResult
+from viewer.scene.items import DrawItem, Ref
 
 
 class _Side(Protocol):
@@ -31,3 +35,24 @@ def banner_text(side: _Side | None, sample_id: str | None, has_image: bool) -> s
     if side.sample(sample_id) is not None and not has_image:
         parts.append("no image: the frame is the extent of the boxes")
     return "   ·   ".join(parts)
+
+
+def label_tooltip(items: Sequence[DrawItem], ref: Ref | None, metric: str | None) -> str:
+    """The labels of instance ``ref`` (score, cut, outlier, text) and the credit formula."""
+    if ref is None:
+        return ""
+    texts = [
+        text
+        for it in items
+        if it.shape == "texts"
+        for r, text in zip(it.data["refs"], it.data["texts"], strict=True)
+        if r == ref
+    ]
+    who = f"{'GT' if ref[0] == 'gt' else 'detection'} {ref[1] + 1}"
+    lines = [f"{who}: {', '.join(texts)}" if texts else who]
+    formula = CREDIT_HELP.get(metric or "") or (
+        METRIC_HELP[metric].what if metric in METRIC_HELP else ""
+    )
+    if formula:
+        lines.append(f"{metric}: {formula}")
+    return "\n".join(lines)

@@ -20,6 +20,7 @@ LAYERS: tuple[LayerInfo, ...] = (
     LayerInfo("det", "Detections", "T", "detections coloured by verdict"),
     LayerInfo("links", "Match links", "L", "lines joining matched GT and detections"),
     LayerInfo("labels", "Scores", "S", "per-instance recall / precision credit"),
+    LayerInfo("text", "Transcriptions", "X", "GT text and detected text", default=False),
     LayerInfo("dont_care", "Don't care", "C", "don't-care regions (hatched)"),
     LayerInfo("tiou", "TIoU regions", "U", "cut (GT outside det) and outlier (other GTs in det)"),
     LayerInfo(

@@ -12,7 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from metrics.evidence import instance_states, multiline_of, pcc_of
+from metrics.evidence import (
+    ClevalEvidence,
+    RecognitionStep,
+    instance_states,
+    multiline_of,
+    pcc_of,
+)
 from metrics.model import Problem, Sample
 from metrics.results import InstanceResult, MatchKind, MatchRecord, SampleResult, Verdict
 from viewer.scene.items import DrawItem, Ref, bboxes
@@ -21,6 +27,7 @@ from viewer.scene.palette import (
     MATCH_KIND,
     PCC_STATE,
     STATE_STYLE,
+    TEXT_LABEL,
     TIOU_REGION,
     TIOU_TEXT,
     StyleKey,
@@ -149,17 +156,38 @@ def instance_label(side: str, r: InstanceResult) -> str:
     return f"{'recall' if side == 'gt' else 'precision'} {r.credit:.2f}"
 
 
+def recognition_label(sample: Sample, step: RecognitionStep) -> str:
+    """End-to-end: the GT text, what its detections read (``step.text``: their characters
+    still unconsumed, in PCC order) and how many characters agree (LCS)."""
+    truth = sample.gt[step.gt].text or ""
+    return f"“{truth}” read “{step.text}”, LCS {step.lcs_len}/{len(truth)}"
+
+
+def _recognition(sample: Sample, result: SampleResult) -> dict[int, tuple[str, bool]]:
+    """GT index -> (recognition label, lost) under an end-to-end metric, else empty."""
+    ev = result.evidence
+    steps = ev.e2e if isinstance(ev, ClevalEvidence) and ev.e2e is not None else ()
+    return {
+        st.gt: (recognition_label(sample, st), st.lcs_len < len(sample.gt[st.gt].text or ""))
+        for st in steps
+        if st.gt < len(sample.gt)
+    }
+
+
 def label_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
     """Per-instance credit labels (recall credit on GTs, precision credit on detections),
-    with each instance's box for placement and whether it lost credit (shown by default)."""
+    with each instance's box for placement and whether it lost credit (shown by default);
+    under an end-to-end metric a GT's label is its recognition (read text and LCS)."""
     items = []
     gb, db = _boxes(sample)
+    e2e = _recognition(sample, result)
     for side, boxes, res in (("gt", gb, result.gt), ("det", db, result.det)):
         keep = [r for r in res if r.index < len(boxes) and r.verdict is not Verdict.DONT_CARE]
         if not keep:
             continue
         idx = np.fromiter((r.index for r in keep), dtype=np.intp, count=len(keep))
         b = boxes[idx]
+        rec = e2e if side == "gt" else {}
         items.append(
             DrawItem(
                 "labels",
@@ -167,11 +195,16 @@ def label_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
                 b[:, :2],
                 INSTANCE_LABEL[side],
                 data={
-                    "texts": [instance_label(side, r) for r in keep],
+                    "texts": [
+                        rec[r.index][0] if r.index in rec else instance_label(side, r) for r in keep
+                    ],
                     "sizes": b[:, 3] - b[:, 1],
                     "refs": [(side, r.index) for r in keep],
                     "boxes": b,
-                    "lost": np.array([r.credit < 1.0 for r in keep], dtype=bool),
+                    "lost": np.array(
+                        [rec[r.index][1] if r.index in rec else r.credit < 1.0 for r in keep],
+                        dtype=bool,
+                    ),
                 },
             )
         )
@@ -237,18 +270,52 @@ def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
     return items
 
 
-def pcc_items(result: SampleResult) -> list[DrawItem]:
-    """Pseudo character centres in three states: missed (0), counted (1), overlapped (2+)."""
+def pcc_items(result: SampleResult, sample: Sample | None = None) -> list[DrawItem]:
+    """Pseudo character centres in three states: missed (0), counted (1), overlapped (2+);
+    ``extra["size"]`` is the word's height (the painter shrinks the dots of small words)."""
     ev = pcc_of(result.evidence)
     if ev is None:
         return []
+    heights = (_boxes(sample)[0][:, 3] - _boxes(sample)[0][:, 1]) if sample is not None else None
     items = []
     for i, (pts, h) in enumerate(zip(ev.points, ev.hits, strict=False)):
         pts = np.asarray(pts, dtype=float).reshape(-1, 2)
         h = np.asarray(h).reshape(-1)
+        extra = {"size": float(heights[i])} if heights is not None and i < len(heights) else {}
         for state, mask in (("missed", h == 0), ("counted", h == 1), ("overlapped", h >= 2)):
             if np.any(mask):
-                items.append(DrawItem("pcc", "points", pts[mask], PCC_STATE[state], ref=("gt", i)))
+                items.append(
+                    DrawItem(
+                        "pcc", "points", pts[mask], PCC_STATE[state], ref=("gt", i), extra=extra
+                    )
+                )
+    return items
+
+
+def text_items(sample: Sample) -> list[DrawItem]:
+    """The transcriptions: GT text above its box, detected text below (placed like labels)."""
+    items = []
+    gb, db = _boxes(sample)
+    for side, insts, boxes in (("gt", sample.gt, gb), ("det", sample.det, db)):
+        keep = [k for k, inst in enumerate(insts) if inst.text]
+        if not keep:
+            continue
+        b = boxes[np.asarray(keep, dtype=np.intp)]
+        items.append(
+            DrawItem(
+                "text",
+                "texts",
+                b[:, :2],
+                TEXT_LABEL[side],
+                data={
+                    "texts": [f"“{insts[k].text}”" for k in keep],
+                    "sizes": b[:, 3] - b[:, 1],
+                    "refs": [(side, k) for k in keep],
+                    "boxes": b,
+                    "lost": np.ones(len(keep), dtype=bool),
+                },
+            )
+        )
     return items
 
 
@@ -332,6 +399,7 @@ def build_overlay(
     items += instance_items(sample, result)
     if result is not None:
         items += link_items(sample, result) + label_items(sample, result)
-        items += pcc_items(result) + multiline_items(result)
+        items += pcc_items(result, sample) + multiline_items(result)
+    items += text_items(sample)
     items += warning_items(sample, [p for p in problems if p.sample_id == sample.id])
     return items

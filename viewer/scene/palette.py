@@ -78,6 +78,8 @@ class StyleKey(StrEnum):
     LINK_MERGE = "link.merge"
     LABEL_GT = "label.gt"
     LABEL_DET = "label.det"
+    TEXT_GT = "text.gt"  # a GT's transcription
+    TEXT_DET = "text.det"  # a detection's transcription
     DONT_CARE_REGION = "dont_care"
     TIOU_CUT = "tiou.cut"
     TIOU_OUTLIER = "tiou.outlier"
@@ -128,6 +130,8 @@ PALETTE: dict[StyleKey, Style] = {
     K.LINK_MERGE: Style(PURPLE, None, 2.0, dash=True, label="merge (n GTs, 1 det)"),
     K.LABEL_GT: Style(Rgba.of("#064e3b"), TEXT_BOX, label="recall credit"),
     K.LABEL_DET: Style(Rgba.of("#1e3a8a"), TEXT_BOX, label="precision credit"),
+    K.TEXT_GT: Style(Rgba.of("#14532d"), Rgba.of("#e6dcfce7"), label="GT transcription"),
+    K.TEXT_DET: Style(Rgba.of("#312e81"), Rgba.of("#e6e0e7ff"), label="detected text"),
     K.DONT_CARE_REGION: Style(
         GREY, Rgba.of("#50808080"), 1.0, hatch=True, label="don't-care region"
     ),
@@ -186,6 +190,7 @@ TIOU_REGION = {"cut": K.TIOU_CUT, "outlier": K.TIOU_OUTLIER}
 TIOU_TEXT = {"cut": K.TIOU_CUT_TEXT, "outlier": K.TIOU_OUTLIER_TEXT}
 PCC_STATE = {"missed": K.PCC_MISSED, "counted": K.PCC_COUNTED, "overlapped": K.PCC_OVERLAPPED}
 INSTANCE_LABEL = {"gt": K.LABEL_GT, "det": K.LABEL_DET}
+TEXT_LABEL = {"gt": K.TEXT_GT, "det": K.TEXT_DET}
 # What the evidence says of an instance beyond its verdict (``metrics.evidence.instance_states``)
 STATE_STYLE = {
     ("gt", "skipped"): K.GT_NONE,
@@ -212,6 +217,7 @@ LAYER_LEGEND: dict[str, tuple[StyleKey, ...]] = {
     ),
     "links": (K.LINK_ONE_TO_ONE, K.LINK_SPLIT, K.LINK_MERGE),
     "labels": (K.LABEL_GT, K.LABEL_DET),
+    "text": (K.TEXT_GT, K.TEXT_DET),
     "dont_care": (K.DONT_CARE_REGION,),
     "tiou": (K.TIOU_CUT, K.TIOU_OUTLIER),
     "pcc": (K.PCC_MISSED, K.PCC_COUNTED, K.PCC_OVERLAPPED),

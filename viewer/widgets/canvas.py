@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from metrics.model import Sample
 from metrics.results import SampleResult
 from viewer.paint import PreparedOverlay, RenderContext, paint_banner, paint_mixed, paint_overlay
-from viewer.scene.banner import banner_text
+from viewer.scene.banner import banner_text, label_tooltip
 from viewer.scene.items import DrawItem, Ref, bounds
 from viewer.scene.overlay import build_overlay
 from viewer.scene.picking import PickIndex
@@ -383,7 +383,14 @@ class CanvasView(QGraphicsView):
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         super().mouseMoveEvent(event)
         if event.buttons() == Qt.MouseButton.NoButton:
-            self.session.hover(self.ref_at(event.position()))
+            ref = self.ref_at(event.position())
+            if ref != self.session.hovered:
+                self.viewport().setToolTip(label_tooltip(self.overlay.items, ref, self._metric()))
+            self.session.hover(ref)
+
+    def _metric(self) -> str | None:
+        side = self.session.sides[self.index]
+        return side.metric if side is not None else None
 
     def ref_at(self, pos: QPointF) -> Ref | None:
         p = self.mapToScene(pos.toPoint())

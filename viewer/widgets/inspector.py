@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from metrics.evidence import instance_states, multiline_of, pcc_of
+from metrics.evidence import ClevalEvidence, instance_states, multiline_of, pcc_of
 from metrics.results import InstanceResult, MatchRecord, SampleResult
 from viewer.scene.items import Ref
 from viewer.session import Session
@@ -124,6 +124,24 @@ def _pcc(result: SampleResult, ref: Ref) -> str:
     return f"<p>PCC hits: {' '.join(states)} ({sum(x == 1 for x in h)}/{len(h)} counted)</p>"
 
 
+def _recognition(session: Session, result: SampleResult, ref: Ref) -> str:
+    """End-to-end metrics: the GT text, what its detections read and the characters that
+    agree (the LCS)."""
+    ev, sample = result.evidence, session.sample()
+    if not isinstance(ev, ClevalEvidence) or not ev.e2e or ref[0] != "gt" or sample is None:
+        return ""
+    for st in ev.e2e:
+        if st.gt == ref[1]:
+            truth = sample.gt[st.gt].text or ""
+            dets = links("det", list(st.dets)) or "none"
+            return (
+                f"<p>recognition: GT “{html.escape(truth)}”, read “{html.escape(st.text)}” "
+                f"by det {dets}; LCS “{html.escape(st.lcs)}” ({st.lcs_len} of {len(truth)} "
+                "characters)</p>"
+            )
+    return ""
+
+
 def _multiline(result: SampleResult, ref: Ref) -> str:
     rows = []
     for g in multiline_of(result.evidence):
@@ -169,7 +187,9 @@ def describe(session: Session, ref: Ref) -> str:
                 f"<p>{m.kind.value.replace('_', '-')} {m.label}: GT {links('gt', m.gt)} ↔ "
                 f"det {links('det', m.det)}<br>{_values(m.values)}</p>"
             )
-        body.append(_pcc(result, ref) + _multiline(result, ref))
+        body.append(
+            _pcc(result, ref) + _multiline(result, ref) + _recognition(session, result, ref)
+        )
     body.append(_compared(session, ref, other))
     body.append(_other_metrics(session, ref, other))
     return "".join(body)
