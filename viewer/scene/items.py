@@ -68,3 +68,21 @@ def bboxes(coords: Sequence[np.ndarray]) -> np.ndarray:
         out[keep, :2] = np.minimum.reduceat(flat, starts, axis=0)
         out[keep, 2:] = np.maximum.reduceat(flat, starts, axis=0)
     return out
+
+
+_BOX_CACHE: dict[int, tuple[Sample, np.ndarray, np.ndarray]] = {}
+
+
+def sample_boxes(sample: Sample) -> tuple[np.ndarray, np.ndarray]:
+    """Bounding boxes of the GTs and of the detections (kept for the last few samples)."""
+    hit = _BOX_CACHE.get(id(sample))
+    if hit is None or hit[0] is not sample:
+        if len(_BOX_CACHE) > 16:
+            _BOX_CACHE.clear()
+        hit = (
+            sample,
+            bboxes([g.points for g in sample.gt]),
+            bboxes([d.points for d in sample.det]),
+        )
+        _BOX_CACHE[id(sample)] = hit
+    return hit[1], hit[2]

@@ -13,26 +13,23 @@ from typing import Any
 import numpy as np
 
 from metrics.evidence import (
-    ClevalEvidence,
-    RecognitionStep,
     instance_states,
     multiline_of,
     pcc_of,
 )
 from metrics.model import Problem, Sample
-from metrics.results import InstanceResult, MatchKind, MatchRecord, SampleResult, Verdict
-from viewer.scene.items import DrawItem, Ref, bboxes
+from metrics.results import MatchKind, MatchRecord, SampleResult, Verdict
+from viewer.scene.items import DrawItem, Ref, sample_boxes
 from viewer.scene.palette import (
-    INSTANCE_LABEL,
     MATCH_KIND,
     PCC_STATE,
     STATE_STYLE,
-    TEXT_LABEL,
     TIOU_REGION,
     TIOU_TEXT,
     StyleKey,
     verdict_key,
 )
+from viewer.scene.texts import label_items, text_items
 
 
 def _verdicts(result: SampleResult | None, side: str, n: int) -> list[Any]:
@@ -80,31 +77,13 @@ def instance_items(sample: Sample, result: SampleResult | None) -> list[DrawItem
     return items
 
 
-_BOX_CACHE: dict[int, tuple[Sample, np.ndarray, np.ndarray]] = {}
-
-
-def _boxes(sample: Sample) -> tuple[np.ndarray, np.ndarray]:
-    """Bounding boxes of the GTs and of the detections (kept for the last few samples)."""
-    hit = _BOX_CACHE.get(id(sample))
-    if hit is None or hit[0] is not sample:
-        if len(_BOX_CACHE) > 16:
-            _BOX_CACHE.clear()
-        hit = (
-            sample,
-            bboxes([g.points for g in sample.gt]),
-            bboxes([d.points for d in sample.det]),
-        )
-        _BOX_CACHE[id(sample)] = hit
-    return hit[1], hit[2]
-
-
 def _centres(boxes: np.ndarray) -> np.ndarray:
     return np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], axis=1)
 
 
 def link_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
     """Lines from each matched GT to each of its detections, one batch per match kind."""
-    gb, db = _boxes(sample)
+    gb, db = sample_boxes(sample)
     gc, dc = _centres(gb), _centres(db)
     batches: dict[StyleKey, tuple[list[np.ndarray], list[str], list[Ref], list[Ref]]] = {}
     for m in result.matches:
@@ -139,78 +118,6 @@ def _match_label(metric: str, m: MatchRecord) -> str:
     return kind.strip() or m.label
 
 
-_MEASURE = {"iou": "IoU", "area_recall": "area recall", "area_precision": "area precision"}
-
-
-def instance_label(side: str, r: InstanceResult) -> str:
-    """What a score label says: the credit by its name, or why there is none ("missed,
-    best IoU 0.49"); numbers as the engine gives them."""
-    if r.verdict is Verdict.MISSED or r.verdict is Verdict.FALSE_POSITIVE:
-        word = "missed" if side == "gt" else "false positive"
-        nm = r.near_miss
-        if nm is None:
-            return word
-        return (
-            f"{word}, best {_MEASURE.get(nm.measure, nm.measure.replace('_', ' '))} {nm.value:.2f}"
-        )
-    return f"{'recall' if side == 'gt' else 'precision'} {r.credit:.2f}"
-
-
-def recognition_label(sample: Sample, step: RecognitionStep) -> str:
-    """End-to-end: the GT text, what its detections read (``step.text``: their characters
-    still unconsumed, in PCC order) and how many characters agree (LCS)."""
-    truth = sample.gt[step.gt].text or ""
-    return f"“{truth}” read “{step.text}”, LCS {step.lcs_len}/{len(truth)}"
-
-
-def _recognition(sample: Sample, result: SampleResult) -> dict[int, tuple[str, bool]]:
-    """GT index -> (recognition label, lost) under an end-to-end metric, else empty."""
-    ev = result.evidence
-    steps = ev.e2e if isinstance(ev, ClevalEvidence) and ev.e2e is not None else ()
-    return {
-        st.gt: (recognition_label(sample, st), st.lcs_len < len(sample.gt[st.gt].text or ""))
-        for st in steps
-        if st.gt < len(sample.gt)
-    }
-
-
-def label_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
-    """Per-instance credit labels (recall credit on GTs, precision credit on detections),
-    with each instance's box for placement and whether it lost credit (shown by default);
-    under an end-to-end metric a GT's label is its recognition (read text and LCS)."""
-    items = []
-    gb, db = _boxes(sample)
-    e2e = _recognition(sample, result)
-    for side, boxes, res in (("gt", gb, result.gt), ("det", db, result.det)):
-        keep = [r for r in res if r.index < len(boxes) and r.verdict is not Verdict.DONT_CARE]
-        if not keep:
-            continue
-        idx = np.fromiter((r.index for r in keep), dtype=np.intp, count=len(keep))
-        b = boxes[idx]
-        rec = e2e if side == "gt" else {}
-        items.append(
-            DrawItem(
-                "labels",
-                "texts",
-                b[:, :2],
-                INSTANCE_LABEL[side],
-                data={
-                    "texts": [
-                        rec[r.index][0] if r.index in rec else instance_label(side, r) for r in keep
-                    ],
-                    "sizes": b[:, 3] - b[:, 1],
-                    "refs": [(side, r.index) for r in keep],
-                    "boxes": b,
-                    "lost": np.array(
-                        [rec[r.index][1] if r.index in rec else r.credit < 1.0 for r in keep],
-                        dtype=bool,
-                    ),
-                },
-            )
-        )
-    return items
-
-
 def dont_care_items(sample: Sample) -> list[DrawItem]:
     return [
         DrawItem("dont_care", "polygon", g.points, StyleKey.DONT_CARE_REGION, ref=("gt", k))
@@ -229,7 +136,7 @@ def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
         if m.regions.get(name) is not None
     ]
     all_rings = [list(m.regions[name].rings) for m, name in todo]
-    gb, _ = _boxes(sample)
+    gb, _ = sample_boxes(sample)
     items: list[DrawItem] = []
     labels: dict[
         str, tuple[list[np.ndarray], list[str], list[float], list[Ref], list[np.ndarray]]
@@ -276,7 +183,11 @@ def pcc_items(result: SampleResult, sample: Sample | None = None) -> list[DrawIt
     ev = pcc_of(result.evidence)
     if ev is None:
         return []
-    heights = (_boxes(sample)[0][:, 3] - _boxes(sample)[0][:, 1]) if sample is not None else None
+    heights = (
+        (sample_boxes(sample)[0][:, 3] - sample_boxes(sample)[0][:, 1])
+        if sample is not None
+        else None
+    )
     items = []
     for i, (pts, h) in enumerate(zip(ev.points, ev.hits, strict=False)):
         pts = np.asarray(pts, dtype=float).reshape(-1, 2)
@@ -289,33 +200,6 @@ def pcc_items(result: SampleResult, sample: Sample | None = None) -> list[DrawIt
                         "pcc", "points", pts[mask], PCC_STATE[state], ref=("gt", i), extra=extra
                     )
                 )
-    return items
-
-
-def text_items(sample: Sample) -> list[DrawItem]:
-    """The transcriptions: GT text above its box, detected text below (placed like labels)."""
-    items = []
-    gb, db = _boxes(sample)
-    for side, insts, boxes in (("gt", sample.gt, gb), ("det", sample.det, db)):
-        keep = [k for k, inst in enumerate(insts) if inst.text]
-        if not keep:
-            continue
-        b = boxes[np.asarray(keep, dtype=np.intp)]
-        items.append(
-            DrawItem(
-                "text",
-                "texts",
-                b[:, :2],
-                TEXT_LABEL[side],
-                data={
-                    "texts": [f"“{insts[k].text}”" for k in keep],
-                    "sizes": b[:, 3] - b[:, 1],
-                    "refs": [(side, k) for k in keep],
-                    "boxes": b,
-                    "lost": np.ones(len(keep), dtype=bool),
-                },
-            )
-        )
     return items
 
 

@@ -1,0 +1,114 @@
+"""Text draw items: per-instance score labels and transcriptions (no Qt here).
+
+Labels say what they mean ("recall 0.72", "missed, best IoU 0.49"; under an end-to-end
+metric the recognition: GT text, what was read, LCS) and carry their instance's box and
+whether it lost credit, for ``viewer.scene.labels`` to place them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from metrics.evidence import ClevalEvidence, RecognitionStep
+from metrics.model import Sample
+from metrics.results import InstanceResult, SampleResult, Verdict
+from viewer.scene.items import DrawItem, sample_boxes
+from viewer.scene.palette import INSTANCE_LABEL, TEXT_LABEL
+
+_MEASURE = {"iou": "IoU", "area_recall": "area recall", "area_precision": "area precision"}
+
+
+def instance_label(side: str, r: InstanceResult) -> str:
+    """What a score label says: the credit by its name, or why there is none ("missed,
+    best IoU 0.49"); numbers as the engine gives them."""
+    if r.verdict is Verdict.MISSED or r.verdict is Verdict.FALSE_POSITIVE:
+        word = "missed" if side == "gt" else "false positive"
+        nm = r.near_miss
+        if nm is None:
+            return word
+        return (
+            f"{word}, best {_MEASURE.get(nm.measure, nm.measure.replace('_', ' '))} {nm.value:.2f}"
+        )
+    return f"{'recall' if side == 'gt' else 'precision'} {r.credit:.2f}"
+
+
+def recognition_label(sample: Sample, step: RecognitionStep) -> str:
+    """End-to-end: the GT text, what its detections read (``step.text``: their characters
+    still unconsumed, in PCC order) and how many characters agree (LCS)."""
+    truth = sample.gt[step.gt].text or ""
+    return f"“{truth}” read “{step.text}”, LCS {step.lcs_len}/{len(truth)}"
+
+
+def _recognition(sample: Sample, result: SampleResult) -> dict[int, tuple[str, bool]]:
+    """GT index -> (recognition label, lost) under an end-to-end metric, else empty."""
+    ev = result.evidence
+    steps = ev.e2e if isinstance(ev, ClevalEvidence) and ev.e2e is not None else ()
+    return {
+        st.gt: (recognition_label(sample, st), st.lcs_len < len(sample.gt[st.gt].text or ""))
+        for st in steps
+        if st.gt < len(sample.gt)
+    }
+
+
+def label_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
+    """Per-instance credit labels (recall credit on GTs, precision credit on detections),
+    with each instance's box for placement and whether it lost credit (shown by default);
+    under an end-to-end metric a GT's label is its recognition (read text and LCS)."""
+    items = []
+    gb, db = sample_boxes(sample)
+    e2e = _recognition(sample, result)
+    for side, boxes, res in (("gt", gb, result.gt), ("det", db, result.det)):
+        keep = [r for r in res if r.index < len(boxes) and r.verdict is not Verdict.DONT_CARE]
+        if not keep:
+            continue
+        idx = np.fromiter((r.index for r in keep), dtype=np.intp, count=len(keep))
+        b = boxes[idx]
+        rec = e2e if side == "gt" else {}
+        items.append(
+            DrawItem(
+                "labels",
+                "texts",
+                b[:, :2],
+                INSTANCE_LABEL[side],
+                data={
+                    "texts": [
+                        rec[r.index][0] if r.index in rec else instance_label(side, r) for r in keep
+                    ],
+                    "sizes": b[:, 3] - b[:, 1],
+                    "refs": [(side, r.index) for r in keep],
+                    "boxes": b,
+                    "lost": np.array(
+                        [rec[r.index][1] if r.index in rec else r.credit < 1.0 for r in keep],
+                        dtype=bool,
+                    ),
+                },
+            )
+        )
+    return items
+
+
+def text_items(sample: Sample) -> list[DrawItem]:
+    """The transcriptions: GT text above its box, detected text below (placed like labels)."""
+    items = []
+    gb, db = sample_boxes(sample)
+    for side, insts, boxes in (("gt", sample.gt, gb), ("det", sample.det, db)):
+        keep = [k for k, inst in enumerate(insts) if inst.text]
+        if not keep:
+            continue
+        b = boxes[np.asarray(keep, dtype=np.intp)]
+        items.append(
+            DrawItem(
+                "text",
+                "texts",
+                b[:, :2],
+                TEXT_LABEL[side],
+                data={
+                    "texts": [f"“{insts[k].text}”" for k in keep],
+                    "sizes": b[:, 3] - b[:, 1],
+                    "refs": [(side, k) for k in keep],
+                    "boxes": b,
+                    "lost": np.ones(len(keep), dtype=bool),
+                },
+            )
+        )
+    return items
