@@ -78,6 +78,7 @@ class MainWindow(QMainWindow):
         inspector = self._dock("Inspector", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
         self.pairs = PairMatrixPanel(self.session)
         pairs = self._dock("Pair matrix", self.pairs, Qt.DockWidgetArea.RightDockWidgetArea)
+        pairs.visibilityChanged.connect(self._on_pairs_visibility_changed)
         scroll = QScrollArea()
         scroll.setWidget(self.layers)
         scroll.setWidgetResizable(True)
@@ -299,6 +300,10 @@ class MainWindow(QMainWindow):
             self.recent_menu.addAction(action)
 
     # ------------------------------------------------------------------ status
+    def _on_pairs_visibility_changed(self, on: bool) -> None:
+        if on:
+            self.pairs.refresh_if_stale()
+
     def _on_session_progress(self, done: int, total: int) -> None:
         self.busy.setMaximum(max(total, 1))
         self.busy.setValue(done)

@@ -20,6 +20,10 @@ from viewer.scene.palette import PALETTE, TEXT_BOX, Style, StyleKey
 from viewer.style import MARKER_OUTLINE, brush, draw_marker, pen, qcolor
 
 _WORDS = ("gt", "det")  # the layers whose boxes labels avoid
+# Labels placed in one view at most: the selected and hovered first, then those of the
+# instances that lost credit in file order; more would cover the image at this zoom (zoom in
+# and the ones on screen get their turn).
+MAX_LABELS = 150
 _Z_ORDER = {
     "image": 0,
     "dont_care": 1,
@@ -193,7 +197,7 @@ def _label_entries(
                 rank = 0 if emph[j] else (1 if lost[j] else 2)
                 out.append((rank, it.data["texts"][j], it.style, np.asarray(box, float)))
     out.sort(key=lambda e: e[0])
-    return out
+    return out[:MAX_LABELS]
 
 
 def _layout(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QDockWidget
 
 from tests.support import wait_evaluated, write_zip
 from viewer.main_window import MainWindow
@@ -20,6 +21,7 @@ def _window(qtbot, paths: DatasetPaths) -> MainWindow:
     w.show()
     assert w.open_paths(paths)
     wait_evaluated(qtbot, w.session)
+    w.findChild(QDockWidget, "Pair matrix").raise_()  # its tab in front: it follows the image
     return w
 
 
@@ -90,3 +92,20 @@ def test_clicking_again_cycles_through_overlapping_instances(qtbot, tmp_path: Pa
     before = c.transform().m11()
     c.zoom_to_selection()
     assert c.transform().m11() != before
+
+
+def test_pair_matrix_behind_another_tab_waits_until_shown(qtbot, tmp_path: Path) -> None:
+    """Behind the inspector's tab the matrix is not rebuilt at each image (a 1,000-word image
+    has a 1,000 x 1,000 table); brought to the front it shows the current image."""
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(1600, 900)
+    w.show()
+    assert w.open_paths(_merge_data(tmp_path))
+    wait_evaluated(qtbot, w.session)
+    w.findChild(QDockWidget, "Inspector").raise_()
+    w.session.set_metric("deteval")
+    assert w.pairs._stale
+    w.findChild(QDockWidget, "Pair matrix").raise_()
+    qtbot.waitUntil(lambda: not w.pairs._stale, timeout=3000)
+    assert w.pairs.model.rowCount() == 2

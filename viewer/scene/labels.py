@@ -42,11 +42,8 @@ class _Grid:
 
     def _keys(self, r: tuple[float, float, float, float]) -> list[tuple[int, int]]:
         x0, y0, x1, y1 = r
-        return [
-            (i, j)
-            for i in range(int(x0 // _CELL), int(x1 // _CELL) + 1)
-            for j in range(int(y0 // _CELL), int(y1 // _CELL) + 1)
-        ]
+        i0, i1, j0, j1 = int(x0 // _CELL), int(x1 // _CELL), int(y0 // _CELL), int(y1 // _CELL)
+        return [(i, j) for i in range(i0, i1 + 1) for j in range(j0, j1 + 1)]
 
     def add(self, r: tuple[float, float, float, float]) -> None:
         k = len(self.rects)
@@ -59,24 +56,27 @@ class _Grid:
         x0, y0, x1, y1 = r
         seen: set[int] = set()
         total = 0.0
+        rects, cells = self.rects, self.cells
         for key in self._keys(r):
-            for k in self.cells.get(key, ()):
+            for k in cells.get(key, ()):
                 if k in seen:
                     continue
                 seen.add(k)
-                a0, b0, a1, b1 = self.rects[k]
-                w, h = min(x1, a1) - max(x0, a0), min(y1, b1) - max(y0, b0)
-                if w > 0 and h > 0:
-                    total += w * h
+                a0, b0, a1, b1 = rects[k]
+                w = (x1 if x1 < a1 else a1) - (x0 if x0 > a0 else a0)
+                if w > 0:
+                    h = (y1 if y1 < b1 else b1) - (y0 if y0 > b0 else b0)
+                    if h > 0:
+                        total += w * h
         return total
 
 
 def _candidates(
-    box: FloatArray, w: float, h: float
+    box: list[float], w: float, h: float
 ) -> list[tuple[float, float, tuple[float, float] | None]]:
-    """Top-left corners around an instance box (x0, y0, x1, y1): touching it first, then
-    one and two label heights away with a leader point."""
-    x0, y0, x1, y1 = (float(v) for v in box)
+    """Top-left corners around an instance box (x0, y0, x1, y1): touching it first (six
+    spots), then 1.2 and 2.4 label heights away with a leader point (six each)."""
+    x0, y0, x1, y1 = box
     gap = 2.0
     near = [
         (x0, y0 - h - gap),  # above, left-aligned
@@ -87,7 +87,7 @@ def _candidates(
         (x0 - w - gap, y1 - h),  # left
     ]
     out: list[tuple[float, float, tuple[float, float] | None]] = [(x, y, None) for x, y in near]
-    for step in (1.2, 2.4, 3.6):
+    for step in (1.2, 2.4):
         d = step * h
         for x, y in near:
             dx = 0.0 if x0 - w < x < x1 else (d if x >= x1 else -d)
@@ -105,6 +105,32 @@ def _inside(r: tuple[float, float, float, float], bounds: tuple[float, ...] | No
     )
 
 
+def _place(
+    box: list[float],
+    w: float,
+    h: float,
+    words: _Grid,
+    placed: _Grid,
+    bounds: tuple[float, float, float, float] | None,
+) -> Placed:
+    """The first spot that covers neither a label nor a word; failing that (dense text), the
+    spot that covers no label and the least of the words; failing that, the least labels.
+    Each ring of spots is tried whole before going further out."""
+    best: tuple[float, float, float, float, tuple[float, float] | None] | None = None
+    for n, (x, y, leader) in enumerate(_candidates(box, w, h)):
+        if n % 6 == 0 and best is not None and best[0] == 0:
+            break  # a ring ended with a spot free of labels: take the best of it
+        r = (x, y, x + w, y + h)
+        on_labels = placed.overlap(r) + (0.0 if _inside(r, bounds) else w * h)
+        on_words = words.overlap(r) if on_labels == 0 else float("inf")
+        if on_labels == 0 and on_words == 0:
+            return Placed(x, y, w, h, leader)
+        if best is None or (on_labels, on_words) < (best[0], best[1]):
+            best = (on_labels, on_words, x, y, leader)
+    assert best is not None
+    return Placed(best[2], best[3], w, h, best[4])
+
+
 def place_labels(
     boxes: FloatArray,
     sizes: FloatArray,
@@ -118,22 +144,11 @@ def place_labels(
     for a, b, c, d in np.asarray(obstacles, dtype=float).reshape(-1, 4).tolist():
         words.add((a, b, c, d))
     out: list[Placed] = []
-    for box, size in zip(np.asarray(boxes, float), np.asarray(sizes, float), strict=True):
+    box_list = np.asarray(boxes, float).reshape(-1, 4).tolist()
+    size_list = np.asarray(sizes, float).reshape(-1, 2).tolist()
+    for box, size in zip(box_list, size_list, strict=True):
         w, h = float(size[0]), float(size[1])
-        best: tuple[float, float, float, tuple[float, float] | None] | None = None
-        chosen: Placed | None = None
-        for x, y, leader in _candidates(box, w, h):
-            r = (x, y, x + w, y + h)
-            on_labels = placed.overlap(r) + (0.0 if _inside(r, bounds) else w * h)
-            if on_labels == 0 and words.overlap(r) == 0:
-                chosen = Placed(x, y, w, h, leader)
-                break
-            if best is None or on_labels < best[0]:
-                best = (on_labels, x, y, leader)
-        if chosen is None:
-            assert best is not None
-            _, x, y, leader = best
-            chosen = Placed(x, y, w, h, leader)
+        chosen = _place(box, w, h, words, placed, bounds)
         placed.add((chosen.x, chosen.y, chosen.x + chosen.w, chosen.y + chosen.h))
         out.append(chosen)
     return out

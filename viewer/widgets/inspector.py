@@ -85,7 +85,7 @@ def _taken_by(result: SampleResult | None, side: str, k: int) -> str:
             return f" ({'it' if side == 'det' else 'that GT'} was taken by {name} " + (
                 f"{links(owner_side, owners)}'s {kind} match)"
             )
-    return " (below the metric's threshold)"
+    return " (not taken by another match: it failed this metric's rules for this pair)"
 
 
 def _instance(res: InstanceResult, other: str, result: SampleResult | None = None) -> str:

@@ -18,7 +18,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     Qt,
 )
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QShowEvent
 from PySide6.QtWidgets import QComboBox, QLabel, QTableView, QVBoxLayout, QWidget
 
 from metrics.evidence import DetEvalEvidence, PairTable
@@ -150,16 +150,34 @@ class PairMatrixPanel(QWidget):
         layout.addWidget(self.measure)
         layout.addWidget(self.note)
         layout.addWidget(self.view)
+        self._stale = True
         for signal in (
             session.sample_changed,
             session.results_changed,
             session.metric_changed,
             session.dataset_changed,
         ):
-            signal.connect(lambda *_: self.refresh())
+            signal.connect(lambda *_: self._on_session_changed())
         self.refresh()
 
+    def _on_session_changed(self) -> None:
+        """Rebuilt only while on screen (a 1,000-word image has a 1,000 x 1,000 table); a
+        tabbed dock behind another counts as visible to Qt, so the test is its region."""
+        self._stale = True
+        if self.isVisible() and not self.visibleRegion().isEmpty():
+            self.refresh()
+
+    def refresh_if_stale(self) -> None:
+        """Called when the panel comes to the front (its dock's tab is chosen)."""
+        if self._stale:
+            self.refresh()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.refresh_if_stale()
+
     def refresh(self) -> None:
+        self._stale = False
         s = self.session
         side = s.a
         table = None if side is None else side.pair_table(s.sample_id)
