@@ -74,7 +74,10 @@ class MainWindow(QMainWindow):
         self.summary = SummaryPanel(self.session)
         self.params = ParamPanel(self.session)
         left = self._dock("Samples", self.samples, Qt.DockWidgetArea.LeftDockWidgetArea)
-        self._dock("Summary", self.summary, Qt.DockWidgetArea.LeftDockWidgetArea)
+        summary = QScrollArea()  # notes on skipped images and left-out metrics can be long
+        summary.setWidget(self.summary)
+        summary.setWidgetResizable(True)
+        self._dock("Summary", summary, Qt.DockWidgetArea.LeftDockWidgetArea)
         inspector = self._dock("Inspector", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
         self.pairs = PairMatrixPanel(self.session)
         pairs = self._dock("Pair matrix", self.pairs, Qt.DockWidgetArea.RightDockWidgetArea)

@@ -24,7 +24,7 @@ def instance_label(side: str, r: InstanceResult) -> str:
     if r.verdict is Verdict.MISSED or r.verdict is Verdict.FALSE_POSITIVE:
         word = "missed" if side == "gt" else "false positive"
         nm = r.near_miss
-        if nm is None:
+        if nm is None or nm.value < 0.005:  # nothing overlaps it to speak of
             return word
         return (
             f"{word}, best {_MEASURE.get(nm.measure, nm.measure.replace('_', ' '))} {nm.value:.2f}"
