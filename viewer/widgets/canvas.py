@@ -187,9 +187,6 @@ class CanvasView(QGraphicsView):
             self.mix = min(max(value, 0.0), 1.0)
         self.refresh()
 
-    def name(self) -> str:
-        return self.session.names()[self.index]
-
     def banner(self) -> str:
         """What the canvas says above the image (``viewer.scene.banner``)."""
         s = self.session
@@ -208,7 +205,7 @@ class CanvasView(QGraphicsView):
             return
         painter.save()
         painter.resetTransform()
-        label = self.name()
+        label = self.session.names()[self.index]
         if self.mix_mode != "off":
             label = "  |  ".join(self.session.names())
         painter.setPen(QColor("#ffffff"))
@@ -309,7 +306,11 @@ class CanvasView(QGraphicsView):
 
     # ------------------------------------------------------------------ navigation
     def fit(self) -> None:
-        self.fitInView(self.overlay.rect, Qt.AspectRatioMode.KeepAspectRatio)
+        """The whole image in view; with a banner, room above it so the banner covers none."""
+        rect = self.overlay.rect
+        if self.banner():
+            rect = rect.adjusted(0, -0.08 * rect.height(), 0, 0)
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
         self.zoom_changed.emit(self.transform().m11())
         self._emit_view()
 
