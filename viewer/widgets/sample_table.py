@@ -206,7 +206,11 @@ class SampleTablePanel(QWidget):
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.verticalHeader().setVisible(False)
-        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # sizes from the first rows only: measuring all 500+ rows at each reset and row
+        # selection blocked the window for a second on IC15
+        header.setResizeContentsPrecision(40)
         self.filter_edit = QLineEdit(placeholderText="filter sample id…")
         self.filter_edit.textChanged.connect(self._on_filter_text_changed)
         layout = QVBoxLayout(self)
