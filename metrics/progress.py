@@ -17,6 +17,8 @@ class ProgressBar:
         self.last = 0.0
 
     def __call__(self, done: int, total: int) -> None:
+        if not getattr(self.stream, "isatty", lambda: False)():
+            return  # a log file or a pipe gets no carriage-return animation
         now = time.perf_counter()
         if not self.shown and (now - self.start < self.delay or done >= total):
             return

@@ -60,7 +60,11 @@ def _coerce(value: str, annotation: Any) -> Any:
             return False
         raise ValueError(f"expected true or false, got {value!r}")
     if base in (int, float):
-        return base(text)
+        try:
+            return base(text)
+        except ValueError:
+            kind = "an integer" if base is int else "a number"
+            raise ValueError(f"expected {kind}, got {value!r}") from None
     return text
 
 

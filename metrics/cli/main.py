@@ -11,6 +11,7 @@ import logging
 import sys
 from collections.abc import Mapping, Sequence
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any, TextIO
 
 from metrics.cli.compare import add_compare_command
@@ -20,9 +21,9 @@ from metrics.io.reader import LoadOptions, load_dataset
 from metrics.io.writers import write_csv, write_json
 from metrics.model import BoxType, Dataset, InputError, Severity
 from metrics.progress import ProgressBar
-from metrics.registry import METRICS, MetricSpec, applicable, parse_sets, resolve
+from metrics.registry import METRICS, MetricSpec, applicable, make_params, parse_sets, resolve
 from metrics.results import Evaluation, SweepTally
-from metrics.runner import plan_all, run
+from metrics.runner import Plan, plan_all, run
 
 log = logging.getLogger("detlens")
 
@@ -98,11 +99,7 @@ def list_metrics(out: TextIO | None = None) -> None:
 def _specs(names: Sequence[str] | None, ds: Dataset) -> tuple[list[MetricSpec], bool]:
     wanted = [n for arg in (names or ["all"]) for n in arg.split(",") if n.strip()]
     if any(n.strip().lower() == "all" for n in wanted):
-        chosen = applicable(ds)
-        for s in METRICS.values():
-            if s.requires and s not in chosen:
-                log.warning("%s left out: it needs %s", s.id, s.requires)
-        return chosen, True
+        return applicable(ds), True
     try:
         specs = [resolve(n) for n in wanted]
     except KeyError as exc:
@@ -114,10 +111,69 @@ def _specs(names: Sequence[str] | None, ds: Dataset) -> tuple[list[MetricSpec], 
 
 
 def _overrides(sets: Sequence[str], specs: Sequence[MetricSpec]) -> dict[str, dict[str, str]]:
+    """``--set`` items per metric, each value checked against its parameter's type now, so a
+    mistake is one line naming metric and parameter before anything is evaluated."""
     try:
-        return parse_sets(sets, specs)
+        out = parse_sets(sets, specs)
     except ValueError as exc:
         raise UserError(exc.args[0]) from None
+    for mid, values in out.items():
+        for key, value in values.items():
+            try:
+                make_params(METRICS[mid], {key: value})
+            except (TypeError, ValueError) as exc:
+                raise UserError(f"--set {mid}.{key}={value}: {exc}") from None
+    return out
+
+
+def why_not(spec: MetricSpec) -> str:
+    """What a metric asks of the data, in words (``requires``, else its ``applies`` rule)."""
+    if spec.requires:
+        return spec.requires
+    doc = (spec.applies.__doc__ or "").strip().split("\n\n")[0]
+    return " ".join(doc.split()) or "other inputs"
+
+
+def _check_outputs(*paths: str | None) -> None:
+    """Refuse, before evaluating, an output path that cannot be written as a file."""
+    for p in paths:
+        if p is None:
+            continue
+        target = Path(p)
+        if target.is_dir():
+            raise UserError(f"{p} is a folder: give a file name")
+        parent = target.parent
+        if not parent.exists():
+            raise UserError(f"folder {parent} does not exist (create it first)")
+        if not parent.is_dir():
+            raise UserError(f"{parent} is not a folder")
+
+
+def _notes_before(ds: Dataset, specs: Sequence[MetricSpec], auto: bool) -> None:
+    """Say what the run will do that a user might not expect: metrics asked for that are
+    meant for other inputs, detections ranked by confidence."""
+    if not auto:
+        for s in specs:
+            if not s.applies(ds):
+                log.warning(
+                    "%s is meant for %s; these inputs are not: evaluated as asked",
+                    s.id,
+                    why_not(s).rstrip("."),
+                )
+    ranked = [s.id for s in specs if "confidences" in _field_names(s)]
+    if ranked and ds.has_confidences:
+        log.warning(
+            "detections carry confidences: %s rank them by confidence before matching (the "
+            "official scripts' CONFIDENCES=True) and report AP; --set confidences=false keeps "
+            "file order",
+            ", ".join(ranked),
+        )
+
+
+def _field_names(spec: MetricSpec) -> set[str]:
+    import dataclasses
+
+    return {f.name for f in dataclasses.fields(spec.params_type)}
 
 
 def _dataset(args: argparse.Namespace) -> Dataset:
@@ -137,26 +193,32 @@ def _dataset(args: argparse.Namespace) -> Dataset:
     )
 
 
+def _plan(ds: Dataset, specs: Sequence[MetricSpec], overrides: Mapping[str, Any]) -> Plan:
+    """``--metric all``: the plan, its notes logged; metrics not offered for these inputs are
+    added to ``left_out`` with what they are meant for."""
+    plan = plan_all(ds, specs, overrides)
+    for note in plan.notes:
+        log.warning("%s", note)
+    return plan
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     if args.list_metrics:
         list_metrics()
         return 0
+    _check_outputs(args.json, args.csv)
     ds = _dataset(args)
     specs, auto = _specs(args.metric, ds)
     overrides = _overrides(args.set, specs)
+    if not args.quiet:
+        _notes_before(ds, specs, auto)
     lenient: frozenset[str] = frozenset()
     validated = None
     left_out: dict[str, str] = {}
     if auto:
-        plan = plan_all(ds, specs, overrides)
-        for note in plan.notes:
-            log.warning("%s", note)
+        plan = _plan(ds, specs, overrides)
         specs, lenient, validated = plan.specs, plan.lenient, plan.validated
         overrides, left_out = plan.overrides, dict(plan.left_out)
-        others = [m for m in METRICS.values() if m not in applicable(ds)]
-        if others:
-            ids = ", ".join(m.id for m in others)
-            log.info("not offered for these inputs (ask with --metric ID): %s", ids)
     if not specs:
         raise UserError("no metric applies to these inputs")
     bar = None if args.quiet else ProgressBar()
@@ -172,6 +234,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
     )
     if not args.quiet:
         _report(ds, evals, left_out=left_out)
+        if auto:
+            others = [m.id for m in METRICS.values() if m not in applicable(ds)]
+            if others:
+                print(
+                    f"not offered for these inputs (ask with --metric ID; --list-metrics says "
+                    f"what each is for): {', '.join(others)}"
+                )
     if args.json:
         write_json(args.json, evals, evidence=args.evidence)
     if args.csv:

@@ -214,3 +214,29 @@ def test_list_metrics_names_every_metric_with_its_source(capsys) -> None:
     for mid in METRICS:
         assert f"\n{mid}" in f"\n{out}", mid
     assert out.count("Reproduces ") == len(METRICS)  # every metric has its line
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--json", "{tmp}"], "is a folder"),
+        (["--json", "{tmp}/missing/out.json"], "does not exist"),
+        (["--csv", "{tmp}/file.txt/out.csv"], "is not a folder"),
+        (["--set", "tolerance=abc"], "tolerance=abc: expected a number, got 'abc'"),
+    ],
+)
+def test_output_and_parameter_mistakes_stop_before_evaluating(
+    tmp_path: Path, capsys, extra: list[str], message: str
+) -> None:
+    (tmp_path / "file.txt").write_text("x")
+    argv = ["eval", "--metric", "tiou", *(e.format(tmp=tmp_path) for e in extra)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0], err
+
+
+def test_explicit_metric_for_other_data_is_run_with_a_warning(caplog) -> None:
+    """ctw1500_eval on the demo (quads with don't care): evaluated as asked, but said."""
+    assert main(["eval", "--metric", "ctw1500_eval", "--quiet"]) == 0
+    assert main(["eval", "--metric", "ctw1500_eval"]) == 0
+    assert "ctw1500_eval is meant for SCUT-CTW1500's own protocol" in caplog.text

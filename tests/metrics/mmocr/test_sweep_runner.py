@@ -94,9 +94,11 @@ def test_cli_without_confidences_skip_sample_prints_no_numbers(
     assert "0.0000" not in row and "6 images skipped" in row
 
 
-def test_metric_all_leaves_it_out_with_a_note(
-    paths: tuple[Path, Path, Path], caplog: pytest.LogCaptureFixture
+def test_metric_all_says_it_is_not_offered(
+    paths: tuple[Path, Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["eval", "--gt", str(paths[0]), "--det", str(paths[2]), "--quiet"]
+    """Without scores --metric all does not run the sweep, and says so after the table."""
+    argv = ["eval", "--gt", str(paths[0]), "--det", str(paths[2])]
     assert main(argv) == 0
-    assert "mmocr_hmean_iou left out: it needs a confidence" in caplog.text
+    out = capsys.readouterr().out
+    assert "not offered for these inputs" in out and "mmocr_hmean_iou" in out.splitlines()[-1]
