@@ -39,9 +39,10 @@ def no_problems(samples: Sequence[Sample], params: Any) -> list[Problem]:
     return []
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False)
 class MetricSpec:
-    """One metric: id, parameters and the batch callables the runner uses.
+    """One metric: id, parameters and the batch callables the runner uses. Compared and
+    hashed by identity (each spec exists once; some fields are mappings).
 
     ``warm`` names the per-sample geometry mode the runner computes in bulk before calling
     ``evaluate`` (for metrics that read it sample by sample); batch metrics build their own.

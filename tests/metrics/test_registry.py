@@ -109,3 +109,13 @@ def test_make_params_rejects_bad_values(
 ) -> None:
     with pytest.raises(error):
         make_params(METRICS[metric], overrides)
+
+
+def test_every_metric_can_be_asked_for_by_name(tmp_path) -> None:
+    """Each id on the command line (a spec with a mapping field once made this a
+    TypeError traceback: specs are de-duplicated in a dict)."""
+    from metrics.cli.main import main
+
+    assert len({spec: None for spec in METRICS.values()}) == len(METRICS)
+    for mid in ("curved_iou", "curved_tiou", "tiou"):
+        assert main(["eval", "--metric", f"{mid},{mid}", "--quiet", "--policy", "skip_sample"]) == 0

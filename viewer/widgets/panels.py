@@ -132,6 +132,10 @@ class SummaryPanel(QLabel):
         sides = [("A: " + name_a if ev_b is not None else ev.metric, ev)]
         if ev_b is not None:
             sides.append(("B: " + name_b, ev_b))
+            same = ev_b.metric == ev.metric
+            lines.append(
+                f"metric: {ev.metric}" if same else f"metrics: {ev.metric} | {ev_b.metric}"
+            )
         for name, e in sides:
             lines.append(_scores(name, e, None))
             ids = [i for i in s.visible_ids if i in e.results]
