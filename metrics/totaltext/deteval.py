@@ -65,16 +65,13 @@ def validate_batch(samples: Sequence[Sample], params: TotalTextDetEvalParams) ->
 
 def evaluate_batch(samples: Sequence[Sample], params: TotalTextDetEvalParams) -> list[SampleResult]:
     """Total-Text DetEval of many samples (geometry in one vectorized pass)."""
-    todo = [s for s in samples if prep.evaluated(s, params.missing_det_file)]
-    prepared = prep.prepare(todo, params.dc_threshold)
-    done = iter([_evaluate(s, p, params) for s, p in zip(todo, prepared, strict=True)])
-    skipped = {"acc_recall": 0.0, "acc_precision": 0.0}
-    return [
-        next(done)
-        if prep.evaluated(s, params.missing_det_file)
-        else prep.not_evaluated(s, ID, skipped)
-        for s in samples
-    ]
+
+    def run(todo: list[Sample]) -> list[SampleResult]:
+        prepared = prep.prepare(todo, params.dc_threshold)
+        return [_evaluate(s, p, params) for s, p in zip(todo, prepared, strict=True)]
+
+    zero = {"acc_recall": 0.0, "acc_precision": 0.0}
+    return prep.per_evaluated(samples, params.missing_det_file, ID, zero, run)
 
 
 def evaluate_sample(sample: Sample, params: TotalTextDetEvalParams) -> SampleResult:

@@ -10,7 +10,7 @@ run so that ``totaltext_deteval`` and ``totaltext_voc`` share it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -147,6 +147,23 @@ def evaluated(sample: Sample, missing_det_file: str) -> bool:
     """Whether the scripts evaluate the image: only if it has a detection file (quirk 1),
     unless ``missing_det_file="empty"``."""
     return sample.det_source is not None or missing_det_file == "empty"
+
+
+def per_evaluated(
+    samples: Sequence[Sample],
+    missing_det_file: str,
+    metric: str,
+    zero: dict[str, float],
+    evaluate: Callable[[list[Sample]], list[SampleResult]],
+) -> list[SampleResult]:
+    """``evaluate`` on the images the scripts evaluate (one batch), ``not_evaluated`` (with
+    the extras ``zero``) for the others, in the order of ``samples``."""
+    todo = [s for s in samples if evaluated(s, missing_det_file)]
+    done = iter(evaluate(todo))
+    return [
+        next(done) if evaluated(s, missing_det_file) else not_evaluated(s, metric, zero)
+        for s in samples
+    ]
 
 
 def not_evaluated(sample: Sample, metric: str, extra: dict[str, float]) -> SampleResult:

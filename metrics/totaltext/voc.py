@@ -51,16 +51,12 @@ def validate_batch(samples: Sequence[Sample], params: TotalTextVocParams) -> lis
 
 def evaluate_batch(samples: Sequence[Sample], params: TotalTextVocParams) -> list[SampleResult]:
     """Total-Text Pascal VOC of many samples (geometry in one vectorized pass)."""
-    todo = [s for s in samples if prep.evaluated(s, params.missing_det_file)]
-    prepared, unions = prep.prepare(todo, params.dc_threshold), prep.unions(todo)
-    done = iter([_evaluate(*a, params) for a in zip(todo, prepared, unions, strict=True)])
-    skipped = {"tp": 0.0, "fp": 0.0}
-    return [
-        next(done)
-        if prep.evaluated(s, params.missing_det_file)
-        else prep.not_evaluated(s, ID, skipped)
-        for s in samples
-    ]
+
+    def run(todo: list[Sample]) -> list[SampleResult]:
+        prepared, unions = prep.prepare(todo, params.dc_threshold), prep.unions(todo)
+        return [_evaluate(*a, params) for a in zip(todo, prepared, unions, strict=True)]
+
+    return prep.per_evaluated(samples, params.missing_det_file, ID, {"tp": 0.0, "fp": 0.0}, run)
 
 
 def evaluate_sample(sample: Sample, params: TotalTextVocParams) -> SampleResult:
