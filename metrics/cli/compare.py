@@ -10,6 +10,7 @@ from typing import Any, TextIO
 
 from metrics.compare import Comparison, compare, comparison_dict
 from metrics.demo import demo_paths
+from metrics.io.atomic import atomic_write, output_problem
 from metrics.io.reader import load_dataset
 from metrics.model import Dataset
 from metrics.registry import resolve
@@ -104,6 +105,10 @@ def report(c: Comparison, top: int, out: TextIO) -> None:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    problem = output_problem(args.json, [args.gt, *(args.det or [])])
+    if problem:
+        print(f"detlens: error: {problem}", file=sys.stderr)
+        return 2
     try:
         a, b, name_a, name_b = _evaluations(args)
     except CompareError as exc:
@@ -112,7 +117,5 @@ def cmd_compare(args: argparse.Namespace) -> int:
     c = compare(a, b, name_a, name_b)
     report(c, max(args.top, 0), sys.stdout)
     if args.json:
-        Path(args.json).write_text(
-            json.dumps(comparison_dict(c), indent=1) + "\n", encoding="utf-8"
-        )
+        atomic_write(args.json, json.dumps(comparison_dict(c), indent=1) + "\n")
     return 0

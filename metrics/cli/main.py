@@ -11,12 +11,12 @@ import logging
 import sys
 from collections.abc import Mapping, Sequence
 from importlib.metadata import entry_points
-from pathlib import Path
 from typing import Any, TextIO
 
 from metrics.cli.compare import add_compare_command
 from metrics.demo import demo_paths
 from metrics.help import metric_line
+from metrics.io.atomic import output_problem
 from metrics.io.reader import LoadOptions, load_dataset
 from metrics.io.writers import write_csv, write_json
 from metrics.model import BoxType, Dataset, InputError, Severity
@@ -134,19 +134,12 @@ def why_not(spec: MetricSpec) -> str:
     return " ".join(doc.split()) or "other inputs"
 
 
-def _check_outputs(*paths: str | None) -> None:
-    """Refuse, before evaluating, an output path that cannot be written as a file."""
+def _check_outputs(paths: Sequence[str | None], inputs: list[str | None]) -> None:
+    """Refuse, before evaluating, an output path that cannot or must not be written."""
     for p in paths:
-        if p is None:
-            continue
-        target = Path(p)
-        if target.is_dir():
-            raise UserError(f"{p} is a folder: give a file name")
-        parent = target.parent
-        if not parent.exists():
-            raise UserError(f"folder {parent} does not exist (create it first)")
-        if not parent.is_dir():
-            raise UserError(f"{parent} is not a folder")
+        problem = output_problem(p, inputs)
+        if problem:
+            raise UserError(problem)
 
 
 def _notes_before(ds: Dataset, specs: Sequence[MetricSpec], auto: bool) -> None:
@@ -206,7 +199,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.list_metrics:
         list_metrics()
         return 0
-    _check_outputs(args.json, args.csv)
+    _check_outputs([args.json, args.csv], [args.gt, args.det, args.gt_lines, args.images])
     ds = _dataset(args)
     specs, auto = _specs(args.metric, ds)
     overrides = _overrides(args.set, specs)

@@ -36,3 +36,27 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def output_problem(path: str | os.PathLike[str] | None, inputs: list[str | None]) -> str | None:
+    """Why ``path`` cannot take an output (checked before any work), or None: it is a
+    folder, its folder is missing or not a folder, or it is one of the ``inputs`` (inputs
+    are never written) or lies inside an input folder."""
+    if path is None:
+        return None
+    target = Path(path)
+    if target.is_dir():
+        return f"{path} is a folder: give a file name"
+    parent = target.parent
+    if not parent.exists():
+        return f"folder {parent} does not exist (create it first)"
+    if not parent.is_dir():
+        return f"{parent} is not a folder"
+    resolved = target.resolve()
+    for item in inputs:
+        if item is None:
+            continue
+        src = Path(item).resolve()
+        if resolved == src or (src.is_dir() and src in resolved.parents):
+            return f"{path} is an input ({item}): detlens never writes its inputs"
+    return None

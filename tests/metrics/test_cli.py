@@ -240,3 +240,25 @@ def test_explicit_metric_for_other_data_is_run_with_a_warning(caplog) -> None:
     assert main(["eval", "--metric", "ctw1500_eval", "--quiet"]) == 0
     assert main(["eval", "--metric", "ctw1500_eval"]) == 0
     assert "ctw1500_eval is meant for SCUT-CTW1500's own protocol" in caplog.text
+
+
+def test_an_input_is_never_overwritten(tmp_path: Path, capsys) -> None:
+    """--json / --csv at an input file (or into an input folder) is refused before anything
+    runs, and the input is untouched (eval and compare)."""
+    demo = demo_paths()
+    gt = tmp_path / "gt.zip"
+    with zipfile.ZipFile(gt, "w") as zf:
+        for f in sorted(Path(demo.gt).iterdir()):
+            zf.write(f, f.name)
+    before = gt.read_bytes()
+    det = str(demo.det_a)
+    for argv in (
+        ["eval", "--gt", str(gt), "--det", det, "--json", str(gt)],
+        ["eval", "--gt", str(gt), "--det", det, "--csv", str(Path(det) / "x.csv")],
+        ["compare", "--gt", str(gt), "--det", det, "--det", str(demo.det_b), "--json", str(gt)],
+    ):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "never writes its inputs" in err[0], err
+    assert gt.read_bytes() == before
+    assert not (Path(det) / "x.csv").exists()
