@@ -96,6 +96,7 @@ class MainWindow(QMainWindow):
         self.help = HelpDialog(self)
         self.session.progress_changed.connect(self._on_session_progress)
         self.session.busy_changed.connect(lambda on: self.busy.setVisible(on))
+        self.session.loading_changed.connect(self._on_session_loading_changed)
         self._menus()
         self._shortcuts()
         if restore_layout:  # not for screenshots: they look the same on every machine
@@ -303,6 +304,14 @@ class MainWindow(QMainWindow):
             self.recent_menu.addAction(action)
 
     # ------------------------------------------------------------------ status
+    def _on_session_loading_changed(self, on: bool) -> None:
+        """While a dataset is read: a running bar in the status bar (the window stays live)."""
+        self.busy.setRange(0, 0 if on else 1)
+        self.busy.setFormat("loading…" if on else "")
+        self.busy.setVisible(on)
+        if on:
+            self.statusBar().showMessage("reading the dataset…")
+
     def _on_pairs_visibility_changed(self, on: bool) -> None:
         if on:
             self.pairs.refresh_if_stale()

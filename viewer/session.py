@@ -17,11 +17,12 @@ from metrics.io.reader import load_dataset
 from metrics.model import Dataset, InputError, Problem, Sample
 from metrics.registry import METRICS, MetricSpec, make_params
 from metrics.results import Evaluation, SampleResult
+from metrics.runner import Plan
 from viewer.paths import DatasetPaths
 from viewer.scene.items import Ref
 from viewer.scene.layers import DEFAULT_LAYERS
 from viewer.side import Side, detector_name
-from viewer.workers import ResultStore
+from viewer.workers import ResultStore, load_in_background
 
 __all__ = ["PREFERRED", "DatasetPaths", "Session"]
 
@@ -43,6 +44,7 @@ class Session(QObject):
     error_raised = Signal(str)
     visible_changed = Signal(object)  # list of sample ids the table shows (filtered)
     comparison_changed = Signal()  # detector B or metric B added, renamed or closed
+    loading_changed = Signal(bool)  # a dataset is being read (off the UI thread)
 
     def __init__(self) -> None:
         super().__init__()
@@ -56,6 +58,7 @@ class Session(QObject):
         self.visible_ids: list[str] = []
         self.sample_chosen = False  # until then the table may open the worst sample
         self.keep_zoom = False  # False: each image is fitted to the canvas when shown
+        self.loading = False  # a dataset is being read
         self.all_labels = False  # False: score labels only where credit was lost
 
     # ---------------------------------------------------------------- sides
@@ -99,16 +102,29 @@ class Session(QObject):
 
     # ---------------------------------------------------------------- dataset and metrics
     def open_dataset(self, paths: DatasetPaths) -> bool:
-        """Load a dataset and start evaluating it; on bad input say why and keep the old one."""
-        try:
-            ds = load_dataset(paths.gt, paths.det, gt_lines=paths.gt_lines, images=paths.images)
-        except InputError as exc:
-            self.error_raised.emit(str(exc))
+        """Load a dataset and start evaluating it; on bad input say why and keep the old one.
+
+        Reading and planning run on a worker thread while the window keeps painting
+        (``loading_changed``); a second open while one is loading is refused."""
+        if self.loading:
+            self.error_raised.emit("a dataset is still loading")
             return False
-        self.set_dataset(ds, paths)
+        self.loading = True
+        self.loading_changed.emit(True)
+        try:
+            loaded, error = load_in_background(paths, self.overrides)
+        finally:
+            self.loading = False
+            self.loading_changed.emit(False)
+        if loaded is None:
+            self.error_raised.emit(error)
+            return False
+        self.set_dataset(loaded[0], paths, loaded[1])
         return True
 
-    def set_dataset(self, ds: Dataset, paths: DatasetPaths | None = None) -> None:
+    def set_dataset(
+        self, ds: Dataset, paths: DatasetPaths | None = None, plan: Plan | None = None
+    ) -> None:
         """Show a loaded dataset (side A) and start evaluating it."""
         self.cancel()
         self.close_comparison(emit=False)
@@ -121,6 +137,7 @@ class Session(QObject):
             det=paths.det if paths is not None else None,
             overrides=old.overrides if old is not None else None,
             progress=self.progress_changed.emit,
+            plan=plan,
         )
         self.selection = self.hovered = None
         names = self.metric_ids()

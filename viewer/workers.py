@@ -6,12 +6,14 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import QEventLoop, QThread, Signal
 
+from metrics.io.reader import load_dataset
 from metrics.model import Dataset, InputError
-from metrics.registry import MetricSpec
+from metrics.registry import MetricSpec, applicable
 from metrics.results import Evaluation, SampleResult
-from metrics.runner import Cancelled, run
+from metrics.runner import Cancelled, Plan, plan_all, run
+from viewer.paths import DatasetPaths
 
 log = logging.getLogger(__name__)
 
@@ -136,3 +138,40 @@ class ResultStore:
         for e in evals:
             self.partial.pop(e.metric, None)
         self._changed()
+
+
+class LoadWorker(QThread):
+    """Reads a dataset and plans its metrics off the UI thread (``result`` afterwards:
+    (dataset, plan), or ``error`` with the message)."""
+
+    def __init__(self, paths: DatasetPaths, overrides: Mapping[str, Mapping[str, Any]]) -> None:
+        super().__init__()
+        self.paths, self.overrides = paths, overrides
+        self.result: tuple[Dataset, Plan] | None = None
+        self.error = ""
+
+    def run(self) -> None:
+        p = self.paths
+        try:
+            ds = load_dataset(p.gt, p.det, gt_lines=p.gt_lines, images=p.images)
+            self.result = (ds, plan_all(ds, applicable(ds), self.overrides))
+        except InputError as exc:
+            self.error = str(exc)
+        except Exception as exc:  # a reader bug must not take the window down
+            log.exception("loading failed")
+            self.error = f"loading failed ({type(exc).__name__}: {exc})"
+
+
+def load_in_background(
+    paths: DatasetPaths, overrides: Mapping[str, Mapping[str, Any]]
+) -> tuple[tuple[Dataset, Plan] | None, str]:
+    """Load and plan on a worker thread while the UI keeps handling events (it repaints,
+    shows progress); returns when done: ((dataset, plan) or None, error message)."""
+    worker = LoadWorker(paths, overrides)
+    loop = QEventLoop()
+    worker.finished.connect(loop.quit)
+    worker.start()
+    if not worker.isFinished():
+        loop.exec()
+    worker.wait()
+    return worker.result, worker.error

@@ -162,3 +162,35 @@ def test_progress_is_shown_outside_the_metric_tab(qtbot, window: MainWindow) -> 
     assert window.busy.isVisible() or not window.session.is_busy()
     wait_evaluated(qtbot, window.session)
     qtbot.waitUntil(lambda: not window.busy.isVisible(), timeout=5000)
+
+
+def test_loading_a_dataset_keeps_the_window_live(qtbot, tmp_path: Path) -> None:
+    """The dataset is read and planned on a worker thread: the event loop keeps running
+    (timers fire, the window repaints) and a second open meanwhile is refused."""
+    from PySide6.QtCore import QTimer
+
+    from tests.support import write_zip
+
+    n = 3000
+    gt = write_zip(
+        tmp_path / "gt.zip", {f"gt_img_{k}.txt": "0,0,9,0,9,9,0,9,A\n" for k in range(n)}
+    )
+    det = write_zip(
+        tmp_path / "det.zip", {f"res_img_{k}.txt": "0,0,9,0,9,9,0,9\n" for k in range(n)}
+    )
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    seen: list[bool] = []
+    timer = QTimer()
+    timer.setInterval(5)
+    timer.timeout.connect(lambda: seen.append(w.session.loading))
+    timer.start()
+    refused: list[bool] = []
+    QTimer.singleShot(1, lambda: refused.append(not w.session.open_dataset(DatasetPaths(str(gt)))))
+    assert w.open_paths(DatasetPaths(str(gt), str(det)))
+    timer.stop()
+    assert any(seen), "no event was handled while the dataset was read"
+    assert refused == [True] and "still loading" in w.last_error
+    assert len(w.session.dataset) == n
+    wait_evaluated(qtbot, w.session)
