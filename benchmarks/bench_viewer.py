@@ -39,9 +39,9 @@ def _switch(window: MainWindow, app: QApplication, sid: str) -> float:
     return time.perf_counter() - t0
 
 
-def _evaluate(window: MainWindow, app: QApplication, ds: Dataset) -> None:
+def _evaluate(window: MainWindow, app: QApplication, ds: Dataset, layers: frozenset[str]) -> None:
     session = window.session
-    session.set_layers(frozenset(LAYER_KEYS))
+    session.set_layers(layers)
     session.set_dataset(Dataset(ds.samples))  # evaluates every metric, tiou first
     session.set_metric("tiou")
     while session.is_busy() or not session.evaluations:
@@ -55,15 +55,25 @@ def switching() -> None:
     window = MainWindow()
     window.resize(1600, 1000)
     window.show()
-    for name, ds in (("1,000 words", dense(9, 1000)), ("10 words", dense(9, 10))):
-        _evaluate(window, app, ds)
+    runs = (
+        ("1,000 words", dense(9, 1000), frozenset(LAYER_KEYS), "every layer on"),
+        (
+            "1,000 words",
+            dense(9, 1000),
+            frozenset(LAYER_KEYS) - {"text"},
+            "every layer but the transcriptions (the layers before they existed)",
+        ),
+        ("10 words", dense(9, 10), frozenset(LAYER_KEYS), "every layer on"),
+    )
+    for name, ds, layers, what in runs:
+        _evaluate(window, app, ds, layers)
         ids = [s.id for s in ds]
         _switch(window, app, ids[0])  # warm-up (fonts, caches of Qt)
         first = [_switch(window, app, sid) for sid in ids[1:]]  # never shown before
         again = [_switch(window, app, sid) for sid in ids[1:4] * 3]  # shown recently
         n = sum(len(s.gt) + len(s.det) for s in ds) // len(ds)
         print(
-            f"   switch to a {name} image ({n} instances), every layer on: first visit "
+            f"   switch to a {name} image ({n} instances), {what}: first visit "
             f"median {statistics.median(first) * 1000:.1f} ms (max {max(first) * 1000:.1f}),"
             f" revisit median {statistics.median(again) * 1000:.1f} ms"
         )

@@ -71,6 +71,46 @@ class _Grid:
         return total
 
 
+class _Cover:
+    """Which screen pixels the words cover, as a summed-area table on a coarse raster: how
+    much of a rectangle lies on words is four lookups (labels are tested against thousands
+    of words at every placement)."""
+
+    def __init__(self, rects: FloatArray, area: tuple[float, float, float, float]) -> None:
+        self.x0, self.y0, x1, y1 = area
+        span = max(x1 - self.x0, y1 - self.y0, 1.0)
+        self.res = max(4.0, span / 2048.0)  # screen pixels per cell, at most 2048 cells a side
+        w = int((x1 - self.x0) / self.res) + 2
+        h = int((y1 - self.y0) / self.res) + 2
+        diff = np.zeros((h + 1, w + 1), dtype=np.int32)
+        if len(rects):
+            r = np.asarray(rects, dtype=float)
+            cx0 = np.clip(np.floor((r[:, 0] - self.x0) / self.res), 0, w).astype(np.intp)
+            cy0 = np.clip(np.floor((r[:, 1] - self.y0) / self.res), 0, h).astype(np.intp)
+            cx1 = np.clip(np.ceil((r[:, 2] - self.x0) / self.res), 0, w).astype(np.intp)
+            cy1 = np.clip(np.ceil((r[:, 3] - self.y0) / self.res), 0, h).astype(np.intp)
+            keep = (cx1 > cx0) & (cy1 > cy0)
+            for ys, xs, v in ((cy0, cx0, 1), (cy0, cx1, -1), (cy1, cx0, -1), (cy1, cx1, 1)):
+                np.add.at(diff, (ys[keep], xs[keep]), v)
+        covered = (diff.cumsum(axis=0).cumsum(axis=1) > 0)[:h, :w].astype(np.int32)
+        self.sat = np.zeros((h + 1, w + 1), dtype=np.int64)
+        self.sat[1:, 1:] = covered.cumsum(axis=0).cumsum(axis=1)
+        self.w, self.h = w, h
+
+    def overlap(self, r: tuple[float, float, float, float]) -> float:
+        """Covered area of ``r`` (in screen pixels, to the raster's resolution)."""
+        res = self.res
+        i0 = min(max(int((r[0] - self.x0) / res), 0), self.w)
+        j0 = min(max(int((r[1] - self.y0) / res), 0), self.h)
+        i1 = min(max(int((r[2] - self.x0) / res + 0.999), 0), self.w)
+        j1 = min(max(int((r[3] - self.y0) / res + 0.999), 0), self.h)
+        if i1 <= i0 or j1 <= j0:
+            return 0.0
+        s = self.sat
+        cells = int(s[j1, i1] - s[j0, i1] - s[j1, i0] + s[j0, i0])
+        return cells * res * res
+
+
 def _candidates(
     box: list[float], w: float, h: float
 ) -> list[tuple[float, float, tuple[float, float] | None]]:
@@ -109,7 +149,7 @@ def _place(
     box: list[float],
     w: float,
     h: float,
-    words: _Grid,
+    words: _Cover,
     placed: _Grid,
     bounds: tuple[float, float, float, float] | None,
 ) -> Placed:
@@ -140,9 +180,16 @@ def place_labels(
     """Positions of labels of the given ``sizes`` (n, 2: width, height) for instances with
     screen ``boxes`` (n, 4), avoiding each other and the ``obstacles`` (m, 4: the words), and
     inside ``bounds`` (the visible screen area) where possible."""
-    words, placed = _Grid(), _Grid()
-    for a, b, c, d in np.asarray(obstacles, dtype=float).reshape(-1, 4).tolist():
-        words.add((a, b, c, d))
+    rects = np.asarray(obstacles, dtype=float).reshape(-1, 4)
+    box_arr = np.asarray(boxes, dtype=float).reshape(-1, 4)
+    if bounds is not None:
+        area = bounds
+    else:
+        everything = np.concatenate([rects, box_arr]) if len(rects) else box_arr
+        lo = everything.min(axis=0) if len(everything) else np.zeros(4)
+        hi = everything.max(axis=0) if len(everything) else np.ones(4)
+        area = (float(lo[0]) - 200, float(lo[1]) - 100, float(hi[2]) + 200, float(hi[3]) + 100)
+    words, placed = _Cover(rects, area), _Grid()
     out: list[Placed] = []
     box_list = np.asarray(boxes, float).reshape(-1, 4).tolist()
     size_list = np.asarray(sizes, float).reshape(-1, 2).tolist()
