@@ -39,7 +39,8 @@ class Cancelled(Exception):
 class Plan:
     """What ``--metric all`` runs: the metrics, those that skip some samples, the parameter
     values switched on by a metric's ``fallback`` (merged into the caller's overrides), the
-    metrics left out with the reason, and the notes to show."""
+    metrics left out with the reason, and the notes to show (which also say which images a
+    lenient metric skips)."""
 
     specs: list[MetricSpec]
     lenient: frozenset[str]
@@ -47,7 +48,6 @@ class Plan:
     validated: dict[str, list[Problem]] = field(default_factory=dict)
     overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
     left_out: dict[str, str] = field(default_factory=dict)
-    skipped: dict[str, str] = field(default_factory=dict)
 
 
 def _errors(found: Sequence[Problem]) -> list[Problem]:
@@ -88,7 +88,6 @@ def plan_all(
     validated: dict[str, list[Problem]] = {}
     merged: dict[str, dict[str, Any]] = {k: dict(v) for k, v in (overrides or {}).items()}
     left_out: dict[str, str] = {}
-    skipped: dict[str, str] = {}
     for spec in specs:
         found, own, note = _with_fallback(spec, dataset, merged.get(spec.id, {}))
         merged[spec.id] = own
@@ -102,12 +101,11 @@ def plan_all(
         elif len(bad) < len(dataset) and None not in bad:
             keep.append(spec)
             lenient.add(spec.id)
-            skipped[spec.id] = f"{len(bad)} image(s) skipped, first problem: {errors[0]}"
-            notes.append(f"{spec.id}: {skipped[spec.id]}")
+            notes.append(f"{spec.id}: {len(bad)} image(s) skipped, first problem: {errors[0]}")
         else:
             left_out[spec.id] = f"{len(errors)} input error(s), first: {errors[0]}"
             notes.append(f"{spec.id} left out: {left_out[spec.id]}")
-    return Plan(keep, frozenset(lenient), notes, validated, merged, left_out, skipped)
+    return Plan(keep, frozenset(lenient), notes, validated, merged, left_out)
 
 
 def _validate(spec: MetricSpec, dataset: Dataset, prm: Any) -> list[Problem]:

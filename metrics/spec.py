@@ -61,8 +61,8 @@ class MetricSpec:
     lines of a HierText line metric instead of the words), for drawing and reading them.
     ``at_threshold(result, k)``, for metrics that sweep a score threshold, gives the result
     shown at the k-th threshold of the sweep (the viewer's threshold selector).
-    ``requires`` says in words what ``applies`` asks of the data; when set, ``--metric all``
-    names the metric it leaves out and why (for metrics one would expect to run).
+    ``requires`` says in words what ``applies`` asks of the data, where its predicate's
+    docstring does not (the CLI's "X is meant for ..." warning).
     """
 
     id: str

@@ -142,9 +142,15 @@ def _check_outputs(paths: Sequence[str | None], inputs: list[str | None]) -> Non
             raise UserError(problem)
 
 
-def _notes_before(ds: Dataset, specs: Sequence[MetricSpec], auto: bool) -> None:
+def _notes_before(
+    ds: Dataset,
+    specs: Sequence[MetricSpec],
+    auto: bool,
+    overrides: Mapping[str, Mapping[str, Any]],
+) -> None:
     """Say what the run will do that a user might not expect: metrics asked for that are
-    meant for other inputs, detections ranked by confidence."""
+    meant for other inputs, detections ranked by confidence (``confidences`` left to auto
+    or set true)."""
     if not auto:
         for s in specs:
             if not s.applies(ds):
@@ -153,7 +159,11 @@ def _notes_before(ds: Dataset, specs: Sequence[MetricSpec], auto: bool) -> None:
                     s.id,
                     why_not(s).rstrip("."),
                 )
-    ranked = [s.id for s in specs if "confidences" in _field_names(s)]
+    ranked = [
+        s.id
+        for s in specs
+        if getattr(make_params(s, overrides.get(s.id)), "confidences", False) is not False
+    ]
     if ranked and ds.has_confidences:
         log.warning(
             "detections carry confidences: %s rank them by confidence before matching (the "
@@ -161,12 +171,6 @@ def _notes_before(ds: Dataset, specs: Sequence[MetricSpec], auto: bool) -> None:
             "file order",
             ", ".join(ranked),
         )
-
-
-def _field_names(spec: MetricSpec) -> set[str]:
-    import dataclasses
-
-    return {f.name for f in dataclasses.fields(spec.params_type)}
 
 
 def _dataset(args: argparse.Namespace) -> Dataset:
@@ -187,8 +191,7 @@ def _dataset(args: argparse.Namespace) -> Dataset:
 
 
 def _plan(ds: Dataset, specs: Sequence[MetricSpec], overrides: Mapping[str, Any]) -> Plan:
-    """``--metric all``: the plan, its notes logged; metrics not offered for these inputs are
-    added to ``left_out`` with what they are meant for."""
+    """``--metric all``: the plan, its notes logged as warnings."""
     plan = plan_all(ds, specs, overrides)
     for note in plan.notes:
         log.warning("%s", note)
@@ -203,8 +206,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     ds = _dataset(args)
     specs, auto = _specs(args.metric, ds)
     overrides = _overrides(args.set, specs)
+    offered = list(specs) if auto else []
     if not args.quiet:
-        _notes_before(ds, specs, auto)
+        _notes_before(ds, specs, auto, overrides)
     lenient: frozenset[str] = frozenset()
     validated = None
     left_out: dict[str, str] = {}
@@ -228,7 +232,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not args.quiet:
         _report(ds, evals, left_out=left_out)
         if auto:
-            others = [m.id for m in METRICS.values() if m not in applicable(ds)]
+            others = [m.id for m in METRICS.values() if m not in offered]
             if others:
                 print(
                     f"not offered for these inputs (ask with --metric ID; --list-metrics says "
