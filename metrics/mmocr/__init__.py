@@ -26,14 +26,6 @@ def with_confidences(ds: Dataset) -> bool:
     return ds.has_confidences
 
 
-def _evaluate_vanilla(samples: Sequence[Sample], params: HmeanIouParams) -> list[SampleResult]:
-    return hmean.evaluate_batch(samples, params, metric="mmocr_hmean_iou")
-
-
-def _evaluate_max(samples: Sequence[Sample], params: HmeanIouParams) -> list[SampleResult]:
-    return hmean.evaluate_batch(samples, params, metric="mmocr_hmean_iou_maxmatch")
-
-
 REQUIRES = "a confidence (score) on every detection line"
 
 
@@ -45,31 +37,35 @@ def at_threshold(result: SampleResult, k: int) -> SampleResult:
     return compose(result, ev, k)
 
 
+def _spec(
+    mid: str, title: str, params_type: type[HmeanIouParams], aliases: tuple[str, ...]
+) -> MetricSpec:
+    """One strategy of the metric (the strategy itself is in its params)."""
+
+    def evaluate(samples: Sequence[Sample], params: HmeanIouParams) -> list[SampleResult]:
+        return hmean.evaluate_batch(samples, params, metric=mid)
+
+    return MetricSpec(
+        id=mid,
+        title=title,
+        params_type=params_type,
+        evaluate=evaluate,
+        validate=hmean.validate,
+        aliases=aliases,
+        applies=with_confidences,
+        global_extras=hmean.global_extras,
+        finalize=hmean.finalize,
+        requires=REQUIRES,
+        at_threshold=at_threshold,
+    )
+
+
 SPECS: tuple[MetricSpec, ...] = (
-    MetricSpec(
-        id="mmocr_hmean_iou",
-        title="MMOCR hmean-iou",
-        params_type=HmeanIouParams,
-        evaluate=_evaluate_vanilla,
-        validate=hmean.validate,
-        aliases=("mmocr",),
-        applies=with_confidences,
-        global_extras=hmean.global_extras,
-        finalize=hmean.finalize,
-        requires=REQUIRES,
-        at_threshold=at_threshold,
-    ),
-    MetricSpec(
-        id="mmocr_hmean_iou_maxmatch",
-        title="MMOCR hmean-iou (max_matching)",
-        params_type=HmeanIouMaxMatchParams,
-        evaluate=_evaluate_max,
-        validate=hmean.validate,
-        aliases=("mmocr_maxmatch",),
-        applies=with_confidences,
-        global_extras=hmean.global_extras,
-        finalize=hmean.finalize,
-        requires=REQUIRES,
-        at_threshold=at_threshold,
+    _spec("mmocr_hmean_iou", "MMOCR hmean-iou", HmeanIouParams, ("mmocr",)),
+    _spec(
+        "mmocr_hmean_iou_maxmatch",
+        "MMOCR hmean-iou (max_matching)",
+        HmeanIouMaxMatchParams,
+        ("mmocr_maxmatch",),
     ),
 )
