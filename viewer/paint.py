@@ -16,7 +16,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPolygo
 
 from viewer.scene.items import DrawItem, Ref, bboxes
 from viewer.scene.labels import Placed, place_labels
-from viewer.scene.palette import PALETTE, TEXT_BOX, Style, StyleKey
+from viewer.scene.palette import PALETTE, TEXT_BOX, Rgba, Style, StyleKey
 from viewer.style import MARKER_OUTLINE, brush, draw_marker, pen, qcolor
 
 _WORDS = ("gt", "det")  # the layers whose boxes labels avoid
@@ -209,11 +209,8 @@ def _layout(
         return prep.label_layout
     entries = _label_entries(prep, ctx, emphasis)
     s = max(ctx.scale, 1e-9)
-    fm = painter.fontMetrics()
-    sizes = np.array(
-        [(fm.horizontalAdvance(text) + 8, fm.height() + 2) for _, text, _, _ in entries],
-        dtype=float,
-    ).reshape(-1, 2)
+    sizes = np.array([_text_size(painter, text) for _, text, _, _ in entries], dtype=float)
+    sizes = sizes.reshape(-1, 2)
     boxes = np.array([box for *_, box in entries], dtype=float).reshape(-1, 4) * s
     words = [k for k in prep.words if prep.items[k].layer in ctx.layers]
     obstacles = prep.boxes[words] * s if words else np.zeros((0, 4))
@@ -243,11 +240,7 @@ def _paint_labels(
                 min(max(p.leader[0], p.x), p.x + p.w), min(max(p.leader[1], p.y), p.y + p.h)
             )
             painter.drawLine(end, QPointF(*p.leader))
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(qcolor(style.fill or TEXT_BOX))
-        painter.drawRoundedRect(box, 3, 3)
-        painter.setPen(qcolor(style.stroke))
-        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+        _text_box(painter, box, text, style, style.fill or TEXT_BOX)
     painter.restore()
 
 
@@ -298,15 +291,24 @@ def _paint_text(
     painter.save()
     painter.translate(float(at[0]), float(at[1]))
     painter.scale(1.0 / max(ctx.scale, 1e-9), 1.0 / max(ctx.scale, 1e-9))
+    w, h = _text_size(painter, text)
+    _text_box(painter, QRectF(2, -h - 2, w, h), text, style, TEXT_BOX)
+    painter.restore()
+
+
+def _text_size(painter: QPainter, text: str) -> tuple[float, float]:
+    """Screen size of a text's box: the text with a little margin."""
     fm = painter.fontMetrics()
-    w, h = fm.horizontalAdvance(text) + 8, fm.height() + 2
-    box = QRectF(2, -h - 2, w, h)
+    return fm.horizontalAdvance(text) + 8, fm.height() + 2
+
+
+def _text_box(painter: QPainter, box: QRectF, text: str, style: Style, fill: Rgba) -> None:
+    """A text centred on a rounded box of ``fill``, in the style's colour."""
     painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(qcolor(TEXT_BOX))
+    painter.setBrush(qcolor(fill))
     painter.drawRoundedRect(box, 3, 3)
     painter.setPen(qcolor(style.stroke))
     painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
-    painter.restore()
 
 
 def _paint_arc(painter: QPainter, it: DrawItem, style: Style, ctx: RenderContext) -> None:

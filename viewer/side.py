@@ -184,7 +184,7 @@ class Side:
         """The GT x detection values the metric decides on for this image (the engine's:
         from the result's evidence, or computed for this one image), None if it has none."""
         mid = metric or self.metric
-        sample = self.sample(sample_id)
+        sample = self.sample(sample_id, mid)
         if mid is None or sample is None:
             return None
         result = self.result(sample_id, mid)

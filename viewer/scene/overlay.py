@@ -29,7 +29,7 @@ from viewer.scene.palette import (
     StyleKey,
     verdict_key,
 )
-from viewer.scene.texts import label_items, text_items
+from viewer.scene.texts import label_items, text_items, texts_item
 
 
 def _verdicts(result: SampleResult | None, side: str, n: int) -> list[Any]:
@@ -160,18 +160,14 @@ def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
             boxes.append(np.concatenate([ring.min(axis=0), ring.max(axis=0)]))
     for name, (pos, texts, sizes, owners, boxes) in labels.items():
         items.append(
-            DrawItem(
+            texts_item(
                 "tiou",
-                "texts",
-                np.asarray(pos),
                 TIOU_TEXT[name],
-                data={
-                    "texts": texts,
-                    "sizes": np.asarray(sizes),
-                    "refs": owners,
-                    "boxes": np.asarray(boxes),
-                    "lost": np.ones(len(texts), dtype=bool),
-                },
+                texts,
+                owners,
+                np.asarray(boxes),
+                anchors=np.asarray(pos),
+                sizes=np.asarray(sizes),
             )
         )
     return items

@@ -12,8 +12,8 @@ import numpy as np
 from metrics.evidence import ClevalEvidence, RecognitionStep
 from metrics.model import Sample
 from metrics.results import InstanceResult, SampleResult, Verdict
-from viewer.scene.items import DrawItem, sample_boxes
-from viewer.scene.palette import INSTANCE_LABEL, TEXT_LABEL
+from viewer.scene.items import DrawItem, Ref, sample_boxes
+from viewer.scene.palette import INSTANCE_LABEL, TEXT_LABEL, StyleKey
 
 _MEASURE = {"iou": "IoU", "area_recall": "area recall", "area_precision": "area precision"}
 
@@ -50,6 +50,37 @@ def _recognition(sample: Sample, result: SampleResult) -> dict[int, tuple[str, b
     }
 
 
+def texts_item(
+    layer: str,
+    style: StyleKey,
+    texts: list[str],
+    refs: list[Ref],
+    boxes: np.ndarray,
+    *,
+    lost: np.ndarray | None = None,
+    anchors: np.ndarray | None = None,
+    sizes: np.ndarray | None = None,
+) -> DrawItem:
+    """A batch of labels for the painter to place: one text per instance ``refs[k]`` with the
+    box it belongs to, whether its instance lost credit (shown by default; all do unless
+    said), its anchor (default: the box's top left) and the size that decides whether it is
+    big enough on screen (default: the box's height)."""
+    b = np.asarray(boxes, dtype=float).reshape(-1, 4)
+    return DrawItem(
+        layer,
+        "texts",
+        b[:, :2] if anchors is None else np.asarray(anchors, dtype=float),
+        style,
+        data={
+            "texts": texts,
+            "sizes": b[:, 3] - b[:, 1] if sizes is None else np.asarray(sizes, dtype=float),
+            "refs": refs,
+            "boxes": b,
+            "lost": np.ones(len(texts), dtype=bool) if lost is None else lost,
+        },
+    )
+
+
 def label_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
     """Per-instance credit labels (recall credit on GTs, precision credit on detections),
     with each instance's box for placement and whether it lost credit (shown by default);
@@ -64,31 +95,19 @@ def label_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
         idx = np.fromiter((r.index for r in keep), dtype=np.intp, count=len(keep))
         b = boxes[idx]
         rec = e2e if side == "gt" else {}
+        texts = [rec[r.index][0] if r.index in rec else instance_label(side, r) for r in keep]
+        lost = [rec[r.index][1] if r.index in rec else r.credit < 1.0 for r in keep]
+        refs: list[Ref] = [(side, r.index) for r in keep]
         items.append(
-            DrawItem(
-                "labels",
-                "texts",
-                b[:, :2],
-                INSTANCE_LABEL[side],
-                data={
-                    "texts": [
-                        rec[r.index][0] if r.index in rec else instance_label(side, r) for r in keep
-                    ],
-                    "sizes": b[:, 3] - b[:, 1],
-                    "refs": [(side, r.index) for r in keep],
-                    "boxes": b,
-                    "lost": np.array(
-                        [rec[r.index][1] if r.index in rec else r.credit < 1.0 for r in keep],
-                        dtype=bool,
-                    ),
-                },
+            texts_item(
+                "labels", INSTANCE_LABEL[side], texts, refs, b, lost=np.array(lost, dtype=bool)
             )
         )
     return items
 
 
 def text_items(sample: Sample) -> list[DrawItem]:
-    """The transcriptions: GT text above its box, detected text below (placed like labels)."""
+    """The transcriptions of the GT and of the detections, placed like the labels."""
     items = []
     gb, db = sample_boxes(sample)
     for side, insts, boxes in (("gt", sample.gt, gb), ("det", sample.det, db)):
@@ -96,19 +115,7 @@ def text_items(sample: Sample) -> list[DrawItem]:
         if not keep:
             continue
         b = boxes[np.asarray(keep, dtype=np.intp)]
-        items.append(
-            DrawItem(
-                "text",
-                "texts",
-                b[:, :2],
-                TEXT_LABEL[side],
-                data={
-                    "texts": [f"“{insts[k].text}”" for k in keep],
-                    "sizes": b[:, 3] - b[:, 1],
-                    "refs": [(side, k) for k in keep],
-                    "boxes": b,
-                    "lost": np.ones(len(keep), dtype=bool),
-                },
-            )
-        )
+        texts = [f"“{insts[k].text}”" for k in keep]
+        refs: list[Ref] = [(side, k) for k in keep]
+        items.append(texts_item("text", TEXT_LABEL[side], texts, refs, b))
     return items
