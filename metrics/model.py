@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -202,6 +203,13 @@ class Dataset:
     def has_transcriptions(self) -> bool:
         dets = [d for s in self.samples for d in s.det]
         return bool(dets) and all(d.text is not None for d in dets)
+
+    @cached_property
+    def polygon_share(self) -> float:
+        """Share of the GT boxes written as polygons of other than 4 vertices (0 without
+        GT); computed once, as every metric's ``applies`` asks for it."""
+        kinds = [g.box_type for s in self.samples for g in s.gt]
+        return sum(k is BoxType.POLY for k in kinds) / len(kinds) if kinds else 0.0
 
     def box_types(self) -> set[BoxType]:
         return {i.box_type for s in self.samples for i in (*s.gt, *s.det)}

@@ -110,16 +110,10 @@ def each_sample(fn: Callable[[Sample, Any], list[Problem]]) -> ValidateBatch:
 POLYGON_SHARE = 0.25
 
 
-def polygon_share(ds: Dataset) -> float:
-    """Share of the GT boxes written as polygons of other than 4 vertices (0 without GT)."""
-    kinds = [g.box_type for s in ds for g in s.gt]
-    return sum(k is BoxType.POLY for k in kinds) / len(kinds) if kinds else 0.0
-
-
 def polygon_data(ds: Dataset) -> bool:
     """Curved family and the curved datasets' own protocols: polygon data (Total-Text,
     CTW1500), i.e. at least ``POLYGON_SHARE`` of the GT boxes are polygons."""
-    return polygon_share(ds) >= POLYGON_SHARE
+    return ds.polygon_share >= POLYGON_SHARE
 
 
 def quad_data(ds: Dataset) -> bool:
