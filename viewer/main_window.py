@@ -311,6 +311,8 @@ class MainWindow(QMainWindow):
         self.busy.setVisible(on)
         if on:
             self.statusBar().showMessage("reading the dataset…")
+        else:
+            self.statusBar().clearMessage()
 
     def _on_pairs_visibility_changed(self, on: bool) -> None:
         if on:

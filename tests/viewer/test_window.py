@@ -194,3 +194,7 @@ def test_loading_a_dataset_keeps_the_window_live(qtbot, tmp_path: Path) -> None:
     assert refused == [True] and "still loading" in w.last_error
     assert len(w.session.dataset) == n
     wait_evaluated(qtbot, w.session)
+
+
+def test_status_bar_is_clear_once_loaded(window: MainWindow) -> None:
+    assert "reading the dataset" not in window.statusBar().currentMessage()
