@@ -183,12 +183,13 @@ def _notes_before(
 
 
 def _dataset(args: argparse.Namespace) -> Dataset:
-    from metrics.demo import demo_paths
     from metrics.io.reader import LoadOptions, load_dataset
     from metrics.model import BoxType
 
     gt, det, images = args.gt, args.det, args.images
     if gt is None and det is None:
+        from metrics.demo import demo_paths
+
         demo = demo_paths()
         gt, det, images = demo.gt, demo.det_b, images or demo.images
     elif gt is None:
@@ -217,7 +218,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.list_metrics:
         list_metrics()
         return 0
-    from metrics.io.writers import write_csv, write_json
     from metrics.progress import ProgressBar
     from metrics.runner import run
 
@@ -257,11 +257,19 @@ def cmd_eval(args: argparse.Namespace) -> int:
                     f"not offered for these inputs (ask with --metric ID; --list-metrics says "
                     f"what each is for): {', '.join(others)}"
                 )
+    _write_outputs(args, evals)
+    return 0
+
+
+def _write_outputs(args: argparse.Namespace, evals: Sequence[Evaluation]) -> None:
+    if not (args.json or args.csv):
+        return
+    from metrics.io.writers import write_csv, write_json
+
     if args.json:
         write_json(args.json, evals, evidence=args.evidence)
     if args.csv:
         write_csv(args.csv, evals)
-    return 0
 
 
 def _note(key: str, value: float) -> str:
