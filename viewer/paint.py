@@ -128,7 +128,7 @@ class PreparedOverlay:
         self.boxes = bboxes(points)
         self.label_key: tuple[object, ...] | None = None
         self.label_layout: list[tuple[Placed, str, StyleKey]] = []
-        self.labels_left_out = 0  # labels due in the last view beyond MAX_LABELS
+        self.labels_left_out = 0  # labels due in the last view that were not shown
 
 
 def _visible_mask(prep: PreparedOverlay, ctx: RenderContext) -> np.ndarray:
@@ -202,10 +202,11 @@ def _paint_lines(
 
 def _label_entries(
     prep: PreparedOverlay, ctx: RenderContext, emphasis: set[Ref]
-) -> list[tuple[int, str, StyleKey, np.ndarray]]:
+) -> tuple[list[tuple[int, str, StyleKey, np.ndarray]], int]:
     """(priority, text, style, instance box) of every label to show: emphasized first, then
-    the instances that lost credit, then the rest (``all_labels``)."""
-    out = []
+    the instances that lost credit, then the rest (``all_labels``); and how many labels were
+    due in view, counting those of words too small on screen at this zoom."""
+    out, due = [], 0
     for layer in prep.layers:
         if layer not in ctx.layers:
             continue
@@ -215,7 +216,7 @@ def _label_entries(
                 continue
             pos = it.coords
             n = len(pos)
-            show = np.asarray(it.data["sizes"]) * ctx.scale >= ctx.min_label_px
+            show = np.ones(n, dtype=bool)
             if ctx.visible is not None:
                 x0, y0, x1, y1 = ctx.visible
                 show &= (pos[:, 0] >= x0) & (pos[:, 0] <= x1)
@@ -223,6 +224,8 @@ def _label_entries(
             lost = np.asarray(it.data.get("lost", np.ones(n, dtype=bool)), dtype=bool)
             if not ctx.all_labels:
                 show &= lost
+            due += int(show.sum())  # in view and asked for, big enough on screen or not
+            show &= np.asarray(it.data["sizes"]) * ctx.scale >= ctx.min_label_px
             emph = np.fromiter((r in emphasis for r in it.data["refs"]), dtype=bool, count=n)
             boxes = it.data.get("boxes")
             for j in np.flatnonzero(show | emph):
@@ -230,7 +233,7 @@ def _label_entries(
                 rank = 0 if emph[j] else (1 if lost[j] else 2)
                 out.append((rank, it.data["texts"][j], it.style, np.asarray(box, float)))
     out.sort(key=lambda e: e[0])
-    return out
+    return out, due
 
 
 def _layout(
@@ -240,9 +243,9 @@ def _layout(
     key = (ctx.scale, ctx.visible, frozenset(emphasis), ctx.all_labels, ctx.layers, ctx.font_px)
     if prep.label_key == key:
         return prep.label_layout
-    entries = _label_entries(prep, ctx, emphasis)
-    prep.labels_left_out = max(len(entries) - MAX_LABELS, 0)
+    entries, due = _label_entries(prep, ctx, emphasis)
     entries = entries[:MAX_LABELS]
+    prep.labels_left_out = max(due - len(entries), 0)
     s = max(ctx.scale, 1e-9)
     sizes = np.array([_text_size(painter, text) for _, text, _, _ in entries], dtype=float)
     sizes = sizes.reshape(-1, 2)

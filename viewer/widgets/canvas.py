@@ -208,7 +208,10 @@ class CanvasView(QGraphicsView):
             name = "  |  ".join(s.names()) if self.mix_mode != "off" else s.names()[self.index]
         footer = ""
         if left_out and "labels" in s.layers:
-            footer = f"{left_out} more labels than fit at this zoom: zoom in, or hover an instance"
+            footer = (
+                f"{left_out:,} score labels not shown at this zoom (small or crowded words): "
+                "zoom in, or hover an instance"
+            )
         painter.save()
         painter.resetTransform()
         paint_notes(painter, self.viewport().rect(), self.banner(), footer, name)
