@@ -162,7 +162,7 @@ class Side:
         mid = metric or self.metric
         r = self.store.result(mid, sample_id)
         k = self.shown.get(mid or "")
-        at = METRICS[mid].at_threshold if mid in METRICS else None
+        at = METRICS[mid].at_threshold if mid is not None and mid in METRICS else None
         if r is None or k is None or at is None or sample_id is None:
             return r
         key = (mid or "", sample_id, k)
