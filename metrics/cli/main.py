@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from importlib.metadata import entry_points
 from typing import Any, TextIO
 
+from metrics.cli.check import add_check_command
 from metrics.cli.compare import add_compare_command
 from metrics.demo import demo_paths
 from metrics.help import metric_line
@@ -315,6 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     _add_eval(sub)
     add_compare_command(sub)
+    add_check_command(sub)
     for ep in entry_points(group="detlens.commands"):
         try:
             ep.load()(sub)
