@@ -7,6 +7,7 @@ silently changes their numbers, located by file and 1-based line (spec 0 and 6.1
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 
 from metrics.check.boxes import duplicates, mixed_types, outside
@@ -16,6 +17,7 @@ from metrics.check.images import image_size
 from metrics.check.readers import metric_findings, pairing_findings, reader_findings
 from metrics.check.shapes import shape_findings
 from metrics.model import Dataset
+from metrics.spec import polygon_data
 
 __all__ = ["Finding", "Level", "check_dataset", "exit_code", "image_size", "image_sizes"]
 
@@ -45,11 +47,20 @@ def check_dataset(ds: Dataset, *, with_metrics: bool = True) -> list[Finding]:
     found.extend(why_zero(ds, sizes))
     if with_metrics:
         found.extend(metric_findings(ds))
+    if polygon_data(ds):  # the curved metrics want the reverse of the ICDAR order
+        found = [_for_polygon_data(f) for f in found]
     order = {s.id: k for k, s in enumerate(ds)}
     return sorted(
         found,
         key=lambda f: (RANK[f.level], order.get(f.sample_id or "", -1), f.side or "", f.line or 0),
     )
+
+
+def _for_polygon_data(f: Finding) -> Finding:
+    if f.code != "ccw_quad":
+        return f
+    note = "; on polygon data the curved metrics read this order"
+    return dataclasses.replace(f, level=Level.INFO, message=f.message + note)
 
 
 def exit_code(findings: Iterable[Finding]) -> int:
