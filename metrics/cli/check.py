@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from metrics.check import Finding, Level, check_dataset, exit_code
-from metrics.check.demo import label_demo
 from metrics.demo import demo_paths
 from metrics.io.atomic import atomic_write, output_problem
 from metrics.io.reader import LoadOptions, load_dataset
@@ -45,17 +44,16 @@ def add_check_command(sub: Any) -> None:
     p.set_defaults(func=cmd_check)
 
 
-def _load(args: argparse.Namespace) -> tuple[Dataset, bool]:
+def _load(args: argparse.Namespace) -> Dataset:
     gt, det, images = args.gt, args.det, args.images
-    demo = gt is None and det is None
-    if demo:
+    if gt is None and det is None:
         paths = demo_paths()
         gt, det, images = paths.gt, paths.det_b, images or paths.images
     elif gt is None:
         raise InputError([Problem(Severity.ERROR, "--det", None, "--det given without --gt")])
     bt = BoxType(args.box_type) if args.box_type else None
-    ds = load_dataset(gt, det, images=images, options=LoadOptions(gt_box_type=bt, det_box_type=bt))
-    return ds, demo
+    opts = LoadOptions(gt_box_type=bt, det_box_type=bt)
+    return load_dataset(gt, det, images=images, options=opts)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -65,10 +63,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         problem = output_problem(args.json, [args.gt, args.det, args.images])
         if problem:
             raise ValueError(problem)
-    ds, demo = _load(args)
+    ds = _load(args)
     findings = check_dataset(ds)
-    if demo:
-        findings = label_demo(findings)
     print_report(ds, findings, show=args.show)
     if args.json:
         atomic_write(args.json, json.dumps(as_json(ds, findings), indent=1) + "\n")
