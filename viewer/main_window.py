@@ -95,7 +95,7 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(pairs, problems)
         layers.raise_()
         inspector.raise_()
-        self.resizeDocks([left, inspector], [380, 320], Qt.Orientation.Horizontal)
+        self.resizeDocks([left, inspector], [410, 330], Qt.Orientation.Horizontal)
         self.resizeDocks([inspector, layers], [330, 560], Qt.Orientation.Vertical)
         self.help = HelpDialog(self)
         self.session.progress_changed.connect(self._on_session_progress)

@@ -33,7 +33,13 @@ from PySide6.QtWidgets import (
 
 from metrics.model import Sample
 from metrics.results import SampleResult
-from viewer.paint import PreparedOverlay, RenderContext, paint_banner, paint_mixed, paint_overlay
+from viewer.paint import (
+    PreparedOverlay,
+    RenderContext,
+    paint_mixed,
+    paint_overlay,
+)
+from viewer.paint_notes import paint_notes
 from viewer.scene.banner import banner_text, label_tooltip
 from viewer.scene.items import DrawItem, Ref, bounds
 from viewer.scene.overlay import build_overlay
@@ -193,26 +199,22 @@ class CanvasView(QGraphicsView):
         return banner_text(s.sides[self.index], s.sample_id, bool(self._image_path))
 
     def drawForeground(self, painter: QPainter, rect: QRectF | QRect) -> None:
-        """The detector's (or metric's) name in the corner when comparing, and the banner
-        saying why an image is not evaluated."""
+        """The banner saying why an image is not evaluated, the note on labels that did not
+        fit, and the detector's (or metric's) name in the corner when comparing."""
         del rect
+        s, left_out = self.session, self.overlay.prepared.labels_left_out
+        name = ""
+        if s.comparing():
+            name = "  |  ".join(s.names()) if self.mix_mode != "off" else s.names()[self.index]
+        footer = ""
+        if left_out and "labels" in s.layers:
+            footer = (
+                f"{left_out:,} score labels not shown at this zoom (small or crowded words): "
+                "zoom in, or hover an instance"
+            )
         painter.save()
         painter.resetTransform()
-        top = 36.0 if self.session.comparing() else 6.0
-        paint_banner(painter, self.banner(), self.viewport().width(), top)
-        painter.restore()
-        if not self.session.comparing():
-            return
-        painter.save()
-        painter.resetTransform()
-        label = self.session.names()[self.index]
-        if self.mix_mode != "off":
-            label = "  |  ".join(self.session.names())
-        painter.setPen(QColor("#ffffff"))
-        painter.fillRect(QRectF(6, 6, 12 + 8 * len(label), 24), QColor(0, 0, 0, 170))
-        painter.drawText(
-            QRectF(12, 6, 8 * len(label), 24), int(Qt.AlignmentFlag.AlignVCenter), label
-        )
+        paint_notes(painter, self.viewport().rect(), self.banner(), footer, name)
         painter.restore()
 
     # ------------------------------------------------------------------ synchronization
