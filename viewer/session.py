@@ -19,6 +19,7 @@ from metrics.model import Dataset, InputError, Problem, Sample
 from metrics.registry import METRICS, MetricSpec, make_params
 from metrics.results import Evaluation, SampleResult
 from metrics.runner import Plan
+from viewer.checks import Checks
 from viewer.paths import DatasetPaths
 from viewer.scene.items import Ref
 from viewer.scene.layers import DEFAULT_LAYERS
@@ -61,6 +62,7 @@ class Session(QObject):
         self.keep_zoom = False  # False: each image is fitted to the canvas when shown
         self.loading = False  # a dataset is being read
         self.all_labels = False  # False: score labels only where credit was lost
+        self.checks = Checks()  # detlens check's findings: Problems panel, warnings layer
 
     # ---------------------------------------------------------------- sides
     @property
@@ -164,6 +166,7 @@ class Session(QObject):
                 f"{len(errors)} input problem(s); those samples are skipped. First: {errors[0]}"
             )
         self.comparison_changed.emit()
+        self.checks.start(ds)
         self.evaluate()
 
     def metric_ids(self) -> list[str]:

@@ -126,6 +126,12 @@ class Side:
     def is_busy(self) -> bool:
         return self.store.is_busy()
 
+    def failure(self, metric: str | None = None) -> str | None:
+        """Why ``metric`` has no results: its engine error, or ``"cancelled"``; None while it
+        runs or once it has results."""
+        mid = metric or self.metric
+        return None if mid is None else self.store.failures.get(mid)
+
     def wait(self, timeout_ms: int) -> bool:
         return self.store.wait(timeout_ms)
 

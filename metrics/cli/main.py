@@ -344,6 +344,12 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "metrics.cli.compare:add_compare_command",
         help="per-image differences of two detectors (or of two metrics on one detector)",
     )
+    add_command(
+        sub,
+        "check",
+        "metrics.cli.check:add_check_command",
+        help="check a dataset (GT, detections, images) for what makes metrics fail or lie",
+    )
     add_plugins(sub, "detlens.commands", argv)
     return parser
 

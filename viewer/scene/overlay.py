@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from metrics.check import Finding
 from metrics.evidence import (
     instance_states,
     multiline_of,
@@ -19,6 +20,7 @@ from metrics.evidence import (
 )
 from metrics.model import Problem, Sample
 from metrics.results import MatchKind, MatchRecord, SampleResult, Verdict
+from viewer.scene.checks import finding_items
 from viewer.scene.items import DrawItem, Ref, bboxes, sample_boxes
 from viewer.scene.palette import (
     MATCH_KIND,
@@ -269,7 +271,10 @@ def warning_items(sample: Sample, problems: Iterable[Problem]) -> list[DrawItem]
 
 
 def build_overlay(
-    sample: Sample, result: SampleResult | None, problems: Sequence[Problem] = ()
+    sample: Sample,
+    result: SampleResult | None,
+    problems: Sequence[Problem] = (),
+    findings: Sequence[Finding] = (),
 ) -> list[DrawItem]:
     """Every draw item of a sample; the painter shows the layers that are switched on."""
     items = dont_care_items(sample)
@@ -281,4 +286,4 @@ def build_overlay(
         items += pcc_items(result, sample) + multiline_items(result)
     items += text_items(sample)
     items += warning_items(sample, [p for p in problems if p.sample_id == sample.id])
-    return items
+    return items + finding_items(sample, findings)

@@ -8,6 +8,7 @@ All drawing goes through ``viewer.paint.paint_overlay``.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
@@ -121,15 +122,14 @@ class CanvasView(QGraphicsView):
         self.scene().addItem(self.pixmap_item)
         self.scene().addItem(self.overlay)
         self._image_path: str | None = None
-        # prepared overlays of recently shown (sample, result) pairs: going back is instant
-        self._cache: dict[
-            tuple[int, int], tuple[object, object, list[DrawItem], PreparedOverlay, PickIndex]
-        ] = {}
+        # prepared overlays of recently shown (sample, result, findings): going back is instant
+        self._cache: dict[tuple[int, ...], tuple[Any, Any, list[DrawItem], Any, PickIndex]] = {}
         self._press: QPointF | None = None
         self._stack: list[Ref] = []  # the instances under the last click, smallest first
         self._fit_pending = True
         session.sample_changed.connect(self._on_session_sample_changed)
         session.results_changed.connect(self.refresh)
+        session.checks.changed.connect(self.refresh)
         session.metric_changed.connect(lambda _: self.refresh())
         session.layers_changed.connect(lambda _: self._on_layers_changed())
         session.selection_changed.connect(lambda _: self.viewport().update())
@@ -251,10 +251,12 @@ class CanvasView(QGraphicsView):
                 self._b_overlay = PreparedOverlay(
                     build_overlay(b_sample, b.result(sid), self.session.problems())
                 )
-        key = (id(sample), id(result))
+        checks = self.session.checks
+        key = (id(sample), id(result), checks.version)
         cached = self._cache.pop(key, None)
         if cached is None or cached[0] is not sample or cached[1] is not result:
-            items = build_overlay(sample, result, self.session.problems())
+            found = checks.of_sample(sample.id)
+            items = build_overlay(sample, result, self.session.problems(), found)
             cached = (sample, result, items, PreparedOverlay(items), PickIndex(items))
         self._cache[key] = cached  # most recent last
         while len(self._cache) > 8:
