@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from importlib.metadata import entry_points
 from typing import Any, TextIO
 
+from metrics.cli import analysis
 from metrics.cli.compare import add_compare_command
 from metrics.demo import demo_paths
 from metrics.help import metric_line
@@ -23,7 +24,7 @@ from metrics.model import BoxType, Dataset, InputError, Severity
 from metrics.progress import ProgressBar
 from metrics.registry import METRICS, MetricSpec, applicable, make_params, parse_sets, resolve
 from metrics.results import Evaluation, SweepTally
-from metrics.runner import Plan, plan_all, run
+from metrics.runner import Plan, plan_all
 
 log = logging.getLogger("detlens")
 
@@ -76,6 +77,7 @@ def _add_eval(sub: Any) -> None:
         help="with --json: also write the per-instance evidence (verdicts, matches, regions, "
         "metric-specific evidence such as PCC)",
     )
+    analysis.add_arguments(p)
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--quiet", "-q", action="store_true", help="no table, no warnings")
     p.add_argument(
@@ -202,9 +204,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.list_metrics:
         list_metrics()
         return 0
-    _check_outputs([args.json, args.csv], [args.gt, args.det, args.gt_lines, args.images])
+    inputs = [args.gt, args.det, args.gt_lines, args.images]
+    _check_outputs([args.json, args.csv, args.instances], inputs)
     ds = _dataset(args)
+    thresholds = analysis.check(args, ds)  # takes score_threshold out of args.set
     specs, auto = _specs(args.metric, ds)
+    analysis.check_targets(thresholds, specs)
     overrides = _overrides(args.set, specs)
     offered = list(specs) if auto else []
     if not args.quiet:
@@ -219,10 +224,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not specs:
         raise UserError("no metric applies to these inputs")
     bar = None if args.quiet else ProgressBar()
-    evals = run(
+    evals, seen = analysis.evaluate(
         ds,
         specs,
         overrides,
+        thresholds,
         policy=args.policy,
         workers=max(1, args.workers),
         progress=bar,
@@ -238,6 +244,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
                     f"not offered for these inputs (ask with --metric ID; --list-metrics says "
                     f"what each is for): {', '.join(others)}"
                 )
+    analysis.after(args, evals, seen, overrides)
     if args.json:
         write_json(args.json, evals, evidence=args.evidence)
     if args.csv:
