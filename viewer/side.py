@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from metrics.analysis.threshold import filter_dataset
 from metrics.evidence import PairTable, evidence_pair_table
 from metrics.model import Dataset, Sample, Severity
 from metrics.registry import METRICS, MetricSpec, applicable, make_params
@@ -58,6 +59,8 @@ class Side:
             k: dict(v) for k, v in {**(overrides or {}), **plan.overrides}.items() if v
         }
         self._progress = progress
+        self.full_dataset = dataset  # before the score threshold (Analysis panel)
+        self.score_threshold: float | None = None
         self._views: dict[tuple[str, str], Sample] = {}
         self.shown: dict[str, int] = {}  # swept metric -> threshold index shown
         self._at: dict[tuple[str, str, int], tuple[SampleResult, SampleResult]] = {}
@@ -110,6 +113,23 @@ class Side:
     def set_overrides(self, metric: str, values: Mapping[str, Any]) -> None:
         make_params(METRICS[metric], values)  # raises on a bad value before anything changes
         self.overrides[metric] = dict(values)
+
+    def set_score_threshold(self, threshold: float | None) -> None:
+        """Keep the detections with confidence >= ``threshold`` (None: all) and drop the
+        results of the detections as they were; the caller re-evaluates."""
+        self.score_threshold = threshold
+        full = self.full_dataset
+        self.dataset = full if threshold is None else filter_dataset(full, threshold)
+        self._views.clear()
+        self._at.clear()
+        self.store.clear()
+
+    def follow(self, other: Side) -> None:
+        """A side of a metric comparison reads the other side's (filtered) dataset."""
+        self.full_dataset, self.dataset = other.full_dataset, other.dataset
+        self.score_threshold = other.score_threshold
+        self._views.clear()
+        self._at.clear()
 
     # ------------------------------------------------------------------ evaluation
     def evaluate(self, metrics: list[str] | None = None, first: str | None = None) -> None:

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from metrics.catalog import ENTRIES
+from metrics.cli.analysis_args import add_arguments as add_analysis_arguments
 from metrics.cli.commands import CommandParser, add_command, add_plugins
 from metrics.registry import METRICS, applicable, make_params, parse_sets, resolve
 
@@ -81,6 +82,7 @@ def _add_eval(sub: Any) -> None:
         help="with --json: also write the per-instance evidence (verdicts, matches, regions, "
         "metric-specific evidence such as PCC)",
     )
+    add_analysis_arguments(p)
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--quiet", "-q", action="store_true", help="no table, no warnings")
     p.add_argument(
@@ -217,13 +219,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.list_metrics:
         list_metrics()
         return 0
+    from metrics.cli import analysis
     from metrics.io.writers import write_csv, write_json
     from metrics.progress import ProgressBar
-    from metrics.runner import run
 
-    _check_outputs([args.json, args.csv], [args.gt, args.det, args.gt_lines, args.images])
+    inputs = [args.gt, args.det, args.gt_lines, args.images]
+    _check_outputs([args.json, args.csv, args.instances], inputs)
     ds = _dataset(args)
+    thresholds = analysis.check(args, ds)  # takes score_threshold out of args.set
     specs, auto = _specs(args.metric, ds)
+    analysis.check_targets(thresholds, specs)
     overrides = _overrides(args.set, specs)
     offered = list(specs) if auto else []
     if not args.quiet:
@@ -238,10 +243,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not specs:
         raise UserError("no metric applies to these inputs")
     bar = None if args.quiet else ProgressBar()
-    evals = run(
+    evals, seen = analysis.evaluate(
         ds,
         specs,
         overrides,
+        thresholds,
         policy=args.policy,
         workers=max(1, args.workers),
         progress=bar,
@@ -257,6 +263,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
                     f"not offered for these inputs (ask with --metric ID; --list-metrics says "
                     f"what each is for): {', '.join(others)}"
                 )
+    analysis.after(args, evals, seen, overrides)
     if args.json:
         write_json(args.json, evals, evidence=args.evidence)
     if args.csv:

@@ -121,6 +121,8 @@ class SummaryPanel(QLabel):
             self.setText("No dataset: File › Open.")
             return
         head = f"<b>{s.paths.title if s.paths else ''}</b> — {len(s.dataset)} images"
+        if s.score_threshold is not None:
+            head += f"<br>detections with confidence ≥ {s.score_threshold:.4g} only (Analysis)"
         if ev is None or ev.summary is None:
             state = _state(s, ev is None)
             self.setText("<br>".join([head, f"{s.metric}: {state}", *_plan_lines(s)]))
