@@ -22,17 +22,16 @@ from PySide6.QtGui import (
     QWheelEvent,
 )
 from PySide6.QtWidgets import (
-    QGraphicsItem,
     QGraphicsPixmapItem,
     QGraphicsRectItem,
     QGraphicsScene,
     QGraphicsView,
-    QStyleOptionGraphicsItem,
     QWidget,
 )
 
 from metrics.model import Sample
 from metrics.results import SampleResult
+from viewer.overlay_item import OverlayItem
 from viewer.paint import (
     PreparedOverlay,
     RenderContext,
@@ -47,41 +46,6 @@ from viewer.scene.picking import PickIndex
 from viewer.session import Session
 
 log = logging.getLogger(__name__)
-
-
-class OverlayItem(QGraphicsItem):
-    """One scene item that paints every draw item of the current sample."""
-
-    def __init__(self, view: CanvasView) -> None:
-        super().__init__()
-        self.view = view
-        self.items: list[DrawItem] = []
-        self.prepared = PreparedOverlay([])
-        self.picker = PickIndex([])
-        self.rect = QRectF(0, 0, 1, 1)
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
-
-    def set_items(self, items: list[DrawItem]) -> None:
-        self.set_prepared(items, PreparedOverlay(items), PickIndex(items))
-
-    def set_prepared(
-        self, items: list[DrawItem], prepared: PreparedOverlay, picker: PickIndex
-    ) -> None:
-        self.items, self.prepared, self.picker = items, prepared, picker
-
-    def boundingRect(self) -> QRectF:
-        return self.rect
-
-    def paint(
-        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        del widget
-        try:
-            r = option.exposedRect  # type: ignore[attr-defined]
-            ctx = self.view.render_context((r.left(), r.top(), r.right(), r.bottom()))
-            self.view.paint_layers(painter, self.prepared, ctx)
-        except Exception:  # a drawing bug must never take the application down
-            log.exception("painting the overlay failed")
 
 
 class CanvasView(QGraphicsView):
@@ -377,11 +341,15 @@ class CanvasView(QGraphicsView):
         if box is None:
             return
         x0, y0, x1, y1 = box
-        pad = max(x1 - x0, y1 - y0, 20.0) * 0.6
+        pad = max(x1 - x0, y1 - y0, 20.0) * 0.25
+        before = self.transform()
         self.fitInView(
             QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad),
             Qt.AspectRatioMode.KeepAspectRatio,
         )
+        if self.transform().m11() < before.m11():  # a big word: never zoom out, centre it
+            self.setTransform(before)
+            self.centerOn((x0 + x1) / 2, (y0 + y1) / 2)
         self.zoom_changed.emit(self.transform().m11())
         self._emit_view()
 
