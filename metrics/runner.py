@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import metrics.cache as cache
+import metrics.guard as guard
 from metrics.model import Dataset, InputError, Problem, Sample, Severity
 from metrics.registry import METRICS, make_params
 from metrics.results import Evaluation, SampleResult, aggregate
@@ -155,26 +156,33 @@ def _check(
     return problems, excluded
 
 
+Rows = list[list[SampleResult | None]]
+Failed = list[tuple[str, Problem]]  # (metric id, the error of a sample it failed on)
+
+
 def _evaluate_chunk(
     samples: Sequence[Sample],
     ids: Sequence[str],
     params: Sequence[Any],
     excluded: Mapping[str, set[str]],
-) -> list[list[SampleResult | None]]:
-    """Results of every metric on every sample of the chunk (rows = samples).
+) -> tuple[Rows, Failed]:
+    """Results of every metric on every sample of the chunk (rows = samples), and the
+    samples a metric failed on (``metrics.guard``: located errors, never a traceback).
 
     The chunk's metrics share one geometry cache, opened here and dropped after it.
     """
-    rows: list[list[SampleResult | None]] = [[None] * len(ids) for _ in samples]
+    rows: Rows = [[None] * len(ids) for _ in samples]
+    failed: Failed = []
     with cache.use() as geometry:
         for mode in {m for m in (METRICS[i].warm for i in ids) if m is not None}:
-            geometry.warm(samples, mode)
+            guard.warm(geometry, samples, mode)
         for col, (mid, prm) in enumerate(zip(ids, params, strict=True)):
             todo = [k for k, s in enumerate(samples) if s.id not in excluded[mid]]
-            results = METRICS[mid].evaluate([samples[k] for k in todo], prm)
+            results, problems = guard.evaluate(METRICS[mid], [samples[k] for k in todo], prm)
+            failed.extend((mid, p) for p in problems)
             for k, r in zip(todo, results, strict=True):
                 rows[k][col] = r
-    return rows
+    return rows, failed
 
 
 def run(
@@ -201,11 +209,12 @@ def run(
         samples.sort(key=lambda s: s.id != first)
     t0 = time.perf_counter()
     ids = [s.id for s in specs]
-    rows = (
+    rows, failed = (
         _run_parallel(samples, ids, params, excluded, workers, progress, cancel)
         if workers > 1 and len(samples) > 1
         else _run_serial(samples, ids, params, excluded, progress, cancel)
     )
+    problems = _failures(failed, excluded, problems, policy)
     log.debug("evaluated %d samples in %.3fs", len(samples), time.perf_counter() - t0)
     by_id = {s.id: row for s, row in zip(samples, rows, strict=True)}
     return [
@@ -221,20 +230,23 @@ def _run_serial(
     excluded: Mapping[str, set[str]],
     progress: Progress | None,
     cancel: Cancel | None,
-) -> list[list[SampleResult | None]]:
+) -> tuple[Rows, Failed]:
     """Blocks of samples in order; the first block is small so the first results come fast."""
-    rows: list[list[SampleResult | None]] = []
+    rows: Rows = []
+    failed: Failed = []
     start, size = 0, 1
     while start < len(samples):
         if cancel is not None and cancel():
             raise Cancelled()
         block = samples[start : start + size]
-        rows.extend(_evaluate_chunk(block, ids, params, excluded))
+        done, problems = _evaluate_chunk(block, ids, params, excluded)
+        rows.extend(done)
+        failed.extend(problems)
         start += len(block)
         size = _BLOCK
         if progress is not None:
             progress(len(rows), len(samples))
-    return rows
+    return rows, failed
 
 
 # The samples of the parallel run in progress: workers forked from this process read their
@@ -248,7 +260,7 @@ def _evaluate_slice(
     ids: Sequence[str],
     params: Sequence[Any],
     excluded: Mapping[str, set[str]],
-) -> list[list[SampleResult | None]]:
+) -> tuple[Rows, Failed]:
     """``_evaluate_chunk`` of ``_SHARED[start:stop]`` (in a forked worker)."""
     return _evaluate_chunk(_SHARED[start:stop], ids, params, excluded)
 
@@ -272,7 +284,7 @@ def _run_parallel(
     workers: int,
     progress: Progress | None,
     cancel: Cancel | None,
-) -> list[list[SampleResult | None]]:
+) -> tuple[Rows, Failed]:
     """Slices of about a quarter of a worker's share (at most ``_BLOCK`` samples, so the
     geometry stays vectorized); with fork, workers inherit the samples and only the results
     are pickled."""
@@ -282,7 +294,8 @@ def _run_parallel(
     size = max(1, min(_BLOCK, -(-len(samples) // (workers * 4))))
     bounds = [(a, min(a + size, len(samples))) for a in range(0, len(samples), size)]
     context = _fork_context()
-    rows: list[list[SampleResult | None]] = []
+    rows: Rows = []
+    failed: Failed = []
     try:
         if context is not None:
             _SHARED = samples  # before the first submit: the workers fork then
@@ -298,12 +311,36 @@ def _run_parallel(
                     for f in futures:
                         f.cancel()
                     raise Cancelled()
-                rows.extend(fut.result())
+                chunk_rows, problems = fut.result()
+                rows.extend(chunk_rows)
+                failed.extend(problems)
                 if progress is not None:
                     progress(stop, len(samples))
     finally:
         _SHARED = ()
-    return rows
+    return rows, failed
+
+
+def _failures(
+    failed: Failed,
+    excluded: dict[str, set[str]],
+    problems: list[Problem],
+    policy: Policy,
+) -> list[Problem]:
+    """Samples a metric could not evaluate: under ``strict`` the run is refused with each
+    listed; under ``skip_sample`` they join the metric's excluded samples."""
+    if not failed:
+        return problems
+    if policy == "strict":
+        raise InputError(
+            [p for _, p in failed],
+            f"{len(failed)} image(s) could not be evaluated; nothing is reported "
+            "(policy strict; use skip_sample to evaluate the rest)",
+        )
+    for mid, p in failed:
+        if p.sample_id is not None:
+            excluded[mid].add(p.sample_id)
+    return [*problems, *(p for _, p in failed)]
 
 
 def _collect(

@@ -24,3 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "viewer.export.cli:add_export_command",
         help="render annotated images of samples (headless) with a CSV/HTML index",
     )
+    add_command(
+        sub,
+        "report",
+        "viewer.analysis.report_cli:add_report_command",
+        help="write an HTML report: summary, analysis plots, worst images (headless)",
+    )

@@ -17,7 +17,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from metrics.catalog import ENTRIES
-from metrics.cli.commands import CommandParser, add_command, add_plugins
+from metrics.cli.analysis_args import add_arguments as add_analysis_arguments
+from metrics.cli.commands import CommandParser, add_command, add_plugins, input_error
 from metrics.registry import METRICS, applicable, make_params, parse_sets, resolve
 
 if TYPE_CHECKING:
@@ -81,6 +82,7 @@ def _add_eval(sub: Any) -> None:
         help="with --json: also write the per-instance evidence (verdicts, matches, regions, "
         "metric-specific evidence such as PCC)",
     )
+    add_analysis_arguments(p)
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--quiet", "-q", action="store_true", help="no table, no warnings")
     p.add_argument(
@@ -218,12 +220,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.list_metrics:
         list_metrics()
         return 0
+    from metrics.cli import analysis
     from metrics.progress import ProgressBar
-    from metrics.runner import run
 
-    _check_outputs([args.json, args.csv], [args.gt, args.det, args.gt_lines, args.images])
+    inputs = [args.gt, args.det, args.gt_lines, args.images]
+    _check_outputs([args.json, args.csv, args.instances], inputs)
     ds = _dataset(args)
+    thresholds = analysis.check(args, ds)  # takes score_threshold out of args.set
     specs, auto = _specs(args.metric, ds)
+    analysis.check_targets(thresholds, specs)
     overrides = _overrides(args.set, specs)
     offered = list(specs) if auto else []
     if not args.quiet:
@@ -238,10 +243,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not specs:
         raise UserError("no metric applies to these inputs")
     bar = None if args.quiet else ProgressBar()
-    evals = run(
+    evals, seen = analysis.evaluate(
         ds,
         specs,
         overrides,
+        thresholds,
         policy=args.policy,
         workers=max(1, args.workers),
         progress=bar,
@@ -257,6 +263,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
                     f"not offered for these inputs (ask with --metric ID; --list-metrics says "
                     f"what each is for): {', '.join(others)}"
                 )
+    analysis.after(args, evals, seen, overrides)
     _write_outputs(args, evals)
     return 0
 
@@ -352,6 +359,12 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "metrics.cli.compare:add_compare_command",
         help="per-image differences of two detectors (or of two metrics on one detector)",
     )
+    add_command(
+        sub,
+        "check",
+        "metrics.cli.check:add_check_command",
+        help="check a dataset (GT, detections, images) for what makes metrics fail or lie",
+    )
     add_plugins(sub, "detlens.commands", argv)
     return parser
 
@@ -374,21 +387,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("detlens: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
-        return _input_error(exc)
-
-
-def _input_error(exc: Exception) -> int:
-    """Bad input (``InputError``): its problems, one per line; anything else is re-raised."""
-    from metrics.model import InputError  # loaded already when one was raised
-
-    if not isinstance(exc, InputError):
-        raise exc
-    print(f"detlens: error: {exc}", file=sys.stderr)
-    for p in exc.problems[1:20]:
-        print(f"  {p}", file=sys.stderr)
-    if len(exc.problems) > 20:
-        print(f"  ... and {len(exc.problems) - 20} more", file=sys.stderr)
-    return 2
+        return input_error(exc)
 
 
 if __name__ == "__main__":
