@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from metrics.catalog import ENTRIES
 from metrics.cli.analysis_args import add_arguments as add_analysis_arguments
-from metrics.cli.commands import CommandParser, add_command, add_plugins
+from metrics.cli.commands import CommandParser, add_command, add_plugins, input_error
 from metrics.registry import METRICS, applicable, make_params, parse_sets, resolve
 
 if TYPE_CHECKING:
@@ -185,12 +185,13 @@ def _notes_before(
 
 
 def _dataset(args: argparse.Namespace) -> Dataset:
-    from metrics.demo import demo_paths
     from metrics.io.reader import LoadOptions, load_dataset
     from metrics.model import BoxType
 
     gt, det, images = args.gt, args.det, args.images
     if gt is None and det is None:
+        from metrics.demo import demo_paths
+
         demo = demo_paths()
         gt, det, images = demo.gt, demo.det_b, images or demo.images
     elif gt is None:
@@ -220,7 +221,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
         list_metrics()
         return 0
     from metrics.cli import analysis
-    from metrics.io.writers import write_csv, write_json
     from metrics.progress import ProgressBar
 
     inputs = [args.gt, args.det, args.gt_lines, args.images]
@@ -264,11 +264,19 @@ def cmd_eval(args: argparse.Namespace) -> int:
                     f"what each is for): {', '.join(others)}"
                 )
     analysis.after(args, evals, seen, overrides)
+    _write_outputs(args, evals)
+    return 0
+
+
+def _write_outputs(args: argparse.Namespace, evals: Sequence[Evaluation]) -> None:
+    if not (args.json or args.csv):
+        return
+    from metrics.io.writers import write_csv, write_json
+
     if args.json:
         write_json(args.json, evals, evidence=args.evidence)
     if args.csv:
         write_csv(args.csv, evals)
-    return 0
 
 
 def _note(key: str, value: float) -> str:
@@ -379,21 +387,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("detlens: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
-        return _input_error(exc)
-
-
-def _input_error(exc: Exception) -> int:
-    """Bad input (``InputError``): its problems, one per line; anything else is re-raised."""
-    from metrics.model import InputError  # loaded already when one was raised
-
-    if not isinstance(exc, InputError):
-        raise exc
-    print(f"detlens: error: {exc}", file=sys.stderr)
-    for p in exc.problems[1:20]:
-        print(f"  {p}", file=sys.stderr)
-    if len(exc.problems) > 20:
-        print(f"  ... and {len(exc.problems) - 20} more", file=sys.stderr)
-    return 2
+        return input_error(exc)
 
 
 if __name__ == "__main__":
