@@ -148,6 +148,8 @@ def print_attribution(ds: Dataset, ev: Evaluation, prm: Any, out: TextIO) -> Non
     print(f"  {'class':<16}{'errors':>8}{'H fixed':>9}{'gain':>9}", file=out)
     for c in a.classes:
         print(f"  {c.name:<16}{c.errors:>8d}{c.hmean:>9.4f}{c.gain:>+9.4f}", file=out)
+    if a.ceiling_note():
+        print(f"  note: {a.ceiling_note()}", file=out)
 
 
 def after(

@@ -115,6 +115,8 @@ def _json(job: Job, data: AnalysisData, worst: list[dict[str, Any]]) -> dict[str
         "attribution": {
             "hmean": a.hmean,
             "note": a.note,
+            "ceiling": a.ceiling,
+            "ceiling_note": a.ceiling_note(),
             "classes": [dataclasses.asdict(c) for c in a.classes],
             "per_image": a.per_image,
         },
@@ -180,7 +182,10 @@ def _section(d: dict[str, Any], figs: list[tuple[str, str]], names: list[str]) -
         rows = [(c["name"], c["errors"], f"{c['hmean']:.4f}", f"{c['gain']:+.4f}") for c in cls]
         head = ("class", "errors", "H fixed", "gain")
         parts.append(f"<div><h3>Where the H-mean goes ({_e(names[0])})</h3>")
-        parts.append(_table(head, rows) + "</div>")
+        parts.append(_table(head, rows))
+        if d["attribution"]["ceiling_note"]:
+            parts.append(f"<p>{_e(d['attribution']['ceiling_note'])}</p>")
+        parts.append("</div>")
     for attr, bs in d["buckets"].items():
         rows = [
             (b["label"], b["n_gt"], f"{b['recall']:.4f}", b["n_det"], f"{b['precision']:.4f}")
