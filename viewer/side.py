@@ -146,6 +146,12 @@ class Side:
     def is_busy(self) -> bool:
         return self.store.is_busy()
 
+    def failure(self, metric: str | None = None) -> str | None:
+        """Why ``metric`` has no results: its engine error, or ``"cancelled"``; None while it
+        runs or once it has results."""
+        mid = metric or self.metric
+        return None if mid is None else self.store.failures.get(mid)
+
     def wait(self, timeout_ms: int) -> bool:
         return self.store.wait(timeout_ms)
 
@@ -182,7 +188,7 @@ class Side:
         mid = metric or self.metric
         r = self.store.result(mid, sample_id)
         k = self.shown.get(mid or "")
-        at = METRICS[mid].at_threshold if mid in METRICS else None
+        at = METRICS[mid].at_threshold if mid is not None and mid in METRICS else None
         if r is None or k is None or at is None or sample_id is None:
             return r
         key = (mid or "", sample_id, k)

@@ -14,35 +14,13 @@ from metrics.analysis.attribution import attribute
 from metrics.analysis.fixes import ALL, CLASSES
 from metrics.analysis.instances import FORMATS, write_instances
 from metrics.analysis.sweep import Sweep, sweep
+from metrics.cli.analysis_args import add_arguments
 from metrics.model import Dataset
 from metrics.registry import METRICS, MetricSpec, make_params
 from metrics.results import Evaluation
 from metrics.runner import run
 
 log = logging.getLogger("detlens")
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--sweep",
-        action="store_true",
-        help="recall, precision and H-mean of every metric at many confidence thresholds, "
-        "and the best one (chosen on the evaluated set itself)",
-    )
-    p.add_argument(
-        "--sweep-points",
-        type=int,
-        default=100,
-        metavar="N",
-        help="thresholds of --sweep: N spread over the distinct confidences (default 100; "
-        "0 = every distinct confidence)",
-    )
-    p.add_argument(
-        "--attribution",
-        action="store_true",
-        help="where the H-mean goes: each error class fixed by an oracle, the gain",
-    )
-    p.add_argument("--instances", help="write one row per GT and detection (.csv or .jsonl)")
 
 
 def check(args: argparse.Namespace, ds: Dataset) -> dict[str, float]:

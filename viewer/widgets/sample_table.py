@@ -65,6 +65,7 @@ _FIELDS = (
     "partial",
     "multiline",
 )
+FIRST_COUNT_COLUMN = COLUMNS.index("miss")
 COMPARE_COLUMNS = ("H(B)", "ΔH", "|ΔH|", "A only", "B only")
 COMPARE_TOOLTIPS = (
     "H-mean of B",
@@ -266,6 +267,7 @@ class SampleTablePanel(QWidget):
             lambda: self._on_session_sample_changed(session.sample_id or "")
         )
         self.model.modelReset.connect(self._open_worst)
+        self.model.modelReset.connect(self._hide_empty_counts)
         for signal in (
             self.proxy.modelReset,
             self.proxy.layoutChanged,
@@ -309,6 +311,14 @@ class SampleTablePanel(QWidget):
                     header.moveSection(header.visualIndex(col), col)
                 self.view.sortByColumn(HMEAN_COLUMN, Qt.SortOrder.AscendingOrder)
                 self._compare_layout = False
+
+    def _hide_empty_counts(self) -> None:
+        """Failure-count columns that are empty on every row (no splits under IoU, say) are
+        hidden, so the columns that say something fit the panel without scrolling."""
+        rows, fields = self.model.rows, self.model.fields()
+        for col in range(FIRST_COUNT_COLUMN, len(COLUMNS)):
+            empty = bool(rows) and not any(getattr(r, fields[col]) for r in rows)
+            self.view.setColumnHidden(col, empty)
 
     def _publish_visible(self, *_: object) -> None:
         self.session.set_visible(self.visible_ids())
