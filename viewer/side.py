@@ -26,6 +26,14 @@ def detector_name(path: str | None) -> str:
     return Path(path).name.removesuffix(".zip") if path else "no detections"
 
 
+def threshold_sides(a: Side | None, b: Side | None, threshold: float | None) -> None:
+    """Both sides at one score threshold (a metric comparison's B reads A's dataset)."""
+    if a is not None:
+        a.set_score_threshold(threshold)
+    if b is not None and a is not None:
+        b.follow(a) if b.shares_results_with(a) else b.set_score_threshold(threshold)
+
+
 class Side:
     """One detector × metric: dataset, results store, metric, parameters and name.
 
