@@ -37,6 +37,7 @@ def test_report_on_the_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert main(["report", "--out", str(out), "--worst", "1"]) == 0  # a report is replaced
     assert len(json.loads((out / "report.json").read_text())["metrics"][0]["worst"]) == 1
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    assert out.stat().st_mode & 0o755 == 0o755  # readable by others, like any folder
 
 
 def test_report_refuses_the_input_folder(capsys: pytest.CaptureFixture[str]) -> None:
