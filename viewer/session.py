@@ -368,8 +368,9 @@ class Session(QObject):
         threshold_sides(self.a, self.b, threshold)
         self.threshold_changed.emit(threshold)
         self.results_changed.emit()
-        for side in self._evaluating_sides():
-            side.evaluate(None, self.sample_id)
+        shown = [m for m in dict.fromkeys(x.metric for x in self.sides if x) if m]
+        for side in self._evaluating_sides():  # the shown metrics first (the panel: the rest)
+            side.evaluate(shown, self.sample_id)
 
     def set_focus(self, ids: list[str] | None, label: str = "") -> None:
         """Show only these images in the table, in this order (None: all again)."""

@@ -35,6 +35,12 @@ def test_dragging_the_threshold_re_evaluates(qtbot, window: MainWindow) -> None:
     wait_evaluated(qtbot, s)
     ev = s.evaluation()
     assert ev.hmean != before
+    a = s.a  # the other metrics follow, at the same threshold
+    qtbot.waitUntil(lambda: set(a.metric_ids()) <= set(a.evaluations), timeout=60_000)
+    for m in a.metric_ids():
+        assert sum(len(a.dataset[x].det) for x in a.evaluations[m].results) < sum(
+            len(a.full_dataset[x].det) for x in a.evaluations[m].results
+        )
     assert abs(ev.hmean - sw.scores()[k, 2]) < 1e-12
     rows_after = [(r.sample_id, r.hmean) for r in window.samples.model.rows]
     assert rows_after != rows_before

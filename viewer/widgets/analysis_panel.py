@@ -86,6 +86,8 @@ class AnalysisPanel(QWidget):
         session.metric_changed.connect(lambda _: self.refresh())
         session.comparison_changed.connect(self.refresh)
         session.threshold_changed.connect(self._on_session_threshold_changed)
+        session.busy_changed.connect(self._on_session_busy_changed)
+        self._completed: tuple[float | None, int] | None = None
 
     def plot_widgets(self) -> dict[str, QWidget]:
         return {
@@ -195,6 +197,19 @@ class AnalysisPanel(QWidget):
             self.line.blockSignals(False)
             plots.draw_pr(self.pr_plot, self.data, threshold)
         self._show_reading(threshold)
+
+    def _on_session_busy_changed(self, busy: bool) -> None:
+        """At a threshold the shown metric is evaluated first; then the others, once."""
+        s, a = self.session, self.session.a
+        if busy or a is None or s.score_threshold is None:
+            return
+        key = (s.score_threshold, id(a.dataset))
+        missing = [m for m in a.metric_ids() if m not in a.evaluations]
+        if missing and self._completed != key:
+            self._completed = key
+            for side in (a, s.b):
+                if side is not None and (side is a or not side.shares_results_with(a)):
+                    side.evaluate(missing, s.sample_id)
 
     # ------------------------------------------------------------------ clicks
     def _on_attribution_clicked(self, event: object) -> None:
