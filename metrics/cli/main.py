@@ -14,6 +14,7 @@ from importlib.metadata import entry_points
 from typing import Any, TextIO
 
 from metrics.cli.compare import add_compare_command
+from metrics.cli.convert import add_convert_command, add_format_options
 from metrics.demo import demo_paths
 from metrics.help import metric_line
 from metrics.io.atomic import output_problem
@@ -39,8 +40,8 @@ def _add_eval(sub: Any) -> None:
         description="Evaluate detections against ground truth. Without --gt and "
         "--det the bundled demo data is used (detector B, the one with failures to show).",
     )
-    p.add_argument("--gt", help="GT zip or folder (ICDAR-style .txt per image)")
-    p.add_argument("--det", help="detection zip or folder")
+    p.add_argument("--gt", help="GT file, folder or zip in any known format (see README Formats)")
+    p.add_argument("--det", help="detection file, folder or zip in any known format")
     p.add_argument("--gt-lines", help="text-line GT zip/folder (wordline_* metrics)")
     p.add_argument("--images", help="image folder (optional; paired by sample id)")
     p.add_argument(
@@ -62,6 +63,7 @@ def _add_eval(sub: Any) -> None:
         choices=[b.value for b in BoxType],
         help="force the box type of every line (default: detected per line)",
     )
+    add_format_options(p)
     p.add_argument(
         "--policy",
         choices=["strict", "skip_sample"],
@@ -186,7 +188,9 @@ def _dataset(args: argparse.Namespace) -> Dataset:
         det,
         gt_lines=args.gt_lines,
         images=images,
-        options=LoadOptions(gt_box_type=bt, det_box_type=bt),
+        options=LoadOptions(
+            gt_box_type=bt, det_box_type=bt, gt_format=args.gt_format, det_format=args.det_format
+        ),
     )
 
 
@@ -315,6 +319,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     _add_eval(sub)
     add_compare_command(sub)
+    add_convert_command(sub)
     for ep in entry_points(group="detlens.commands"):
         try:
             ep.load()(sub)

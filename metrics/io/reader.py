@@ -8,6 +8,7 @@ evaluation, ``skip_sample`` drops the samples that have errors).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -18,7 +19,10 @@ import shapely
 
 from metrics.geometry import polygons, signed_areas
 from metrics.io.archive import IMAGE_SUFFIXES, Line, Member, read_members, split_lines
-from metrics.io.hiertext import is_hiertext, load_hiertext
+from metrics.io.detect import Detected, detect
+from metrics.io.formats import ICDAR, Entry, Role
+from metrics.io.formats import load as formats
+from metrics.io.hiertext import load_hiertext
 from metrics.io.lines import (
     DetSchema,
     LineError,
@@ -27,7 +31,7 @@ from metrics.io.lines import (
     parse_gt_line,
     shape_of,
 )
-from metrics.io.pairing import IdMatcher, gt_id, natural_key
+from metrics.io.pairing import IdMatcher, gt_id, natural_key, stem
 from metrics.model import (
     BoxType,
     Dataset,
@@ -49,6 +53,8 @@ class LoadOptions:
 
     gt_box_type / det_box_type:
         Force LTRB, QUAD or POLY instead of detecting the type of each line.
+    gt_format / det_format:
+        Force a file format by name (``metrics.io.formats.BY_NAME``) instead of detecting it.
     det_confidence / det_transcription:
         Force whether detection lines carry a confidence / transcription (None = infer from
         the whole detection set).
@@ -58,6 +64,8 @@ class LoadOptions:
     det_box_type: BoxType | None = None
     det_confidence: bool | None = None
     det_transcription: bool | None = None
+    gt_format: str | None = None
+    det_format: str | None = None
 
 
 def _err(member: Member, line: int | None, msg: str, sid: str | None) -> Problem:
@@ -238,12 +246,19 @@ def load_dataset(
     Raises InputError only when a path itself cannot be read; line-level problems are
     returned in ``Dataset.problems``. A GT file holding a JSON object is read as HierText
     JSON (``metrics.io.hiertext``; the detections then in the same format).
+    Each side's format is detected from its content (``metrics.io.detect``) unless forced
+    in ``options``; ICDAR txt on both sides is read here exactly as before, HierText JSON on
+    both by ``metrics.io.hiertext``, every other combination by ``metrics.io.formats.load``.
     """
-    if is_hiertext(gt):
-        return _with_images(load_hiertext(gt, det, name=name), images)
     opts = options or LoadOptions()
+    gfound = detect(gt, "gt", opts.gt_format)
+    dfound = None if det is None else detect(det, "det", opts.det_format)
+    if gfound.format.name == "hiertext" and (dfound is None or dfound.format.name == "hiertext"):
+        return _with_images(load_hiertext(gt, det, name=name), images)
+    if gfound.format is not ICDAR or (dfound is not None and dfound.format is not ICDAR):
+        return _load_formats(gt, det, (gfound, dfound), gt_lines, images, opts, name)
     problems: list[Problem] = []
-    gt_by_id = _index_gt(read_members(gt), problems)
+    gt_by_id = _index_gt(_txt(gfound), problems)
     if not gt_by_id:
         raise InputError([Problem(Severity.ERROR, str(gt), None, "no GT .txt files found")])
     matcher = IdMatcher(gt_by_id)
@@ -251,7 +266,7 @@ def load_dataset(
     schema = DetSchema()
     det_lines: dict[str, list[Line]] = {}
     if det is not None:
-        det_members = read_members(det)
+        det_members = _txt(dfound) if dfound is not None else []
         det_lines = {m.label: split_lines(m, problems) for m in det_members}
         schema = _det_schema(det_lines.values(), opts)
         det_by_id = _pair(det_members, matcher, "detection", problems)
@@ -301,4 +316,70 @@ def _with_images(ds: Dataset, images: PathLike | None) -> Dataset:
     samples = tuple(dataclasses.replace(s, image=found.get(s.id)) for s in ds)
     return dataclasses.replace(
         ds, samples=samples, problems=tuple(problems), images_path=str(images), _index={}
+    )
+
+
+def _txt(found: Detected) -> list[Member]:
+    """The .txt files of an ICDAR set (other files are not read, as before)."""
+    return [m for m in found.members + found.ignored if m.name.lower().endswith(".txt")]
+
+
+def _icdar_entries(
+    members: list[Member], role: Role, problems: list[Problem], opts: LoadOptions
+) -> list[Entry]:
+    """ICDAR files as entries, for a side paired with another format."""
+    if role == "gt":
+        out = []
+        for m in members:
+            sid = gt_id(m.name)
+            out.append(Entry(sid, _read_gt(m, sid, opts.gt_box_type, problems), m.label))
+        return out
+    lines = {m.label: split_lines(m, problems) for m in members}
+    schema = _det_schema(lines.values(), opts)
+    return [
+        Entry(
+            stem(m.name),
+            _read_det(m, lines[m.label], stem(m.name), schema, opts.det_box_type, problems),
+            m.label,
+        )
+        for m in members
+    ]
+
+
+def _load_formats(
+    gt: PathLike,
+    det: PathLike | None,
+    found: tuple[Detected, Detected | None],
+    gt_lines: PathLike | None,
+    images: PathLike | None,
+    opts: LoadOptions,
+    name: str,
+) -> Dataset:
+    problems: list[Problem] = []
+    icdar = functools.partial(_icdar_entries, opts=opts)
+    gt_e = formats.read_side(found[0], "gt", icdar, problems)
+    if not gt_e:
+        raise formats.nothing_read(gt, "gt", problems)
+    matcher = IdMatcher(gt_e)
+    det_e: dict[str, Entry] = {}
+    if found[1] is not None:
+        got = formats.read_side(found[1], "det", icdar, problems)
+        if not got:
+            raise formats.nothing_read(det, "det", problems)
+        det_e = formats.pair(got, matcher, "detections", problems)
+    lines_e = None
+    if gt_lines is not None:
+        got_lines = formats.read_side(detect(gt_lines, "gt"), "gt", icdar, problems)
+        lines_e = formats.pair(got_lines, matcher, "text-line GT", problems)
+    imgs = {} if images is None else formats.image_paths(str(images), gt_e, matcher)
+    samples = formats.samples(gt_e, det_e, lines_e, imgs)
+    problems.extend(geometry_warnings(samples))
+    return Dataset(
+        tuple(samples),
+        tuple(problems),
+        gt_path=str(gt),
+        det_path=None if det is None else str(det),
+        gt_lines_path=None if gt_lines is None else str(gt_lines),
+        images_path=None if images is None else str(images),
+        name=name,
     )
