@@ -17,7 +17,7 @@ from pathlib import Path
 
 from metrics.io.archive import Member, read_members
 from metrics.io.formats import BY_NAME, FORMATS, Format, Role
-from metrics.io.formats.base import head, is_empty, json_or_none, keys_of
+from metrics.io.formats.base import JsonError, head, is_empty, json_or_none, keys_of, load_json
 from metrics.model import InputError, Problem, Severity
 
 SUFFIXES = (".txt", ".json", ".gt", ".xml")
@@ -60,6 +60,19 @@ def _found(member: Member) -> str:
         return f"{member.label}: JSON, {keys_of(data)}"
     first = head(member, 200).split(b"\n", 1)[0].decode("utf-8", errors="replace")
     return f"{member.label}: first line {first[:60]!r}"
+
+
+def _raise_if_broken_json(member: Member) -> None:
+    """A file that starts as JSON but does not parse: its JSON error, at its line."""
+    if not head(member, 8).startswith((b"{", b"[")):
+        return
+    try:
+        load_json(member)
+    except JsonError as exc:
+        raise InputError(
+            [Problem(Severity.ERROR, member.label, exc.line, str(exc))],
+            f"{member.label}:{exc.line}: {exc}",
+        ) from None
 
 
 def _scores(probe: list[Member], role: Role) -> dict[str, float]:
@@ -105,6 +118,7 @@ def detect(path: str | os.PathLike[str], role: Role, forced: str | None = None) 
     scores = _scores(probe, role)
     best = max(scores, key=lambda k: scores[k])
     if scores[best] <= 0:
+        _raise_if_broken_json(probe[0])
         raise _fail(
             path,
             f"not a {what} file of any known format: found {_found(probe[0])}; expected "

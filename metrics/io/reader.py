@@ -22,6 +22,7 @@ from metrics.io.archive import IMAGE_SUFFIXES, Line, Member, read_members, split
 from metrics.io.detect import Detected, detect
 from metrics.io.formats import ICDAR, Entry, Role
 from metrics.io.formats import load as formats
+from metrics.io.formats.base import forget_parsed
 from metrics.io.hiertext import load_hiertext
 from metrics.io.lines import (
     DetSchema,
@@ -250,13 +251,29 @@ def load_dataset(
     in ``options``; ICDAR txt on both sides is read here exactly as before, HierText JSON on
     both by ``metrics.io.hiertext``, every other combination by ``metrics.io.formats.load``.
     """
-    opts = options or LoadOptions()
+    try:
+        return _load(gt, det, gt_lines, images, options or LoadOptions(), name)
+    finally:
+        forget_parsed()
+
+
+def _load(
+    gt: PathLike,
+    det: PathLike | None,
+    gt_lines: PathLike | None,
+    images: PathLike | None,
+    opts: LoadOptions,
+    name: str,
+) -> Dataset:
     gfound = detect(gt, "gt", opts.gt_format)
     dfound = None if det is None else detect(det, "det", opts.det_format)
     if gfound.format.name == "hiertext" and (dfound is None or dfound.format.name == "hiertext"):
         return _with_images(load_hiertext(gt, det, name=name), images)
     if gfound.format is not ICDAR or (dfound is not None and dfound.format is not ICDAR):
-        return _load_formats(gt, det, (gfound, dfound), gt_lines, images, opts, name)
+        icdar = functools.partial(_icdar_entries, opts=opts)
+        sources = formats.Sources(gt, det, gt_lines, images)
+        ds = formats.load_formats(sources, (gfound, dfound), icdar, geometry_warnings)
+        return dataclasses.replace(ds, name=name, _index={})
     problems: list[Problem] = []
     gt_by_id = _index_gt(_txt(gfound), problems)
     if not gt_by_id:
@@ -344,42 +361,3 @@ def _icdar_entries(
         )
         for m in members
     ]
-
-
-def _load_formats(
-    gt: PathLike,
-    det: PathLike | None,
-    found: tuple[Detected, Detected | None],
-    gt_lines: PathLike | None,
-    images: PathLike | None,
-    opts: LoadOptions,
-    name: str,
-) -> Dataset:
-    problems: list[Problem] = []
-    icdar = functools.partial(_icdar_entries, opts=opts)
-    gt_e = formats.read_side(found[0], "gt", icdar, problems)
-    if not gt_e:
-        raise formats.nothing_read(gt, "gt", problems)
-    matcher = IdMatcher(gt_e)
-    det_e: dict[str, Entry] = {}
-    if found[1] is not None:
-        got = formats.read_side(found[1], "det", icdar, problems)
-        if not got:
-            raise formats.nothing_read(det, "det", problems)
-        det_e = formats.pair(got, matcher, "detections", problems)
-    lines_e = None
-    if gt_lines is not None:
-        got_lines = formats.read_side(detect(gt_lines, "gt"), "gt", icdar, problems)
-        lines_e = formats.pair(got_lines, matcher, "text-line GT", problems)
-    imgs = {} if images is None else formats.image_paths(str(images), gt_e, matcher)
-    samples = formats.samples(gt_e, det_e, lines_e, imgs)
-    problems.extend(geometry_warnings(samples))
-    return Dataset(
-        tuple(samples),
-        tuple(problems),
-        gt_path=str(gt),
-        det_path=None if det is None else str(det),
-        gt_lines_path=None if gt_lines is None else str(gt_lines),
-        images_path=None if images is None else str(images),
-        name=name,
-    )

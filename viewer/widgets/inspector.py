@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from metrics.evidence import ClevalEvidence, instance_states, multiline_of, pcc_of
 from metrics.results import InstanceResult, MatchRecord, SampleResult
+from viewer.scene.attributes import instance_attributes
 from viewer.scene.items import Ref
 from viewer.session import Session
 
@@ -174,6 +175,10 @@ def describe(session: Session, ref: Ref) -> str:
     if inst.confidence is not None:
         facts.append(f"confidence {inst.confidence:.3f}")
     body = [head, f"<p>{', '.join(facts)}</p>"]
+    attrs = instance_attributes(inst)
+    if attrs:
+        shown = ", ".join(f"{html.escape(k)} <b>{html.escape(v)}</b>" for k, v in attrs)
+        body.append(f"<p>attributes: {shown}</p>")
     result = session.result()
     if result is not None:
         items = result.gt if side == "gt" else result.det

@@ -95,14 +95,20 @@ class JsonError(ValueError):
         self.line = line
 
 
-_JSON_CACHE: dict[int, tuple[Member, Any]] = {}
+_JSON_CACHE: dict[tuple[str, int], tuple[bytes, Any]] = {}
+
+
+def forget_parsed() -> None:
+    """Drop the parsed JSON kept between detection and reading (call when a load ends)."""
+    _JSON_CACHE.clear()
 
 
 def load_json(member: Member) -> Any:
-    """The parsed JSON of a member (parsed once per member), or JsonError saying where."""
-    key = id(member)
+    """The parsed JSON of a file, or JsonError saying where. A file is parsed once while a
+    dataset is loaded (detection, then reading; the same file as GT and detections)."""
+    key = (member.label, len(member.data))
     hit = _JSON_CACHE.get(key)
-    if hit is not None and hit[0] is member:
+    if hit is not None and hit[0] == member.data:
         return hit[1]
     try:
         value = json.loads(text_of(member))
@@ -110,7 +116,7 @@ def load_json(member: Member) -> Any:
         raise JsonError(f"not valid JSON: {exc.msg} (column {exc.colno})", exc.lineno) from None
     if len(_JSON_CACHE) > 64:
         _JSON_CACHE.clear()
-    _JSON_CACHE[key] = (member, value)
+    _JSON_CACHE[key] = (member.data, value)
     return value
 
 
@@ -253,3 +259,10 @@ def numbers(value: Any, n: int) -> list[float] | None:
     if not all(_number(v) and math.isfinite(v) for v in value):
         return None
     return [float(v) for v in value]
+
+
+def unexpected(report: Report, data: Any, expected: str) -> list[Any]:
+    """Report a file whose top level is not what its (forced) format holds; no entries."""
+    if data is not None:
+        report.error(None, f"expected {expected}, found {keys_of(data)}")
+    return []

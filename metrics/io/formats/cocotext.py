@@ -34,9 +34,11 @@ from metrics.io.formats.base import (
     json_or_none,
     numbers,
     sample_id,
+    unexpected,
 )
 from metrics.model import BoxType, Instance, ltrb_points
 
+_TOP = ("imgs", "anns")
 _COCO_KNOWN = frozenset({"id", "image_id", "bbox", "points", "mask", "utf8_string", "area"})
 _ART_KNOWN = frozenset({"points", "transcription", "illegibility", "confidence"})
 
@@ -77,8 +79,8 @@ def _coco_box(ann: Any, path: str, k: int, report: Report, sid: str) -> Instance
 
 def read_coco(member: Member, role: Role, report: Report) -> list[Entry]:
     data = json_entries(member, report)
-    if data is None:
-        return []
+    if not isinstance(data, dict) or not all(isinstance(data.get(k), dict) for k in _TOP):
+        return unexpected(report, data, "a JSON object with 'imgs' and 'anns' objects")
     imgs, anns = data["imgs"], data["anns"]
     index = data.get("imgToAnns", data.get("img2Anns"))
     if not isinstance(index, dict):
@@ -144,11 +146,14 @@ def _art_box(obj: Any, path: str, k: int, role: Role, report: Report, sid: str) 
 
 def read_art(member: Member, role: Role, report: Report) -> list[Entry]:
     data = json_entries(member, report)
-    if data is None:
-        return []
+    if not isinstance(data, dict):
+        return unexpected(report, data, "a JSON object of image keys to lists of boxes")
     out = []
     for key, boxes in data.items():
         sid = sample_id(str(key), role)
+        if not isinstance(boxes, list):
+            report.error(f"[{key!r}]", "is not a list of boxes", sid)
+            continue
         insts = [_art_box(o, f"[{key!r}][{k}]", k, role, report, sid) for k, o in enumerate(boxes)]
         out.append(
             Entry(sid, tuple(i for i in insts if i is not None), f"{member.label}:[{key!r}]")
@@ -164,10 +169,10 @@ def sniff_rects(member: Member, role: Role) -> float | None:
 
 def read_rects(member: Member, role: Role, report: Report) -> list[Entry]:
     data = json_entries(member, report)
-    if data is None:
-        return []
+    if not isinstance(data, dict) or not isinstance(data.get("lines"), list):
+        return unexpected(report, data, "a JSON object with a 'lines' list")
     sid = sample_id(member.name, role)
-    lines = data.get("lines", [])
+    lines = data["lines"]
     insts = [_art_box(o, f"lines[{k}]", k, role, report, sid) for k, o in enumerate(lines)]
     return [Entry(sid, tuple(i for i in insts if i is not None), member.label)]
 

@@ -8,14 +8,18 @@ files are (``res_`` stripped, the number in the name as a last resort).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from metrics.io.archive import IMAGE_SUFFIXES, Member
-from metrics.io.detect import Detected, expected
+from metrics.io.detect import Detected, detect, expected
 from metrics.io.formats.base import Entry, Report, Role
 from metrics.io.pairing import IdMatcher, natural_key
-from metrics.model import InputError, Problem, Sample, Severity
+from metrics.model import Dataset, InputError, Problem, Sample, Severity
+
+PathLike = str | os.PathLike[str]
 
 IcdarReader = Callable[[list[Member], Role, list[Problem]], list[Entry]]
 
@@ -121,3 +125,48 @@ def samples(
             )
         )
     return out
+
+
+@dataclass(frozen=True)
+class Sources:
+    """The paths a dataset is read from."""
+
+    gt: PathLike
+    det: PathLike | None = None
+    gt_lines: PathLike | None = None
+    images: PathLike | None = None
+
+
+def load_formats(
+    src: Sources,
+    found: tuple[Detected, Detected | None],
+    icdar: IcdarReader,
+    warnings: Callable[[list[Sample]], list[Problem]],
+) -> Dataset:
+    """A dataset from sides of any formats (``warnings``: the reader's geometry checks)."""
+    problems: list[Problem] = []
+    gt_e = read_side(found[0], "gt", icdar, problems)
+    if not gt_e:
+        raise nothing_read(src.gt, "gt", problems)
+    matcher = IdMatcher(gt_e)
+    det_e: dict[str, Entry] = {}
+    if found[1] is not None:
+        got = read_side(found[1], "det", icdar, problems)
+        if not got:
+            raise nothing_read(src.det, "det", problems)
+        det_e = pair(got, matcher, "detections", problems)
+    lines_e = None
+    if src.gt_lines is not None:
+        got_lines = read_side(detect(src.gt_lines, "gt"), "gt", icdar, problems)
+        lines_e = pair(got_lines, matcher, "text-line GT", problems)
+    imgs = {} if src.images is None else image_paths(str(src.images), gt_e, matcher)
+    found_samples = samples(gt_e, det_e, lines_e, imgs)
+    problems.extend(warnings(found_samples))
+    return Dataset(
+        tuple(found_samples),
+        tuple(problems),
+        gt_path=str(src.gt),
+        det_path=None if src.det is None else str(src.det),
+        gt_lines_path=None if src.gt_lines is None else str(src.gt_lines),
+        images_path=None if src.images is None else str(src.images),
+    )

@@ -31,6 +31,7 @@ from metrics.io.formats.base import (
     json_or_none,
     numbers,
     sample_id,
+    unexpected,
 )
 from metrics.model import BoxType, Instance, ltrb_points
 
@@ -79,10 +80,10 @@ def _gt_instance(obj: Any, path: str, k: int, report: Report, sid: str) -> Insta
 
 def read_dataset(member: Member, role: Role, report: Report) -> list[Entry]:
     data = json_entries(member, report)
-    if data is None:
-        return []
+    if not isinstance(data, dict) or not isinstance(data.get("data_list"), list):
+        return unexpected(report, data, "a JSON object with a 'data_list' list")
     out = []
-    for i, item in enumerate(data.get("data_list", [])):
+    for i, item in enumerate(data["data_list"]):
         path = f"data_list[{i}]"
         if not isinstance(item, dict) or not isinstance(item.get("img_path"), str):
             report.error(path, "needs an 'img_path' string")
@@ -139,6 +140,9 @@ def sniff_preds(member: Member, role: Role) -> float | None:
 
 
 def _det_instances(pred: Any, path: str, report: Report, sid: str) -> list[Instance]:
+    if not isinstance(pred, dict):
+        report.error(path, "is not a prediction object", sid)
+        return []
     polys, scores = pred.get("det_polygons"), pred.get("det_scores")
     if not isinstance(polys, list):
         report.error(_at(path, "det_polygons"), "is not a list", sid)
@@ -166,7 +170,7 @@ def read_preds(member: Member, role: Role, report: Report) -> list[Entry]:
     data = json_entries(member, report)
     found = None if data is None else _preds(data)
     if found is None:
-        return []
+        return unexpected(report, data, "MMOCR predictions ('det_polygons', 'det_scores')")
     out = []
     for path, image, pred in found:
         if image is None and len(found) > 1:

@@ -89,6 +89,10 @@ def _read_column(member: Member, role: Role, report: Report, rctw: bool) -> list
             report.error(ln.number, f"expected 8 coordinates, the {what} and a transcription", sid)
             continue
         fields, value = col
+        if not rctw and _NUM.match(value):
+            msg = "the script must follow the 8 coordinates (a polygon? MLT boxes are quads)"
+            report.error(ln.number, msg, sid)
+            continue
         if rctw and not _NUM.match(value):
             report.error(ln.number, f"difficult flag {value!r} is not a number", sid)
             continue
