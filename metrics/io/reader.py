@@ -20,7 +20,7 @@ import shapely
 from metrics.geometry import polygons, signed_areas
 from metrics.io.archive import IMAGE_SUFFIXES, Line, Member, read_members, split_lines
 from metrics.io.detect import Detected, detect
-from metrics.io.formats import ICDAR, Entry, Role
+from metrics.io.formats import HIERTEXT, ICDAR, Entry, Role
 from metrics.io.formats import load as formats
 from metrics.io.formats.base import forget_parsed
 from metrics.io.hiertext import load_hiertext
@@ -267,7 +267,7 @@ def _load(
 ) -> Dataset:
     gfound = detect(gt, "gt", opts.gt_format)
     dfound = None if det is None else detect(det, "det", opts.det_format)
-    if gfound.format.name == "hiertext" and (dfound is None or dfound.format.name == "hiertext"):
+    if gfound.format is HIERTEXT and (dfound is None or dfound.format is HIERTEXT):
         return _with_images(load_hiertext(gt, det, name=name), images)
     if gfound.format is not ICDAR or (dfound is not None and dfound.format is not ICDAR):
         icdar = functools.partial(_icdar_entries, opts=opts)

@@ -10,7 +10,7 @@ from metrics.io.formats.canonical import CANONICAL
 from metrics.io.formats.cocotext import ART, COCO, RECTS
 from metrics.io.formats.curved import CTW1500_32, CTW1500_TXT, CTW1500_XML, MSRA, TOTALTEXT
 from metrics.io.formats.doctr import DOCTR
-from metrics.io.formats.hiertext_words import HIERTEXT
+from metrics.io.formats.hiertext_words import HIERTEXT, HIERTEXT_LINE, HIERTEXT_PARAGRAPH
 from metrics.io.formats.mmocr import DATASET as MMOCR
 from metrics.io.formats.mmocr import PREDS as MMOCR_PRED
 from metrics.io.formats.paddle import LABEL as PADDLE
@@ -36,6 +36,8 @@ FORMATS: tuple[Format, ...] = (
     ART,
     DOCTR,
     ICDAR,
+    HIERTEXT_LINE,
+    HIERTEXT_PARAGRAPH,
 )
 BY_NAME = {f.name: f for f in FORMATS}
 

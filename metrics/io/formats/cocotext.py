@@ -109,12 +109,10 @@ def read_coco(member: Member, role: Role, report: Report) -> list[Entry]:
 def _art_lists(data: Any) -> bool:
     if not isinstance(data, dict) or not data or "imgs" in data or "annotations" in data:
         return False
-    first = next(iter(data.values()))
-    return (
-        isinstance(first, list)
-        and all(isinstance(v, list) for v in data.values())
-        and (not first or (isinstance(first[0], dict) and "points" in first[0]))
-    )
+    if not all(isinstance(v, list) for v in data.values()):
+        return False
+    first = next((v[0] for v in data.values() if v), None)
+    return isinstance(first, dict) and "points" in first
 
 
 def sniff_art(member: Member, role: Role) -> float | None:

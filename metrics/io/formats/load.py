@@ -59,10 +59,8 @@ def nothing_read(path: object, role: Role, problems: list[Problem]) -> InputErro
     """No entry at all from a side whose files exist: what was found and what was expected."""
     what = "GT" if role == "gt" else "detections"
     errors = [p for p in problems if p.severity is Severity.ERROR]
-    return InputError(
-        [Problem(Severity.ERROR, str(path), None, f"no file parsed as {what}"), *errors],
-        f"{path}: no file parsed as {what} (expected one of: {expected(role)})",
-    )
+    summary = f"{path}: no file parsed as {what} (expected one of: {expected(role)})"
+    return InputError(errors or [Problem(Severity.ERROR, str(path), None, summary)], summary)
 
 
 def pair(

@@ -77,7 +77,7 @@ def test_folder_where_no_file_parsed_as_detections(tmp_path: Path) -> None:
         ds = load(gt, tmp_path / "det2", det_format="mmocr_pred")
     assert ds is None
     assert "no file parsed as detections" in str(caught.value)
-    assert "img_1.json:1: error: not valid JSON" in str(caught.value.problems[1])
+    assert "img_1.json:1: error: not valid JSON" in str(caught.value.problems[0])
 
 
 def test_forced_format_that_cannot_hold_the_side(tmp_path: Path) -> None:

@@ -326,3 +326,26 @@ def test_broken_json_says_where(tmp_path: Path, content: Any, message: str) -> N
     with pytest.raises(InputError) as caught:
         load(path, gt_format=fmt)
     assert any(message in str(p) for p in caught.value.problems), caught.value.problems
+
+
+def test_hiertext_gt_at_the_line_level(tmp_path: Path) -> None:
+    word = {"vertices": SQ, "legible": True, "text": "a"}
+    line_ok = {"vertices": SQ, "legible": True, "text": "a b", "words": [word]}
+    line_bad = {"vertices": [[1, 1]], "legible": False, "text": "?", "words": []}
+    line_blur = {"vertices": SQ, "legible": False, "handwritten": True, "text": "", "words": []}
+    par = {"vertices": SQ, "legible": True, "lines": [line_ok, line_bad, line_blur]}
+    gt = {
+        "annotations": [
+            {"image_id": "img_1", "image_width": 99, "image_height": 99, "paragraphs": [par]}
+        ]
+    }
+    path = write(tmp_path, "gt.json", gt)
+    ds = load(path, gt_format="hiertext_line")
+    g = ds["img_1"].gt
+    assert [(i.text, i.dont_care) for i in g] == [("a b", False), ("", True)]
+    assert g[1].attrs == {"legible": False, "handwritten": True}
+    assert only_error(ds).endswith(
+        "annotations[0].paragraphs[0].lines[1].vertices: has 1 points (at least 3 needed)"
+    )
+    paragraphs = load(path, gt_format="hiertext_paragraph")["img_1"].gt
+    assert len(paragraphs) == 1 and not paragraphs[0].dont_care
