@@ -20,23 +20,14 @@ from typing import Any
 
 import numpy as np
 
+from metrics.cli.format_options import add_side_options, format_choices
 from metrics.io.atomic import atomic_write, output_problem
-from metrics.io.formats import BY_NAME
 from metrics.io.formats.canonical import document
 from metrics.io.reader import LoadOptions, load_dataset
 from metrics.model import BoxType, Dataset, Instance, Severity
 
 log = logging.getLogger("detlens")
 _NUMERIC_START = re.compile(r"\s*[-+]?(?:\d|\.\d)")
-
-
-def add_format_options(p: argparse.ArgumentParser) -> None:
-    """``--gt-format`` / ``--det-format``: force a format instead of detecting it."""
-    names = list(BY_NAME)
-    p.add_argument("--gt-format", choices=names, help="GT format (default: detected from content)")
-    p.add_argument(
-        "--det-format", choices=names, help="detection format (default: detected from content)"
-    )
 
 
 def add_convert_command(sub: Any) -> None:
@@ -47,9 +38,7 @@ def add_convert_command(sub: Any) -> None:
         "zip (gt_<id>.txt / res_<id>.txt) or one detlens JSON, saying what the target "
         "cannot represent.",
     )
-    p.add_argument("--gt", help="GT file, folder or zip")
-    p.add_argument("--det", help="detection file, folder or zip (paired with --gt)")
-    add_format_options(p)
+    add_side_options(p)
     p.add_argument("--to", choices=["icdar", "json"], required=True, help="target form")
     p.add_argument(
         "--side",
@@ -166,9 +155,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     problem = output_problem(args.out, [args.gt, args.det])
     if problem:
         raise ValueError(problem)
-    ds = load_dataset(
-        args.gt, args.det, options=LoadOptions(gt_format=args.gt_format, det_format=args.det_format)
-    )
+    ds = load_dataset(args.gt, args.det, options=LoadOptions(**format_choices(args)))
     errors = [p for p in ds.problems if p.severity is Severity.ERROR]
     for p in errors[:20]:
         print(f"warning: not converted: {p}", file=sys.stderr)

@@ -8,6 +8,7 @@ All drawing goes through ``viewer.paint.paint_overlay``.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
@@ -32,7 +33,13 @@ from PySide6.QtWidgets import (
 
 from metrics.model import Sample
 from metrics.results import SampleResult
-from viewer.paint import PreparedOverlay, RenderContext, paint_banner, paint_mixed, paint_overlay
+from viewer.paint import (
+    PreparedOverlay,
+    RenderContext,
+    paint_mixed,
+    paint_overlay,
+)
+from viewer.paint_notes import paint_notes
 from viewer.scene.banner import banner_text, label_tooltip
 from viewer.scene.items import DrawItem, Ref, bounds
 from viewer.scene.overlay import build_overlay
@@ -115,15 +122,14 @@ class CanvasView(QGraphicsView):
         self.scene().addItem(self.pixmap_item)
         self.scene().addItem(self.overlay)
         self._image_path: str | None = None
-        # prepared overlays of recently shown (sample, result) pairs: going back is instant
-        self._cache: dict[
-            tuple[int, int], tuple[object, object, list[DrawItem], PreparedOverlay, PickIndex]
-        ] = {}
+        # prepared overlays of recently shown (sample, result, findings): going back is instant
+        self._cache: dict[tuple[int, ...], tuple[Any, Any, list[DrawItem], Any, PickIndex]] = {}
         self._press: QPointF | None = None
         self._stack: list[Ref] = []  # the instances under the last click, smallest first
         self._fit_pending = True
         session.sample_changed.connect(self._on_session_sample_changed)
         session.results_changed.connect(self.refresh)
+        session.checks.changed.connect(self.refresh)
         session.metric_changed.connect(lambda _: self.refresh())
         session.layers_changed.connect(lambda _: self._on_layers_changed())
         session.selection_changed.connect(lambda _: self.viewport().update())
@@ -193,26 +199,22 @@ class CanvasView(QGraphicsView):
         return banner_text(s.sides[self.index], s.sample_id, bool(self._image_path))
 
     def drawForeground(self, painter: QPainter, rect: QRectF | QRect) -> None:
-        """The detector's (or metric's) name in the corner when comparing, and the banner
-        saying why an image is not evaluated."""
+        """The banner saying why an image is not evaluated, the note on labels that did not
+        fit, and the detector's (or metric's) name in the corner when comparing."""
         del rect
+        s, left_out = self.session, self.overlay.prepared.labels_left_out
+        name = ""
+        if s.comparing():
+            name = "  |  ".join(s.names()) if self.mix_mode != "off" else s.names()[self.index]
+        footer = ""
+        if left_out and "labels" in s.layers:
+            footer = (
+                f"{left_out:,} score labels not shown at this zoom (small or crowded words): "
+                "zoom in, or hover an instance"
+            )
         painter.save()
         painter.resetTransform()
-        top = 36.0 if self.session.comparing() else 6.0
-        paint_banner(painter, self.banner(), self.viewport().width(), top)
-        painter.restore()
-        if not self.session.comparing():
-            return
-        painter.save()
-        painter.resetTransform()
-        label = self.session.names()[self.index]
-        if self.mix_mode != "off":
-            label = "  |  ".join(self.session.names())
-        painter.setPen(QColor("#ffffff"))
-        painter.fillRect(QRectF(6, 6, 12 + 8 * len(label), 24), QColor(0, 0, 0, 170))
-        painter.drawText(
-            QRectF(12, 6, 8 * len(label), 24), int(Qt.AlignmentFlag.AlignVCenter), label
-        )
+        paint_notes(painter, self.viewport().rect(), self.banner(), footer, name)
         painter.restore()
 
     # ------------------------------------------------------------------ synchronization
@@ -249,10 +251,12 @@ class CanvasView(QGraphicsView):
                 self._b_overlay = PreparedOverlay(
                     build_overlay(b_sample, b.result(sid), self.session.problems())
                 )
-        key = (id(sample), id(result))
+        checks = self.session.checks
+        key = (id(sample), id(result), checks.version)
         cached = self._cache.pop(key, None)
         if cached is None or cached[0] is not sample or cached[1] is not result:
-            items = build_overlay(sample, result, self.session.problems())
+            found = checks.of_sample(sample.id)
+            items = build_overlay(sample, result, self.session.problems(), found)
             cached = (sample, result, items, PreparedOverlay(items), PickIndex(items))
         self._cache[key] = cached  # most recent last
         while len(self._cache) > 8:

@@ -130,3 +130,10 @@ def test_cli_format_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 
 def _row(out: str) -> list[str]:
     return next(ln.split()[1:] for ln in out.splitlines() if ln.startswith("ic15_iou"))
+
+
+def test_cli_format_names_are_the_readers() -> None:
+    from metrics.cli.format_options import FORMAT_NAMES
+    from metrics.io.formats import BY_NAME
+
+    assert FORMAT_NAMES == tuple(BY_NAME)
