@@ -10,6 +10,7 @@ that holds nothing readable, or files that look like none of the formats, is an
 
 from __future__ import annotations
 
+import itertools
 import os
 import zipfile
 from dataclasses import dataclass, field
@@ -84,12 +85,16 @@ def _scores(probe: list[Member], role: Role) -> dict[str, float]:
     return out
 
 
+def _suffix(member: Member) -> str:
+    return os.path.splitext(member.name)[1].lower()
+
+
 def _split(members: list[Member], fmt: Format, probe: list[Member], role: Role) -> Detected:
     """Keep the files with a suffix that the chosen format matched among the probed ones."""
-    suffixes = {Path(m.name).suffix.lower() for m in probe if (fmt.sniff(m, role) or 0) > 0}
-    suffixes = suffixes or {Path(m.name).suffix.lower() for m in members}
-    keep = [m for m in members if Path(m.name).suffix.lower() in suffixes]
-    other = [m for m in members if Path(m.name).suffix.lower() not in suffixes]
+    suffixes = {_suffix(m) for m in probe if (fmt.sniff(m, role) or 0) > 0}
+    suffixes = suffixes or {_suffix(m) for m in members}
+    keep = [m for m in members if _suffix(m) in suffixes]
+    other = [m for m in members if _suffix(m) not in suffixes]
     return Detected(fmt, keep, other)
 
 
@@ -110,7 +115,7 @@ def detect(path: str | os.PathLike[str], role: Role, forced: str | None = None) 
                 path, f"format {forced!r} cannot hold {what}s; use one of: {expected(role)}"
             )
         return Detected(fmt, members, forced=True)
-    probe = [m for m in members if not is_empty(m)][:PROBE]
+    probe = list(itertools.islice((m for m in members if not is_empty(m)), PROBE))
     if not probe:
         return Detected(
             BY_NAME["icdar"], _own_files(members, role)

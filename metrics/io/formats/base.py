@@ -84,7 +84,8 @@ def head(member: Member, size: int = 4096) -> bytes:
 
 
 def is_empty(member: Member) -> bool:
-    return not member.data.removeprefix(BOM).strip()
+    data = member.data.removeprefix(BOM)
+    return not data or data.isspace()
 
 
 class JsonError(ValueError):

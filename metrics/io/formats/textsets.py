@@ -40,8 +40,12 @@ PROBE_LINES = 5
 
 
 def _first_lines(member: Member, n: int = PROBE_LINES) -> list[str]:
-    text = member.data.removeprefix(b"\xef\xbb\xbf")[:8192].decode("utf-8", errors="replace")
-    return [ln.replace("\r", "") for ln in text.split("\n") if ln.strip()][:n]
+    data = member.data.removeprefix(b"\xef\xbb\xbf")
+    text = data[:8192].decode("utf-8", errors="replace")
+    parts = text.split("\n", 4 * n)
+    if len(parts) > 4 * n or (len(data) > 8192 and len(parts) > 1):
+        parts.pop()  # the rest of the file, or a line cut at 8 KB
+    return [ln.replace("\r", "") for ln in parts if ln.strip()][:n]
 
 
 def _column(line: str) -> tuple[list[str], str] | None:
