@@ -31,7 +31,7 @@ from viewer.widgets.canvas import CanvasView
 from viewer.widgets.compare_panel import ComparePanel
 from viewer.widgets.help import HelpDialog
 from viewer.widgets.inspector import InspectorPanel
-from viewer.widgets.open_dialog import DropOpener, OpenDatasetDialog, guess_paths
+from viewer.widgets.open_dialog import FILE_FILTER, DropOpener, OpenDatasetDialog, guess_paths
 from viewer.widgets.pair_matrix import PairMatrixPanel
 from viewer.widgets.panels import LayerPanel, ParamPanel, SummaryPanel
 from viewer.widgets.problems import ProblemsPanel
@@ -170,9 +170,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"wrote {written} and its view state (.json)", 8000)
 
     def add_detections_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Detections to compare", "", "Zip or text (*.zip *.txt);;All (*)"
-        )
+        path, _ = QFileDialog.getOpenFileName(self, "Detections to compare", "", FILE_FILTER)
         if path:
             self.session.add_detections(path)
 
