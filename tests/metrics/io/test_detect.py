@@ -136,4 +136,4 @@ def test_cli_format_names_are_the_readers() -> None:
     from metrics.cli.format_options import FORMAT_NAMES
     from metrics.io.formats import BY_NAME
 
-    assert FORMAT_NAMES == tuple(BY_NAME)
+    assert tuple(BY_NAME) == FORMAT_NAMES

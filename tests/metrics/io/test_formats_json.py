@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from metrics.io.reader import load_dataset
 from metrics.model import BoxType, InputError
 from tests.metrics.io.formats_support import errors, load, only_error, write
 
@@ -349,3 +350,13 @@ def test_hiertext_gt_at_the_line_level(tmp_path: Path) -> None:
     )
     paragraphs = load(path, gt_format="hiertext_paragraph")["img_1"].gt
     assert len(paragraphs) == 1 and not paragraphs[0].dont_care
+
+
+def test_images_paired_by_the_formats_own_names(tmp_path: Path) -> None:
+    gt = write(tmp_path, "label.txt", PADDLE_GT)
+    (tmp_path / "imgs").mkdir()
+    (tmp_path / "imgs" / "img_1.jpg").write_bytes(b"x")
+    (tmp_path / "imgs" / "notes.txt").write_text("")
+    ds = load_dataset(gt, images=tmp_path / "imgs")
+    assert ds["img_1"].image == str(tmp_path / "imgs" / "img_1.jpg")
+    assert ds["img_2"].image is None
