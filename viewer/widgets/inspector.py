@@ -17,6 +17,7 @@ from metrics.evidence import (
 )
 from metrics.help import discard_line
 from metrics.results import InstanceResult, MatchRecord, SampleResult
+from viewer.scene.attributes import instance_attributes
 from viewer.scene.items import Ref
 from viewer.session import Session
 
@@ -194,6 +195,10 @@ def describe(session: Session, ref: Ref) -> str:
     if inst.confidence is not None:
         facts.append(f"confidence {inst.confidence:.3f}")
     body = [head, f"<p>{', '.join(facts)}</p>"]
+    attrs = instance_attributes(inst)
+    if attrs:
+        shown = ", ".join(f"{html.escape(k)} <b>{html.escape(v)}</b>" for k, v in attrs)
+        body.append(f"<p>attributes: {shown}</p>")
     result = session.result()
     if result is not None:
         items = result.gt if side == "gt" else result.det
