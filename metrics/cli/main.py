@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from metrics.catalog import ENTRIES
 from metrics.cli.analysis_args import add_arguments as add_analysis_arguments
 from metrics.cli.commands import CommandParser, add_command, add_plugins, input_error
+from metrics.cli.format_options import CONVERT_HELP, add_side_options, format_choices
 from metrics.registry import METRICS, applicable, make_params, parse_sets, resolve
 
 if TYPE_CHECKING:
@@ -45,10 +46,7 @@ def _add_eval(sub: Any) -> None:
         description="Evaluate detections against ground truth. Without --gt and "
         "--det the bundled demo data is used (detector B, the one with failures to show).",
     )
-    p.add_argument("--gt", help="GT zip or folder (ICDAR-style .txt per image)")
-    p.add_argument("--det", help="detection zip or folder")
-    p.add_argument("--gt-lines", help="text-line GT zip/folder (wordline_* metrics)")
-    p.add_argument("--images", help="image folder (optional; paired by sample id)")
+    add_side_options(p, lines_and_images=True)
     p.add_argument(
         "--metric",
         action="append",
@@ -202,7 +200,7 @@ def _dataset(args: argparse.Namespace) -> Dataset:
         det,
         gt_lines=args.gt_lines,
         images=images,
-        options=LoadOptions(gt_box_type=bt, det_box_type=bt),
+        options=LoadOptions(gt_box_type=bt, det_box_type=bt, **format_choices(args)),
     )
 
 
@@ -365,6 +363,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "metrics.cli.check:add_check_command",
         help="check a dataset (GT, detections, images) for what makes metrics fail or lie",
     )
+    add_command(sub, "convert", "metrics.cli.convert:add_convert_command", help=CONVERT_HELP)
     add_plugins(sub, "detlens.commands", argv)
     return parser
 

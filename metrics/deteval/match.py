@@ -123,7 +123,7 @@ class Matcher:
             return
         n = int(self.gt_overlaps[i])
         if not self.params.legacy and n < 2:
-            self._discard("om_not_single", gt=(i,), det=dets, S=s, gt_overlaps=n)
+            self._discard("om_not_single", stage="OM", gt=(i,), det=dets, S=s, gt_overlaps=n)
             return
         self._accept_group("OM", (i,), dets, s, n)
 
@@ -147,7 +147,7 @@ class Matcher:
             return
         n = int(self.det_overlaps[j])
         if not self.params.legacy and n < 2:
-            self._discard("mo_not_single", gt=gts, det=(j,), S=s, det_overlaps=n)
+            self._discard("mo_not_single", stage="MO", gt=gts, det=(j,), S=s, det_overlaps=n)
             return
         self._accept_group("MO", gts, (j,), s, n)
 

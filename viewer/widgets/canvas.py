@@ -19,6 +19,7 @@ from PySide6.QtGui import (
     QPainter,
     QPen,
     QPixmap,
+    QResizeEvent,
     QWheelEvent,
 )
 from PySide6.QtWidgets import (
@@ -63,6 +64,7 @@ class CanvasView(QGraphicsView):
         self.mix = 0.5  # swipe divider (fraction of the width) or B's opacity
         self._b_overlay: PreparedOverlay | None = None
         self._syncing = False
+        self._fitted = False  # the last zoom was a fit (kept on resize)
         self.setScene(QGraphicsScene(self))
         self.setBackgroundBrush(QColor("#2b2b2b"))
         self.setRenderHints(
@@ -274,7 +276,9 @@ class CanvasView(QGraphicsView):
 
     # ------------------------------------------------------------------ navigation
     def fit(self) -> None:
-        """The whole image in view; with a banner, room above it so the banner covers none."""
+        """The whole image in view; with a banner, room above it so the banner covers none.
+        The view stays fitted when the window is resized, until the user zooms."""
+        self._fitted = True
         rect = self.overlay.rect
         if self.banner():
             rect = rect.adjusted(0, -0.08 * rect.height(), 0, 0)
@@ -282,11 +286,18 @@ class CanvasView(QGraphicsView):
         self.zoom_changed.emit(self.transform().m11())
         self._emit_view()
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._fitted:
+            self.fit()
+
     def actual_size(self) -> None:
+        self._fitted = False
         self.resetTransform()
         self.zoom_changed.emit(1.0)
 
     def zoom(self, factor: float) -> None:
+        self._fitted = False
         current = self.transform().m11()
         factor = min(max(factor, 0.02 / current), 64.0 / current)
         self.scale(factor, factor)
@@ -340,6 +351,7 @@ class CanvasView(QGraphicsView):
         box = None if ref is None else self.overlay.picker.bounds_of(ref)
         if box is None:
             return
+        self._fitted = False
         x0, y0, x1, y1 = box
         pad = max(x1 - x0, y1 - y0, 20.0) * 0.25
         before = self.transform()
