@@ -87,6 +87,8 @@ def _paths(args: argparse.Namespace) -> DatasetPaths:
         )
     if args.gt is None:
         raise InputError([], "--det given without --gt")
+    if args.images is not None and not os.path.isdir(args.images):
+        raise InputError([], f"--images {args.images}: not a folder")
     return DatasetPaths(args.gt, args.det[0] if args.det else None, args.images, args.gt_lines)
 
 
@@ -123,6 +125,7 @@ def cmd_view(args: argparse.Namespace) -> int:
             _raise_panel(window, args.panel)
     except InputError:
         window.session.cancel()  # no evaluation thread may outlive the window
+        window.session.checks.wait()  # nor the dataset check
         window.close()
         raise
     if args.screenshot:
@@ -227,6 +230,7 @@ def _apply_view_options(window: object, args: argparse.Namespace) -> None:
             raise InputError([], f"unknown layers {sorted(unknown)}; known: {LAYER_KEYS}")
         s.set_layers(frozenset(wanted))
     if args.select:
+        s.sample_chosen = True  # stay on the image the selection was checked on
         side, idx = parse_select(args.select)
         sample = s.sample()
         count = 0 if sample is None else len(sample.gt if side == "gt" else sample.det)

@@ -23,14 +23,10 @@ from viewer.checks import Checks
 from viewer.paths import DatasetPaths
 from viewer.scene.items import Ref
 from viewer.scene.layers import DEFAULT_LAYERS
-from viewer.side import Side, detector_name, threshold_sides
+from viewer.side import PREFERRED, Side, detector_name, threshold_sides
 from viewer.workers import ResultStore, load_in_background
 
 __all__ = ["PREFERRED", "DatasetPaths", "Session"]
-
-# The metric shown first: the first of these the dataset offers (TIoU on quad data, curved
-# TIoU on polygon data such as Total-Text and CTW1500).
-PREFERRED = ("tiou", "curved_tiou", "tedeval", "cleval_det", "ic15_iou", "deteval")
 
 
 class Session(QObject):

@@ -26,6 +26,11 @@ def detector_name(path: str | None) -> str:
     return Path(path).name.removesuffix(".zip") if path else "no detections"
 
 
+# The metric shown first: the first of these the dataset offers (TIoU on quad data, curved
+# TIoU on polygon data such as Total-Text and CTW1500).
+PREFERRED = ("tiou", "curved_tiou", "tedeval", "cleval_det", "ic15_iou", "deteval")
+
+
 def threshold_sides(a: Side | None, b: Side | None, threshold: float | None) -> None:
     """Both sides at one score threshold (a metric comparison's B reads A's dataset)."""
     if a is not None:

@@ -48,6 +48,9 @@ def test_pair_matrix_of_a_deteval_image_lists_discarded_candidates(qtbot, tmp_pa
     w.pairs.measure.setCurrentIndex(1)
     assert m.data(m.index(1, 0)) == "0.48"  # area precision of GT 2's part of the box
     assert "area precision" in w.pairs.note.text()
+    listed = [w.pairs.discarded.item(k).text() for k in range(w.pairs.discarded.count())]
+    assert listed[0].startswith("Discarded candidates (")
+    assert not any("merge (many-to-one)" in x for x in listed)  # the merge was accepted
 
 
 def test_pair_matrix_gives_the_reason_a_candidate_was_discarded(qtbot, tmp_path: Path) -> None:
@@ -59,7 +62,13 @@ def test_pair_matrix_gives_the_reason_a_candidate_was_discarded(qtbot, tmp_path:
     w.session.set_metric("deteval")
     m = w.pairs.model
     tip = m.data(m.index(0, 0), Qt.ItemDataRole.ToolTipRole)
-    assert "discarded as a candidate (OO): not single overlap" in tip
+    assert "one-to-one candidate discarded: the GT or the detection also overlaps" in tip
+    lst = w.pairs.discarded  # listed under the matrix too, not only on hover
+    assert lst.item(0).text().startswith("Discarded candidates (")
+    assert lst.item(1).text() == "GT 1 × det 1, one-to-one: overlaps other boxes too"
+    assert "a one-to-one match needs a single overlap each" in lst.item(1).toolTip()
+    w.session.select(("gt", 0))
+    assert "one-to-one candidate discarded" in describe(w.session, ("gt", 0))
 
 
 def test_near_miss_says_who_took_the_detection(qtbot, tmp_path: Path) -> None:
@@ -77,7 +86,8 @@ def test_near_miss_says_who_took_the_detection(qtbot, tmp_path: Path) -> None:
 
 
 def test_clicking_again_cycles_through_overlapping_instances(qtbot, tmp_path: Path) -> None:
-    gt = write_zip(tmp_path / "gt.zip", {"gt_img_1.txt": "0,0,100,0,100,20,0,20,AAA\n"})
+    far = "900,900,1000,900,1000,920,900,920,BBB"  # so that the fit shows far more than a word
+    gt = write_zip(tmp_path / "gt.zip", {"gt_img_1.txt": f"0,0,100,0,100,20,0,20,AAA\n{far}\n"})
     det = write_zip(tmp_path / "det.zip", {"res_img_1.txt": "2,2,98,2,98,18,2,18\n"})
     w = _window(qtbot, DatasetPaths(str(gt), str(det)))
     c = w.canvas
@@ -91,7 +101,10 @@ def test_clicking_again_cycles_through_overlapping_instances(qtbot, tmp_path: Pa
     assert w.session.selection == ("det", 0)
     before = c.transform().m11()
     c.zoom_to_selection()
-    assert c.transform().m11() != before
+    zoomed = c.transform().m11()
+    assert zoomed > 2 * before
+    c.zoom_to_selection()  # already there: no zooming out
+    assert c.transform().m11() >= zoomed * 0.999
 
 
 def test_pair_matrix_behind_another_tab_waits_until_shown(qtbot, tmp_path: Path) -> None:
