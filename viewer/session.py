@@ -222,6 +222,7 @@ class Session(QObject):
         )
         if self.score_threshold is not None:  # B is filtered like A
             self.b.set_score_threshold(self.score_threshold)
+        self.sample_chosen = False  # the table then opens the largest |ΔH| (unless chosen)
         self.comparison_changed.emit()
         self.b.evaluate(self.metric_ids(), self.sample_id)  # A's metrics, as in A
         return True
@@ -244,6 +245,7 @@ class Session(QObject):
             plan=a.plan,
         )
         self.b.follow(a)
+        self.sample_chosen = False  # the table then opens the largest |ΔH| (unless chosen)
         self.comparison_changed.emit()
         return True
 

@@ -67,6 +67,7 @@ _FIELDS = (
     "multiline",
 )
 FIRST_COUNT_COLUMN = COLUMNS.index("miss")
+_A_COLUMNS = frozenset(range(2, len(COLUMNS)))  # det, R, P, H, counts: side A's in a comparison
 COMPARE_COLUMNS = ("H(B)", "ΔH", "|ΔH|", "A only", "B only")
 COMPARE_TOOLTIPS = (
     "H-mean of B",
@@ -116,8 +117,8 @@ class SampleTableModel(QAbstractTableModel):
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            if section == HMEAN_COLUMN and self.session.comparing():
-                return "H(A)"
+            if self.session.comparing() and section in _A_COLUMNS:
+                return f"{COLUMNS[section]}(A)"  # the columns after ΔH are A's
             return (COLUMNS + COMPARE_COLUMNS)[section]
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
             return (TOOLTIPS + COMPARE_TOOLTIPS)[section]
@@ -359,6 +360,8 @@ class SampleTablePanel(QWidget):
         """Once the first results are in, show the worst image unless one was chosen."""
         s = self.session
         if s.sample_chosen or s.evaluation() is None:  # wait for the whole dataset's results
+            return
+        if s.b is not None and s.b.evaluation() is None:  # comparing: wait for B's too
             return
         ids = self.visible_ids()
         if ids:
