@@ -22,6 +22,7 @@ from metrics import (
     totaltext,
 )
 from metrics.model import Dataset
+from metrics.param_ranges import check_value
 from metrics.spec import MetricSpec
 
 __all__ = ["METRICS", "MetricSpec", "applicable", "make_params", "parse_sets", "resolve"]
@@ -65,7 +66,7 @@ def _coerce(value: str, annotation: Any) -> Any:
         except ValueError:
             kind = "an integer" if base is int else "a number"
             raise ValueError(f"expected {kind}, got {value!r}") from None
-    return text
+    return _choices(text, annotation)
 
 
 def _allows_none(annotation: Any) -> bool:
@@ -81,6 +82,14 @@ def _base_type(annotation: Any) -> Any:
     return annotation
 
 
+def _choices(text: str, annotation: Any) -> str:
+    """A Literal parameter's value must be one of its choices."""
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if typing.get_origin(annotation) is typing.Literal and text not in args:
+        raise ValueError(f"expected one of {', '.join(map(str, args))}, got {text!r}")
+    return text
+
+
 def make_params(spec: MetricSpec, overrides: Mapping[str, Any] | None = None) -> Any:
     """Params of a metric with overrides (strings are converted to the field types).
 
@@ -93,6 +102,7 @@ def make_params(spec: MetricSpec, overrides: Mapping[str, Any] | None = None) ->
         if key not in fields:
             raise KeyError(f"{spec.id} has no parameter {key!r}; it has: {', '.join(fields)}")
         kwargs[key] = _coerce(value, hints[key]) if isinstance(value, str) else value
+        check_value(key, kwargs[key])
     return spec.params_type(**kwargs)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +61,9 @@ class LoadOptions:
     det_transcription: bool | None = None
 
 
+_NUMBER_RUN = re.compile(r"\s*-?\d+(?:\s*,\s*-?\d+)+\s*")
+
+
 def _err(member: Member, line: int | None, msg: str, sid: str | None) -> Problem:
     return Problem(Severity.ERROR, member.label, line, msg, sid)
 
@@ -73,6 +77,19 @@ def _read_gt(
             out.append(parse_gt_line(ln.text, ln.number, box_type))
         except LineError as exc:
             problems.append(_err(member, ln.number, f"{exc}: {ln.text[:80]!r}", sid))
+            continue
+        if out[-1].box_type is BoxType.QUAD and _NUMBER_RUN.fullmatch(out[-1].text or ""):
+            problems.append(
+                Problem(
+                    Severity.WARNING,
+                    member.label,
+                    ln.number,
+                    f"transcription {out[-1].text!r} is a run of numbers: read as the text of "
+                    "a QUAD (ICDAR grammar); if they are more vertices, the file is a "
+                    "polygon format that needs a transcription at the end",
+                    sid,
+                )
+            )
     return tuple(out)
 
 
