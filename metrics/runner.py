@@ -9,9 +9,10 @@ visited once and every metric is applied to it). Input problems follow spec 6.1:
 from __future__ import annotations
 
 import logging
+import signal
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -263,21 +264,40 @@ def _run_parallel(
     chunks = [samples[i : i + size] for i in range(0, len(samples), size)]
     rows: Rows = []
     failed: Failed = []
-    done = 0
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts) as pool:
         futures = [pool.submit(_evaluate_chunk, c, ids, params, excluded) for c in chunks]
-        for fut, chunk in zip(futures, chunks, strict=True):
-            if cancel is not None and cancel():
-                for f in futures:
-                    f.cancel()
-                raise Cancelled()
-            chunk_rows, problems = fut.result()
-            rows.extend(chunk_rows)
-            failed.extend(problems)
-            done += len(chunk)
-            if progress is not None:
-                progress(done, len(samples))
+        try:
+            _gather(futures, chunks, rows, failed, len(samples), progress, cancel)
+        except BaseException:  # Ctrl-C or cancel: drop the queued chunks, then re-raise
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
     return rows, failed
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the main process (which stops them): no worker tracebacks."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _gather(
+    futures: list[Future[tuple[Rows, Failed]]],
+    chunks: list[list[Sample]],
+    rows: Rows,
+    failed: Failed,
+    total: int,
+    progress: Progress | None,
+    cancel: Cancel | None,
+) -> None:
+    done = 0
+    for fut, chunk in zip(futures, chunks, strict=True):
+        if cancel is not None and cancel():
+            raise Cancelled()
+        chunk_rows, problems = fut.result()
+        rows.extend(chunk_rows)
+        failed.extend(problems)
+        done += len(chunk)
+        if progress is not None:
+            progress(done, total)
 
 
 def _failures(

@@ -343,6 +343,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         msg = exc.args[0] if exc.args else str(exc)
         print(f"detlens: error: {msg}", file=sys.stderr)
         return 2
+    except OSError as exc:  # an output that cannot be written, an input that vanished
+        print(f"detlens: error: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("detlens: interrupted", file=sys.stderr)
         return 130
