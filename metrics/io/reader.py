@@ -175,7 +175,12 @@ def _images(path: PathLike, matcher: IdMatcher, problems: list[Problem]) -> dict
         problems.append(Problem(Severity.ERROR, str(p), None, "images: not a folder"))
         return {}
     out: dict[str, str] = {}
-    for f in sorted(p.iterdir()):
+    try:
+        files = sorted(p.iterdir())
+    except OSError as exc:
+        problems.append(Problem(Severity.ERROR, str(p), None, f"images: cannot read: {exc}"))
+        return {}
+    for f in files:
         if f.suffix.lower() in IMAGE_SUFFIXES:
             sid = matcher.match(f.name, prefixes=())
             if sid is not None:
