@@ -7,6 +7,9 @@
    (target: at most 50 ms). Compared in the same run with switching to a 10-word image.
 2. Time from starting ``detlens view`` to the first window on screen (target: 1.5 s), as a
    whole process, best of 3.
+3. With ``--baseline REV`` (a git revision, e.g. ``05375e1``, the commit before the readable
+   labels of issue 8): the first-visit switch at 1,000 words of this tree and of REV (checked
+   out in a temporary worktree), measured alternately in fresh processes, medians and ratio.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -102,7 +106,58 @@ def first_window() -> None:
     )
 
 
+_CHILD = """
+import os, statistics, sys, time
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+sys.path[:0] = [os.getcwd(), os.path.join(os.getcwd(), "benchmarks")]
+from bench_metrics import dense
+from PySide6.QtWidgets import QApplication
+from metrics.model import Dataset
+from viewer.main_window import MainWindow
+from viewer.scene.layers import LAYER_KEYS
+app = QApplication([])
+w = MainWindow(); w.resize(1600, 1000); w.show()
+s = w.session
+s.set_layers(frozenset(LAYER_KEYS))
+ds = dense(9, 1000)
+s.set_dataset(Dataset(ds.samples)); s.set_metric("tiou")
+while s.is_busy() or not s.evaluations:
+    app.processEvents(); s.wait(20)
+times = []
+for sid in [x.id for x in ds]:
+    app.processEvents()
+    t0 = time.perf_counter(); s.set_sample(sid); w.canvas.viewport().repaint()
+    times.append(time.perf_counter() - t0)
+print(statistics.median(times[1:]))
+"""
+
+
+def against(rev: str) -> None:
+    """First visits at 1,000 words: this tree against ``rev``, alternately, 5 rounds each."""
+    tmp = Path(tempfile.mkdtemp()) / "baseline"
+    subprocess.run(
+        ["git", "worktree", "add", "-q", "--detach", str(tmp), rev], cwd=ROOT, check=True
+    )
+    try:
+        runs: dict[str, list[float]] = {"this tree": [], rev: []}
+        for _ in range(5):
+            for name, tree in (("this tree", ROOT), (rev, tmp)):
+                out = subprocess.run(
+                    [sys.executable, "-c", _CHILD], cwd=tree, capture_output=True, text=True
+                )
+                runs[name].append(float(out.stdout.split()[-1]))
+        here, there = statistics.median(runs["this tree"]), statistics.median(runs[rev])
+        print(
+            f"   first visit at 1,000 words, medians of 5 processes: this tree "
+            f"{here * 1000:.1f} ms, {rev} {there * 1000:.1f} ms (ratio {here / there:.2f})"
+        )
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tmp)], cwd=ROOT, check=False)
+
+
 if __name__ == "__main__":
     print("== Viewer ==")
     switching()
     first_window()
+    if "--baseline" in sys.argv:
+        against(sys.argv[sys.argv.index("--baseline") + 1])

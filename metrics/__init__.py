@@ -4,8 +4,8 @@
 >>> ev = metrics.evaluate("gt.zip", "det.zip", metric="tiou")      # doctest: +SKIP
 >>> ev.recall, ev.precision, ev.hmean                              # doctest: +SKIP
 
-The public names are imported on first use, so ``import metrics.cli`` stays light and the
-``detlens`` command can take Ctrl-C (exit 130, no traceback) from its first moment.
+The names below are imported on first use, so ``import metrics.cli`` (``detlens --help``)
+does not load the readers, numpy or shapely.
 """
 
 from __future__ import annotations
@@ -21,14 +21,16 @@ if TYPE_CHECKING:
 __all__ = ["METRICS", "LoadOptions", "evaluate", "load_dataset"]
 
 _HOME = {
-    "evaluate": "metrics.api",
-    "LoadOptions": "metrics.io.reader",
-    "load_dataset": "metrics.io.reader",
     "METRICS": "metrics.registry",
+    "LoadOptions": "metrics.io.reader",
+    "evaluate": "metrics.api",
+    "load_dataset": "metrics.io.reader",
 }
 
 
 def __getattr__(name: str) -> Any:
-    if name in _HOME:
-        return getattr(importlib.import_module(_HOME[name]), name)
-    raise AttributeError(f"module 'metrics' has no attribute {name!r}")
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_HOME[name]), name)
+    globals()[name] = value
+    return value

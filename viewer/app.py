@@ -48,6 +48,7 @@ def add_view_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
     )
     p.add_argument("--size", default="1600x950", help="window size for --screenshot (WxH)")
     p.add_argument("--state", help="restore a view state JSON written beside an export")
+    p.add_argument("--panel", help="side panel to bring to the front, e.g. Problems, Metric")
     p.add_argument("--quit-after-show", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_view)
 
@@ -79,6 +80,8 @@ def _paths(args: argparse.Namespace) -> DatasetPaths:
         )
     if args.gt is None:
         raise InputError([], "--det given without --gt")
+    if args.images is not None and not os.path.isdir(args.images):
+        raise InputError([], f"--images {args.images}: not a folder")
     return DatasetPaths(args.gt, args.det[0] if args.det else None, args.images, args.gt_lines)
 
 
@@ -111,6 +114,8 @@ def cmd_view(args: argparse.Namespace) -> int:
         return 2
     try:
         _apply_view_options(window, args)
+        if args.panel:
+            _raise_panel(window, args.panel)
     except InputError:
         window.session.cancel()  # no evaluation thread may outlive the window
         window.close()
@@ -215,6 +220,7 @@ def _apply_view_options(window: object, args: argparse.Namespace) -> None:
             raise InputError([], f"unknown layers {sorted(unknown)}; known: {LAYER_KEYS}")
         s.set_layers(frozenset(wanted))
     if args.select:
+        s.sample_chosen = True  # stay on the image the selection was checked on
         side, idx = parse_select(args.select)
         sample = s.sample()
         count = 0 if sample is None else len(sample.gt if side == "gt" else sample.det)
@@ -228,6 +234,34 @@ def _apply_view_options(window: object, args: argparse.Namespace) -> None:
             s.rename(k, name)
 
 
+def _wait_idle(s: Session, timeout_ms: int = 300_000) -> None:
+    """Run the event loop until no evaluation is running (no busy wait: the loop sleeps
+    until a signal arrives), or the timeout."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    s.busy_changed.connect(lambda on: None if on else loop.quit())
+    poll = QTimer()  # a thread's end can race its busy_changed: look again now and then
+    poll.timeout.connect(lambda: None if s.is_busy() else loop.quit())
+    poll.start(200)
+    QTimer.singleShot(timeout_ms, loop.quit)
+    if s.is_busy():
+        loop.exec()
+    poll.stop()
+
+
+def _raise_panel(window: object, title: str) -> None:
+    from PySide6.QtWidgets import QDockWidget, QMainWindow
+
+    assert isinstance(window, QMainWindow)
+    docks = {d.windowTitle().lower(): d for d in window.findChildren(QDockWidget)}
+    dock = docks.get(title.strip().lower())
+    if dock is None:
+        raise InputError([], f"--panel {title}: no such panel; panels: {', '.join(docks)}")
+    dock.show()
+    dock.raise_()
+
+
 def _screenshot(app: object, window: object, args: argparse.Namespace) -> int:
     from PySide6.QtWidgets import QApplication
 
@@ -237,11 +271,14 @@ def _screenshot(app: object, window: object, args: argparse.Namespace) -> int:
     window.resize(*parse_size(args.size))
     window.show()
     s = window.session
-    deadline = time.perf_counter() + 300
-    while (s.is_busy() or not s.evaluations) and time.perf_counter() < deadline:
-        app.processEvents()
-        s.wait(50)
+    _wait_idle(s)
+    s.checks.wait()
     app.processEvents()
+    if s.evaluation() is None:
+        why = (s.a.failure() if s.a is not None else None) or "the evaluation did not finish"
+        print(f"detlens: error: {s.metric} not evaluated: {why}", file=sys.stderr)
+        window.close()
+        return 1
     window.canvas.refresh()
     window.canvas.fit()
     if isinstance(args.zoom, int | float):

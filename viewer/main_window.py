@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from viewer.export.window import export_image, export_view
 from viewer.scene.layers import LAYERS
 from viewer.session import DatasetPaths, Session
+from viewer.widgets.analysis_panel import AnalysisPanel
 from viewer.widgets.canvas import CanvasView
 from viewer.widgets.compare_panel import ComparePanel
 from viewer.widgets.help import HelpDialog
@@ -33,11 +34,12 @@ from viewer.widgets.inspector import InspectorPanel
 from viewer.widgets.open_dialog import OpenDatasetDialog
 from viewer.widgets.pair_matrix import PairMatrixPanel
 from viewer.widgets.panels import LayerPanel, ParamPanel, SummaryPanel
+from viewer.widgets.problems import ProblemsPanel
 from viewer.widgets.sample_table import SampleTablePanel
 
 RECENT_KEY = "recent_datasets"
 LAYOUT_KEY = "window_layout"
-LAYOUT_VERSION = 2  # bump when the docks change, so an old saved layout is not applied
+LAYOUT_VERSION = 3  # bump when the docks change, so an old saved layout is not applied
 
 
 class MainWindow(QMainWindow):
@@ -82,6 +84,8 @@ class MainWindow(QMainWindow):
         self.pairs = PairMatrixPanel(self.session)
         pairs = self._dock("Pair matrix", self.pairs, Qt.DockWidgetArea.RightDockWidgetArea)
         pairs.visibilityChanged.connect(self._on_pairs_visibility_changed)
+        self.problems = ProblemsPanel(self.session)
+        problems = self._dock("Problems", self.problems, Qt.DockWidgetArea.RightDockWidgetArea)
         scroll = QScrollArea()
         scroll.setWidget(self.layers)
         scroll.setWidgetResizable(True)
@@ -89,10 +93,16 @@ class MainWindow(QMainWindow):
         metric = self._dock("Metric", self.params, Qt.DockWidgetArea.RightDockWidgetArea)
         self.tabifyDockWidget(layers, metric)
         self.tabifyDockWidget(inspector, pairs)
+        self.tabifyDockWidget(pairs, problems)
         layers.raise_()
         inspector.raise_()
-        self.resizeDocks([left, inspector], [380, 320], Qt.Orientation.Horizontal)
+        self.resizeDocks([left, inspector], [410, 330], Qt.Orientation.Horizontal)
         self.resizeDocks([inspector, layers], [330, 560], Qt.Orientation.Vertical)
+        self.analysis = AnalysisPanel(self.session)
+        self.analysis_dock = self._dock(
+            "Analysis", self.analysis, Qt.DockWidgetArea.BottomDockWidgetArea
+        )
+        self.analysis_dock.hide()  # View › Panels › Analysis
         self.help = HelpDialog(self)
         self.session.progress_changed.connect(self._on_session_progress)
         self.session.busy_changed.connect(lambda on: self.busy.setVisible(on))

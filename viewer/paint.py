@@ -6,12 +6,14 @@ pens are cosmetic and markers are sized in screen pixels, so they keep their siz
 
 from __future__ import annotations
 
+import ctypes
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
+import shiboken6
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPolygonF
 
 from viewer.scene.items import DrawItem, Ref, bboxes
@@ -62,7 +64,34 @@ class RenderContext:
 
 
 def polygon(coords: np.ndarray) -> QPolygonF:
-    return QPolygonF([QPointF(x, y) for x, y in np.asarray(coords, dtype=float).tolist()])
+    return polygons([coords])[0]
+
+
+def _points(c: np.ndarray) -> np.ndarray:
+    """(n, 2) float64 points of a coordinate array (no copy when it already is one)."""
+    if isinstance(c, np.ndarray) and c.dtype == np.float64 and c.ndim == 2:
+        return c
+    return np.asarray(c, dtype=np.float64).reshape(-1, 2)
+
+
+def polygons(coords: Sequence[np.ndarray]) -> list[QPolygonF]:
+    """Qt polygons of many coordinate arrays: the points copied in bulk into each polygon's
+    own buffer (QPolygonF holds x, y doubles back to back), not one QPointF at a time."""
+    arrays = [_points(c) for c in coords]
+    if not arrays:
+        return []
+    flat = np.ascontiguousarray(np.concatenate(arrays))
+    base, off, out = flat.ctypes.data, 0, []
+    move, address = ctypes.memmove, shiboken6.getCppPointer
+    for a in arrays:
+        poly = QPolygonF()
+        n = len(a)
+        if n:
+            poly.resize(n)
+            move(address(poly.data())[0], base + off, 16 * n)
+            off += 16 * n
+        out.append(poly)
+    return out
 
 
 class PreparedOverlay:
@@ -73,29 +102,33 @@ class PreparedOverlay:
     faster than one path holding all of them.)"""
 
     def __init__(self, items: Sequence[DrawItem]) -> None:
-        self.items = sorted(items, key=lambda it: _Z_ORDER.get(it.layer, 10))
-        self.layers = list(dict.fromkeys(it.layer for it in self.items))
+        self.items = items = sorted(items, key=lambda it: _Z_ORDER.get(it.layer, 10))
+        self.layers = list(dict.fromkeys(it.layer for it in items))
         self.groups: dict[str, dict[StyleKey, list[int]]] = {}
         self.others: dict[str, list[int]] = {}
-        self.polys: dict[int, QPolygonF] = {}
-        self.outlines: dict[Ref, list[tuple[str, StyleKey, QPolygonF]]] = {}
         self.lines: dict[int, list[QLineF]] = {}
-        for k, it in enumerate(self.items):
+        points = [_points(it.coords) for it in items]
+        shapes = [k for k, it in enumerate(items) if it.shape == "polygon"]
+        self.polys = dict(zip(shapes, polygons([points[k] for k in shapes]), strict=True))
+        for k in shapes:
+            it = items[k]
+            self.groups.setdefault(it.layer, {}).setdefault(it.style, []).append(k)
+        for k, it in enumerate(items):
+            if it.shape == "polygon":
+                continue
             if it.shape == "lines":
                 self.lines[k] = [QLineF(a, b, c, d) for (a, b), (c, d) in it.coords.tolist()]
-            if it.shape != "polygon":
-                self.others.setdefault(it.layer, []).append(k)
-                continue
-            poly = self.polys[k] = polygon(it.coords)
-            self.groups.setdefault(it.layer, {}).setdefault(it.style, []).append(k)
-            if it.ref is not None and it.layer in ("gt", "det"):
-                self.outlines.setdefault(it.ref, []).append((it.layer, it.style, poly))
-        self.boxes = bboxes([np.asarray(it.coords).reshape(-1, 2) for it in self.items])
-        self.words = [
-            k for k, it in enumerate(self.items) if it.shape == "polygon" and it.layer in _WORDS
-        ]
+            self.others.setdefault(it.layer, []).append(k)
+        self.words = [k for k in shapes if items[k].layer in _WORDS]
+        self.outlines: dict[Ref, list[tuple[str, StyleKey, QPolygonF]]] = {}
+        for k in self.words:
+            it = items[k]
+            if it.ref is not None:
+                self.outlines.setdefault(it.ref, []).append((it.layer, it.style, self.polys[k]))
+        self.boxes = bboxes(points)
         self.label_key: tuple[object, ...] | None = None
         self.label_layout: list[tuple[Placed, str, StyleKey]] = []
+        self.labels_left_out = 0  # labels due in the last view that were not shown
 
 
 def _visible_mask(prep: PreparedOverlay, ctx: RenderContext) -> np.ndarray:
@@ -169,10 +202,11 @@ def _paint_lines(
 
 def _label_entries(
     prep: PreparedOverlay, ctx: RenderContext, emphasis: set[Ref]
-) -> list[tuple[int, str, StyleKey, np.ndarray]]:
+) -> tuple[list[tuple[int, str, StyleKey, np.ndarray]], int]:
     """(priority, text, style, instance box) of every label to show: emphasized first, then
-    the instances that lost credit, then the rest (``all_labels``)."""
-    out = []
+    the instances that lost credit, then the rest (``all_labels``); and how many labels were
+    due in view, counting those of words too small on screen at this zoom."""
+    out, due = [], 0
     for layer in prep.layers:
         if layer not in ctx.layers:
             continue
@@ -182,7 +216,7 @@ def _label_entries(
                 continue
             pos = it.coords
             n = len(pos)
-            show = np.asarray(it.data["sizes"]) * ctx.scale >= ctx.min_label_px
+            show = np.ones(n, dtype=bool)
             if ctx.visible is not None:
                 x0, y0, x1, y1 = ctx.visible
                 show &= (pos[:, 0] >= x0) & (pos[:, 0] <= x1)
@@ -190,6 +224,8 @@ def _label_entries(
             lost = np.asarray(it.data.get("lost", np.ones(n, dtype=bool)), dtype=bool)
             if not ctx.all_labels:
                 show &= lost
+            due += int(show.sum())  # in view and asked for, big enough on screen or not
+            show &= np.asarray(it.data["sizes"]) * ctx.scale >= ctx.min_label_px
             emph = np.fromiter((r in emphasis for r in it.data["refs"]), dtype=bool, count=n)
             boxes = it.data.get("boxes")
             for j in np.flatnonzero(show | emph):
@@ -197,7 +233,7 @@ def _label_entries(
                 rank = 0 if emph[j] else (1 if lost[j] else 2)
                 out.append((rank, it.data["texts"][j], it.style, np.asarray(box, float)))
     out.sort(key=lambda e: e[0])
-    return out[:MAX_LABELS]
+    return out, due
 
 
 def _layout(
@@ -207,7 +243,9 @@ def _layout(
     key = (ctx.scale, ctx.visible, frozenset(emphasis), ctx.all_labels, ctx.layers, ctx.font_px)
     if prep.label_key == key:
         return prep.label_layout
-    entries = _label_entries(prep, ctx, emphasis)
+    entries, due = _label_entries(prep, ctx, emphasis)
+    entries = entries[:MAX_LABELS]
+    prep.labels_left_out = max(due - len(entries), 0)
     s = max(ctx.scale, 1e-9)
     sizes = np.array([_text_size(painter, text) for _, text, _, _ in entries], dtype=float)
     sizes = sizes.reshape(-1, 2)
@@ -231,16 +269,16 @@ def _paint_labels(
     s = max(ctx.scale, 1e-9)
     painter.save()
     painter.scale(1.0 / s, 1.0 / s)
-    for p, text, key in layout:
-        style = PALETTE[key]
-        box = QRectF(p.x, p.y, p.w, p.h)
+    for p, _, key in layout:  # every leader line first: no line crosses a label's text
         if p.leader is not None:
-            painter.setPen(pen(style, 1.0))
+            painter.setPen(pen(PALETTE[key], 1.0))
             end = QPointF(
                 min(max(p.leader[0], p.x), p.x + p.w), min(max(p.leader[1], p.y), p.y + p.h)
             )
             painter.drawLine(end, QPointF(*p.leader))
-        _text_box(painter, box, text, style, style.fill or TEXT_BOX)
+    for p, text, key in layout:
+        style = PALETTE[key]
+        _text_box(painter, QRectF(p.x, p.y, p.w, p.h), text, style, style.fill or TEXT_BOX)
     painter.restore()
 
 
@@ -360,15 +398,3 @@ def paint_mixed(
     painter.setOpacity(mix)
     paint_overlay(painter, other, ctx)
     painter.setOpacity(1.0)
-
-
-def paint_banner(painter: QPainter, text: str, width: int, top: float) -> None:
-    """A dark strip of wrapped text across the top of a view (screen coordinates)."""
-    if not text:
-        return
-    flags = int(Qt.TextFlag.TextWordWrap)
-    need = painter.fontMetrics().boundingRect(QRect(0, 0, width - 28, 2000), flags, text)
-    box = QRectF(6, top, width - 12, need.height() + 10)
-    painter.fillRect(box, QColor(30, 30, 30, 215))
-    painter.setPen(QColor("#fde68a"))
-    painter.drawText(box.adjusted(8, 5, -8, -5), flags, text)

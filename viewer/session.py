@@ -7,6 +7,7 @@ each other. Each side evaluates in its own ``EvaluationWorker`` thread (``viewer
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,17 +19,14 @@ from metrics.model import Dataset, InputError, Problem, Sample
 from metrics.registry import METRICS, MetricSpec, make_params
 from metrics.results import Evaluation, SampleResult
 from metrics.runner import Plan
+from viewer.checks import Checks
 from viewer.paths import DatasetPaths
 from viewer.scene.items import Ref
 from viewer.scene.layers import DEFAULT_LAYERS
-from viewer.side import Side, detector_name
+from viewer.side import PREFERRED, Side, detector_name
 from viewer.workers import ResultStore, load_in_background
 
 __all__ = ["PREFERRED", "DatasetPaths", "Session"]
-
-# The metric shown first: the first of these the dataset offers (TIoU on quad data, curved
-# TIoU on polygon data such as Total-Text and CTW1500).
-PREFERRED = ("tiou", "curved_tiou", "tedeval", "cleval_det", "ic15_iou", "deteval")
 
 
 class Session(QObject):
@@ -45,6 +43,8 @@ class Session(QObject):
     visible_changed = Signal(object)  # list of sample ids the table shows (filtered)
     comparison_changed = Signal()  # detector B or metric B added, renamed or closed
     loading_changed = Signal(bool)  # a dataset is being read (off the UI thread)
+    threshold_changed = Signal(object)  # the score threshold (float) or None
+    focus_changed = Signal(object)  # (ordered sample ids, label) from the Analysis panel, or None
 
     def __init__(self) -> None:
         super().__init__()
@@ -60,6 +60,9 @@ class Session(QObject):
         self.keep_zoom = False  # False: each image is fitted to the canvas when shown
         self.loading = False  # a dataset is being read
         self.all_labels = False  # False: score labels only where credit was lost
+        self.checks = Checks()  # detlens check's findings: Problems panel, warnings layer
+        self.score_threshold: float | None = None  # detections with confidence >= it kept
+        self.focus: tuple[list[str], str] | None = None  # images the Analysis panel picked
 
     # ---------------------------------------------------------------- sides
     @property
@@ -90,7 +93,13 @@ class Session(QObject):
         return ResultStore(self.results_changed.emit, self.error_raised.emit, self._emit_busy)
 
     def _emit_busy(self) -> None:
-        self.busy_changed.emit(self.is_busy())
+        busy = self.is_busy()
+        if not busy:
+            # The dataset and its results live as long as the window shows them: keep the
+            # collector from walking them again and again (a full collection over a 1,000-word
+            # page's evidence stalls a page switch by ~80 ms). Unfrozen when they are replaced.
+            gc.freeze()
+        self.busy_changed.emit(busy)
 
     def _evaluating_sides(self) -> list[Side]:
         """The sides with a store of their own (a metric comparison shares A's)."""
@@ -127,6 +136,7 @@ class Session(QObject):
     ) -> None:
         """Show a loaded dataset (side A) and start evaluating it."""
         self.cancel()
+        gc.unfreeze()  # the old dataset may go now (see _emit_busy)
         self.close_comparison(emit=False)
         old = self.a
         self.paths = paths
@@ -156,6 +166,7 @@ class Session(QObject):
                 f"{len(errors)} input problem(s); those samples are skipped. First: {errors[0]}"
             )
         self.comparison_changed.emit()
+        self.checks.start(ds)
         self.evaluate()
 
     def metric_ids(self) -> list[str]:
@@ -209,6 +220,8 @@ class Session(QObject):
             name=name + " (B)" if name == a.name else name,
             overrides=a.overrides,
         )
+        if self.score_threshold is not None:  # B is filtered like A
+            self.b.set_score_threshold(self.score_threshold)
         self.comparison_changed.emit()
         self.b.evaluate(self.metric_ids(), self.sample_id)  # A's metrics, as in A
         return True
@@ -230,6 +243,7 @@ class Session(QObject):
             overrides=a.overrides,
             plan=a.plan,
         )
+        self.b.follow(a)
         self.comparison_changed.emit()
         return True
 
@@ -339,6 +353,28 @@ class Session(QObject):
         if ids != self.visible_ids:
             self.visible_ids = list(ids)
             self.visible_changed.emit(self.visible_ids)
+
+    def set_score_threshold(self, threshold: float | None) -> None:
+        """Evaluate with the detections whose confidence is >= ``threshold`` (None: all),
+        the current image first, then the dataset (off the UI thread)."""
+        if threshold == self.score_threshold:
+            return
+        self.cancel()
+        self.score_threshold = threshold
+        a, b = self.sides
+        if a is not None:
+            a.set_score_threshold(threshold)
+        if b is not None and a is not None:
+            b.follow(a) if b.shares_results_with(a) else b.set_score_threshold(threshold)
+        self.threshold_changed.emit(threshold)
+        self.results_changed.emit()
+        for side in self._evaluating_sides():
+            side.evaluate(None, self.sample_id)
+
+    def set_focus(self, ids: list[str] | None, label: str = "") -> None:
+        """Show only these images in the table, in this order (None: all again)."""
+        self.focus = None if ids is None else (list(ids), label)
+        self.focus_changed.emit(self.focus)
 
     def set_layers(self, layers: frozenset[str]) -> None:
         if layers != self.layers:

@@ -63,8 +63,17 @@ MARKER_OUTLINE = Style(Rgba(0, 0, 0), width=1.0)  # the thin black ring around p
 
 
 def draw_marker(painter: QPainter, style: Style, x: float, y: float, r: float) -> None:
-    """One point marker of the style's shape (circle, square or diamond) of radius ``r``."""
-    if style.marker == "square":
+    """One point marker of the style's shape (circle, square, diamond, cross) of radius ``r``."""
+    if style.marker == "cross":  # an X with a white halo, seen on any background
+        for colour, width in ((QColor("white"), 4.0), (qcolor(style.stroke), 2.0)):
+            painter.save()
+            cross = QPen(colour, width)
+            cross.setCosmetic(True)
+            painter.setPen(cross)
+            painter.drawLine(QPointF(x - r, y - r), QPointF(x + r, y + r))
+            painter.drawLine(QPointF(x - r, y + r), QPointF(x + r, y - r))
+            painter.restore()
+    elif style.marker == "square":
         painter.drawRect(QRectF(x - r, y - r, 2 * r, 2 * r))
     elif style.marker == "diamond":
         painter.drawPolygon(

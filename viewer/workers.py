@@ -19,12 +19,16 @@ log = logging.getLogger(__name__)
 
 
 class EvaluationWorker(QThread):
-    """Runs the metrics: first the current sample alone (fast answer), then the dataset."""
+    """Runs the metrics: first the current sample alone (fast answer), then the dataset.
+
+    An engine exception in one metric does not stop the others: the run is redone metric by
+    metric and each failing metric is reported with its reason (``metric_failed``)."""
 
     progressed = Signal(int, int)
     sample_ready = Signal(object)  # list[Evaluation] over the current sample only
     evaluated = Signal(object)  # list[Evaluation] over the whole dataset
     failed = Signal(str)
+    metric_failed = Signal(str, str)  # metric id, why it has no result
 
     def __init__(
         self,
@@ -48,32 +52,77 @@ class EvaluationWorker(QThread):
                     self.dataset.problems,
                     gt_lines_path=self.dataset.gt_lines_path,
                 )
-                self.sample_ready.emit(run(one, self.specs, self.overrides, policy="skip_sample"))
-            evals = run(
-                self.dataset,
-                self.specs,
-                self.overrides,
-                policy="skip_sample",
-                progress=self.progressed.emit,
-                cancel=lambda: self._cancel,
-                first=self.first,
-            )
-            self.evaluated.emit(evals)
+                self.sample_ready.emit(self._each(one, self.specs, None))
+            self.evaluated.emit(self._each(self.dataset, self.specs, self.progressed.emit))
         except Cancelled:
+            for spec in self.specs:
+                self.metric_failed.emit(spec.id, CANCELLED)
             self.failed.emit("evaluation cancelled")
-        except (InputError, KeyError, ValueError, TypeError) as exc:
-            self.failed.emit(str(exc))
-        except Exception as exc:  # an engine bug must not take the window down
+        except Exception as exc:  # input refused as a whole, or a bug outside the metrics
             log.exception("evaluation failed")
+            for spec in self.specs:
+                self.metric_failed.emit(spec.id, f"{type(exc).__name__}: {exc}")
             self.failed.emit(f"evaluation failed ({type(exc).__name__}: {exc})")
+
+    def _each(
+        self, ds: Dataset, specs: Sequence[MetricSpec], progress: Callable[[int, int], None] | None
+    ) -> list[Evaluation]:
+        """Every metric in one pass; if the engine fails, metric by metric, so one metric's
+        failure leaves the others their results and itself its reason."""
+        try:
+            return self._run(ds, specs, progress)
+        except (Cancelled, InputError):
+            raise
+        except Exception as exc:
+            if len(specs) == 1:
+                self._report(specs[0], exc)
+                return []
+            log.warning("evaluation failed (%s); evaluating metric by metric", exc)
+        out: list[Evaluation] = []
+        for spec in specs:
+            try:
+                out.extend(self._run(ds, [spec], progress))
+            except Cancelled:
+                raise
+            except Exception as exc:  # an engine bug must not take the window down
+                self._report(spec, exc)
+        return out
+
+    def _run(
+        self, ds: Dataset, specs: Sequence[MetricSpec], progress: Callable[[int, int], None] | None
+    ) -> list[Evaluation]:
+        return run(
+            ds,
+            specs,
+            self.overrides,
+            policy="skip_sample",
+            progress=progress,
+            cancel=lambda: self._cancel,
+            first=self.first,
+        )
+
+    def _report(self, spec: MetricSpec, exc: Exception) -> None:
+        if isinstance(exc, (InputError, KeyError, ValueError, TypeError)):
+            why = str(exc)
+        else:
+            log.error("%s failed", spec.id, exc_info=exc)
+            why = f"engine error: {type(exc).__name__}: {exc}"
+        self.metric_failed.emit(spec.id, why)
+        self.failed.emit(f"{spec.id} not evaluated: {why}")
+
+
+CANCELLED = "cancelled"
 
 
 class ResultStore:
     """The evaluations of one side (A or B) and the worker that fills them.
 
     ``partial`` holds the current sample's results that arrive first; ``evaluations`` the
-    dataset's. ``changed`` is called after either update, ``failed`` with a message,
-    ``busy`` when the worker starts or ends.
+    dataset's; ``failures`` why a metric has none (its engine error, or ``CANCELLED``).
+    Starting a run drops the results of the metrics it re-evaluates, so results of older
+    parameters are never shown under new ones, and signals of a replaced worker are
+    ignored. ``changed`` is called after any update, ``failed`` with a message, ``busy``
+    when the worker starts or ends.
     """
 
     def __init__(
@@ -81,6 +130,7 @@ class ResultStore:
     ) -> None:
         self.evaluations: dict[str, Evaluation] = {}
         self.partial: dict[str, Evaluation] = {}
+        self.failures: dict[str, str] = {}
         self._changed, self._failed, self._busy = changed, failed, busy
         self._worker: EvaluationWorker | None = None
 
@@ -93,26 +143,43 @@ class ResultStore:
         progress: Callable[[int, int], None] | None = None,
     ) -> None:
         self.cancel()
+        for spec in specs:
+            self.evaluations.pop(spec.id, None)
+            self.partial.pop(spec.id, None)
+            self.failures.pop(spec.id, None)
         worker = EvaluationWorker(dataset, specs, overrides, first)
+
+        def mine() -> bool:  # signals of a replaced (cancelled) worker are dropped
+            return worker is self._worker
+
         if progress is not None:
-            worker.progressed.connect(progress)
-        worker.sample_ready.connect(self._on_worker_sample_ready)
-        worker.evaluated.connect(self._on_worker_evaluated)
-        worker.failed.connect(self._failed)
+            worker.progressed.connect(lambda d, t: progress(d, t) if mine() else None)
+        worker.sample_ready.connect(lambda e: self._on_worker_sample_ready(e) if mine() else None)
+        worker.evaluated.connect(lambda e: self._on_worker_evaluated(e) if mine() else None)
+        worker.metric_failed.connect(lambda m, w: self._on_metric_failed(m, w) if mine() else None)
+        worker.failed.connect(lambda msg: self._failed(msg) if mine() else None)
         worker.finished.connect(self._busy)
         self._worker = worker
         worker.start()
         self._busy()
+        self._changed()
 
     def cancel(self) -> None:
-        if self._worker is not None and self._worker.isRunning():
-            self._worker.cancel()
-            self._worker.wait()
+        """Stop the running worker; the metrics it had not finished are marked cancelled."""
+        worker = self._worker
+        if worker is not None and worker.isRunning():
+            worker.cancel()
+            worker.wait()
+            for spec in worker.specs:
+                if spec.id not in self.evaluations:
+                    self.partial.pop(spec.id, None)
+                    self.failures.setdefault(spec.id, CANCELLED)
+            self._changed()
         self._worker = None
 
     def clear(self) -> None:
         self.cancel()
-        self.evaluations, self.partial = {}, {}
+        self.evaluations, self.partial, self.failures = {}, {}, {}
 
     def is_busy(self) -> bool:
         return self._worker is not None and self._worker.isRunning()
@@ -138,6 +205,12 @@ class ResultStore:
         for e in evals:
             self.partial.pop(e.metric, None)
         self._changed()
+
+    def _on_metric_failed(self, metric: str, why: str) -> None:
+        if metric not in self.evaluations:
+            self.failures[metric] = why
+            self.partial.pop(metric, None)
+            self._changed()
 
 
 class LoadWorker(QThread):

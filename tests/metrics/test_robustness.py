@@ -24,6 +24,7 @@ from metrics.io.lines import DetSchema, parse_det_line, parse_gt_line
 from metrics.model import Dataset, InputError, Sample
 from metrics.registry import METRICS
 from metrics.results import SampleResult
+from metrics.spec import MetricSpec
 
 CASES = {
     "cleval_dont_care_cut_assertion": (
@@ -92,6 +93,13 @@ def _broken(spec_id: str, bad: str) -> Any:
     return dataclasses.replace(spec, evaluate=evaluate)
 
 
+def _patch(monkeypatch: pytest.MonkeyPatch, spec: MetricSpec) -> None:
+    """Put ``spec`` in the registry under its id (the registry loads families lazily: load
+    the real one first, then replace what it holds)."""
+    assert METRICS[spec.id] is not None
+    monkeypatch.setitem(METRICS._loaded, spec.id, spec)  # type: ignore[attr-defined]
+
+
 def _two_samples() -> Dataset:
     one = _dataset(["0,0,10,0,10,10,0,10,AB"], ["0,0,10,0,10,10,0,10"]).samples[0]
     bow = _dataset(["0,0,10,10,10,0,0,10,AB"], ["0,0,10,0,10,10,0,10"]).samples[0]
@@ -102,7 +110,7 @@ def _two_samples() -> Dataset:
 def test_a_metric_failing_on_a_sample_is_a_located_error_under_strict(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setitem(METRICS, "ic15_iou", _broken("ic15_iou", "img_2"))
+    _patch(monkeypatch, _broken("ic15_iou", "img_2"))
     with pytest.raises(InputError) as err:
         runner.run(_two_samples(), [METRICS["ic15_iou"]])
     (problem,) = err.value.problems
@@ -112,7 +120,7 @@ def test_a_metric_failing_on_a_sample_is_a_located_error_under_strict(
 
 
 def test_skip_sample_leaves_out_only_the_failing_sample(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(METRICS, "ic15_iou", _broken("ic15_iou", "img_2"))
+    _patch(monkeypatch, _broken("ic15_iou", "img_2"))
     (ev,) = runner.run(_two_samples(), [METRICS["ic15_iou"]], policy="skip_sample")
     assert list(ev.results) == ["img_1"] and ev.excluded == ("img_2",)
     assert ev.recall == 1.0
@@ -122,7 +130,7 @@ def test_skip_sample_leaves_out_only_the_failing_sample(monkeypatch: pytest.Monk
 def test_cli_reports_a_failing_sample_in_one_line_and_exits_2(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setitem(METRICS, "ic15_iou", _broken("ic15_iou", "img_1"))
+    _patch(monkeypatch, _broken("ic15_iou", "img_1"))
     gt, det = tmp_path / "gt", tmp_path / "det"
     gt.mkdir()
     det.mkdir()

@@ -84,3 +84,52 @@ def test_markers_keep_screen_size_when_zoomed() -> None:
         sizes.append(sum(_near(c, fill_color(StyleKey.PCC_MISSED)) for c in row))
     assert sizes[0] > 0 and abs(sizes[0] - sizes[1]) <= 2
     del s, r
+
+
+def _many_missed(n: int) -> tuple[Sample, SampleResult]:
+    """n missed GT words in a row, each with a label due (it lost credit)."""
+    gts = tuple(
+        Instance(
+            np.array([[0.0, 12 * k], [60, 12 * k], [60, 12 * k + 10], [0, 12 * k + 10]]),
+            BoxType.QUAD,
+            "AB",
+        )
+        for k in range(n)
+    )
+    r = SampleResult(
+        "ic15_iou",
+        "img_1",
+        0.0,
+        0.0,
+        0.0,
+        Tally("credit", {}),
+        gt=tuple(InstanceResult(k, Verdict.MISSED) for k in range(n)),
+        det=(),
+    )
+    return Sample("img_1", gts, ()), r
+
+
+def test_labels_beyond_the_cap_are_counted_not_dropped_silently(qapp: object) -> None:
+    from viewer.paint import MAX_LABELS, PreparedOverlay
+
+    s, r = _many_missed(MAX_LABELS + 30)
+    prep = PreparedOverlay(build_overlay(s, r))
+    img = QImage(400, 400, QImage.Format.Format_ARGB32)
+    p = QPainter(img)
+    paint_overlay(p, prep, RenderContext(layers=frozenset({"gt", "labels"}), scale=1.0))
+    p.end()
+    assert prep.labels_left_out == 30
+    few, r_few = _many_missed(5)
+    prep_few = PreparedOverlay(build_overlay(few, r_few))
+    p = QPainter(img)
+    paint_overlay(p, prep_few, RenderContext(layers=frozenset({"gt", "labels"}), scale=2.0))
+    p.end()
+    assert prep_few.labels_left_out == 0
+
+
+def test_polygons_are_copied_point_for_point() -> None:
+    from viewer.paint import polygons
+
+    rings = [np.array([[1.5, 2.0], [3.0, 4.25], [5.0, -6.5]]), np.zeros((0, 2)), np.eye(2)]
+    got = [[(q.at(i).x(), q.at(i).y()) for i in range(q.size())] for q in polygons(rings)]
+    assert got == [[(1.5, 2.0), (3.0, 4.25), (5.0, -6.5)], [], [(1.0, 0.0), (0.0, 1.0)]]

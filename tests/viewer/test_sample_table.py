@@ -40,3 +40,21 @@ def test_worst_first_text_filter_and_failure_filters(qtbot) -> None:
         for i in fp
     )
     assert s.visible_ids == fp
+
+
+def test_failure_columns_empty_on_every_row_are_hidden(qtbot) -> None:
+    from viewer.widgets.sample_table import COLUMNS
+
+    s = Session()
+    panel = SampleTablePanel(s)
+    qtbot.addWidget(panel)
+    s.open_dataset(demo_dataset_paths("b"))
+    wait_evaluated(qtbot, s)
+    for metric, shown, hidden in (("ic15_iou", "miss", "split"), ("cleval_det", "split", "multi")):
+        s.set_metric(metric)
+        rows = panel.model.rows
+        for name, want_hidden in ((shown, False), (hidden, True)):
+            col = COLUMNS.index(name)
+            field = panel.model.fields()[col]
+            assert any(getattr(r, field) for r in rows) is not want_hidden, (metric, name)
+            assert panel.view.isColumnHidden(col) is want_hidden, (metric, name)

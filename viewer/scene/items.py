@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -12,9 +13,10 @@ from metrics.model import Sample
 from viewer.scene.palette import StyleKey
 
 Ref = tuple[str, int]  # ("gt", i) or ("det", j)
+_NONE: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(slots=True, eq=False)
 class DrawItem:
     """One thing to draw, in image coordinates.
 
@@ -24,6 +26,8 @@ class DrawItem:
     (n, 2, 2) segments; data: texts, refs, related).
     style: its state, a key of ``viewer.scene.palette.PALETTE`` (colour, fill, pen).
     ref: the instance it belongs to (for picking); related: instances to light up with it.
+    Treated as immutable once made (not frozen: a 1,000-word page makes thousands of them
+    per image, and a frozen dataclass costs three times as much to build).
     """
 
     layer: str
@@ -33,8 +37,8 @@ class DrawItem:
     text: str = ""
     ref: Ref | None = None
     related: tuple[Ref, ...] = ()
-    extra: Mapping[str, float] = field(default_factory=dict)
-    data: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, float] = field(default_factory=lambda: _NONE)
+    data: Mapping[str, Any] = field(default_factory=lambda: _NONE)
 
 
 def bounds(sample: Sample) -> tuple[float, float, float, float]:

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from metrics.check import Finding
 from metrics.evidence import (
     instance_states,
     multiline_of,
@@ -19,7 +20,8 @@ from metrics.evidence import (
 )
 from metrics.model import Problem, Sample
 from metrics.results import MatchKind, MatchRecord, SampleResult, Verdict
-from viewer.scene.items import DrawItem, Ref, sample_boxes
+from viewer.scene.checks import finding_items
+from viewer.scene.items import DrawItem, Ref, bboxes, sample_boxes
 from viewer.scene.palette import (
     MATCH_KIND,
     PCC_STATE,
@@ -58,20 +60,19 @@ def instance_items(sample: Sample, result: SampleResult | None) -> list[DrawItem
     items = []
     for side, insts, state in (("gt", sample.gt, states[0]), ("det", sample.det, states[1])):
         verdicts = _verdicts(result, side, len(insts))
+        styles: dict[tuple[str, Any], StyleKey] = {}  # a few distinct ones per page
         for k, inst in enumerate(insts):
             ref = (side, k)
             v = verdicts[k] if k < len(verdicts) else None
             if side == "gt" and inst.dont_care:
                 v = Verdict.DONT_CARE
-            style = STATE_STYLE.get((side, state.get(k, "")), verdict_key(side, v))
+            key = (state.get(k, ""), v)
+            style = styles.get(key)
+            if style is None:
+                style = styles[key] = STATE_STYLE.get((side, key[0]), verdict_key(side, v))
             items.append(
                 DrawItem(
-                    side,
-                    "polygon",
-                    inst.points,
-                    style,
-                    ref=ref,
-                    related=partners.get(ref, ()),
+                    side, "polygon", inst.points, style, ref=ref, related=partners.get(ref, ())
                 )
             )
     return items
@@ -85,26 +86,31 @@ def link_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
     """Lines from each matched GT to each of its detections, one batch per match kind."""
     gb, db = sample_boxes(sample)
     gc, dc = _centres(gb), _centres(db)
-    batches: dict[StyleKey, tuple[list[np.ndarray], list[str], list[Ref], list[Ref]]] = {}
+    batches: dict[StyleKey, tuple[list[int], list[int], list[str]]] = {}
     for m in result.matches:
-        seg, texts, refs, related = batches.setdefault(MATCH_KIND[m.kind], ([], [], [], []))
+        gts, dets, texts = batches.setdefault(MATCH_KIND[m.kind], ([], [], []))
         label = _match_label(result.metric, m)
         for i in m.gt:
+            if i >= len(gc):
+                continue
             for j in m.det:
-                if i < len(gc) and j < len(dc):
-                    seg.append(np.stack([gc[i], dc[j]]))
+                if j < len(dc):
+                    gts.append(i)
+                    dets.append(j)
                     texts.append(label)
-                    refs.append(("det", j))
-                    related.append(("gt", i))
     return [
         DrawItem(
             "links",
             "lines",
-            np.asarray(seg),
+            np.stack([gc[gts], dc[dets]], axis=1).reshape(-1, 2, 2),
             style,
-            data={"texts": texts, "refs": refs, "related": related},
+            data={
+                "texts": texts,
+                "refs": [("det", j) for j in dets],
+                "related": [("gt", i) for i in gts],
+            },
         )
-        for style, (seg, texts, refs, related) in batches.items()
+        for style, (gts, dets, texts) in batches.items()
     ]
 
 
@@ -129,44 +135,39 @@ def dont_care_items(sample: Sample) -> list[DrawItem]:
 def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
     """Cut regions (GT minus detection) and outlier regions, with Ct/|G| and Ot/|D| labels
     where the TIoU penalty applies."""
-    todo = [
-        (m, name)
-        for m in result.matches
-        for name in ("cut", "outlier")
-        if m.regions.get(name) is not None
-    ]
-    all_rings = [list(m.regions[name].rings) for m, name in todo]
     gb, _ = sample_boxes(sample)
     items: list[DrawItem] = []
-    labels: dict[
-        str, tuple[list[np.ndarray], list[str], list[float], list[Ref], list[np.ndarray]]
-    ] = {}
-    for (m, name), rings in zip(todo, all_rings, strict=True):
-        if not rings:
-            continue
-        refs = tuple(("gt", i) for i in m.gt) + tuple(("det", j) for j in m.det)
-        items.extend(
-            DrawItem("tiou", "polygon", ring, TIOU_REGION[name], ref=refs[0], related=refs[1:])
-            for ring in rings
-        )
-        ratio = m.values.get("ct_ratio" if name == "cut" else "ot_ratio", 0.0)
-        if ratio > 0 and m.values.get("f_ct" if name == "cut" else "f_ot", 1.0) < 1.0:
-            pos, texts, sizes, owners, boxes = labels.setdefault(name, ([], [], [], [], []))
-            ring = max(rings, key=len)
-            pos.append(ring.mean(axis=0))
-            texts.append(f"{name} {100 * ratio:.0f} %")
-            sizes.append(float(gb[m.gt[0], 3] - gb[m.gt[0], 1]) if m.gt else 1e9)
-            owners.append(refs[0])
-            boxes.append(np.concatenate([ring.min(axis=0), ring.max(axis=0)]))
-    for name, (pos, texts, sizes, owners, boxes) in labels.items():
+    labels: dict[str, tuple[list[np.ndarray], list[str], list[float], list[Ref]]] = {}
+    for m in result.matches:
+        for name in ("cut", "outlier"):
+            region = m.regions.get(name)
+            if region is None or not region.rings:
+                continue
+            refs = tuple(("gt", i) for i in m.gt) + tuple(("det", j) for j in m.det)
+            style = TIOU_REGION[name]
+            items.extend(
+                DrawItem("tiou", "polygon", ring, style, ref=refs[0], related=refs[1:])
+                for ring in region.rings
+            )
+            ratio = m.values.get("ct_ratio" if name == "cut" else "ot_ratio", 0.0)
+            if ratio > 0 and m.values.get("f_ct" if name == "cut" else "f_ot", 1.0) < 1.0:
+                rings, texts, sizes, owners = labels.setdefault(name, ([], [], [], []))
+                rings.append(max(region.rings, key=len))
+                texts.append(f"{name} {100 * ratio:.0f} %")
+                sizes.append(float(gb[m.gt[0], 3] - gb[m.gt[0], 1]) if m.gt else 1e9)
+                owners.append(refs[0])
+    for name, (rings, texts, sizes, owners) in labels.items():
+        lengths = np.fromiter((len(r) for r in rings), dtype=np.intp, count=len(rings))
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+        centres = np.add.reduceat(np.concatenate(rings), starts, axis=0) / lengths[:, None]
         items.append(
             texts_item(
                 "tiou",
                 TIOU_TEXT[name],
                 texts,
                 owners,
-                np.asarray(boxes),
-                anchors=np.asarray(pos),
+                bboxes(rings),
+                anchors=centres,
                 sizes=np.asarray(sizes),
             )
         )
@@ -270,7 +271,10 @@ def warning_items(sample: Sample, problems: Iterable[Problem]) -> list[DrawItem]
 
 
 def build_overlay(
-    sample: Sample, result: SampleResult | None, problems: Sequence[Problem] = ()
+    sample: Sample,
+    result: SampleResult | None,
+    problems: Sequence[Problem] = (),
+    findings: Sequence[Finding] = (),
 ) -> list[DrawItem]:
     """Every draw item of a sample; the painter shows the layers that are switched on."""
     items = dont_care_items(sample)
@@ -282,4 +286,4 @@ def build_overlay(
         items += pcc_items(result, sample) + multiline_items(result)
     items += text_items(sample)
     items += warning_items(sample, [p for p in problems if p.sample_id == sample.id])
-    return items
+    return items + finding_items(sample, findings)

@@ -43,7 +43,7 @@ class Style:
     hatch: bool = False
     radius: float = 4.0  # point markers, screen pixels
     label: str = ""  # legend text
-    marker: str = "circle"  # point markers: "circle", "square" or "diamond"
+    marker: str = "circle"  # point markers: "circle", "square", "diamond" or "cross"
     dot: bool = False  # dotted outline (dash: dashed)
 
     def look(self) -> tuple[object, ...]:
@@ -91,6 +91,9 @@ class StyleKey(StrEnum):
     MULTILINE_ACCEPTED = "multiline.accepted"
     MULTILINE_REJECTED = "multiline.rejected"
     WARNING = "warning"
+    CHECK_CROSSING = "check.crossing"  # where a bow-tie's edges cross (detlens check)
+    CHECK_OUTSIDE = "check.outside"  # the part of a box outside its image
+    CHECK_DUPLICATE = "check.duplicate"  # a box repeating an earlier one of its file
     HOVER = "highlight"
     SELECTED = "selected"
     COMPARE_DIFF = "compare.diff"
@@ -158,6 +161,24 @@ PALETTE: dict[StyleKey, Style] = {
         label="pivot pair, other line (rejected)",
     ),
     K.WARNING: Style(Rgba.of("#facc15"), None, 3.0, dot=True, label="reader warning"),
+    K.CHECK_CROSSING: Style(
+        Rgba.of("#dc2626"),
+        Rgba.of("#dc2626"),
+        1.5,
+        radius=6.0,
+        marker="cross",
+        label="check: edges of a self-intersecting box cross here",
+    ),
+    K.CHECK_OUTSIDE: Style(
+        Rgba.of("#dc2626"),
+        Rgba.of("#a0dc2626"),
+        1.5,
+        hatch=True,
+        label="check: part of a box outside its image",
+    ),
+    K.CHECK_DUPLICATE: Style(
+        Rgba.of("#fb923c"), None, 5.0, dot=True, label="check: duplicate of an earlier box"
+    ),
     K.HOVER: Style(Rgba.of("#ffffff"), None, 4.0, label="hovered"),
     K.COMPARE_DIFF: Style(LIME, None, 4.0, dot=True, label="A and B differ on this GT"),
     K.SELECTED: Style(Rgba.of("#ffffff"), None, 6.0, dash=True, label="selected"),
@@ -222,7 +243,7 @@ LAYER_LEGEND: dict[str, tuple[StyleKey, ...]] = {
     "tiou": (K.TIOU_CUT, K.TIOU_OUTLIER),
     "pcc": (K.PCC_MISSED, K.PCC_COUNTED, K.PCC_OVERLAPPED),
     "multiline": (K.MULTILINE_ACCEPTED, K.MULTILINE_REJECTED),
-    "warnings": (K.WARNING,),
+    "warnings": (K.WARNING, K.CHECK_CROSSING, K.CHECK_OUTSIDE, K.CHECK_DUPLICATE),
 }
 
 # Styles that are not a layer of their own but appear on the canvas (legend: "Canvas").

@@ -8,6 +8,7 @@ All drawing goes through ``viewer.paint.paint_overlay``.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
@@ -18,21 +19,27 @@ from PySide6.QtGui import (
     QPainter,
     QPen,
     QPixmap,
+    QResizeEvent,
     QWheelEvent,
 )
 from PySide6.QtWidgets import (
-    QGraphicsItem,
     QGraphicsPixmapItem,
     QGraphicsRectItem,
     QGraphicsScene,
     QGraphicsView,
-    QStyleOptionGraphicsItem,
     QWidget,
 )
 
 from metrics.model import Sample
 from metrics.results import SampleResult
-from viewer.paint import PreparedOverlay, RenderContext, paint_banner, paint_mixed, paint_overlay
+from viewer.overlay_item import OverlayItem
+from viewer.paint import (
+    PreparedOverlay,
+    RenderContext,
+    paint_mixed,
+    paint_overlay,
+)
+from viewer.paint_notes import paint_notes
 from viewer.scene.banner import banner_text, label_tooltip
 from viewer.scene.items import DrawItem, Ref, bounds
 from viewer.scene.overlay import build_overlay
@@ -40,41 +47,6 @@ from viewer.scene.picking import PickIndex
 from viewer.session import Session
 
 log = logging.getLogger(__name__)
-
-
-class OverlayItem(QGraphicsItem):
-    """One scene item that paints every draw item of the current sample."""
-
-    def __init__(self, view: CanvasView) -> None:
-        super().__init__()
-        self.view = view
-        self.items: list[DrawItem] = []
-        self.prepared = PreparedOverlay([])
-        self.picker = PickIndex([])
-        self.rect = QRectF(0, 0, 1, 1)
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
-
-    def set_items(self, items: list[DrawItem]) -> None:
-        self.set_prepared(items, PreparedOverlay(items), PickIndex(items))
-
-    def set_prepared(
-        self, items: list[DrawItem], prepared: PreparedOverlay, picker: PickIndex
-    ) -> None:
-        self.items, self.prepared, self.picker = items, prepared, picker
-
-    def boundingRect(self) -> QRectF:
-        return self.rect
-
-    def paint(
-        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        del widget
-        try:
-            r = option.exposedRect  # type: ignore[attr-defined]
-            ctx = self.view.render_context((r.left(), r.top(), r.right(), r.bottom()))
-            self.view.paint_layers(painter, self.prepared, ctx)
-        except Exception:  # a drawing bug must never take the application down
-            log.exception("painting the overlay failed")
 
 
 class CanvasView(QGraphicsView):
@@ -92,6 +64,7 @@ class CanvasView(QGraphicsView):
         self.mix = 0.5  # swipe divider (fraction of the width) or B's opacity
         self._b_overlay: PreparedOverlay | None = None
         self._syncing = False
+        self._fitted = False  # the last zoom was a fit (kept on resize)
         self.setScene(QGraphicsScene(self))
         self.setBackgroundBrush(QColor("#2b2b2b"))
         self.setRenderHints(
@@ -115,15 +88,14 @@ class CanvasView(QGraphicsView):
         self.scene().addItem(self.pixmap_item)
         self.scene().addItem(self.overlay)
         self._image_path: str | None = None
-        # prepared overlays of recently shown (sample, result) pairs: going back is instant
-        self._cache: dict[
-            tuple[int, int], tuple[object, object, list[DrawItem], PreparedOverlay, PickIndex]
-        ] = {}
+        # prepared overlays of recently shown (sample, result, findings): going back is instant
+        self._cache: dict[tuple[int, ...], tuple[Any, Any, list[DrawItem], Any, PickIndex]] = {}
         self._press: QPointF | None = None
         self._stack: list[Ref] = []  # the instances under the last click, smallest first
         self._fit_pending = True
         session.sample_changed.connect(self._on_session_sample_changed)
         session.results_changed.connect(self.refresh)
+        session.checks.changed.connect(self.refresh)
         session.metric_changed.connect(lambda _: self.refresh())
         session.layers_changed.connect(lambda _: self._on_layers_changed())
         session.selection_changed.connect(lambda _: self.viewport().update())
@@ -193,26 +165,22 @@ class CanvasView(QGraphicsView):
         return banner_text(s.sides[self.index], s.sample_id, bool(self._image_path))
 
     def drawForeground(self, painter: QPainter, rect: QRectF | QRect) -> None:
-        """The detector's (or metric's) name in the corner when comparing, and the banner
-        saying why an image is not evaluated."""
+        """The banner saying why an image is not evaluated, the note on labels that did not
+        fit, and the detector's (or metric's) name in the corner when comparing."""
         del rect
+        s, left_out = self.session, self.overlay.prepared.labels_left_out
+        name = ""
+        if s.comparing():
+            name = "  |  ".join(s.names()) if self.mix_mode != "off" else s.names()[self.index]
+        footer = ""
+        if left_out and "labels" in s.layers:
+            footer = (
+                f"{left_out:,} score labels not shown at this zoom (small or crowded words): "
+                "zoom in, or hover an instance"
+            )
         painter.save()
         painter.resetTransform()
-        top = 36.0 if self.session.comparing() else 6.0
-        paint_banner(painter, self.banner(), self.viewport().width(), top)
-        painter.restore()
-        if not self.session.comparing():
-            return
-        painter.save()
-        painter.resetTransform()
-        label = self.session.names()[self.index]
-        if self.mix_mode != "off":
-            label = "  |  ".join(self.session.names())
-        painter.setPen(QColor("#ffffff"))
-        painter.fillRect(QRectF(6, 6, 12 + 8 * len(label), 24), QColor(0, 0, 0, 170))
-        painter.drawText(
-            QRectF(12, 6, 8 * len(label), 24), int(Qt.AlignmentFlag.AlignVCenter), label
-        )
+        paint_notes(painter, self.viewport().rect(), self.banner(), footer, name)
         painter.restore()
 
     # ------------------------------------------------------------------ synchronization
@@ -249,10 +217,12 @@ class CanvasView(QGraphicsView):
                 self._b_overlay = PreparedOverlay(
                     build_overlay(b_sample, b.result(sid), self.session.problems())
                 )
-        key = (id(sample), id(result))
+        checks = self.session.checks
+        key = (id(sample), id(result), checks.version)
         cached = self._cache.pop(key, None)
         if cached is None or cached[0] is not sample or cached[1] is not result:
-            items = build_overlay(sample, result, self.session.problems())
+            found = checks.of_sample(sample.id)
+            items = build_overlay(sample, result, self.session.problems(), found)
             cached = (sample, result, items, PreparedOverlay(items), PickIndex(items))
         self._cache[key] = cached  # most recent last
         while len(self._cache) > 8:
@@ -306,7 +276,9 @@ class CanvasView(QGraphicsView):
 
     # ------------------------------------------------------------------ navigation
     def fit(self) -> None:
-        """The whole image in view; with a banner, room above it so the banner covers none."""
+        """The whole image in view; with a banner, room above it so the banner covers none.
+        The view stays fitted when the window is resized, until the user zooms."""
+        self._fitted = True
         rect = self.overlay.rect
         if self.banner():
             rect = rect.adjusted(0, -0.08 * rect.height(), 0, 0)
@@ -314,11 +286,18 @@ class CanvasView(QGraphicsView):
         self.zoom_changed.emit(self.transform().m11())
         self._emit_view()
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._fitted:
+            self.fit()
+
     def actual_size(self) -> None:
+        self._fitted = False
         self.resetTransform()
         self.zoom_changed.emit(1.0)
 
     def zoom(self, factor: float) -> None:
+        self._fitted = False
         current = self.transform().m11()
         factor = min(max(factor, 0.02 / current), 64.0 / current)
         self.scale(factor, factor)
@@ -372,12 +351,17 @@ class CanvasView(QGraphicsView):
         box = None if ref is None else self.overlay.picker.bounds_of(ref)
         if box is None:
             return
+        self._fitted = False
         x0, y0, x1, y1 = box
-        pad = max(x1 - x0, y1 - y0, 20.0) * 0.6
+        pad = max(x1 - x0, y1 - y0, 20.0) * 0.25
+        before = self.transform()
         self.fitInView(
             QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad),
             Qt.AspectRatioMode.KeepAspectRatio,
         )
+        if self.transform().m11() < before.m11():  # a big word: never zoom out, centre it
+            self.setTransform(before)
+            self.centerOn((x0 + x1) / 2, (y0 + y1) / 2)
         self.zoom_changed.emit(self.transform().m11())
         self._emit_view()
 

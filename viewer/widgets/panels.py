@@ -121,9 +121,10 @@ class SummaryPanel(QLabel):
             self.setText("No dataset: File › Open.")
             return
         head = f"<b>{s.paths.title if s.paths else ''}</b> — {len(s.dataset)} images"
+        if s.score_threshold is not None:
+            head += f"<br>detections with confidence ≥ {s.score_threshold:.4g} only (Analysis)"
         if ev is None or ev.summary is None:
-            busy = s.is_busy() or ev is None
-            state = "evaluating…" if busy else "no image could be evaluated"
+            state = _state(s, ev is None)
             self.setText("<br>".join([head, f"{s.metric}: {state}", *_plan_lines(s)]))
             return
         lines = [head]
@@ -148,6 +149,18 @@ class SummaryPanel(QLabel):
                 lines.append(_delta(f"&nbsp;&nbsp;filtered ({len(ids)})", ev, ev_b, ids))
         lines.extend(_plan_lines(s))
         self.setText("<br>".join(lines))
+
+
+def _state(s: Session, missing: bool) -> str:
+    """Why the shown metric has no scores: it failed (with the reason) or was cancelled
+    (Apply re-runs it), it is running, or no image could be evaluated."""
+    why = s.a.failure() if s.a is not None else None
+    if why:
+        what = "cancelled" if why == "cancelled" else f"failed: {html.escape(why)}"
+        return f"<span style='color:#b91c1c'>not evaluated ({what})</span> — Apply re-runs it"
+    if missing:
+        return "evaluating…" if s.is_busy() else "not evaluated — Apply runs it"
+    return "no image could be evaluated"
 
 
 def _plan_lines(s: Session) -> list[str]:
@@ -369,6 +382,7 @@ class ParamPanel(QWidget):
         self.progress.setVisible(busy)
         self.cancel.setVisible(busy)
         self.apply.setEnabled(not busy)
+        self.reset.setEnabled(not busy)
 
     def _on_session_progress(self, done: int, total: int) -> None:
         self.progress.setMaximum(max(total, 1))

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHeaderView,
     QLineEdit,
+    QPushButton,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -64,6 +65,7 @@ _FIELDS = (
     "partial",
     "multiline",
 )
+FIRST_COUNT_COLUMN = COLUMNS.index("miss")
 COMPARE_COLUMNS = ("H(B)", "ΔH", "|ΔH|", "A only", "B only")
 COMPARE_TOOLTIPS = (
     "H-mean of B",
@@ -164,7 +166,22 @@ class SampleFilterModel(QSortFilterProxyModel):
         super().__init__()
         self.text = ""
         self.kinds: set[str] = set()
+        self.focus: dict[str, int] | None = None  # Analysis panel: these ids, in this order
         self.setSortRole(Qt.ItemDataRole.UserRole)
+
+    def set_focus(self, ids: list[str] | None) -> None:
+        self._change(
+            lambda: setattr(
+                self, "focus", None if ids is None else {s: k for k, s in enumerate(ids)}
+            )
+        )
+
+    def lessThan(self, left: Index, right: Index) -> bool:
+        if self.focus is None:
+            return super().lessThan(left, right)
+        rows = self.sourceModel().rows  # type: ignore[attr-defined]
+        a, b = rows[left.row()].sample_id, rows[right.row()].sample_id
+        return self.focus.get(a, 0) < self.focus.get(b, 0)
 
     def set_text(self, text: str) -> None:
         self._change(lambda: setattr(self, "text", text.strip().lower()))
@@ -186,6 +203,8 @@ class SampleFilterModel(QSortFilterProxyModel):
         assert isinstance(model, SampleTableModel)
         r = model.rows[row]
         if self.text and self.text not in r.sample_id.lower():
+            return False
+        if self.focus is not None and r.sample_id not in self.focus:
             return False
         return all(r.count(k) > 0 for k in self.kinds)
 
@@ -236,6 +255,11 @@ class SampleTablePanel(QWidget):
         layout.addWidget(self.compare_row)
         self._compare_layout = False  # comparison columns moved to the front
         session.comparison_changed.connect(self._on_session_comparison_changed)
+        self.focus_button = QPushButton()
+        self.focus_button.setVisible(False)
+        self.focus_button.clicked.connect(lambda: session.set_focus(None))
+        session.focus_changed.connect(self._on_session_focus_changed)
+        layout.addWidget(self.focus_button)
         layout.addWidget(self.view)
         self.view.selectionModel().currentRowChanged.connect(self._on_view_row_changed)
         session.sample_changed.connect(self._on_session_sample_changed)
@@ -243,6 +267,7 @@ class SampleTablePanel(QWidget):
             lambda: self._on_session_sample_changed(session.sample_id or "")
         )
         self.model.modelReset.connect(self._open_worst)
+        self.model.modelReset.connect(self._hide_empty_counts)
         for signal in (
             self.proxy.modelReset,
             self.proxy.layoutChanged,
@@ -250,6 +275,16 @@ class SampleTablePanel(QWidget):
             self.proxy.rowsRemoved,
         ):
             signal.connect(self._publish_visible)
+
+    def _on_session_focus_changed(self, focus: tuple[list[str], str] | None) -> None:
+        """Only the images the Analysis panel picked, in its order (largest loss first)."""
+        self.proxy.set_focus(None if focus is None else focus[0])
+        self.focus_button.setVisible(focus is not None)
+        if focus is not None:
+            self.focus_button.setText(f"{focus[1]} ({len(focus[0])}): show all")
+            self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        else:
+            self.view.sortByColumn(HMEAN_COLUMN, Qt.SortOrder.AscendingOrder)
 
     def visible_ids(self) -> list[str]:
         """Sample ids in the table's current order and filter (for next/previous)."""
@@ -276,6 +311,14 @@ class SampleTablePanel(QWidget):
                     header.moveSection(header.visualIndex(col), col)
                 self.view.sortByColumn(HMEAN_COLUMN, Qt.SortOrder.AscendingOrder)
                 self._compare_layout = False
+
+    def _hide_empty_counts(self) -> None:
+        """Failure-count columns that are empty on every row (no splits under IoU, say) are
+        hidden, so the columns that say something fit the panel without scrolling."""
+        rows, fields = self.model.rows, self.model.fields()
+        for col in range(FIRST_COUNT_COLUMN, len(COLUMNS)):
+            empty = bool(rows) and not any(getattr(r, fields[col]) for r in rows)
+            self.view.setColumnHidden(col, empty)
 
     def _publish_visible(self, *_: object) -> None:
         self.session.set_visible(self.visible_ids())

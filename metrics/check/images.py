@@ -1,0 +1,60 @@
+"""Image sizes from the file header (PNG, JPEG, GIF, BMP, WebP), without decoding the image
+and without Pillow (the engine stands alone)."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+
+
+def image_size(path: str | Path) -> tuple[int, int] | None:
+    """(width, height) of an image, or None when the header cannot be read."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(32)
+            if head.startswith(b"\xff\xd8"):
+                fh.seek(2)
+                return _jpeg(fh.read(1 << 20))
+    except OSError:
+        return None
+    return _simple(head)
+
+
+def _simple(head: bytes) -> tuple[int, int] | None:
+    if head.startswith(b"\x89PNG\r\n\x1a\n") and len(head) >= 24:
+        w, h = struct.unpack(">II", head[16:24])
+        return int(w), int(h)
+    if head[:6] in (b"GIF87a", b"GIF89a"):
+        w, h = struct.unpack("<HH", head[6:10])
+        return int(w), int(h)
+    if head.startswith(b"BM") and len(head) >= 26:
+        w, h = struct.unpack("<ii", head[18:26])
+        return abs(int(w)), abs(int(h))
+    if head.startswith(b"RIFF") and head[8:12] == b"WEBP" and head[12:16] == b"VP8X":
+        w = int.from_bytes(head[24:27], "little") + 1
+        h = int.from_bytes(head[27:30], "little") + 1
+        return w, h
+    return None
+
+
+def _jpeg(data: bytes) -> tuple[int, int] | None:
+    """Walk the JPEG segments to the first start-of-frame marker."""
+    pos = 0
+    while pos + 4 <= len(data):
+        if data[pos] != 0xFF:
+            return None
+        marker = data[pos + 1]
+        if marker == 0xFF:
+            pos += 1
+            continue
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            pos += 2
+            continue
+        (length,) = struct.unpack(">H", data[pos + 2 : pos + 4])
+        if marker in _SOF and pos + 9 <= len(data):
+            h, w = struct.unpack(">HH", data[pos + 5 : pos + 9])
+            return int(w), int(h)
+        pos += 2 + length
+    return None

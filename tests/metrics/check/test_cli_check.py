@@ -1,0 +1,59 @@
+"""``detlens check`` on the command line: exit codes, grouping, --json, the demo."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from metrics.cli.main import main
+from tests.support import shared_path, skip_reason
+
+
+def test_demo_reports_nothing_but_what_it_shows(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check"]) == 0
+    out = capsys.readouterr().out
+    assert "0 error(s), 0 warning(s)" in out
+    assert "[demo: img_8's curved GT" in out
+
+
+def test_warnings_exit_1_and_json_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "gt").mkdir()
+    lines = [f"0,0,10,10,10,0,0,10,t{k}" for k in range(8)]
+    (tmp_path / "gt" / "gt_img_1.txt").write_text("\n".join(lines) + "\n")
+    out_json = tmp_path / "check.json"
+    code = main(["check", "--gt", str(tmp_path / "gt"), "--json", str(out_json), "--show", "2"])
+    assert code == 1
+    text = capsys.readouterr().out
+    assert "warning bow_tie: 8" in text and "... and 6 more" in text
+    data = json.loads(out_json.read_text())
+    ties = [f for f in data["findings"] if f["code"] == "bow_tie"]
+    assert [f["line"] for f in ties] == list(range(1, 9))
+    assert ties[0]["instance"] == 1 and ties[0]["points"] == [[5.0, 5.0]]
+
+
+def test_option_mistakes_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--gt", str(tmp_path / "missing")]) == 2
+    assert main(["check", "--det", str(tmp_path)]) == 2
+    gt = tmp_path / "gt_img_1.txt"
+    gt.write_text("0,0,10,0,10,10,0,10,a\n")
+    assert main(["check", "--gt", str(gt), "--json", str(gt)]) == 2
+    assert main(["check", "--gt", str(gt), "--show", "-1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("detlens: error:") == 4 and "Traceback" not in err
+    assert gt.read_text() == "0,0,10,0,10,10,0,10,a\n"
+
+
+def test_totaltext_read_as_quad_reports_swallowed_coordinates(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    gt = shared_path("data", "totaltext", "gt.zip")
+    if not gt.exists():
+        pytest.skip(skip_reason(gt))
+    assert main(["check", "--gt", str(gt), "--box-type", "QUAD"]) == 1
+    out = capsys.readouterr().out
+    assert "error swallowed_coords: " in out
+    assert "gt_img1.txt:1: error: transcription '620,926" in out

@@ -1,0 +1,158 @@
+"""``metrics.check``: each kind of finding on a hand-made file, located by file and line."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from metrics.check import Level, check_dataset, exit_code, image_size
+from metrics.check.shapes import crossings
+from metrics.io.reader import LoadOptions, load_dataset
+from metrics.model import BoxType
+
+
+def _write(folder: Path, name: str, lines: list[str]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text("\n".join(lines) + "\n")
+
+
+def _codes(findings, code):  # type: ignore[no-untyped-def]
+    return [f for f in findings if f.code == code]
+
+
+def _check(tmp_path: Path, gt: list[str], det: list[str] | None = None, **kw):  # type: ignore[no-untyped-def]
+    _write(tmp_path / "gt", "gt_img_1.txt", gt)
+    if det is not None:
+        _write(tmp_path / "det", "res_img_1.txt", det)
+    ds = load_dataset(tmp_path / "gt", tmp_path / "det" if det is not None else None, **kw)
+    return check_dataset(ds, with_metrics=False)
+
+
+def test_bow_tie_reports_its_crossing(tmp_path: Path) -> None:
+    found = _check(tmp_path, ["0,0,10,0,10,10,0,10,ok", "0,0,10,10,10,0,0,10,tie"])
+    (f,) = _codes(found, "bow_tie")
+    assert (f.line, f.side, f.index, f.level) == (2, "gt", 1, Level.WARNING)
+    assert f.points == ((5.0, 5.0),)
+
+
+def test_counter_clockwise_quad(tmp_path: Path) -> None:
+    found = _check(tmp_path, ["0,0,0,10,10,10,10,0,ccw"])
+    (f,) = _codes(found, "ccw_quad")
+    assert f.line == 1 and f.source is not None and f.source.endswith("gt_img_1.txt")
+
+
+def test_zero_area_and_few_points(tmp_path: Path) -> None:
+    found = _check(tmp_path, ["0,0,10,0,20,0,30,0,line", "50,50,###", "0,0,9,0,0,9,tri"])
+    assert [f.line for f in _codes(found, "zero_area")] == [1]
+    assert [f.line for f in _codes(found, "few_points")] == [2, 3]
+
+
+def test_float_coordinates_and_empty_care_text(tmp_path: Path) -> None:
+    found = _check(tmp_path, ["0.5,0,10,0,10,10,0,10,a", "20,0,30,0,30,10,20,10,"])
+    assert [f.line for f in _codes(found, "float_coords")] == [1]
+    assert [f.line for f in _codes(found, "empty_care_text")] == [2]
+
+
+def test_swallowed_coordinates_read_as_quad(tmp_path: Path) -> None:
+    line = "0,0,10,0,20,5,30,10,20,20,10,20,curve"
+    found = _check(tmp_path, [line], options=LoadOptions(gt_box_type=BoxType.QUAD))
+    (f,) = _codes(found, "swallowed_coords")
+    assert f.level is Level.ERROR and f.line == 1
+    assert not _codes(_check(tmp_path / "poly", [line]), "swallowed_coords")
+
+
+def test_a_numeric_transcription_is_not_swallowed(tmp_path: Path) -> None:
+    found = _check(tmp_path, ["0,0,10,0,10,10,0,10,4,000"])
+    assert not _codes(found, "swallowed_coords")
+
+
+def test_duplicates_whatever_the_first_vertex(tmp_path: Path) -> None:
+    found = _check(tmp_path, ["0,0,10,0,10,10,0,10,a", "10,0,10,10,0,10,0,0,a"])
+    (f,) = _codes(found, "duplicate")
+    assert f.line == 2 and "line 1" in f.message
+
+
+def test_mixed_ltrb_and_quads_is_a_warning(tmp_path: Path) -> None:
+    found = _check(tmp_path, ["0,0,10,0,10,10,0,10,a", "20,20,30,30,b"])
+    (f,) = _codes(found, "mixed_types")
+    assert f.level is Level.WARNING and f.line == 2
+
+
+def _png(path: Path, w: int, h: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(
+        b"\x89PNG\r\n\x1a\n"
+        + struct.pack(">I", 13)
+        + b"IHDR"
+        + struct.pack(">II", w, h)
+        + b"\x08\x02\x00\x00\x00"
+    )
+
+
+def test_box_outside_the_image_gives_the_part_outside(tmp_path: Path) -> None:
+    _png(tmp_path / "img" / "img_1.png", 100, 50)
+    assert image_size(tmp_path / "img" / "img_1.png") == (100, 50)
+    found = _check(
+        tmp_path, ["80,0,120,0,120,10,80,10,a", "0,0,10,0,10,10,0,10,b"], images=tmp_path / "img"
+    )
+    (f,) = _codes(found, "outside_image")
+    assert f.line == 1 and "50%" in f.message
+    (region,) = f.regions
+    assert sorted(map(tuple, region.tolist())) == [(100, 0), (100, 10), (120, 0), (120, 10)]
+
+
+def test_jpeg_size_from_header() -> None:
+    root = Path(__file__).resolve().parents[3] / "resources" / "demo" / "images"
+    size = image_size(root / "img_1.jpg")
+    assert size is not None and size[0] > 100 and size[1] > 100
+    assert image_size(Path(__file__)) is None
+
+
+def test_pairing_findings(tmp_path: Path) -> None:
+    _write(tmp_path / "gt", "gt_img_1.txt", ["0,0,10,0,10,10,0,10,a"])
+    _write(tmp_path / "gt", "gt_img_2.txt", ["0,0,10,0,10,10,0,10,a"])
+    _write(tmp_path / "det", "res_img_1.txt", ["0,0,10,0,10,10,0,10"])
+    _write(tmp_path / "det", "res_zzz.txt", ["0,0,10,0,10,10,0,10"])
+    found = check_dataset(load_dataset(tmp_path / "gt", tmp_path / "det"), with_metrics=False)
+    assert [f.sample_id for f in _codes(found, "gt_without_det")] == ["img_2"]
+    assert len(_codes(found, "det_without_gt")) == 1
+    assert exit_code(found) == 1
+
+
+def test_no_pairs_and_all_empty(tmp_path: Path) -> None:
+    _write(tmp_path / "gt", "gt_img_1.txt", ["0,0,10,0,10,10,0,10,a"])
+    _write(tmp_path / "det", "res_img_1.txt", [""])
+    found = check_dataset(load_dataset(tmp_path / "gt", tmp_path / "det"), with_metrics=False)
+    assert _codes(found, "no_detections")
+
+
+def test_crossings_of_a_convex_ring_are_none() -> None:
+    assert crossings(np.array([[0, 0], [10, 0], [10, 10], [0, 10]], dtype=float)) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "shift", "expect"),
+    [
+        ("swap", lambda p: p[:, ::-1].copy(), "x and y swapped"),
+        ("half", lambda p: p * 0.5, "another scale"),
+        ("shift", lambda p: p + np.array([300, 200]), "shifted by (+300, +200)"),
+        ("unit", lambda p: p / [2000, 1000], "normalised to 0-1"),
+    ],
+)
+def test_why_everything_is_zero(tmp_path: Path, name: str, shift, expect: str) -> None:  # type: ignore[no-untyped-def]
+    rng = np.random.default_rng(3)
+    gt, det = [], []
+    for _ in range(30):
+        x, y = rng.uniform(0, 1500), rng.uniform(0, 600)
+        w, h = rng.uniform(40, 200), rng.uniform(15, 40)
+        box = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]]).round()
+        gt.append(",".join(str(int(v)) for v in box.ravel()) + ",w")
+        moved = np.asarray(shift(box), dtype=float)
+        det.append(",".join(f"{v:.6f}" for v in moved.ravel()))
+    found = _check(tmp_path, gt, det)
+    (f,) = _codes(found, "det_transform")
+    assert expect in f.message and f.level is Level.ERROR
+    assert not _codes(_check(tmp_path / "same", gt, gt), "det_transform")

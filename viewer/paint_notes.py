@@ -1,0 +1,44 @@
+"""Notes painted over a view in screen coordinates: the banner that says why an image is not
+evaluated, the footer that says what did not fit, the name of the side in a comparison."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter
+
+
+def paint_banner(painter: QPainter, text: str, width: int, top: float) -> None:
+    """A dark strip of wrapped text across the top of a view (screen coordinates)."""
+    if not text:
+        return
+    flags = int(Qt.TextFlag.TextWordWrap)
+    need = painter.fontMetrics().boundingRect(QRect(0, 0, width - 28, 2000), flags, text)
+    box = QRectF(6, top, width - 12, need.height() + 10)
+    painter.fillRect(box, QColor(30, 30, 30, 215))
+    painter.setPen(QColor("#fde68a"))
+    painter.drawText(box.adjusted(8, 5, -8, -5), flags, text)
+
+
+def paint_footer(painter: QPainter, text: str, height: int) -> None:
+    """A short note on a dark strip at the bottom left of a view (screen coordinates)."""
+    fm = painter.fontMetrics()
+    box = QRectF(6, height - fm.height() - 16, fm.horizontalAdvance(text) + 16, fm.height() + 10)
+    painter.fillRect(box, QColor(30, 30, 30, 215))
+    painter.setPen(QColor("#e5e7eb"))
+    painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+
+
+def paint_name_tag(painter: QPainter, label: str) -> None:
+    """The detector's (or metric's) name in the top left corner."""
+    painter.setPen(QColor("#ffffff"))
+    painter.fillRect(QRectF(6, 6, 12 + 8 * len(label), 24), QColor(0, 0, 0, 170))
+    painter.drawText(QRectF(12, 6, 8 * len(label), 24), int(Qt.AlignmentFlag.AlignVCenter), label)
+
+
+def paint_notes(painter: QPainter, view: QRect, banner: str, footer: str, name: str) -> None:
+    """Everything a view says over its picture (screen coordinates); empty texts are skipped."""
+    paint_banner(painter, banner, view.width(), 36.0 if name else 6.0)
+    if footer:
+        paint_footer(painter, footer, view.height())
+    if name:
+        paint_name_tag(painter, name)
