@@ -92,7 +92,7 @@ def _coerce(value: str, annotation: Any) -> Any:
         except ValueError:
             kind = "an integer" if base is int else "a number"
             raise ValueError(f"expected {kind}, got {value!r}") from None
-    return _choices(text, annotation)
+    return text
 
 
 def _allows_none(annotation: Any) -> bool:
@@ -108,12 +108,11 @@ def _base_type(annotation: Any) -> Any:
     return annotation
 
 
-def _choices(text: str, annotation: Any) -> str:
+def _check_choice(key: str, value: Any, annotation: Any) -> None:
     """A Literal parameter's value must be one of its choices."""
     args = [a for a in typing.get_args(annotation) if a is not type(None)]
-    if typing.get_origin(annotation) is typing.Literal and text not in args:
-        raise ValueError(f"expected one of {', '.join(map(str, args))}, got {text!r}")
-    return text
+    if typing.get_origin(annotation) is typing.Literal and value not in args:
+        raise ValueError(f"{key} must be one of {', '.join(map(str, args))}, got {value!r}")
 
 
 def make_params(spec: MetricSpec, overrides: Mapping[str, Any] | None = None) -> Any:
@@ -129,6 +128,7 @@ def make_params(spec: MetricSpec, overrides: Mapping[str, Any] | None = None) ->
             raise KeyError(f"{spec.id} has no parameter {key!r}; it has: {', '.join(fields)}")
         kwargs[key] = _coerce(value, hints[key]) if isinstance(value, str) else value
         check_value(key, kwargs[key])
+        _check_choice(key, kwargs[key], hints[key])
     return spec.params_type(**kwargs)
 
 
