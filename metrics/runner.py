@@ -12,9 +12,8 @@ import logging
 import signal
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import metrics.cache as cache
 import metrics.guard as guard
@@ -22,6 +21,9 @@ from metrics.model import Dataset, InputError, Problem, Sample, Severity
 from metrics.registry import METRICS, make_params
 from metrics.results import Evaluation, SampleResult, aggregate
 from metrics.spec import MetricSpec
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 log = logging.getLogger(__name__)
 
@@ -251,6 +253,33 @@ def _run_serial(
     return rows, failed
 
 
+# The samples of the parallel run in progress: workers forked from this process read their
+# slices from here instead of receiving them pickled (see ``_run_parallel``).
+_SHARED: Sequence[Sample] = ()
+
+
+def _evaluate_slice(
+    start: int,
+    stop: int,
+    ids: Sequence[str],
+    params: Sequence[Any],
+    excluded: Mapping[str, set[str]],
+) -> tuple[Rows, Failed]:
+    """``_evaluate_chunk`` of ``_SHARED[start:stop]`` (in a forked worker)."""
+    return _evaluate_chunk(_SHARED[start:stop], ids, params, excluded)
+
+
+def _fork_context() -> Any:
+    """The fork start method when it is the platform's default and no other thread runs
+    (forking a threaded process is unsafe); None otherwise."""
+    import multiprocessing
+    import threading
+
+    if multiprocessing.get_start_method() != "fork" or threading.active_count() > 1:
+        return None
+    return multiprocessing.get_context("fork")
+
+
 def _run_parallel(
     samples: list[Sample],
     ids: list[str],
@@ -260,17 +289,36 @@ def _run_parallel(
     progress: Progress | None,
     cancel: Cancel | None,
 ) -> tuple[Rows, Failed]:
-    size = max(1, min(32, len(samples) // (workers * 4) or 1))
-    chunks = [samples[i : i + size] for i in range(0, len(samples), size)]
+    """Slices of about a quarter of a worker's share (at most ``_BLOCK`` samples, so the
+    geometry stays vectorized); with fork, workers inherit the samples and only the results
+    are pickled."""
+    from concurrent.futures import ProcessPoolExecutor  # only with workers (start-up)
+
+    global _SHARED
+    size = max(1, min(_BLOCK, -(-len(samples) // (workers * 4))))
+    bounds = [(a, min(a + size, len(samples))) for a in range(0, len(samples), size)]
+    context = _fork_context()
     rows: Rows = []
     failed: Failed = []
-    with ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts) as pool:
-        futures = [pool.submit(_evaluate_chunk, c, ids, params, excluded) for c in chunks]
-        try:
-            _gather(futures, chunks, rows, failed, len(samples), progress, cancel)
-        except BaseException:  # Ctrl-C or cancel: drop the queued chunks, then re-raise
-            pool.shutdown(wait=True, cancel_futures=True)
-            raise
+    try:
+        if context is not None:
+            _SHARED = samples  # before the first submit: the workers fork then
+        with ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=_ignore_interrupts
+        ) as pool:
+            futures = [
+                pool.submit(_evaluate_slice, a, b, ids, params, excluded)
+                if context is not None
+                else pool.submit(_evaluate_chunk, samples[a:b], ids, params, excluded)
+                for a, b in bounds
+            ]
+            try:
+                _gather(futures, bounds, rows, failed, len(samples), progress, cancel)
+            except BaseException:  # Ctrl-C or cancel: drop the queued slices, then re-raise
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
+    finally:
+        _SHARED = ()
     return rows, failed
 
 
@@ -281,23 +329,22 @@ def _ignore_interrupts() -> None:
 
 def _gather(
     futures: list[Future[tuple[Rows, Failed]]],
-    chunks: list[list[Sample]],
+    bounds: list[tuple[int, int]],
     rows: Rows,
     failed: Failed,
     total: int,
     progress: Progress | None,
     cancel: Cancel | None,
 ) -> None:
-    done = 0
-    for fut, chunk in zip(futures, chunks, strict=True):
+    """The slices' results in order, with progress; Cancelled when the caller cancels."""
+    for fut, (_, stop) in zip(futures, bounds, strict=True):
         if cancel is not None and cancel():
             raise Cancelled()
         chunk_rows, problems = fut.result()
         rows.extend(chunk_rows)
         failed.extend(problems)
-        done += len(chunk)
         if progress is not None:
-            progress(done, total)
+            progress(stop, total)
 
 
 def _failures(

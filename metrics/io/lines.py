@@ -16,8 +16,11 @@ import numpy as np
 
 from metrics.model import BoxType, FloatArray, Instance, ltrb_points
 
-_NUM = re.compile(r"\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*\Z", re.ASCII)
-_INT = re.compile(r"\s*-?\d+\s*\Z", re.ASCII)
+_NUM_FIELD = r"\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*"
+_NUM = re.compile(_NUM_FIELD + r"\Z", re.ASCII)
+# the numeric fields at the start of a line, in one match (each followed by "," or the end)
+_NUM_PREFIX = re.compile(rf"(?:{_NUM_FIELD}(?:,|\Z))*", re.ASCII)
+_ALL_INT = re.compile(r"\s*-?\d+\s*(?:,\s*-?\d+\s*)*\Z", re.ASCII)
 _CONF = re.compile(r"\s*(?:[01](?:\.\d*)?|0?\.\d+)\s*\Z", re.ASCII)
 DONT_CARE = "###"
 COORD_LIMIT = 1e9  # |coordinate| above this is no image coordinate (areas would overflow)
@@ -55,7 +58,7 @@ def _finite(values: FloatArray) -> None:
 
 def _numeric_text(nums: list[str]) -> bool:
     """10 or more integers, an even count and no text (see ``parse_gt_line``)."""
-    return len(nums) >= 10 and len(nums) % 2 == 0 and all(_INT.match(v) for v in nums)
+    return len(nums) >= 10 and len(nums) % 2 == 0 and _ALL_INT.match(",".join(nums)) is not None
 
 
 def _float(text: str) -> float:
@@ -91,11 +94,24 @@ def dequote(text: str) -> str:
 
 
 def _split(line: str) -> tuple[list[str], list[str]]:
+    """The leading numeric fields and the rest (one regex match for the whole prefix)."""
     fields = line.split(",")
-    k = 0
-    while k < len(fields) and _NUM.match(fields[k]):
-        k += 1
+    prefix = _NUM_PREFIX.match(line)
+    numeric = prefix.group() if prefix is not None else ""
+    k = numeric.count(",") + (1 if numeric and not numeric.endswith(",") else 0)
     return fields[:k], fields[k:]
+
+
+def _integers(nums: list[str]) -> bool:
+    """Every field an integer (no decimal point, no exponent)."""
+    return not nums or _ALL_INT.match(",".join(nums)) is not None
+
+
+def _floats(nums: list[str]) -> list[float]:
+    try:
+        return [float(v) for v in nums]
+    except ValueError:
+        return [_float(v) for v in nums]  # raises, naming the field
 
 
 def shape_of(line: str) -> LineShape:
@@ -131,7 +147,7 @@ def _coords(
         raise LineError(
             f"expected x,y coordinate pairs (at least {min_numbers} numbers), found {n}"
         )
-    values = np.array([_float(v) for v in nums], dtype=np.float64)
+    values = np.array(_floats(nums), dtype=np.float64)
     _finite(values)
     if n == 4 and box_type in (None, BoxType.LTRB):
         xmin, ymin, xmax, ymax = values
@@ -214,7 +230,7 @@ def parse_gt_line(line: str, lineno: int, box_type: BoxType | None = None) -> In
         text=text,
         dont_care=text == DONT_CARE,
         line=lineno,
-        integer=all(_INT.match(v) for v in nums),
+        integer=_integers(nums),
     )
 
 
@@ -275,5 +291,5 @@ def parse_det_line(
         text=text,
         confidence=conf,
         line=lineno,
-        integer=all(_INT.match(v) for v in nums),
+        integer=_integers(nums),
     )

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from viewer.scene.attributes import attribute_index, matching_samples, parse_filter, summary
 from viewer.scene.rows import (
     COMPARE_KINDS,
     COMPARE_TITLES,
@@ -160,12 +161,15 @@ def _background(field: str, value: float) -> QColor:
 
 
 class SampleFilterModel(QSortFilterProxyModel):
-    """Text filter on the sample id, and "has at least one …" failure filters."""
+    """Text filter on the sample id or an instance attribute (``script=Arabic``: samples with
+    at least one such box), and "has at least one …" failure filters."""
 
     def __init__(self) -> None:
         super().__init__()
         self.text = ""
         self.kinds: set[str] = set()
+        self.attributes: dict[str, dict[str, set[str]]] = {}
+        self.attribute_ids: set[str] | None = None
         self.focus: dict[str, int] | None = None  # Analysis panel: these ids, in this order
         self.setSortRole(Qt.ItemDataRole.UserRole)
 
@@ -184,7 +188,12 @@ class SampleFilterModel(QSortFilterProxyModel):
         return self.focus.get(a, 0) < self.focus.get(b, 0)
 
     def set_text(self, text: str) -> None:
-        self._change(lambda: setattr(self, "text", text.strip().lower()))
+        self._change(lambda: self._set_text(text))
+
+    def _set_text(self, text: str) -> None:
+        wanted = parse_filter(text)
+        self.text = "" if wanted else text.strip().lower()
+        self.attribute_ids = None if wanted is None else matching_samples(self.attributes, *wanted)
 
     def set_kind(self, kind: str, on: bool) -> None:
         self._change(lambda: (self.kinds.add if on else self.kinds.discard)(kind))
@@ -203,6 +212,8 @@ class SampleFilterModel(QSortFilterProxyModel):
         assert isinstance(model, SampleTableModel)
         r = model.rows[row]
         if self.text and self.text not in r.sample_id.lower():
+            return False
+        if self.attribute_ids is not None and r.sample_id not in self.attribute_ids:
             return False
         if self.focus is not None and r.sample_id not in self.focus:
             return False
@@ -230,8 +241,9 @@ class SampleTablePanel(QWidget):
         # sizes from the first rows only: measuring all 500+ rows at each reset and row
         # selection blocked the window for a second on IC15
         header.setResizeContentsPrecision(40)
-        self.filter_edit = QLineEdit(placeholderText="filter sample id…")
+        self.filter_edit = QLineEdit(placeholderText="filter sample id… or attribute=value")
         self.filter_edit.textChanged.connect(self._on_filter_text_changed)
+        session.dataset_changed.connect(self._on_session_dataset_changed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.filter_edit)
@@ -325,6 +337,17 @@ class SampleTablePanel(QWidget):
 
     def _on_filter_text_changed(self, text: str) -> None:
         self.proxy.set_text(text)
+
+    def _on_session_dataset_changed(self) -> None:
+        """The attributes the filter offers (script, language, legibility, ...)."""
+        index = attribute_index(self.session.dataset)
+        self.proxy.attributes = index
+        self.proxy.set_text(self.filter_edit.text())
+        tip = summary(index)
+        self.filter_edit.setToolTip(
+            "Type part of a sample id, or attribute=value to keep the samples with such a "
+            "box" + (f"; attributes here:\n{tip}" if tip else " (this dataset has none)")
+        )
 
     def _on_view_row_changed(self, current: QModelIndex, _: QModelIndex) -> None:
         if current.isValid():
