@@ -14,6 +14,7 @@ from metrics.registry import MetricSpec, applicable
 from metrics.results import Evaluation, SampleResult
 from metrics.runner import Cancelled, Plan, plan_all, run
 from viewer.paths import DatasetPaths
+from viewer.scene.rows import SampleRow, sample_row
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,7 @@ class EvaluationWorker(QThread):
         super().__init__()
         self.dataset, self.specs, self.overrides, self.first = dataset, specs, overrides, first
         self._cancel = False
+        self.rows: dict[str, dict[str, tuple[SampleResult, SampleRow]]] = {}
 
     def cancel(self) -> None:
         self._cancel = True
@@ -53,7 +55,9 @@ class EvaluationWorker(QThread):
                     gt_lines_path=self.dataset.gt_lines_path,
                 )
                 self.sample_ready.emit(self._each(one, self.specs, None))
-            self.evaluated.emit(self._each(self.dataset, self.specs, self.progressed.emit))
+            evals = self._each(self.dataset, self.specs, self.progressed.emit)
+            self.rows = table_rows(self.dataset, evals)  # here, not on the UI thread
+            self.evaluated.emit(evals)
         except Cancelled:
             for spec in self.specs:
                 self.metric_failed.emit(spec.id, CANCELLED)
@@ -114,6 +118,16 @@ class EvaluationWorker(QThread):
 CANCELLED = "cancelled"
 
 
+def table_rows(
+    ds: Dataset, evals: Sequence[Evaluation]
+) -> dict[str, dict[str, tuple[SampleResult, SampleRow]]]:
+    """The sample table's row of every evaluated sample under each metric, with the result
+    it was made from (the table uses a row only while that result is the one shown)."""
+    return {
+        e.metric: {sid: (r, sample_row(ds[sid], r)) for sid, r in e.results.items()} for e in evals
+    }
+
+
 class ResultStore:
     """The evaluations of one side (A or B) and the worker that fills them.
 
@@ -131,8 +145,10 @@ class ResultStore:
         self.evaluations: dict[str, Evaluation] = {}
         self.partial: dict[str, Evaluation] = {}
         self.failures: dict[str, str] = {}
+        self.rows: dict[str, dict[str, tuple[SampleResult, SampleRow]]] = {}  # table rows
         self._changed, self._failed, self._busy = changed, failed, busy
         self._worker: EvaluationWorker | None = None
+        self._running = False
 
     def start(
         self,
@@ -155,11 +171,13 @@ class ResultStore:
         if progress is not None:
             worker.progressed.connect(lambda d, t: progress(d, t) if mine() else None)
         worker.sample_ready.connect(lambda e: self._on_worker_sample_ready(e) if mine() else None)
-        worker.evaluated.connect(lambda e: self._on_worker_evaluated(e) if mine() else None)
+        worker.evaluated.connect(
+            lambda e: self._on_worker_evaluated(e, worker.rows) if mine() else None
+        )
         worker.metric_failed.connect(lambda m, w: self._on_metric_failed(m, w) if mine() else None)
         worker.failed.connect(lambda msg: self._failed(msg) if mine() else None)
-        worker.finished.connect(self._busy)
-        self._worker = worker
+        worker.finished.connect(lambda: self._on_worker_finished(worker))
+        self._worker, self._running = worker, True
         worker.start()
         self._busy()
         self._changed()
@@ -167,7 +185,7 @@ class ResultStore:
     def cancel(self) -> None:
         """Stop the running worker; the metrics it had not finished are marked cancelled."""
         worker = self._worker
-        if worker is not None and worker.isRunning():
+        if worker is not None and self._running:
             worker.cancel()
             worker.wait()
             for spec in worker.specs:
@@ -175,14 +193,20 @@ class ResultStore:
                     self.partial.pop(spec.id, None)
                     self.failures.setdefault(spec.id, CANCELLED)
             self._changed()
-        self._worker = None
+        self._worker, self._running = None, False
 
     def clear(self) -> None:
         self.cancel()
-        self.evaluations, self.partial, self.failures = {}, {}, {}
+        self.evaluations, self.partial, self.failures, self.rows = {}, {}, {}, {}
 
     def is_busy(self) -> bool:
-        return self._worker is not None and self._worker.isRunning()
+        """Running, or finished with its results still on their way to this thread."""
+        return self._worker is not None and self._running
+
+    def _on_worker_finished(self, worker: EvaluationWorker) -> None:
+        if worker is self._worker:  # delivered after the worker's last results
+            self._running = False
+        self._busy()
 
     def wait(self, timeout_ms: int) -> bool:
         return self._worker.wait(timeout_ms) if self._worker is not None else True
@@ -200,7 +224,10 @@ class ResultStore:
         self.partial.update({e.metric: e for e in evals})
         self._changed()
 
-    def _on_worker_evaluated(self, evals: list[Evaluation]) -> None:
+    def _on_worker_evaluated(
+        self, evals: list[Evaluation], rows: dict[str, dict[str, tuple[SampleResult, SampleRow]]]
+    ) -> None:
+        self.rows.update(rows)
         self.evaluations.update({e.metric: e for e in evals})
         for e in evals:
             self.partial.pop(e.metric, None)

@@ -77,6 +77,13 @@ _COMPARE_FIELDS = ("hmean_b", "delta", "disagreement", "a_only", "b_only")
 HMEAN_COLUMN = 5
 DELTA_COLUMN = len(COLUMNS) + 1
 Index = QModelIndex | QPersistentModelIndex
+_ROLES = {
+    Qt.ItemDataRole.DisplayRole,
+    Qt.ItemDataRole.ToolTipRole,
+    Qt.ItemDataRole.UserRole,
+    Qt.ItemDataRole.TextAlignmentRole,
+    Qt.ItemDataRole.BackgroundRole,
+}
 
 
 class SampleTableModel(QAbstractTableModel):
@@ -86,20 +93,62 @@ class SampleTableModel(QAbstractTableModel):
         super().__init__()
         self.session = session
         self.rows: list[SampleRow] = []
+        self.sort_key: tuple[int, Qt.SortOrder] = (HMEAN_COLUMN, Qt.SortOrder.AscendingOrder)
+        self.row_of: dict[str, int] = {}  # sample id -> row
+        self._made: dict[str, tuple[object, object, SampleRow]] = {}  # id -> sample, result, row
         session.dataset_changed.connect(self.reload)
-        session.results_changed.connect(self.reload)
-        session.metric_changed.connect(lambda _: self.reload())
+        session.results_changed.connect(self.reload)  # set_metric emits it too
         session.comparison_changed.connect(self.reload)
 
     def reload(self) -> None:
+        """Rows from the current results, sorted here in Python (a Qt proxy sort calls
+        ``data`` a million times on 5,000 images); rows of unchanged results are reused."""
         self.beginResetModel()
         ds, s = self.session.dataset, self.session
-        self.rows = (
-            [compare_row(sample_row(x, s.result(sample_id=x.id)), s.diff(x.id)) for x in ds]
-            if ds
-            else []
-        )
+        made = s.a.store.rows.get(s.metric or "", {}) if s.a is not None else {}
+        if len(self._made) > 50_000:
+            self._made.clear()
+        if s.comparing():
+            self.rows = [compare_row(self._row(x, made), s.diff(x.id)) for x in ds or ()]
+        else:
+            self.rows = [self._row(x, made) for x in ds or ()]
+        self._sort_rows()
         self.endResetModel()
+
+    def _row(self, sample: Any, made: dict[str, Any]) -> SampleRow:
+        """The row of a sample: made by the evaluation worker, or here (and kept) when the
+        shown result is another (a swept metric at another threshold, a partial result)."""
+        result = self.session.result(sample_id=sample.id)
+        pre = made.get(sample.id)
+        if pre is not None and pre[0] is result:
+            return pre[1]  # type: ignore[no-any-return]
+        key = f"{self.session.metric}:{sample.id}"
+        hit = self._made.get(key)
+        if hit is None or hit[0] is not sample or hit[1] is not result:
+            hit = self._made[key] = (sample, result, sample_row(sample, result))
+        return hit[2]
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        self.beginResetModel()
+        self.sort_key = (column, order)
+        self._sort_rows()
+        self.endResetModel()
+
+    def _sort_rows(self) -> None:
+        column, order = self.sort_key
+        fields = self.fields()
+        if 0 <= column < len(fields):
+            field = fields[column]
+            keys = [getattr(r, field) for r in self.rows]
+            if field != "sample_id":
+                keys = [-1.0 if v is None else v for v in keys]
+            perm = sorted(
+                range(len(keys)),
+                key=keys.__getitem__,
+                reverse=order == Qt.SortOrder.DescendingOrder,
+            )
+            self.rows = [self.rows[k] for k in perm]
+        self.row_of = {r.sample_id: k for k, r in enumerate(self.rows)}
 
     def fields(self) -> tuple[str, ...]:
         return _FIELDS + (_COMPARE_FIELDS if self.session.comparing() else ())
@@ -122,7 +171,7 @@ class SampleTableModel(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.row() >= len(self.rows):
+        if role not in _ROLES or not index.isValid() or index.row() >= len(self.rows):
             return None
         fields = self.fields()
         if index.column() >= len(fields):
@@ -182,10 +231,18 @@ class SampleFilterModel(QSortFilterProxyModel):
             apply()
             self.invalidateRowsFilter()
 
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """The source model sorts its rows; this proxy only filters (keeps their order)."""
+        model = self.sourceModel()
+        assert isinstance(model, SampleTableModel)
+        model.sort(column, order)
+
     def filterAcceptsRow(self, row: int, parent: Index) -> bool:
         model = self.sourceModel()
         assert isinstance(model, SampleTableModel)
-        r = model.rows[row]
+        return self.accepts(model.rows[row])
+
+    def accepts(self, r: SampleRow) -> bool:
         if self.text and self.text not in r.sample_id.lower():
             return False
         return all(r.count(k) > 0 for k in self.kinds)
@@ -208,9 +265,10 @@ class SampleTablePanel(QWidget):
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.verticalHeader().setVisible(False)
         header = self.view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        # sizes from the first rows only: measuring all 500+ rows at each reset and row
-        # selection blocked the window for a second on IC15
+        # sizes from the first rows only, measured once per reset (after the empty columns
+        # are hidden): ResizeToContents measured at every reset, hidden column and row
+        # selection, which blocked the window for seconds at 5,000 images
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setResizeContentsPrecision(40)
         self.filter_edit = QLineEdit(placeholderText="filter sample id…")
         self.filter_edit.textChanged.connect(self._on_filter_text_changed)
@@ -255,10 +313,7 @@ class SampleTablePanel(QWidget):
 
     def visible_ids(self) -> list[str]:
         """Sample ids in the table's current order and filter (for next/previous)."""
-        return [
-            self.model.rows[self.proxy.mapToSource(self.proxy.index(r, 0)).row()].sample_id
-            for r in range(self.proxy.rowCount())
-        ]
+        return [r.sample_id for r in self.model.rows if self.proxy.accepts(r)]
 
     def _on_session_comparison_changed(self) -> None:
         on = self.session.comparing()
@@ -285,7 +340,9 @@ class SampleTablePanel(QWidget):
         rows, fields = self.model.rows, self.model.fields()
         for col in range(FIRST_COUNT_COLUMN, len(COLUMNS)):
             empty = bool(rows) and not any(getattr(r, fields[col]) for r in rows)
-            self.view.setColumnHidden(col, empty)
+            if self.view.isColumnHidden(col) != empty:  # each call lays the table out again
+                self.view.setColumnHidden(col, empty)
+        self.view.resizeColumnsToContents()
 
     def _publish_visible(self, *_: object) -> None:
         self.session.set_visible(self.visible_ids())
@@ -309,9 +366,9 @@ class SampleTablePanel(QWidget):
             s.set_sample(ids[0])
 
     def _on_session_sample_changed(self, sample_id: str) -> None:
-        for r in range(self.proxy.rowCount()):
-            src = self.proxy.mapToSource(self.proxy.index(r, 0)).row()
-            if self.model.rows[src].sample_id == sample_id:
-                if self.view.currentIndex().row() != r:
-                    self.view.selectRow(r)
-                return
+        src = self.model.row_of.get(sample_id)
+        if src is None:
+            return
+        r = self.proxy.mapFromSource(self.model.index(src, 0)).row()
+        if r >= 0 and self.view.currentIndex().row() != r:
+            self.view.selectRow(r)
