@@ -120,8 +120,8 @@ class Side:
             specs.sort(key=lambda s: s.id != self.metric)
         self.store.start(self.dataset, specs, self.overrides, first, self._progress)
 
-    def cancel(self) -> None:
-        self.store.cancel()
+    def cancel(self, wait: bool = True) -> None:
+        self.store.cancel(wait)
 
     def is_busy(self) -> bool:
         return self.store.is_busy()

@@ -149,6 +149,7 @@ class ResultStore:
         self._changed, self._failed, self._busy = changed, failed, busy
         self._worker: EvaluationWorker | None = None
         self._running = False
+        self._retired: list[EvaluationWorker] = []  # stopped, maybe still ending their block
 
     def start(
         self,
@@ -158,7 +159,7 @@ class ResultStore:
         first: str | None,
         progress: Callable[[int, int], None] | None = None,
     ) -> None:
-        self.cancel()
+        self.cancel(wait=False)
         for spec in specs:
             self.evaluations.pop(spec.id, None)
             self.partial.pop(spec.id, None)
@@ -182,18 +183,28 @@ class ResultStore:
         self._busy()
         self._changed()
 
-    def cancel(self) -> None:
-        """Stop the running worker; the metrics it had not finished are marked cancelled."""
+    def cancel(self, wait: bool = True) -> None:
+        """Stop the running worker; the metrics it had not finished are marked cancelled.
+
+        ``wait=False`` (the Cancel button, a re-run) returns at once: the worker stops at
+        its next block and its late signals are ignored; ``wait=True`` (closing, a new
+        dataset) also waits for every stopped worker to end."""
         worker = self._worker
         if worker is not None and self._running:
             worker.cancel()
-            worker.wait()
+            self._retired.append(worker)
             for spec in worker.specs:
                 if spec.id not in self.evaluations:
                     self.partial.pop(spec.id, None)
                     self.failures.setdefault(spec.id, CANCELLED)
+            self._worker, self._running = None, False
+            self._busy()
             self._changed()
         self._worker, self._running = None, False
+        if wait:
+            for old in self._retired:
+                old.wait()
+        self._retired = [w for w in self._retired if w.isRunning()]
 
     def clear(self) -> None:
         self.cancel()

@@ -228,7 +228,7 @@ class ParamPanel(QWidget):
         self.progress.setVisible(False)
         self.cancel = QPushButton("Cancel")
         self.cancel.setVisible(False)
-        self.cancel.clicked.connect(session.cancel)
+        self.cancel.clicked.connect(lambda: session.cancel(wait=False))
         top = QVBoxLayout(self)
         top.setContentsMargins(4, 4, 4, 4)
         top.addWidget(QLabel("Metric"))
