@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from metrics import robust
 from metrics.evidence import EMPTY_REGION, Region
 from metrics.model import FloatArray
 from metrics.quads import is_convex_quad, quad_intersection_areas
@@ -74,7 +75,7 @@ def intersection_areas(a: GeomArray, b: GeomArray) -> FloatArray:
         return out
     ia, ib = candidate_pairs(a, b)
     if len(ia):
-        out[ia, ib] = shapely.area(shapely.intersection(a[ia], b[ib]))
+        out[ia, ib] = shapely.area(robust.intersection(a[ia], b[ib]))
     return out
 
 
@@ -205,7 +206,7 @@ def pair_intersection_areas(
     out[fast] = quad_intersection_areas(qa[ia[fast]], qb[ib[fast]])
     slow = ~fast
     if slow.any():
-        out[slow] = shapely.area(shapely.intersection(a_geoms[ia[slow]], b_geoms[ib[slow]]))
+        out[slow] = shapely.area(robust.intersection(a_geoms[ia[slow]], b_geoms[ib[slow]]))
     return out
 
 
@@ -219,8 +220,8 @@ def same_sample_pairs(
     """
     if not len(a) or not len(b):
         return np.zeros(0, np.intp), np.zeros(0, np.intp)
-    extent = np.nanmax(np.abs(shapely.bounds(np.concatenate([a, b]))))
-    stride = 4.0 * (float(np.nan_to_num(extent)) + 1.0)
+    extent = np.max(np.abs(np.nan_to_num(shapely.bounds(np.concatenate([a, b])))))
+    stride = 4.0 * (float(extent) + 1.0)  # empty geometries (NaN bounds) count as 0
     tree = shapely.STRtree(_shifted_boxes(b, b_owner, stride))
     ia, jb = tree.query(_shifted_boxes(a, a_owner, stride), predicate="intersects")
     keep = a_owner[ia] == b_owner[jb]
@@ -258,7 +259,7 @@ def flat_geometry(
         inter = np.full(len(pi), np.nan)
     elif len(pi):
         if mode in BUFFER0_MODES:
-            inter = shapely.area(shapely.intersection(d_geoms[pj], g_geoms[pi]))
+            inter = shapely.area(robust.intersection(d_geoms[pj], g_geoms[pi]))
         else:
             inter = pair_intersection_areas(g_rings, d_rings, g_geoms, d_geoms, pi, pj)
     return FlatGeometry(

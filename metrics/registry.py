@@ -1,51 +1,77 @@
 """The metric catalogue: the union of every family's ``SPECS``, lookup by id or alias,
 parameters from strings (``--set``), and which metrics apply to a dataset.
+
+``METRICS`` is a read-only mapping from id to ``MetricSpec`` that imports a family only when
+one of its specs is first asked for; ids, aliases and the ``applies`` predicates come from
+``metrics.catalog`` without importing any family (iterating ``METRICS`` gives the ids and
+imports nothing; ``METRICS.values()`` imports every family).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import types
 import typing
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from metrics import (
-    cleval,
-    ctw1500,
-    deteval,
-    hiertext,
-    icdar,
-    mmocr,
-    paddleocr,
-    tedeval,
-    totaltext,
-)
-from metrics.model import Dataset
-from metrics.spec import MetricSpec
+from metrics.catalog import BY_ID, ENTRIES, entry
+
+if TYPE_CHECKING:
+    from metrics.model import Dataset
+    from metrics.spec import MetricSpec
 
 __all__ = ["METRICS", "MetricSpec", "applicable", "make_params", "parse_sets", "resolve"]
 
-METRICS: dict[str, MetricSpec] = {
-    s.id: s
-    for family in (icdar, totaltext, ctw1500, deteval, tedeval, cleval, mmocr, paddleocr, hiertext)
-    for s in family.SPECS
-}
+
+def __getattr__(name: str) -> Any:  # ``from metrics.registry import MetricSpec`` still works
+    if name == "MetricSpec":
+        from metrics.spec import MetricSpec
+
+        return MetricSpec
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _Specs(Mapping[str, "MetricSpec"]):
+    """Every metric by id, in catalogue order; a family is imported when first needed."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, MetricSpec] = {}
+
+    def __getitem__(self, key: str) -> MetricSpec:
+        spec = self._loaded.get(key)
+        if spec is None:
+            family = importlib.import_module(BY_ID[key].family)  # KeyError: unknown id
+            for s in family.SPECS:
+                self._loaded.setdefault(s.id, s)
+            spec = self._loaded[key]
+        return spec
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(BY_ID)
+
+    def __len__(self) -> int:
+        return len(BY_ID)
+
+    def __contains__(self, key: object) -> bool:
+        return key in BY_ID
+
+    def __repr__(self) -> str:
+        return f"METRICS({', '.join(BY_ID)})"
+
+
+METRICS: Mapping[str, MetricSpec] = _Specs()
 
 
 def resolve(name: str) -> MetricSpec:
     """Metric by id or alias (case-insensitive)."""
-    key = name.strip().lower().replace("-", "_")
-    if key in METRICS:
-        return METRICS[key]
-    for spec in METRICS.values():
-        if key in spec.aliases:
-            return spec
-    raise KeyError(f"unknown metric {name!r}; known: {', '.join(METRICS)}")
+    return METRICS[entry(name).id]
 
 
 def applicable(ds: Dataset) -> list[MetricSpec]:
-    return [s for s in METRICS.values() if s.applies(ds)]
+    """The metrics offered for a dataset (only their families are imported)."""
+    return [METRICS[e.id] for e in ENTRIES if e.applies(ds)]
 
 
 def _coerce(value: str, annotation: Any) -> Any:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import metrics.cache as cache
+import metrics.guard as guard
 from metrics.model import Dataset, InputError, Problem, Sample, Severity
 from metrics.registry import METRICS, make_params
 from metrics.results import Evaluation, SampleResult, aggregate
@@ -156,26 +157,33 @@ def _check(
     return problems, excluded
 
 
+Rows = list[list[SampleResult | None]]
+Failed = list[tuple[str, Problem]]  # (metric id, the error of a sample it failed on)
+
+
 def _evaluate_chunk(
     samples: Sequence[Sample],
     ids: Sequence[str],
     params: Sequence[Any],
     excluded: Mapping[str, set[str]],
-) -> list[list[SampleResult | None]]:
-    """Results of every metric on every sample of the chunk (rows = samples).
+) -> tuple[Rows, Failed]:
+    """Results of every metric on every sample of the chunk (rows = samples), and the
+    samples a metric failed on (``metrics.guard``: located errors, never a traceback).
 
     The chunk's metrics share one geometry cache, opened here and dropped after it.
     """
-    rows: list[list[SampleResult | None]] = [[None] * len(ids) for _ in samples]
+    rows: Rows = [[None] * len(ids) for _ in samples]
+    failed: Failed = []
     with cache.use() as geometry:
         for mode in {m for m in (METRICS[i].warm for i in ids) if m is not None}:
-            geometry.warm(samples, mode)
+            guard.warm(geometry, samples, mode)
         for col, (mid, prm) in enumerate(zip(ids, params, strict=True)):
             todo = [k for k, s in enumerate(samples) if s.id not in excluded[mid]]
-            results = METRICS[mid].evaluate([samples[k] for k in todo], prm)
+            results, problems = guard.evaluate(METRICS[mid], [samples[k] for k in todo], prm)
+            failed.extend((mid, p) for p in problems)
             for k, r in zip(todo, results, strict=True):
                 rows[k][col] = r
-    return rows
+    return rows, failed
 
 
 def run(
@@ -202,11 +210,12 @@ def run(
         samples.sort(key=lambda s: s.id != first)
     t0 = time.perf_counter()
     ids = [s.id for s in specs]
-    rows = (
+    rows, failed = (
         _run_parallel(samples, ids, params, excluded, workers, progress, cancel)
         if workers > 1 and len(samples) > 1
         else _run_serial(samples, ids, params, excluded, progress, cancel)
     )
+    problems = _failures(failed, excluded, problems, policy)
     log.debug("evaluated %d samples in %.3fs", len(samples), time.perf_counter() - t0)
     by_id = {s.id: row for s, row in zip(samples, rows, strict=True)}
     return [
@@ -222,20 +231,23 @@ def _run_serial(
     excluded: Mapping[str, set[str]],
     progress: Progress | None,
     cancel: Cancel | None,
-) -> list[list[SampleResult | None]]:
+) -> tuple[Rows, Failed]:
     """Blocks of samples in order; the first block is small so the first results come fast."""
-    rows: list[list[SampleResult | None]] = []
+    rows: Rows = []
+    failed: Failed = []
     start, size = 0, 1
     while start < len(samples):
         if cancel is not None and cancel():
             raise Cancelled()
         block = samples[start : start + size]
-        rows.extend(_evaluate_chunk(block, ids, params, excluded))
+        done, problems = _evaluate_chunk(block, ids, params, excluded)
+        rows.extend(done)
+        failed.extend(problems)
         start += len(block)
         size = _BLOCK
         if progress is not None:
             progress(len(rows), len(samples))
-    return rows
+    return rows, failed
 
 
 def _run_parallel(
@@ -246,10 +258,11 @@ def _run_parallel(
     workers: int,
     progress: Progress | None,
     cancel: Cancel | None,
-) -> list[list[SampleResult | None]]:
+) -> tuple[Rows, Failed]:
     size = max(1, min(32, len(samples) // (workers * 4) or 1))
     chunks = [samples[i : i + size] for i in range(0, len(samples), size)]
-    rows: list[list[SampleResult | None]] = []
+    rows: Rows = []
+    failed: Failed = []
     done = 0
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(_evaluate_chunk, c, ids, params, excluded) for c in chunks]
@@ -258,11 +271,35 @@ def _run_parallel(
                 for f in futures:
                     f.cancel()
                 raise Cancelled()
-            rows.extend(fut.result())
+            chunk_rows, problems = fut.result()
+            rows.extend(chunk_rows)
+            failed.extend(problems)
             done += len(chunk)
             if progress is not None:
                 progress(done, len(samples))
-    return rows
+    return rows, failed
+
+
+def _failures(
+    failed: Failed,
+    excluded: dict[str, set[str]],
+    problems: list[Problem],
+    policy: Policy,
+) -> list[Problem]:
+    """Samples a metric could not evaluate: under ``strict`` the run is refused with each
+    listed; under ``skip_sample`` they join the metric's excluded samples."""
+    if not failed:
+        return problems
+    if policy == "strict":
+        raise InputError(
+            [p for _, p in failed],
+            f"{len(failed)} image(s) could not be evaluated; nothing is reported "
+            "(policy strict; use skip_sample to evaluate the rest)",
+        )
+    for mid, p in failed:
+        if p.sample_id is not None:
+            excluded[mid].add(p.sample_id)
+    return [*problems, *(p for _, p in failed)]
 
 
 def _collect(

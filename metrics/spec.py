@@ -14,8 +14,39 @@ from dataclasses import dataclass
 from typing import Any
 
 from metrics.evidence import PairTable
-from metrics.model import BoxType, Dataset, Problem, Sample
+from metrics.model import Dataset, Problem, Sample
+from metrics.offers import (
+    POLYGON_SHARE,
+    always,
+    ctw1500_like,
+    hierarchical,
+    ltrb_only,
+    polygon_data,
+    quad_data,
+    totaltext_like,
+    transcribed,
+    with_confidences,
+    with_gt_lines,
+)
 from metrics.results import SampleResult
+
+__all__ = [  # the predicates live in metrics.offers (light); re-exported for the families
+    "POLYGON_SHARE",
+    "MetricSpec",
+    "always",
+    "ctw1500_like",
+    "each_sample",
+    "hierarchical",
+    "ltrb_only",
+    "no_problems",
+    "per_sample",
+    "polygon_data",
+    "quad_data",
+    "totaltext_like",
+    "transcribed",
+    "with_confidences",
+    "with_gt_lines",
+]
 
 # One result per sample, in order; None for a sample the protocol does not evaluate at all
 # (PaddleOCR drops images without GT): it gets no result and counts nowhere, and the
@@ -25,12 +56,6 @@ ValidateBatch = Callable[[Sequence[Sample], Any], list[Problem]]
 GlobalExtras = Callable[[Iterable[SampleResult]], dict[str, float]]
 PairTableOf = Callable[[Sample, Any], PairTable]
 Finalize = Callable[[Mapping[str, SampleResult], Any], dict[str, SampleResult]]
-
-
-def always(ds: Dataset) -> bool:
-    """Offered for every dataset."""
-    del ds
-    return True
 
 
 def no_problems(samples: Sequence[Sample], params: Any) -> list[Problem]:
@@ -101,48 +126,3 @@ def each_sample(fn: Callable[[Sample, Any], list[Problem]]) -> ValidateBatch:
 
     validate.__qualname__ = validate.__name__ = f"each_sample({fn.__name__})"
     return validate
-
-
-# A dataset is "polygon data" (Total-Text, CTW1500) when at least this share of its GT boxes
-# are polygons of other than 4 vertices. Total-Text has 52 % such boxes (the rest are
-# 4-point polygons), CTW1500 100 %; an ICDAR-style set with a few curved words (the demo
-# has 1 in 78) stays with the quad family.
-POLYGON_SHARE = 0.25
-
-
-def polygon_data(ds: Dataset) -> bool:
-    """Curved family and the curved datasets' own protocols: polygon data (Total-Text,
-    CTW1500), i.e. at least ``POLYGON_SHARE`` of the GT boxes are polygons."""
-    return ds.polygon_share >= POLYGON_SHARE
-
-
-def quad_data(ds: Dataset) -> bool:
-    """ICDAR quad family, TedEval: data that is not polygon data (IC13, IC15, MLT, ...)."""
-    return not polygon_data(ds)
-
-
-def ctw1500_like(ds: Dataset) -> bool:
-    """SCUT-CTW1500's own protocol: polygon data whose every GT box has exactly 14 points
-    (the dataset's format; its script fails on anything else)."""
-    boxes = [g for s in ds for g in s.gt]
-    return bool(boxes) and polygon_data(ds) and all(len(g.points) == 14 for g in boxes)
-
-
-def totaltext_like(ds: Dataset) -> bool:
-    """Total-Text's own protocols: polygon data of varying vertex counts (Total-Text mixes
-    curved polygons with 4-point lines), i.e. polygon data that is not CTW1500-like."""
-    return polygon_data(ds) and not ctw1500_like(ds)
-
-
-def ltrb_only(ds: Dataset) -> bool:
-    return ds.box_types() <= {BoxType.LTRB}
-
-
-def transcribed(ds: Dataset) -> bool:
-    """End-to-end metrics: every detection carries a transcription."""
-    return ds.has_transcriptions
-
-
-def with_gt_lines(ds: Dataset) -> bool:
-    """Word + text-line metrics: text-line GT given, and not a polygon dataset."""
-    return ds.gt_lines_path is not None and quad_data(ds)

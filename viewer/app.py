@@ -80,6 +80,8 @@ def _paths(args: argparse.Namespace) -> DatasetPaths:
         )
     if args.gt is None:
         raise InputError([], "--det given without --gt")
+    if args.images is not None and not os.path.isdir(args.images):
+        raise InputError([], f"--images {args.images}: not a folder")
     return DatasetPaths(args.gt, args.det[0] if args.det else None, args.images, args.gt_lines)
 
 
@@ -218,6 +220,7 @@ def _apply_view_options(window: object, args: argparse.Namespace) -> None:
             raise InputError([], f"unknown layers {sorted(unknown)}; known: {LAYER_KEYS}")
         s.set_layers(frozenset(wanted))
     if args.select:
+        s.sample_chosen = True  # stay on the image the selection was checked on
         side, idx = parse_select(args.select)
         sample = s.sample()
         count = 0 if sample is None else len(sample.gt if side == "gt" else sample.det)
@@ -271,8 +274,9 @@ def _screenshot(app: object, window: object, args: argparse.Namespace) -> int:
     _wait_idle(s)
     s.checks.wait()
     app.processEvents()
-    if s.evaluation() is None:
-        why = (s.a.failure() if s.a is not None else None) or "the evaluation did not finish"
+    ev = s.evaluation()
+    if ev is None or ev.summary is None:  # nothing to show a score for: say why, exit 1
+        why = (s.a.no_score() if s.a is not None else None) or "the evaluation did not finish"
         print(f"detlens: error: {s.metric} not evaluated: {why}", file=sys.stderr)
         window.close()
         return 1

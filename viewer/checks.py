@@ -3,9 +3,11 @@ the warnings layer: one ``CheckWorker`` per dataset, its findings kept by ``Chec
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import threading
 
-from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtCore import QObject, Signal
 
 from metrics.check import Finding, check_dataset
 from metrics.model import Dataset
@@ -13,8 +15,11 @@ from metrics.model import Dataset
 log = logging.getLogger(__name__)
 
 
-class CheckWorker(QThread):
-    """Checks one dataset; ``done`` carries the findings, or ``failed`` the reason."""
+class CheckWorker(QObject):
+    """Checks one dataset on a daemon thread; ``done`` carries the findings, or ``failed``
+    the reason (delivered on the UI thread). A daemon thread, not a QThread: the checker
+    cannot be interrupted, and a process that ends meanwhile (an option mistake found after
+    loading, the window closed) must not wait for it or abort on a running QThread."""
 
     done = Signal(object)  # list[Finding]
     failed = Signal(str)
@@ -22,13 +27,26 @@ class CheckWorker(QThread):
     def __init__(self, dataset: Dataset) -> None:
         super().__init__()
         self.dataset = dataset
+        self._thread = threading.Thread(target=self._run, name="detlens-check", daemon=True)
 
-    def run(self) -> None:
+    def start(self) -> None:
+        self._thread.start()
+
+    def isRunning(self) -> bool:
+        return self._thread.is_alive()
+
+    def wait(self, timeout_ms: int) -> bool:
+        self._thread.join(timeout_ms / 1000)
+        return not self._thread.is_alive()
+
+    def _run(self) -> None:
         try:
-            self.done.emit(check_dataset(self.dataset))
+            findings, error = check_dataset(self.dataset), ""
         except Exception as exc:  # a checker bug must not take the window down
-            log.exception("check failed")
-            self.failed.emit(f"dataset check failed ({type(exc).__name__}: {exc})")
+            log.warning("dataset check failed", exc_info=True)
+            findings, error = [], f"dataset check failed ({type(exc).__name__}: {exc})"
+        with contextlib.suppress(RuntimeError):  # the window (and this object) went away
+            self.failed.emit(error) if error else self.done.emit(findings)
 
 
 class Checks(QObject):
@@ -55,7 +73,7 @@ class Checks(QObject):
         worker = CheckWorker(dataset)
         worker.done.connect(lambda found, d=dataset: self._on_worker_done(d, found))
         worker.failed.connect(lambda msg, d=dataset: self._on_worker_failed(d, msg))
-        if self._worker is not None:  # a running QThread must outlive its run
+        if self._worker is not None:  # its signals must outlive its run
             self._retired = [w for w in (*self._retired, self._worker) if w.isRunning()]
         self._worker = worker
         self.running = True

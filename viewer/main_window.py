@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from viewer.export.window import export_image, export_view
 from viewer.scene.layers import LAYERS
 from viewer.session import DatasetPaths, Session
+from viewer.widgets.analysis_panel import AnalysisPanel
 from viewer.widgets.canvas import CanvasView
 from viewer.widgets.compare_panel import ComparePanel
 from viewer.widgets.help import HelpDialog
@@ -97,6 +98,11 @@ class MainWindow(QMainWindow):
         inspector.raise_()
         self.resizeDocks([left, inspector], [410, 330], Qt.Orientation.Horizontal)
         self.resizeDocks([inspector, layers], [330, 560], Qt.Orientation.Vertical)
+        self.analysis = AnalysisPanel(self.session)
+        self.analysis_dock = self._dock(
+            "Analysis", self.analysis, Qt.DockWidgetArea.BottomDockWidgetArea
+        )
+        self.analysis_dock.hide()  # View › Panels › Analysis
         self.help = HelpDialog(self)
         self.session.progress_changed.connect(self._on_session_progress)
         self.session.busy_changed.connect(lambda on: self.busy.setVisible(on))

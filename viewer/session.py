@@ -23,14 +23,10 @@ from viewer.checks import Checks
 from viewer.paths import DatasetPaths
 from viewer.scene.items import Ref
 from viewer.scene.layers import DEFAULT_LAYERS
-from viewer.side import Side, detector_name
+from viewer.side import PREFERRED, Side, detector_name
 from viewer.workers import ResultStore, load_in_background
 
 __all__ = ["PREFERRED", "DatasetPaths", "Session"]
-
-# The metric shown first: the first of these the dataset offers (TIoU on quad data, curved
-# TIoU on polygon data such as Total-Text and CTW1500).
-PREFERRED = ("tiou", "curved_tiou", "tedeval", "cleval_det", "ic15_iou", "deteval")
 
 
 class Session(QObject):
@@ -47,6 +43,8 @@ class Session(QObject):
     visible_changed = Signal(object)  # list of sample ids the table shows (filtered)
     comparison_changed = Signal()  # detector B or metric B added, renamed or closed
     loading_changed = Signal(bool)  # a dataset is being read (off the UI thread)
+    threshold_changed = Signal(object)  # the score threshold (float) or None
+    focus_changed = Signal(object)  # (ordered sample ids, label) from the Analysis panel, or None
 
     def __init__(self) -> None:
         super().__init__()
@@ -63,6 +61,8 @@ class Session(QObject):
         self.loading = False  # a dataset is being read
         self.all_labels = False  # False: score labels only where credit was lost
         self.checks = Checks()  # detlens check's findings: Problems panel, warnings layer
+        self.score_threshold: float | None = None  # detections with confidence >= it kept
+        self.focus: tuple[list[str], str] | None = None  # images the Analysis panel picked
 
     # ---------------------------------------------------------------- sides
     @property
@@ -220,6 +220,8 @@ class Session(QObject):
             name=name + " (B)" if name == a.name else name,
             overrides=a.overrides,
         )
+        if self.score_threshold is not None:  # B is filtered like A
+            self.b.set_score_threshold(self.score_threshold)
         self.comparison_changed.emit()
         self.b.evaluate(self.metric_ids(), self.sample_id)  # A's metrics, as in A
         return True
@@ -241,6 +243,7 @@ class Session(QObject):
             overrides=a.overrides,
             plan=a.plan,
         )
+        self.b.follow(a)
         self.comparison_changed.emit()
         return True
 
@@ -351,6 +354,28 @@ class Session(QObject):
         if ids != self.visible_ids:
             self.visible_ids = list(ids)
             self.visible_changed.emit(self.visible_ids)
+
+    def set_score_threshold(self, threshold: float | None) -> None:
+        """Evaluate with the detections whose confidence is >= ``threshold`` (None: all),
+        the current image first, then the dataset (off the UI thread)."""
+        if threshold == self.score_threshold:
+            return
+        self.cancel()
+        self.score_threshold = threshold
+        a, b = self.sides
+        if a is not None:
+            a.set_score_threshold(threshold)
+        if b is not None and a is not None:
+            b.follow(a) if b.shares_results_with(a) else b.set_score_threshold(threshold)
+        self.threshold_changed.emit(threshold)
+        self.results_changed.emit()
+        for side in self._evaluating_sides():
+            side.evaluate(None, self.sample_id)
+
+    def set_focus(self, ids: list[str] | None, label: str = "") -> None:
+        """Show only these images in the table, in this order (None: all again)."""
+        self.focus = None if ids is None else (list(ids), label)
+        self.focus_changed.emit(self.focus)
 
     def set_layers(self, layers: frozenset[str]) -> None:
         if layers != self.layers:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from metrics.analysis.threshold import filter_dataset
 from metrics.evidence import PairTable, evidence_pair_table
 from metrics.model import Dataset, Sample, Severity
 from metrics.registry import METRICS, MetricSpec, applicable, make_params
@@ -23,6 +24,11 @@ from viewer.workers import ResultStore
 
 def detector_name(path: str | None) -> str:
     return Path(path).name.removesuffix(".zip") if path else "no detections"
+
+
+# The metric shown first: the first of these the dataset offers (TIoU on quad data, curved
+# TIoU on polygon data such as Total-Text and CTW1500).
+PREFERRED = ("tiou", "curved_tiou", "tedeval", "cleval_det", "ic15_iou", "deteval")
 
 
 class Side:
@@ -58,6 +64,8 @@ class Side:
             k: dict(v) for k, v in {**(overrides or {}), **plan.overrides}.items() if v
         }
         self._progress = progress
+        self.full_dataset = dataset  # before the score threshold (Analysis panel)
+        self.score_threshold: float | None = None
         self._views: dict[tuple[str, str], Sample] = {}
         self.shown: dict[str, int] = {}  # swept metric -> threshold index shown
         self._at: dict[tuple[str, str, int], tuple[SampleResult, SampleResult]] = {}
@@ -111,6 +119,23 @@ class Side:
         make_params(METRICS[metric], values)  # raises on a bad value before anything changes
         self.overrides[metric] = dict(values)
 
+    def set_score_threshold(self, threshold: float | None) -> None:
+        """Keep the detections with confidence >= ``threshold`` (None: all) and drop the
+        results of the detections as they were; the caller re-evaluates."""
+        self.score_threshold = threshold
+        full = self.full_dataset
+        self.dataset = full if threshold is None else filter_dataset(full, threshold)
+        self._views.clear()
+        self._at.clear()
+        self.store.clear()
+
+    def follow(self, other: Side) -> None:
+        """A side of a metric comparison reads the other side's (filtered) dataset."""
+        self.full_dataset, self.dataset = other.full_dataset, other.dataset
+        self.score_threshold = other.score_threshold
+        self._views.clear()
+        self._at.clear()
+
     # ------------------------------------------------------------------ evaluation
     def evaluate(self, metrics: list[str] | None = None, first: str | None = None) -> None:
         """Evaluate ``metrics`` (default: every applicable one), the shown metric first and
@@ -125,6 +150,16 @@ class Side:
 
     def is_busy(self) -> bool:
         return self.store.is_busy()
+
+    def no_score(self, metric: str | None = None) -> str | None:
+        """Why ``metric`` has no global score (its failure, or that no image could be
+        evaluated, with the first image's reason); None when it has one or is running."""
+        why = self.failure(metric)
+        ev = self.evaluation(metric)
+        if why or ev is None or ev.summary is not None:
+            return why
+        first = self.skip_reason(ev.excluded[0], metric) if ev.excluded else None
+        return "no image could be evaluated" + (f"; first: {first}" if first else "")
 
     def failure(self, metric: str | None = None) -> str | None:
         """Why ``metric`` has no results: its engine error, or ``"cancelled"``; None while it
@@ -168,7 +203,7 @@ class Side:
         mid = metric or self.metric
         r = self.store.result(mid, sample_id)
         k = self.shown.get(mid or "")
-        at = METRICS[mid].at_threshold if mid in METRICS else None
+        at = METRICS[mid].at_threshold if mid is not None and mid in METRICS else None
         if r is None or k is None or at is None or sample_id is None:
             return r
         key = (mid or "", sample_id, k)

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from metrics import robust
 from metrics.geometry import GeomArray
 from metrics.model import FloatArray
 
@@ -262,12 +263,12 @@ def pnpoly(px: FloatArray, py: FloatArray, quads: FloatArray) -> BoolArray:
 
 
 def _sub_quad(a: GeomArray, b: GeomArray) -> GeomArray:
-    out: GeomArray = shapely.difference(a, b)  # GPC ``self.polygon - other.polygon``
+    out: GeomArray = robust.difference(a, b)  # GPC ``self.polygon - other.polygon``
     return out
 
 
 def _sub_poly(a: GeomArray, b: GeomArray) -> GeomArray:
-    out: GeomArray = shapely.difference(a, shapely.intersection(a, b))  # POLY.subtract
+    out: GeomArray = robust.difference(a, robust.intersection(a, b))  # POLY.subtract
     return out
 
 
@@ -301,7 +302,7 @@ def _overlapping(geoms: GeomArray, rows: IntArray, cols: IntArray, apart: BoolAr
     keep = np.zeros(len(rows), dtype=bool)
     ask = np.flatnonzero(~apart)
     if len(ask):
-        keep[ask] = shapely.area(shapely.intersection(geoms[rows[ask]], geoms[cols[ask]])) > 0
+        keep[ask] = shapely.area(robust.intersection(geoms[rows[ask]], geoms[cols[ask]])) > 0
     return keep
 
 
@@ -345,7 +346,7 @@ def cut_dont_care(
     for r in range(1, int(count.max())):
         m = np.flatnonzero(count > r)
         d, other = changed[m], geoms[cols[first[m] + r]]
-        hit = shapely.area(shapely.intersection(out[d], other)) > 0
+        hit = shapely.area(robust.intersection(out[d], other)) > 0
         _subtract(out, d[hit], other[hit], poly[d[hit]])
     return out, changed.astype(np.intp)
 

@@ -20,6 +20,7 @@ import numpy as np
 import shapely
 
 import metrics.cache as cache
+from metrics import robust
 from metrics.cleval.geometry import (
     BoolArray,
     IntArray,
@@ -111,7 +112,7 @@ def _poly_geo(b: Shared, sel: IntArray, dets: Sequence[Instance]) -> Geo:
     gi, gbox, dj, dbox = gi[gok], gbox[gok], dj[dok], dbox[dok]
     ia, jb = same_sample_pairs(gbox, b.g_owner[gi], dbox, b.d_owner[dj])
     pi, pj = gi[ia], dj[jb]
-    inter = np.asarray(shapely.area(shapely.intersection(g_geoms[pi], d_geoms[pj])), float)
+    inter = np.asarray(shapely.area(robust.intersection(g_geoms[pi], d_geoms[pj])), float)
     return Geo(g_geoms, d_geoms, d_area, pi, pj, inter.reshape(-1))
 
 
@@ -158,7 +159,7 @@ def _recut(b: Shared, geo: Geo) -> None:
     if len(sel):
         geo.inter = geo.inter.copy()
         geo.inter[sel] = shapely.area(
-            shapely.intersection(cut[geo.pi[sel]], geo.d_geoms[geo.pj[sel]])
+            robust.intersection(cut[geo.pi[sel]], geo.d_geoms[geo.pj[sel]])
         )
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from metrics.analysis.bootstrap import Bootstrap, paired
 from metrics.compare import Comparison, compare, comparison_dict
 from metrics.demo import demo_paths
 from metrics.io.atomic import atomic_write, output_problem
@@ -36,6 +38,13 @@ def add_compare_command(sub: Any) -> None:
     p.add_argument("--name", action="append", default=[], help="display names of A and B")
     p.add_argument("--top", type=int, default=20, help="images to list (default 20)")
     p.add_argument("--json", help="write the comparison as JSON")
+    p.add_argument(
+        "--resamples",
+        type=int,
+        default=10_000,
+        help="paired bootstrap resamples over images (default 10000; 0 = none)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.set_defaults(func=cmd_compare)
 
 
@@ -77,7 +86,7 @@ def _fmt(x: float | None) -> str:
     return "     –" if x is None else f"{x:6.3f}"
 
 
-def report(c: Comparison, top: int, out: TextIO) -> None:
+def report(c: Comparison, top: int, out: TextIO, bs: Bootstrap | None = None) -> None:
     same_metric = c.a.metric == c.b.metric
     what = c.a.metric if same_metric else f"{c.a.metric} vs {c.b.metric}"
     print(f"compare {what}: A = {c.name_a}, B = {c.name_b}, {len(c.samples)} images", file=out)
@@ -86,6 +95,8 @@ def report(c: Comparison, top: int, out: TextIO) -> None:
         print(f"{label:<10}{ev.recall:>9.4f}{ev.precision:>11.4f}{ev.hmean:>9.4f}", file=out)
     d = c.global_delta()
     print(f"{'B - A':<10}{d['recall']:>+9.4f}{d['precision']:>+11.4f}{d['hmean']:>+9.4f}", file=out)
+    if bs is not None:
+        print(f"\nIs B really better? {bs.line()}", file=out)
     print(f"\nimages by |ΔH-mean|, largest first (top {top}):", file=out)
     print(
         f"{'sample':<14}{'H(A)':>7}{'H(B)':>7}{'ΔH':>8}  GT found only by A | only by B "
@@ -114,8 +125,17 @@ def cmd_compare(args: argparse.Namespace) -> int:
     except CompareError as exc:
         print(f"detlens: error: {exc}", file=sys.stderr)
         return 2
+    if args.resamples < 0:
+        print("detlens: error: --resamples must be 0 or more", file=sys.stderr)
+        return 2
     c = compare(a, b, name_a, name_b)
-    report(c, max(args.top, 0), sys.stdout)
+    bs = None
+    if args.resamples and set(a.results) & set(b.results):
+        bs = paired(a, b, resamples=args.resamples, seed=args.seed)
+    report(c, max(args.top, 0), sys.stdout, bs)
     if args.json:
-        atomic_write(args.json, json.dumps(comparison_dict(c), indent=1) + "\n")
+        data = comparison_dict(c)
+        if bs is not None:
+            data["bootstrap"] = dataclasses.asdict(bs)
+        atomic_write(args.json, json.dumps(data, indent=1) + "\n")
     return 0

@@ -1,7 +1,11 @@
 """``detlens`` command line: ``detlens eval`` over the metric engine.
 
 Other packages add subcommands through the ``detlens.commands`` entry-point group (the viewer
-adds ``view``), so the engine never imports them.
+adds ``view``), so the engine never imports them. Start-up is kept short: this module imports
+no metric family, numpy or shapely (``cmd_eval`` imports the engine when it runs), other
+subcommands are registered by name and imported when they run
+(``metrics.cli.commands.add_command``), and the entry points are only looked up when the
+command asked for is not one of the engine's own.
 """
 
 from __future__ import annotations
@@ -10,23 +14,24 @@ import argparse
 import logging
 import sys
 from collections.abc import Mapping, Sequence
-from importlib.metadata import entry_points
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from metrics.cli.check import add_check_command
-from metrics.cli.compare import add_compare_command
-from metrics.demo import demo_paths
-from metrics.help import metric_line
-from metrics.io.atomic import output_problem
-from metrics.io.reader import LoadOptions, load_dataset
-from metrics.io.writers import write_csv, write_json
-from metrics.model import BoxType, Dataset, InputError, Severity
-from metrics.progress import ProgressBar
-from metrics.registry import METRICS, MetricSpec, applicable, make_params, parse_sets, resolve
-from metrics.results import Evaluation, SweepTally
-from metrics.runner import Plan, plan_all, run
+from metrics.catalog import ENTRIES
+from metrics.cli.analysis_args import add_arguments as add_analysis_arguments
+from metrics.cli.commands import CommandParser, add_command, add_plugins
+from metrics.registry import METRICS, applicable, make_params, parse_sets, resolve
+
+if TYPE_CHECKING:
+    from metrics.model import Dataset
+    from metrics.results import Evaluation, SweepTally
+    from metrics.runner import Plan
+    from metrics.spec import MetricSpec
 
 log = logging.getLogger("detlens")
+
+# metrics.model.BoxType's values, spelled out so that ``eval --help`` needs no numpy (a test
+# checks that they agree)
+BOX_TYPES = ("LTRB", "QUAD", "POLY")
 
 
 class UserError(Exception):
@@ -60,7 +65,7 @@ def _add_eval(sub: Any) -> None:
     )
     p.add_argument(
         "--box-type",
-        choices=[b.value for b in BoxType],
+        choices=BOX_TYPES,
         help="force the box type of every line (default: detected per line)",
     )
     p.add_argument(
@@ -77,6 +82,7 @@ def _add_eval(sub: Any) -> None:
         help="with --json: also write the per-instance evidence (verdicts, matches, regions, "
         "metric-specific evidence such as PCC)",
     )
+    add_analysis_arguments(p)
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--quiet", "-q", action="store_true", help="no table, no warnings")
     p.add_argument(
@@ -90,11 +96,13 @@ def _add_eval(sub: Any) -> None:
 
 def list_metrics(out: TextIO | None = None) -> None:
     """Every registered metric with its aliases and one line on what and where from."""
+    from metrics.help import metric_line
+
     out = out or sys.stdout
-    for spec in METRICS.values():
-        alias = f" ({', '.join(spec.aliases)})" if spec.aliases else ""
-        print(f"{spec.id}{alias}", file=out)
-        print(f"    {metric_line(spec.id) or spec.title}", file=out)
+    for e in ENTRIES:  # the catalog: no metric family is imported
+        alias = f" ({', '.join(e.aliases)})" if e.aliases else ""
+        print(f"{e.id}{alias}", file=out)
+        print(f"    {metric_line(e.id) or e.title}", file=out)
 
 
 def _specs(names: Sequence[str] | None, ds: Dataset) -> tuple[list[MetricSpec], bool]:
@@ -137,6 +145,8 @@ def why_not(spec: MetricSpec) -> str:
 
 def _check_outputs(paths: Sequence[str | None], inputs: list[str | None]) -> None:
     """Refuse, before evaluating, an output path that cannot or must not be written."""
+    from metrics.io.atomic import output_problem
+
     for p in paths:
         problem = output_problem(p, inputs)
         if problem:
@@ -175,6 +185,10 @@ def _notes_before(
 
 
 def _dataset(args: argparse.Namespace) -> Dataset:
+    from metrics.demo import demo_paths
+    from metrics.io.reader import LoadOptions, load_dataset
+    from metrics.model import BoxType
+
     gt, det, images = args.gt, args.det, args.images
     if gt is None and det is None:
         demo = demo_paths()
@@ -193,6 +207,8 @@ def _dataset(args: argparse.Namespace) -> Dataset:
 
 def _plan(ds: Dataset, specs: Sequence[MetricSpec], overrides: Mapping[str, Any]) -> Plan:
     """``--metric all``: the plan, its notes logged as warnings."""
+    from metrics.runner import plan_all
+
     plan = plan_all(ds, specs, overrides)
     for note in plan.notes:
         log.warning("%s", note)
@@ -203,9 +219,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.list_metrics:
         list_metrics()
         return 0
-    _check_outputs([args.json, args.csv], [args.gt, args.det, args.gt_lines, args.images])
+    from metrics.cli import analysis
+    from metrics.io.writers import write_csv, write_json
+    from metrics.progress import ProgressBar
+
+    inputs = [args.gt, args.det, args.gt_lines, args.images]
+    _check_outputs([args.json, args.csv, args.instances], inputs)
     ds = _dataset(args)
+    thresholds = analysis.check(args, ds)  # takes score_threshold out of args.set
     specs, auto = _specs(args.metric, ds)
+    analysis.check_targets(thresholds, specs)
     overrides = _overrides(args.set, specs)
     offered = list(specs) if auto else []
     if not args.quiet:
@@ -220,10 +243,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not specs:
         raise UserError("no metric applies to these inputs")
     bar = None if args.quiet else ProgressBar()
-    evals = run(
+    evals, seen = analysis.evaluate(
         ds,
         specs,
         overrides,
+        thresholds,
         policy=args.policy,
         workers=max(1, args.workers),
         progress=bar,
@@ -233,12 +257,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not args.quiet:
         _report(ds, evals, left_out=left_out)
         if auto:
-            others = [m.id for m in METRICS.values() if m not in offered]
+            others = [mid for mid in METRICS if mid not in {m.id for m in offered}]
             if others:
                 print(
                     f"not offered for these inputs (ask with --metric ID; --list-metrics says "
                     f"what each is for): {', '.join(others)}"
                 )
+    analysis.after(args, evals, seen, overrides)
     if args.json:
         write_json(args.json, evals, evidence=args.evidence)
     if args.csv:
@@ -257,6 +282,8 @@ def _report(
     left_out: Mapping[str, str] | None = None,
 ) -> None:
     """The summary table; metrics that ``--metric all`` left out follow it, with the reason."""
+    from metrics.model import Severity
+
     out = out or sys.stdout
     found = list(ds.problems) + [p for ev in evals for p in ev.problems]  # + metric warnings
     warnings = [p for p in dict.fromkeys(found) if p.severity is Severity.WARNING]
@@ -307,26 +334,36 @@ def _sweep_table(ev: Evaluation, sweep: SweepTally, out: TextIO) -> None:
         )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The ``detlens`` parser. Subcommands other than ``eval``: one ``add_command`` line each
+    (``metrics.cli.commands``), imported only when they run; the plugins' entry points are
+    looked up unless ``argv`` names one of the commands added here."""
+    parser = CommandParser(
         prog="detlens",
         description="Scene-text detection metrics with the evidence behind every number.",
     )
     parser.add_argument("--verbose", "-v", action="store_true", help="debug logging")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_eval(sub)
-    add_compare_command(sub)
-    add_check_command(sub)
-    for ep in entry_points(group="detlens.commands"):
-        try:
-            ep.load()(sub)
-        except Exception as exc:  # a broken plugin must not break `detlens eval`
-            log.debug("command plugin %s not available: %s", ep.name, exc)
+    add_command(
+        sub,
+        "compare",
+        "metrics.cli.compare:add_compare_command",
+        help="per-image differences of two detectors (or of two metrics on one detector)",
+    )
+    add_command(
+        sub,
+        "check",
+        "metrics.cli.check:add_check_command",
+        help="check a dataset (GT, detections, images) for what makes metrics fail or lie",
+    )
+    add_plugins(sub, "detlens.commands", argv)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.WARNING,
@@ -334,13 +371,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         return int(args.func(args))
-    except InputError as exc:
-        print(f"detlens: error: {exc}", file=sys.stderr)
-        for p in exc.problems[1:20]:
-            print(f"  {p}", file=sys.stderr)
-        if len(exc.problems) > 20:
-            print(f"  ... and {len(exc.problems) - 20} more", file=sys.stderr)
-        return 2
     except (UserError, KeyError, ValueError) as exc:
         msg = exc.args[0] if exc.args else str(exc)
         print(f"detlens: error: {msg}", file=sys.stderr)
@@ -348,6 +378,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("detlens: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        return _input_error(exc)
+
+
+def _input_error(exc: Exception) -> int:
+    """Bad input (``InputError``): its problems, one per line; anything else is re-raised."""
+    from metrics.model import InputError  # loaded already when one was raised
+
+    if not isinstance(exc, InputError):
+        raise exc
+    print(f"detlens: error: {exc}", file=sys.stderr)
+    for p in exc.problems[1:20]:
+        print(f"  {p}", file=sys.stderr)
+    if len(exc.problems) > 20:
+        print(f"  ... and {len(exc.problems) - 20} more", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

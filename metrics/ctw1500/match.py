@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
+from metrics import robust
 from metrics.ctw1500.params import Ctw1500Params
 from metrics.geometry import FlatGeometry, flat_geometry, intersection_bounds
 from metrics.matching import BoolArray, IntArray, best_partner
@@ -115,7 +116,7 @@ class _Exact:
     def _clip(self, inter: FloatArray, pi: IntArray, pj: IntArray, sel: BoolArray) -> None:
         if sel.any():
             f = self.f
-            inter[sel] = shapely.area(shapely.intersection(f.d_geoms[pj[sel]], f.g_geoms[pi[sel]]))
+            inter[sel] = shapely.area(robust.intersection(f.d_geoms[pj[sel]], f.g_geoms[pi[sel]]))
 
 
 def _best_gts(ex: _Exact, use: BoolArray, n_det: int) -> tuple[IntArray, FloatArray]:

@@ -8,15 +8,9 @@ from __future__ import annotations
 from metrics.hiertext import metric
 from metrics.hiertext.params import HierTextParams
 from metrics.hiertext.view import level_view
-from metrics.model import Dataset
-from metrics.spec import MetricSpec
+from metrics.spec import MetricSpec, hierarchical
 
 __all__ = ["SPECS", "HierTextParams"]
-
-
-def hierarchical(ds: Dataset) -> bool:
-    """Datasets read from HierText JSON (every sample carries lines and paragraphs)."""
-    return len(ds) > 0 and all(s.hierarchy is not None for s in ds)
 
 
 _TITLES = {

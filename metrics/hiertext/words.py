@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from metrics import robust
 from metrics.geometry import polygons
 from metrics.hiertext.masks import boxes_overlap, word_boxes
 from metrics.hiertext.match import EPSILON, Overlaps
@@ -45,9 +46,9 @@ def word_overlaps(samples: Sequence[Sample]) -> list[Overlaps]:
     a = np.concatenate([p[2] for p in pairs]).astype(np.intp) if pairs else np.zeros(0, np.intp)
     b = np.concatenate([p[3] for p in pairs]).astype(np.intp) if pairs else np.zeros(0, np.intp)
     dcs = np.concatenate(dc_pairs) if dc_pairs else np.zeros(0, dtype=bool)
-    inter = shapely.area(shapely.intersection(geoms[a], geoms[b]))
+    inter = shapely.area(robust.intersection(geoms[a], geoms[b]))
     dc_inter = np.zeros(len(a))
-    dc_inter[dcs] = shapely.area(shapely.intersection(geoms[b[dcs]], geoms[a[dcs]]))
+    dc_inter[dcs] = shapely.area(robust.intersection(geoms[b[dcs]], geoms[a[dcs]]))
     out, k, q = [], 0, 0
     for s, (ii, jj, _, _) in zip(samples, pairs, strict=True):
         n, m = len(s.gt), len(s.det)

@@ -14,9 +14,9 @@ from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
-import shapely
 
 import metrics.cache as cache
+from metrics import robust
 from metrics.evidence import Region
 from metrics.geometry import FlatGeometry, regions_of
 from metrics.icdar.common import (
@@ -109,7 +109,7 @@ def _match_numbers(
     else:
         rc, pc = values["tiou_recall"], values["tiou_precision"]
     if tiou:
-        cut = regions_of(shapely.difference(f.g_geoms[gi], f.d_geoms[dj]))
+        cut = regions_of(robust.difference(f.g_geoms[gi], f.d_geoms[dj]))
         outlier = regions_of(regions)
     else:
         cut = outlier = []

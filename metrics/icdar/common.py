@@ -16,6 +16,7 @@ import shapely
 
 import metrics.cache as cache
 import metrics.matching as matching
+from metrics import robust
 from metrics.geometry import GeomArray, polygons, regions_of, signed_areas
 from metrics.icdar.params import TiouOptions
 from metrics.matching import iou_matrix
@@ -103,15 +104,14 @@ def outlier_area(
     """Ot = |D ∩ V| - |D ∩ G ∩ V| with V = union of the outlier GTs; and (D ∩ V) minus G."""
     if not others:
         return 0.0, shapely.Polygon()
-    v = others[0] if len(others) == 1 else shapely.union_all(list(others))
-    dv = shapely.intersection(d_geom, v)
+    v = others[0] if len(others) == 1 else robust.union_all(list(others))
+    dv = robust.intersection(d_geom, v)
     ot = float(
-        shapely.area(dv)
-        - shapely.area(shapely.intersection(shapely.intersection(d_geom, g_geom), v))
+        shapely.area(dv) - shapely.area(robust.intersection(robust.intersection(d_geom, g_geom), v))
     )
     if ot <= eps:
         ot = 0.0
-    return ot, shapely.difference(dv, g_geom)
+    return ot, robust.difference(dv, g_geom)
 
 
 def instance_results(
@@ -275,10 +275,10 @@ def outlier_regions(
     if single:
         sm = np.asarray(single, dtype=np.intp)
         ks = np.asarray([others[m][0] for m in single], dtype=np.intp)
-        pieces = shapely.intersection(det_geoms[sm], gt_geoms[ks])
-        inside = shapely.intersection(pieces, target_geoms[sm])
+        pieces = robust.intersection(det_geoms[sm], gt_geoms[ks])
+        inside = robust.intersection(pieces, target_geoms[sm])
         ot[sm] = shapely.area(pieces) - shapely.area(inside)
-        regions[sm] = shapely.difference(pieces, target_geoms[sm])
+        regions[sm] = robust.difference(pieces, target_geoms[sm])
     for m in range(n):
         if len(others[m]) > 1:
             ot[m], regions[m] = outlier_area(
@@ -305,7 +305,7 @@ def match_values(
         p.det.geoms[dj], p.gt.geoms[gi], p.gt.geoms, others, opts.ot_zero_eps
     )
     values = pair_value_arrays(p.inter[gi, dj], p.gt.area[gi], p.det.area[dj], ot, opts)
-    cuts = regions_of(shapely.difference(p.gt.geoms[gi], p.det.geoms[dj]))
+    cuts = regions_of(robust.difference(p.gt.geoms[gi], p.det.geoms[dj]))
     outs = regions_of(regions)
     out = []
     for m, (i, j) in enumerate(pairs):

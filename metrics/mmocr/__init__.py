@@ -14,16 +14,11 @@ from metrics.evidence import SweepEvidence
 from metrics.mmocr import hmean
 from metrics.mmocr.params import HmeanIouMaxMatchParams, HmeanIouParams
 from metrics.mmocr.verdicts import compose
-from metrics.model import Dataset, Sample
+from metrics.model import Sample
 from metrics.results import SampleResult
-from metrics.spec import MetricSpec
+from metrics.spec import MetricSpec, with_confidences
 
 __all__ = ["SPECS", "HmeanIouMaxMatchParams", "HmeanIouParams"]
-
-
-def with_confidences(ds: Dataset) -> bool:
-    """Offered when every detection carries a confidence (score)."""
-    return ds.has_confidences
 
 
 REQUIRES = "a confidence (score) on every detection line"

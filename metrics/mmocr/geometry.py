@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from metrics import robust
 from metrics.geometry import GeomArray, pair_intersection_areas, same_sample_pairs
 from metrics.model import FloatArray, Sample
 
@@ -98,8 +99,8 @@ def pair_areas(
         (np.abs(iou - thresholds[0]) <= 1e-6) | (np.abs(ratio - thresholds[1]) <= 1e-6)
     )
     if len(near):
-        inter[near] = shapely.area(shapely.intersection(a[near], b[near]))
-        iou[near] = _ratio(inter[near], shapely.area(shapely.union(a[near], b[near])))
+        inter[near] = shapely.area(robust.intersection(a[near], b[near]))
+        iou[near] = _ratio(inter[near], shapely.area(robust.union(a[near], b[near])))
     return inter, iou
 
 

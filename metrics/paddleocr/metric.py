@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
+from metrics import robust
 from metrics.evidence import Skipped, SkippedEvidence
 from metrics.geometry import (
     FlatGeometry,
@@ -140,8 +141,8 @@ class _Areas:
         )
         if near.any():
             d, g = f.d_geoms[pj[near]], f.g_geoms[pi[near]]
-            inter[near] = shapely.area(shapely.intersection(d, g))
-            iou[near] = inter[near] / shapely.area(shapely.union(d, g))
+            inter[near] = shapely.area(robust.intersection(d, g))
+            iou[near] = inter[near] / shapely.area(robust.union(d, g))
         self.inter[k], self.iou[k] = inter, iou
 
 

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from metrics import robust
 from metrics.geometry import GeomArray
 from metrics.model import FloatArray
 from metrics.quads import convex_quad_inter, quad_area, strictly_apart
@@ -177,7 +178,7 @@ def _inter(a: Shapes, b: Shapes, ia: IntArray, ib: IntArray) -> FloatArray:
     slow = np.setdiff1d(slow, hulls[apart], assume_unique=True)  # apart: exactly 0
     if len(slow):
         out[slow] = shapely.area(
-            shapely.intersection(a.geometries(ia[slow]), b.geometries(ib[slow]))
+            robust.intersection(a.geometries(ia[slow]), b.geometries(ib[slow]))
         )
     return out
 
@@ -195,7 +196,7 @@ def _subtract_rounds(s: Shapes, target: IntArray, cutter: Shapes, member: IntArr
     cutters = cutter.geometries(member)
     for r in range(int(rank.max()) + 1):
         sel = np.flatnonzero(rank == r)
-        geoms[sel] = shapely.difference(geoms[sel - r], cutters[sel])
+        geoms[sel] = robust.difference(geoms[sel - r], cutters[sel])
         if r:
             geoms[sel - r] = geoms[sel]
     first = starts

@@ -18,6 +18,7 @@ import numpy.typing as npt
 import shapely
 
 import metrics.cache as cache
+from metrics import robust
 from metrics.evidence import Absorbed
 from metrics.geometry import FlatGeometry, SampleGeometry, split_geometry
 from metrics.model import FloatArray, Problem, Sample, Severity
@@ -99,7 +100,7 @@ def unions(samples: Sequence[Sample]) -> list[FloatArray]:
     f = _flat(samples)
     hit = f.inter > 0
     union = np.zeros(len(f.inter))
-    union[hit] = shapely.area(shapely.union(f.d_geoms[f.pj[hit]], f.g_geoms[f.pi[hit]]))
+    union[hit] = shapely.area(robust.union(f.d_geoms[f.pj[hit]], f.g_geoms[f.pi[hit]]))
     return [g.inter for g in split_geometry(replace(f, inter=union))]
 
 

@@ -44,8 +44,15 @@ def test_each_image_fits_after_navigation(qtbot, tmp_path: Path) -> None:
         w.session.set_sample(sid)
         qtbot.wait(10)
         assert _image_fits(w), sid
-    w.session.keep_zoom = True
+    w.resize(1000, 700)  # a smaller window: the fitted image is fitted again
+    qtbot.wait(10)
+    assert _image_fits(w)
+    w.canvas.zoom(4.0)  # zoomed by the user: a resize keeps the zoom
     scale = w.canvas.transform().m11()
+    w.resize(1200, 800)
+    qtbot.wait(10)
+    assert w.canvas.transform().m11() == scale
+    w.session.keep_zoom = True
     w.session.set_sample("img_2")
     assert w.canvas.transform().m11() == scale  # asked to keep the zoom: kept
 

@@ -27,6 +27,13 @@ def _broken(*_: Any) -> Sequence[Any]:
     raise RuntimeError("GEOS said no")
 
 
+def _patch(monkeypatch: pytest.MonkeyPatch, metric: str, evaluate: Any) -> None:
+    """Replace a metric's evaluate in the (lazily loaded) registry for this test."""
+    spec = METRICS[metric]  # loads its family first
+    new = dataclasses.replace(spec, evaluate=evaluate)
+    monkeypatch.setitem(METRICS._loaded, metric, new)  # type: ignore[attr-defined]
+
+
 @pytest.fixture
 def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     """TIoU waits for this event before it evaluates (a slow metric, on demand)."""
@@ -37,7 +44,7 @@ def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
         event.wait(30)
         return spec.evaluate(samples, params)
 
-    monkeypatch.setitem(METRICS, "tiou", dataclasses.replace(spec, evaluate=slow))
+    _patch(monkeypatch, "tiou", slow)
     yield event
     event.set()
 
@@ -53,7 +60,10 @@ def _window(qtbot: Any, paths: DatasetPaths | None = None) -> MainWindow:
 def test_engine_exception_is_shown_for_that_metric_only(
     qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(METRICS, "tiou", dataclasses.replace(METRICS["tiou"], evaluate=_broken))
+    """An exception outside the runner's per-sample guard (here in ``finalize``)."""
+    spec = METRICS["tiou"]
+    new = dataclasses.replace(spec, finalize=_broken)
+    monkeypatch.setitem(METRICS._loaded, "tiou", new)  # type: ignore[attr-defined]
     w = _window(qtbot)
     s = w.session
     qtbot.waitUntil(lambda: not s.is_busy(), timeout=60000)
@@ -66,15 +76,31 @@ def test_engine_exception_is_shown_for_that_metric_only(
     s.cancel()
 
 
+def test_metric_failing_on_every_image_says_why(
+    qtbot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Per-sample exceptions become located problems (``metrics.guard``): the summary gives
+    the first one instead of "evaluating…"."""
+    _patch(monkeypatch, "tiou", _broken)
+    w = _window(qtbot)
+    s = w.session
+    qtbot.waitUntil(lambda: not s.is_busy(), timeout=60000)
+    text = w.summary.text()
+    assert "no image could be evaluated; first:" in text and "GEOS said no" in text
+    assert "evaluating" not in text
+    s.cancel()
+
+
 def test_screenshot_of_a_failed_metric_exits_1_at_once(
     qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:
-    monkeypatch.setitem(METRICS, "tiou", dataclasses.replace(METRICS["tiou"], evaluate=_broken))
+    _patch(monkeypatch, "tiou", _broken)
     t0 = time.perf_counter()
     code = main(["view", "--screenshot", str(tmp_path / "x.png"), "--metric", "tiou"])
     assert code == 1 and time.perf_counter() - t0 < 60
     err = capsys.readouterr().err
-    assert "detlens: error: tiou not evaluated: engine error: RuntimeError: GEOS said no" in err
+    assert "detlens: error: tiou not evaluated: no image could be evaluated; first:" in err
+    assert "GEOS said no" in err and "Traceback" not in err
     assert not (tmp_path / "x.png").exists()
 
 
@@ -114,7 +140,7 @@ def test_cancelled_rerun_never_shows_old_results_under_new_parameters(
         event.wait(30)
         return spec.evaluate(samples, params)
 
-    monkeypatch.setitem(METRICS, "tiou", dataclasses.replace(spec, evaluate=slow))
+    _patch(monkeypatch, "tiou", slow)
     s.set_params("tiou", {"tolerance": "0"})
     assert s.params("tiou").tolerance == 0.0
     assert s.evaluation("tiou") is None and s.result("tiou") is None  # nothing stale shown

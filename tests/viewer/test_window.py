@@ -73,10 +73,12 @@ def test_switching_metric_and_parameters(qtbot, window: MainWindow) -> None:
     window.params.editors["tolerance"].setText("0")
     window.params.apply.click()
     wait_evaluated(qtbot, s)
-    qtbot.waitUntil(
-        lambda: s.params("tiou").tolerance == 0.0 and s.evaluation("tiou").params.tolerance == 0.0,
-        timeout=30000,
-    )
+
+    def rerun() -> bool:  # no result at all while re-running: never the old parameters'
+        ev = s.evaluation("tiou")
+        return ev is not None and ev.params.tolerance == 0.0 == s.params("tiou").tolerance
+
+    qtbot.waitUntil(rerun, timeout=30000)
     assert s.evaluation("tiou").recall <= before
 
 

@@ -21,6 +21,10 @@ class _Side(Protocol):
 
     def sample(self, sample_id: str | None) -> Sample | None: ...
 
+    def failure(self, metric: str | None = None) -> str | None: ...
+
+    def is_busy(self) -> bool: ...
+
 
 def banner_text(side: _Side | None, sample_id: str | None, has_image: bool) -> str:
     """Empty when there is nothing to say; else the reasons, joined."""
@@ -31,10 +35,23 @@ def banner_text(side: _Side | None, sample_id: str | None, has_image: bool) -> s
     if reason:
         parts.append(f"Not evaluated by {side.metric}: {reason}")
     elif side.result(sample_id) is None and side.metric is not None:
-        parts.append(f"{side.metric}: evaluating…")
+        parts.append(_no_result(side))
     if side.sample(sample_id) is not None and not has_image:
         parts.append("no image: the frame is the extent of the boxes")
     return "   ·   ".join(parts)
+
+
+def _no_result(side: _Side) -> str:
+    """Why the shown metric has no result for this image: failed, cancelled, running or not
+    started (never "evaluating…" when nothing runs)."""
+    failure = side.failure()
+    if failure == "cancelled":
+        return f"{side.metric}: not evaluated (cancelled; Apply runs it again)"
+    if failure:
+        return f"{side.metric}: not evaluated: {failure}"
+    if side.is_busy():
+        return f"{side.metric}: evaluating…"
+    return f"{side.metric}: not evaluated yet (Apply in the Metric panel runs it)"
 
 
 def label_tooltip(items: Sequence[DrawItem], ref: Ref | None, metric: str | None) -> str:

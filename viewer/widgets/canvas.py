@@ -19,20 +19,20 @@ from PySide6.QtGui import (
     QPainter,
     QPen,
     QPixmap,
+    QResizeEvent,
     QWheelEvent,
 )
 from PySide6.QtWidgets import (
-    QGraphicsItem,
     QGraphicsPixmapItem,
     QGraphicsRectItem,
     QGraphicsScene,
     QGraphicsView,
-    QStyleOptionGraphicsItem,
     QWidget,
 )
 
 from metrics.model import Sample
 from metrics.results import SampleResult
+from viewer.overlay_item import OverlayItem
 from viewer.paint import PreparedOverlay, RenderContext, paint_mixed, paint_overlay
 from viewer.paint_notes import paint_notes
 from viewer.scene.banner import banner_text, label_tooltip
@@ -42,41 +42,6 @@ from viewer.scene.picking import PickIndex
 from viewer.session import Session
 
 log = logging.getLogger(__name__)
-
-
-class OverlayItem(QGraphicsItem):
-    """One scene item that paints every draw item of the current sample."""
-
-    def __init__(self, view: CanvasView) -> None:
-        super().__init__()
-        self.view = view
-        self.items: list[DrawItem] = []
-        self.prepared = PreparedOverlay([])
-        self.picker = PickIndex([])
-        self.rect = QRectF(0, 0, 1, 1)
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
-
-    def set_items(self, items: list[DrawItem]) -> None:
-        self.set_prepared(items, PreparedOverlay(items), PickIndex(items))
-
-    def set_prepared(
-        self, items: list[DrawItem], prepared: PreparedOverlay, picker: PickIndex
-    ) -> None:
-        self.items, self.prepared, self.picker = items, prepared, picker
-
-    def boundingRect(self) -> QRectF:
-        return self.rect
-
-    def paint(
-        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        del widget
-        try:
-            r = option.exposedRect  # type: ignore[attr-defined]
-            ctx = self.view.render_context((r.left(), r.top(), r.right(), r.bottom()))
-            self.view.paint_layers(painter, self.prepared, ctx)
-        except Exception:  # a drawing bug must never take the application down
-            log.exception("painting the overlay failed")
 
 
 class CanvasView(QGraphicsView):
@@ -94,6 +59,7 @@ class CanvasView(QGraphicsView):
         self.mix = 0.5  # swipe divider (fraction of the width) or B's opacity
         self._b_overlay: PreparedOverlay | None = None
         self._syncing = False
+        self._fitted = False  # the last zoom was a fit (kept on resize)
         self.setScene(QGraphicsScene(self))
         self.setBackgroundBrush(QColor("#2b2b2b"))
         self.setRenderHints(
@@ -305,7 +271,9 @@ class CanvasView(QGraphicsView):
 
     # ------------------------------------------------------------------ navigation
     def fit(self) -> None:
-        """The whole image in view; with a banner, room above it so the banner covers none."""
+        """The whole image in view; with a banner, room above it so the banner covers none.
+        The view stays fitted when the window is resized, until the user zooms."""
+        self._fitted = True
         rect = self.overlay.rect
         if self.banner():
             rect = rect.adjusted(0, -0.08 * rect.height(), 0, 0)
@@ -313,11 +281,18 @@ class CanvasView(QGraphicsView):
         self.zoom_changed.emit(self.transform().m11())
         self._emit_view()
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._fitted:
+            self.fit()
+
     def actual_size(self) -> None:
+        self._fitted = False
         self.resetTransform()
         self.zoom_changed.emit(1.0)
 
     def zoom(self, factor: float) -> None:
+        self._fitted = False
         current = self.transform().m11()
         factor = min(max(factor, 0.02 / current), 64.0 / current)
         self.scale(factor, factor)
@@ -371,12 +346,17 @@ class CanvasView(QGraphicsView):
         box = None if ref is None else self.overlay.picker.bounds_of(ref)
         if box is None:
             return
+        self._fitted = False
         x0, y0, x1, y1 = box
-        pad = max(x1 - x0, y1 - y0, 20.0) * 0.6
+        pad = max(x1 - x0, y1 - y0, 20.0) * 0.25
+        before = self.transform()
         self.fitInView(
             QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad),
             Qt.AspectRatioMode.KeepAspectRatio,
         )
+        if self.transform().m11() < before.m11():  # a big word: never zoom out, centre it
+            self.setTransform(before)
+            self.centerOn((x0 + x1) / 2, (y0 + y1) / 2)
         self.zoom_changed.emit(self.transform().m11())
         self._emit_view()
 

@@ -121,6 +121,8 @@ class SummaryPanel(QLabel):
             self.setText("No dataset: File › Open.")
             return
         head = f"<b>{s.paths.title if s.paths else ''}</b> — {len(s.dataset)} images"
+        if s.score_threshold is not None:
+            head += f"<br>detections with confidence ≥ {s.score_threshold:.4g} only (Analysis)"
         if ev is None or ev.summary is None:
             state = _state(s, ev is None)
             self.setText("<br>".join([head, f"{s.metric}: {state}", *_plan_lines(s)]))
@@ -158,7 +160,7 @@ def _state(s: Session, missing: bool) -> str:
         return f"<span style='color:#b91c1c'>not evaluated ({what})</span> — Apply re-runs it"
     if missing:
         return "evaluating…" if s.is_busy() else "not evaluated — Apply runs it"
-    return "no image could be evaluated"
+    return html.escape((s.a.no_score() if s.a is not None else None) or "no image evaluated")
 
 
 def _plan_lines(s: Session) -> list[str]:

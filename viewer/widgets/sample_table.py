@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHeaderView,
     QLineEdit,
+    QPushButton,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -95,6 +96,7 @@ class SampleTableModel(QAbstractTableModel):
         self.rows: list[SampleRow] = []
         self.sort_key: tuple[int, Qt.SortOrder] = (HMEAN_COLUMN, Qt.SortOrder.AscendingOrder)
         self.row_of: dict[str, int] = {}  # sample id -> row
+        self.focus: dict[str, int] | None = None  # rows in this order (Analysis panel)
         self._made: dict[str, tuple[object, object, SampleRow]] = {}  # id -> sample, result, row
         session.dataset_changed.connect(self.reload)
         session.results_changed.connect(self.reload)  # set_metric emits it too
@@ -137,7 +139,10 @@ class SampleTableModel(QAbstractTableModel):
     def _sort_rows(self) -> None:
         column, order = self.sort_key
         fields = self.fields()
-        if 0 <= column < len(fields):
+        if self.focus is not None:
+            rank = self.focus
+            self.rows.sort(key=lambda r: rank.get(r.sample_id, len(rank)))
+        elif 0 <= column < len(fields):
             field = fields[column]
             keys = [getattr(r, field) for r in self.rows]
             if field != "sample_id":
@@ -214,7 +219,15 @@ class SampleFilterModel(QSortFilterProxyModel):
         super().__init__()
         self.text = ""
         self.kinds: set[str] = set()
+        self.focus: dict[str, int] | None = None  # Analysis panel: these ids, in this order
         self.setSortRole(Qt.ItemDataRole.UserRole)
+
+    def set_focus(self, ids: list[str] | None) -> None:
+        self._change(
+            lambda: setattr(
+                self, "focus", None if ids is None else {s: k for k, s in enumerate(ids)}
+            )
+        )
 
     def set_text(self, text: str) -> None:
         self._change(lambda: setattr(self, "text", text.strip().lower()))
@@ -235,6 +248,7 @@ class SampleFilterModel(QSortFilterProxyModel):
         """The source model sorts its rows; this proxy only filters (keeps their order)."""
         model = self.sourceModel()
         assert isinstance(model, SampleTableModel)
+        model.focus = self.focus  # the Analysis panel's order, when it picked the images
         model.sort(column, order)
 
     def filterAcceptsRow(self, row: int, parent: Index) -> bool:
@@ -244,6 +258,8 @@ class SampleFilterModel(QSortFilterProxyModel):
 
     def accepts(self, r: SampleRow) -> bool:
         if self.text and self.text not in r.sample_id.lower():
+            return False
+        if self.focus is not None and r.sample_id not in self.focus:
             return False
         return all(r.count(k) > 0 for k in self.kinds)
 
@@ -295,6 +311,11 @@ class SampleTablePanel(QWidget):
         layout.addWidget(self.compare_row)
         self._compare_layout = False  # comparison columns moved to the front
         session.comparison_changed.connect(self._on_session_comparison_changed)
+        self.focus_button = QPushButton()
+        self.focus_button.setVisible(False)
+        self.focus_button.clicked.connect(lambda: session.set_focus(None))
+        session.focus_changed.connect(self._on_session_focus_changed)
+        layout.addWidget(self.focus_button)
         layout.addWidget(self.view)
         self.view.selectionModel().currentRowChanged.connect(self._on_view_row_changed)
         session.sample_changed.connect(self._on_session_sample_changed)
@@ -310,6 +331,16 @@ class SampleTablePanel(QWidget):
             self.proxy.rowsRemoved,
         ):
             signal.connect(self._publish_visible)
+
+    def _on_session_focus_changed(self, focus: tuple[list[str], str] | None) -> None:
+        """Only the images the Analysis panel picked, in its order (largest loss first)."""
+        self.proxy.set_focus(None if focus is None else focus[0])
+        self.focus_button.setVisible(focus is not None)
+        if focus is not None:
+            self.focus_button.setText(f"{focus[1]} ({len(focus[0])}): show all")
+            self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        else:
+            self.view.sortByColumn(HMEAN_COLUMN, Qt.SortOrder.AscendingOrder)
 
     def visible_ids(self) -> list[str]:
         """Sample ids in the table's current order and filter (for next/previous)."""

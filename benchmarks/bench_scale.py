@@ -1,0 +1,239 @@
+"""Scale: every metric on the dense sets, growth with words per image, a TextOCR-size set.
+
+    python benchmarks/bench_scale.py                 # quick: TextOCR-like set of 2,500 images
+    python benchmarks/bench_scale.py --full          # the 25,000-image set (~1,000,000 words)
+    python benchmarks/bench_scale.py --runs 7 --only deteval --skip-dense
+
+All figures are whole processes (``detlens eval --metric M --quiet``, byte code cached,
+``PYTHONDONTWRITEBYTECODE`` removed), measured in this run, medians of ``--runs``:
+
+1. Dense sets (``../shared/data/dense`` W50 / W200 / W1000, 20,000 GT words each, and a
+   generated W250 of the same layout, ``gen_sets.dense``): every metric that reads quads,
+   and DetEval on the same sets as axis-aligned boxes (``gen_sets.as_ltrb``). Target: each
+   <= 3 s. Growth of the time per instance (GT + detections) from W250 to W1000; target <=
+   1.2 (1.0 = linear in words per image). The growth of the in-process time (reading +
+   evaluation, no interpreter start) is printed beside it.
+2. A TextOCR-size set (``gen_sets.textocr``; quick: 2,500 images, ``--full``: 25,000 with
+   about 1,000,000 GT words, about 1 % of the images over 500 words): every metric with
+   ``--workers 1`` and ``--workers 2`` (one run each: these are long), the wall time, the
+   peak memory of the whole process tree (the sum of the resident sets of the process and
+   its workers, sampled every 20 ms from /proc; ``getrusage(RUSAGE_CHILDREN)`` gives the
+   largest single process, printed too) and the speed-up. Targets (``--full``): <= 60 s with
+   two workers, <= 4 GB, speed-up >= 1.6.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import gen_sets  # noqa: E402
+
+SHARED = Path(os.environ.get("DETLENS_SHARED", ROOT.parent / "shared"))
+QUAD_METRICS = (
+    "ic15_iou",
+    "siou",
+    "tiou",
+    "tedeval",
+    "cleval_det",
+    "cleval_legacy_det",
+    "paddleocr_det_iou",
+)
+LTRB_METRICS = ("deteval",)
+DENSE_TARGET = 3.0
+GROWTH_TARGET = 1.2
+TEXTOCR_TARGET, MEMORY_TARGET, SPEEDUP_TARGET = 60.0, 4.0, 1.6
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPATH"] = str(ROOT)
+    return env
+
+
+def _tree_rss(pid: int) -> int:
+    """Resident set of ``pid`` and all its descendants, bytes."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+                        break
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    todo.extend(int(c) for c in f.read().split())
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+def timed(cmd: list[str]) -> tuple[float, int]:
+    """Wall time and peak resident set of the process tree (sampled every 20 ms)."""
+    peak = [0]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        cmd, env=_env(), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+
+    def sample() -> None:
+        while proc.poll() is None:
+            peak[0] = max(peak[0], _tree_rss(proc.pid))
+            time.sleep(0.02)
+
+    watcher = threading.Thread(target=sample, daemon=True)
+    watcher.start()
+    _, err = proc.communicate()
+    elapsed = time.perf_counter() - t0
+    watcher.join()
+    if proc.returncode != 0:
+        raise SystemExit(f"failed ({proc.returncode}): {' '.join(cmd)}\n{err.decode()[-2000:]}")
+    return elapsed, peak[0]
+
+
+def _eval(folder: Path, metric: str, *extra: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "metrics.cli",
+        "eval",
+        "--gt",
+        str(folder / "gt.zip"),
+        "--det",
+        str(folder / "det.zip"),
+        "--metric",
+        metric,
+        "-q",
+        *extra,
+    ]
+
+
+def in_process(folder: Path, metric: str) -> float:
+    """Reading + evaluation inside one process (no interpreter start), median of 3."""
+    code = (
+        "import sys, time\n"
+        "from metrics.io.reader import load_dataset\n"
+        "from metrics.registry import resolve\n"
+        "from metrics.runner import run\n"
+        "spec = resolve(sys.argv[3]); ts = []\n"
+        "for _ in range(3):\n"
+        "    t0 = time.perf_counter(); run(load_dataset(sys.argv[1], sys.argv[2]), [spec])\n"
+        "    ts.append(time.perf_counter() - t0)\n"
+        "print(sorted(ts)[1])\n"
+    )
+    cmd = [sys.executable, "-c", code, str(folder / "gt.zip"), str(folder / "det.zip"), metric]
+    out = subprocess.run(cmd, env=_env(), cwd=ROOT, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip())
+
+
+def dense_sets() -> dict[str, Path]:
+    out = {}
+    for w in (50, 200, 250, 1000):
+        shared = SHARED / f"data/dense/W{w}"
+        out[f"W{w}"] = shared if (shared / "det.zip").exists() else gen_sets.dense(w)
+    return out
+
+
+def dense_section(runs: int, only: set[str]) -> None:
+    sets = dense_sets()
+    print(
+        f"== Dense sets, 20,000 GT words each (whole process, median of {runs}; "
+        f"target <= {DENSE_TARGET:.0f} s each, growth W250 -> W1000 <= {GROWTH_TARGET}) =="
+    )
+    for name, folder in sets.items():
+        n = gen_sets.counts(folder)
+        print(f"   {name}: {folder} ({n[0]} images, {n[1]} GT, {n[2]} det)")
+    names = list(sets)
+    print(
+        f"   {'metric':<20}" + "".join(f"{n:>8}" for n in names) + f"{'growth':>8}"
+        f"{'in-proc':>9}  target"
+    )
+    metrics = [m for m in (*QUAD_METRICS, *LTRB_METRICS) if not only or m in only]
+    for metric in metrics:
+        folders = {
+            n: gen_sets.as_ltrb(f, f"dense-{n}") if metric in LTRB_METRICS else f
+            for n, f in sets.items()
+        }
+        times = {}
+        for n, f in folders.items():
+            cmd = _eval(f, metric)
+            timed(cmd)  # warm-up
+            times[n] = statistics.median(timed(cmd)[0] for _ in range(runs))
+        inst = {n: sum(gen_sets.counts(folders[n])[1:3]) for n in ("W250", "W1000")}
+        growth = (times["W1000"] / inst["W1000"]) / (times["W250"] / inst["W250"])
+        inner = {n: in_process(folders[n], metric) / inst[n] for n in ("W250", "W1000")}
+        g_in = inner["W1000"] / inner["W250"]
+        ok = max(times.values()) <= DENSE_TARGET and growth <= GROWTH_TARGET
+        print(
+            f"   {metric:<20}" + "".join(f"{times[n]:>7.2f}s" for n in names) + f"{growth:>8.2f}"
+            f"{g_in:>9.2f}  {'met' if ok else 'MISSED'}",
+            flush=True,
+        )
+
+
+def textocr_section(images: int, full: bool, only: set[str]) -> None:
+    t0 = time.perf_counter()
+    folder = gen_sets.textocr(images)
+    n = gen_sets.counts(folder)
+    print(
+        f"\n== TextOCR-size set: {n[0]} images, {n[1]} GT words, {n[2]} detections, "
+        f"{n[3]} images over 500 words ({folder}, ready in {time.perf_counter() - t0:.0f} s) =="
+    )
+    scale = images / 25_000
+    print(
+        f"   targets{'' if full else f' (scaled to {scale:.0%} of the full set)'}: "
+        f"<= {TEXTOCR_TARGET * scale:.1f} s with --workers 2, peak <= {MEMORY_TARGET} GB "
+        f"(full set), speed-up >= {SPEEDUP_TARGET}"
+    )
+    print(
+        f"   {'metric':<20}{'workers 1':>10}{'workers 2':>10}{'speed-up':>9}"
+        f"{'peak tree':>11}{'(w1)':>8}  target"
+    )
+    for metric in (m for m in (*QUAD_METRICS,) if not only or m in only):
+        t1, m1 = timed(_eval(folder, metric, "--workers", "1"))
+        t2, m2 = timed(_eval(folder, metric, "--workers", "2"))
+        peak = max(m1, m2) / 2**30
+        ok = t2 <= TEXTOCR_TARGET * scale and peak <= MEMORY_TARGET and t1 / t2 >= SPEEDUP_TARGET
+        print(
+            f"   {metric:<20}{t1:>9.1f}s{t2:>9.1f}s{t1 / t2:>8.2f}x{m2 / 2**30:>9.2f}GB"
+            f"{m1 / 2**30:>6.2f}GB  {'met' if ok else 'MISSED'}",
+            flush=True,
+        )
+    child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 2**20
+    print(f"   largest single process of this run (getrusage RUSAGE_CHILDREN): {child:.2f} GB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--full", action="store_true", help="the 25,000-image TextOCR set")
+    parser.add_argument("--runs", type=int, default=5, help="runs per dense figure (median)")
+    parser.add_argument("--only", action="append", default=[], help="metric id (repeatable)")
+    parser.add_argument("--skip-dense", action="store_true")
+    parser.add_argument("--skip-textocr", action="store_true")
+    args = parser.parse_args()
+    load = os.getloadavg()
+    print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    if not args.skip_dense:
+        dense_section(args.runs, set(args.only))
+    if not args.skip_textocr:
+        textocr_section(25_000 if args.full else 2_500, args.full, set(args.only))
+    load = os.getloadavg()
+    print(f"load average at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

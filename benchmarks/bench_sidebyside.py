@@ -1,0 +1,317 @@
+"""Whole-process ratios against the official scripts, side by side, in one run.
+
+    python benchmarks/bench_sidebyside.py                       # every row, medians of 5
+    python benchmarks/bench_sidebyside.py --official /src --runs 7
+    python benchmarks/bench_sidebyside.py --only tedeval --only all
+
+For one reference file per metric x data set of ``../shared/reference`` on IC15 PixelLink,
+IC13, Total-Text and CTW1500 (the word + text-line pair included; the toolkits' protocols on
+the scored detections of the same images), plus ``--metric all`` on IC15 PixelLink, this
+runs alternately, in one loop so that the machine's state is shared:
+
+- ``detlens eval --gt G --det D [--gt-lines L] --metric M --quiet`` as a whole process
+  (interpreter start, imports, reading, evaluation), byte code cached
+  (``PYTHONDONTWRITEBYTECODE`` removed, one warm-up run first);
+- the **floor**: a process that imports numpy and shapely and reads the same input files'
+  bytes, doing nothing else;
+- the **official** command line, when its code is found under ``--official DIR`` (or
+  ``$DETLENS_OFFICIAL``): ``DIR/TIoU-metric`` (``script.py``, ``Word_Text-Line/script.py``,
+  ``curved-tiou/script.py``, run with ``--python2``), ``DIR/TedEval/script.py``,
+  ``DIR/CLEval/script.py`` (the paper-era code), ``DIR/deteval/script.py`` (RRC TL2p) and the
+  ``cleval`` command (pip ``cleval`` 0.1.1) on ``PATH``, as in ``TIMINGS.md``.
+
+Where the official code is not found, it says so ("official code not found: ...") and uses
+the documented figures instead, labelled: ``TIMINGS.md`` (whole process, median of 3, on the
+reference machine) where the file has one, else the reference's ``runtime_s`` (the official
+evaluation call alone, no interpreter start, so the harder comparison for detlens).
+
+Per row it prints the medians, the target max(official / 5, 1.5 x floor) and whether it was
+met; ``--metric all`` on IC15 has the fixed target 1.2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("DETLENS_SHARED", ROOT.parent / "shared"))
+DATASETS = {"ic15": "pixellink", "ic13": "original", "totaltext": "baseline", "ctw1500": "det"}
+SCORED = "scored"  # MMOCR / PaddleOCR run on the scored detections of the same images
+ALL_TARGET = 1.2  # s, ``--metric all`` on IC15 PixelLink (issue 11)
+
+# TIMINGS.md, "Process wall time of the plain official command line", medians of 3
+TIMINGS = {
+    ("ic15", "pixellink", "ic15_iou"): 1.48,
+    ("ic15", "pixellink", "siou"): 1.48,
+    ("ic15", "pixellink", "tiou"): 1.48,
+    ("ic15", "pixellink", "wordline_iou"): 2.02,
+    ("ic15", "pixellink", "wordline_tiou"): 2.02,
+    ("ic15", "pixellink", "tedeval"): 0.88,
+    ("ic15", "pixellink", "cleval_det"): 5.54,
+    ("ic15", "pixellink", "cleval_legacy_det"): 1.29,
+    ("ic13", "original", "deteval"): 0.23,
+    ("totaltext", "baseline", "curved_iou"): 1.88,
+    ("totaltext", "baseline", "curved_siou"): 1.88,
+    ("totaltext", "baseline", "curved_tiou"): 1.88,
+    ("ctw1500", "det", "curved_iou"): 4.17,
+    ("ctw1500", "det", "curved_siou"): 4.17,
+    ("ctw1500", "det", "curved_tiou"): 4.17,
+}
+
+# The official command lines (TIMINGS.md's exact commands): folder under --official, argv.
+# {py2}/{py3} are the interpreters, {gt}/{det}/{lines} the inputs, {box} LTRB or QUAD.
+_TIOU = ("TIoU-metric", ["{py2}", "script.py", "-g={gt}", "-s={det}"])
+_WORDLINE = (
+    "TIoU-metric/Word_Text-Line",
+    ["{py2}", "script.py", "-g={gt}", "-gl={lines}", "-s={det}"],
+)
+_CURVED = ("TIoU-metric", ["{py2}", "curved-tiou/script.py", "-g={gt}", "-s={det}"])
+OFFICIAL = {
+    "ic15_iou": _TIOU,
+    "siou": _TIOU,
+    "tiou": _TIOU,
+    "wordline_iou": _WORDLINE,
+    "wordline_tiou": _WORDLINE,
+    "curved_iou": _CURVED,
+    "curved_siou": _CURVED,
+    "curved_tiou": _CURVED,
+    "tedeval": ("TedEval", ["{py3}", "script.py", "-g={gt}", "-s={det}"]),
+    "deteval": ("deteval", ["{py3}", "script.py", "-g={gt}", "-s={det}"]),
+    "cleval_det": ("", ["cleval", "-g={gt}", "-s={det}", "--BOX_TYPE={box}"]),
+    "cleval_legacy_det": (
+        "CLEval",
+        ["{py3}", "script.py", "-g", "{gt}", "-s", "{det}", "--BOX_TYPE={box}", "-o", ""],
+    ),
+}
+# the curved script finds its dataset by the GT file's name
+CURVED_GT_NAME = {"totaltext": "total-text-gt.zip", "ctw1500": "ctw1500-gt.zip"}
+
+FLOOR = """
+import sys, zipfile, pathlib
+import numpy, shapely
+for p in sys.argv[1:]:
+    path = pathlib.Path(p)
+    if path.suffix == ".zip":
+        with zipfile.ZipFile(path) as z:
+            for n in z.namelist():
+                z.read(n)
+    else:
+        path.read_bytes()
+"""
+
+
+@dataclass
+class Row:
+    label: str
+    dataset: str
+    metric: str  # detlens id (or "all")
+    inputs: dict[str, str]
+    runtime_s: float | None = None
+    official_cmd: tuple[list[str], str] | None = None  # argv, cwd
+    times: dict[str, list[float]] = field(default_factory=dict)
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPATH"] = str(ROOT)
+    return env
+
+
+def _time(cmd: list[str], cwd: Path | str = ROOT) -> float:
+    t0 = time.perf_counter()
+    done = subprocess.run(cmd, env=_env(), capture_output=True, text=True, cwd=cwd)
+    elapsed = time.perf_counter() - t0
+    if done.returncode != 0:
+        raise SystemExit(f"failed ({done.returncode}): {' '.join(cmd)}\n{done.stderr[-2000:]}")
+    return elapsed
+
+
+def _path(rel: str) -> str:
+    return str(SHARED.parent / rel)
+
+
+def rows(only: set[str]) -> list[Row]:
+    """One reference per metric x data set (the main detections first), then ``all``."""
+    out: dict[tuple[str, str], Row] = {}
+    sys.path.insert(0, str(ROOT))
+    from metrics.registry import resolve  # light: the catalogue only
+
+    for f in sorted((SHARED / "reference").glob("*.json")):
+        dataset, detset, _ = f.name.removesuffix(".json").split("__")
+        if f.name.endswith(".FAILED.json") or dataset not in DATASETS:
+            continue
+        ref = json.loads(f.read_text())
+        try:
+            metric = resolve(ref["metric"]).id
+        except KeyError:
+            continue
+        main_set = detset == DATASETS[dataset] or (
+            metric.startswith(("mmocr", "paddle")) and detset.startswith(SCORED)
+        )
+        if metric.startswith("hiertext") or (only and metric not in only):
+            continue
+        key = (dataset, metric)
+        if key in out and not main_set:
+            continue
+        inputs = {k: v for k, v in ref["inputs"].items() if not k.endswith("md5")}
+        out[key] = Row(f"{dataset}/{detset}", dataset, metric, inputs, ref.get("runtime_s"))
+        out[key].label += f" {metric}"
+    found = sorted(out.values(), key=lambda r: (list(DATASETS).index(r.dataset), r.metric))
+    if not only or "all" in only:
+        ic15 = {"gt": "shared/data/ic15/gt.zip", "det": "shared/data/ic15/det_pixellink.zip"}
+        found.append(Row("ic15/pixellink --metric all", "ic15", "all", ic15))
+    return found
+
+
+def official_command(
+    row: Row, root: Path | None, py2: str, py3: str, scratch: Path
+) -> tuple[list[str], str] | str:
+    """The official argv and folder to run it in, or what was not found."""
+    if row.metric not in OFFICIAL:
+        return "no command line in TIMINGS.md for this protocol"
+    folder, argv = OFFICIAL[row.metric]
+    if argv[0] == "cleval":
+        exe = shutil.which("cleval")
+        if exe is None:
+            return "the cleval command (pip cleval 0.1.1) on PATH"
+        cwd = str(scratch)
+    elif root is None:
+        return f"{folder}/ (give --official DIR or set DETLENS_OFFICIAL)"
+    else:
+        script = root / folder / argv[1]
+        if not script.is_file():
+            return str(script)
+        cwd = str(root / folder)
+    gt = _path(row.inputs["gt"])
+    if row.metric.startswith("curved"):
+        linked = scratch / CURVED_GT_NAME[row.dataset]
+        if not linked.exists():
+            linked.symlink_to(gt)
+        gt = str(linked)
+    values = {
+        "py2": py2,
+        "py3": py3,
+        "gt": gt,
+        "det": _path(row.inputs["det"]),
+        "lines": _path(row.inputs.get("gt_textline", "")),
+        "box": "LTRB" if row.dataset == "ic13" else "QUAD",
+    }
+    return [a.format(**values) for a in argv], cwd
+
+
+def official_figure(row: Row) -> tuple[float | None, str]:
+    """Measured median, else TIMINGS.md, else the reference's runtime_s; with its label."""
+    if row.times.get("official"):
+        return statistics.median(row.times["official"]), "measured"
+    _, detset = row.label.split(" ")[0].split("/")
+    documented = TIMINGS.get((row.dataset, detset, row.metric))
+    if documented is not None:
+        return documented, "TIMINGS.md"
+    if row.runtime_s:
+        return float(row.runtime_s), "runtime_s"
+    return None, "-"
+
+
+def _commands(row: Row) -> tuple[list[str], list[str]]:
+    gt, det = _path(row.inputs["gt"]), _path(row.inputs["det"])
+    ours = [sys.executable, "-m", "metrics.cli", "eval", "--gt", gt, "--det", det, "-q"]
+    files = [gt, det]
+    if "gt_textline" in row.inputs:
+        ours += ["--gt-lines", _path(row.inputs["gt_textline"])]
+        files.append(_path(row.inputs["gt_textline"]))
+    ours += ["--metric", row.metric]
+    return ours, [sys.executable, "-c", FLOOR, *files]
+
+
+def measure(row: Row, runs: int) -> None:
+    ours, floor = _commands(row)
+    _time(ours)  # warm-up: byte code caches, file cache
+    if row.official_cmd:
+        _time(*row.official_cmd)
+    row.times = {"detlens": [], "floor": [], "official": []}
+    for _ in range(runs):
+        row.times["detlens"].append(_time(ours))
+        row.times["floor"].append(_time(floor))
+        if row.official_cmd:
+            row.times["official"].append(_time(*row.official_cmd))
+
+
+def report(row: Row) -> bool:
+    ours = statistics.median(row.times["detlens"])
+    floor = statistics.median(row.times["floor"])
+    official, source = official_figure(row)
+    if row.metric == "all":
+        target = ALL_TARGET
+        source, ratio = "fixed target", "-"
+    else:
+        target = max((official or 0.0) / 5, 1.5 * floor)
+        ratio = f"{official / ours:.1f}x" if official else "-"
+    ok = ours <= target
+    off = f"{official:.2f}s" if official else "-"
+    print(
+        f"{row.label:<42}{ours:>8.2f}s{off:>9}{source:>12}{floor:>7.2f}s{ratio:>7}"
+        f"{target:>8.2f}s  {'met' if ok else 'MISSED'}",
+        flush=True,
+    )
+    return ok
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5, help="runs per command (median)")
+    parser.add_argument("--only", action="append", default=[], help="metric id (repeatable)")
+    parser.add_argument(
+        "--official",
+        default=os.environ.get("DETLENS_OFFICIAL"),
+        help="folder holding the official implementations (or $DETLENS_OFFICIAL)",
+    )
+    parser.add_argument("--python2", default="python2.7", help="interpreter of the py2 scripts")
+    parser.add_argument("--python3", default="python3", help="interpreter of the py3 scripts")
+    args = parser.parse_args()
+    if not (SHARED / "reference").is_dir():
+        raise SystemExit(f"no reference folder at {SHARED} (set DETLENS_SHARED)")
+    root = Path(args.official) if args.official else None
+    load = os.getloadavg()
+    print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; runs {args.runs}")
+    with tempfile.TemporaryDirectory() as tmp:
+        todo = rows(set(args.only))
+        missing: dict[str, None] = {}
+        for row in todo:
+            found = official_command(row, root, args.python2, args.python3, Path(tmp))
+            if isinstance(found, str):
+                if row.metric != "all":
+                    missing.setdefault(f"official code not found: {found} ({row.metric})")
+            else:
+                row.official_cmd = found
+        for line in missing:
+            print(line)
+        print(
+            f"\n{'data set / metric':<42}{'detlens':>9}{'official':>9}{'(source)':>12}"
+            f"{'floor':>8}{'ratio':>7}{'target':>9}"
+        )
+        met = 0
+        for row in todo:
+            measure(row, args.runs)
+            met += report(row)
+    load = os.getloadavg()
+    print(
+        f"\n{met} of {len(todo)} within target; target = max(official / 5, 1.5 x floor) "
+        f"(--metric all: {ALL_TARGET} s). official source: measured here, else TIMINGS.md "
+        "(whole process, reference machine), else runtime_s (official call alone, no "
+        f"interpreter start). Load average at end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,101 @@
+"""Where the H-mean goes: each error class fixed by an oracle, the metric re-run, the gain.
+
+For one metric over a dataset, per class (``metrics.analysis.fixes``): the dataset H-mean
+after fixing that class alone in every image, its gain ΔH over the H-mean as evaluated, the
+number of errors of the class, and the same per image (H-mean from the image's tally). Only
+the images that have errors of a class are re-evaluated for it; the others keep their
+results. ``all`` fixes every class at once and gives the metric's ceiling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from metrics.analysis.engine import evaluate_samples
+from metrics.analysis.fixes import ALL, CLASSES, apply, fix_of
+from metrics.model import Dataset
+from metrics.results import Evaluation
+from metrics.spec import MetricSpec
+from metrics.tally import Tally
+
+
+@dataclass(frozen=True)
+class ClassGain:
+    """One class over the dataset: H-mean after the fix, its gain, the errors fixed."""
+
+    name: str
+    hmean: float
+    gain: float
+    errors: int
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """Error attribution of one metric. ``per_image[sample][class]`` is the image's gain,
+    ``image_errors[sample][class]`` its error count; ``image_hmean`` its H-mean as evaluated."""
+
+    metric: str
+    hmean: float
+    classes: tuple[ClassGain, ...]
+    per_image: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    image_errors: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    image_hmean: Mapping[str, float] = field(default_factory=dict)
+    note: str = ""
+
+    def gain(self, name: str) -> float:
+        return next(c.gain for c in self.classes if c.name == name)
+
+    def losing(self, name: str) -> list[tuple[str, float]]:
+        """Images that lose H-mean to class ``name``: (sample, gain), largest first."""
+        found = [(s, g[name]) for s, g in self.per_image.items() if g.get(name, 0.0) > 0.0]
+        return sorted(found, key=lambda x: (-x[1], x[0]))
+
+
+def applies(spec: MetricSpec) -> str | None:
+    """Why attribution is not offered for a metric, or None: its results must index the
+    boxes of the files (not HierText's lines or paragraphs)."""
+    if spec.view is not None:
+        return f"{spec.id} evaluates groups of words, not the boxes of the files"
+    return None
+
+
+def _total(tallies: Sequence[Tally]) -> Tally:
+    total = tallies[0]
+    for t in tallies[1:]:
+        total = total + t
+    return total
+
+
+def attribute(
+    ds: Dataset,
+    spec: MetricSpec,
+    params: Any,
+    ev: Evaluation,
+    classes: Sequence[str] = (*CLASSES, ALL),
+) -> Attribution:
+    """Gains of every class in ``classes`` (see the module docstring)."""
+    why = applies(spec)
+    if why is not None or not ev.results:
+        return Attribution(spec.id, ev.hmean, (), note=why or "nothing evaluated")
+    ids = list(ev.results)
+    base = {s: ev.results[s].tally for s in ids}
+    image_h = {s: base[s].scores()[2] for s in ids}
+    gains: list[ClassGain] = []
+    per_image: dict[str, dict[str, float]] = {s: {} for s in ids}
+    errors: dict[str, dict[str, int]] = {s: {} for s in ids}
+    for name in classes:
+        fixes = {s: fix_of(ev.results[s], name) for s in ids}
+        todo = [s for s in ids if fixes[s].remove or fixes[s].add]
+        fixed = evaluate_samples(spec, params, [apply(ds[s], fixes[s]) for s in todo])
+        tallies = dict(base)
+        for s, r in zip(todo, fixed, strict=True):
+            if r is not None:
+                tallies[s] = r.tally
+                per_image[s][name] = r.tally.scores()[2] - image_h[s]
+            errors[s][name] = fixes[s].errors
+        h = _total(list(tallies.values())).scores()[2]
+        n = sum(f.errors for f in fixes.values())
+        gains.append(ClassGain(name, h, h - ev.hmean, n))
+    return Attribution(spec.id, ev.hmean, tuple(gains), per_image, errors, image_h)

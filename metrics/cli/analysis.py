@@ -1,0 +1,153 @@
+"""``detlens eval``'s analysis options: ``--set score_threshold=X``, ``--sweep``,
+``--attribution`` and ``--instances OUT.csv|.jsonl`` (engine in ``metrics.analysis``)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any, TextIO
+
+from metrics.analysis import threshold as thr
+from metrics.analysis.attribution import attribute
+from metrics.analysis.fixes import ALL, CLASSES
+from metrics.analysis.instances import FORMATS, write_instances
+from metrics.analysis.sweep import Sweep, sweep
+from metrics.cli.analysis_args import add_arguments
+from metrics.model import Dataset
+from metrics.registry import METRICS, MetricSpec, make_params
+from metrics.results import Evaluation
+from metrics.runner import run
+
+log = logging.getLogger("detlens")
+
+
+def check(args: argparse.Namespace, ds: Dataset) -> dict[str, float]:
+    """Option mistakes of these options (ValueError, one line) and the score thresholds
+    taken out of ``args.set``."""
+    if args.instances and not args.instances.lower().endswith(FORMATS):
+        raise ValueError(f"--instances {args.instances}: give a .csv or .jsonl file name")
+    if args.sweep and not len(thr.confidences(ds)):
+        raise ValueError("--sweep needs confidences: no detection line carries one")
+    args.set, found = thr.split_sets(args.set)
+    return found
+
+
+def _threshold_of(spec: MetricSpec, found: Mapping[str, float]) -> float | None:
+    for name in (spec.id, *spec.aliases):
+        if name in found:
+            return found[name]
+    return found.get("")
+
+
+def check_targets(found: Mapping[str, float], specs: Sequence[MetricSpec]) -> None:
+    """A ``METRIC.score_threshold`` must name a metric being evaluated."""
+    names = {n for s in specs for n in (s.id, *s.aliases)}
+    for name in found:
+        if name and name.lower() not in names:
+            raise ValueError(f"--set {name}.score_threshold: {name} is not being evaluated")
+
+
+def evaluate(
+    ds: Dataset,
+    specs: Sequence[MetricSpec],
+    overrides: Mapping[str, Mapping[str, Any]],
+    found: Mapping[str, float],
+    **kwargs: Any,
+) -> tuple[list[Evaluation], dict[str, Dataset]]:
+    """``run`` with each metric on its detections filtered at its score threshold (one
+    pass per distinct threshold); results in the order of ``specs`` and the dataset each
+    metric saw."""
+    groups: dict[float | None, list[MetricSpec]] = {}
+    for s in specs:
+        groups.setdefault(_threshold_of(s, found), []).append(s)
+    by_id: dict[str, Evaluation] = {}
+    seen: dict[str, Dataset] = {}
+    for t, members in groups.items():
+        data = ds if t is None else thr.filter_dataset(ds, t)
+        if t is not None:
+            kept = sum(len(s.det) for s in data)
+            log.warning(
+                "%s: detections with confidence >= %g kept (%d of %d; lines without one kept)",
+                ", ".join(m.id for m in members),
+                t,
+                kept,
+                sum(len(s.det) for s in ds),
+            )
+        for ev in run(data, members, overrides, **kwargs):
+            by_id[ev.metric] = ev
+            seen[ev.metric] = data
+    return [by_id[s.id] for s in specs], seen
+
+
+def sweep_of(ds: Dataset, ev: Evaluation, points: int, overrides: Mapping[str, Any]) -> Sweep:
+    spec = METRICS[ev.metric]
+    prm = make_params(spec, overrides.get(ev.metric))
+    return sweep(ds, spec, prm, ev, thr.grid(thr.confidences(ds), points))
+
+
+def print_sweep(sw: Sweep, out: TextIO) -> None:
+    """Best threshold, labelled for what it is, and a tenth of the points."""
+    sc = sw.scores()
+    best = sw.best_index
+    r, p, h = sc[best]
+    print(
+        f"\n{sw.metric}: {len(sw.thresholds)} confidence thresholds "
+        f"({sw.thresholds[0]:.4g} to {sw.thresholds[-1]:.4g}); best threshold "
+        f"{sw.thresholds[best]:.4g}: recall {r:.4f}, precision {p:.4f}, hmean {h:.4f}",
+        file=out,
+    )
+    print(
+        "  (chosen on the evaluated set itself: an optimistic figure, not a held-out score; "
+        "MMOCR and PaddleOCR report such a best-of-sweep H-mean as the score)",
+        file=out,
+    )
+    print(
+        f"  {'threshold':>10}{'recall':>8}{'precision':>11}{'hmean':>9}{'kept dets':>11}", file=out
+    )
+    step = max(1, len(sw.thresholds) // 10)
+    shown = sorted({*range(0, len(sw.thresholds), step), len(sw.thresholds) - 1, best})
+    for k in shown:
+        mark = "  <- best" if k == best else ""
+        r, p, h = sc[k]
+        print(
+            f"  {sw.thresholds[k]:>10.4g}{r:>8.4f}{p:>11.4f}{h:>9.4f}{int(sw.kept[k]):>11d}{mark}",
+            file=out,
+        )
+
+
+def print_attribution(ds: Dataset, ev: Evaluation, prm: Any, out: TextIO) -> None:
+    a = attribute(ds, METRICS[ev.metric], prm, ev)
+    if not a.classes:
+        print(f"\n{ev.metric}: no attribution ({a.note})", file=out)
+        return
+    print(f"\n{ev.metric}: H-mean {a.hmean:.4f}; each error class fixed by an oracle:", file=out)
+    print(f"  {'class':<16}{'errors':>8}{'H fixed':>9}{'gain':>9}", file=out)
+    for c in a.classes:
+        print(f"  {c.name:<16}{c.errors:>8d}{c.hmean:>9.4f}{c.gain:>+9.4f}", file=out)
+
+
+def after(
+    args: argparse.Namespace,
+    evals: Sequence[Evaluation],
+    seen: Mapping[str, Dataset],
+    overrides: Mapping[str, Mapping[str, Any]],
+) -> None:
+    """Sweep and attribution tables (unless quiet), then the instance export."""
+    out = sys.stdout
+    for ev in evals:
+        if ev.summary is None:
+            continue
+        if args.sweep and not args.quiet:
+            print_sweep(sweep_of(seen[ev.metric], ev, args.sweep_points, overrides), out)
+        if args.attribution and not args.quiet:
+            prm = make_params(METRICS[ev.metric], overrides.get(ev.metric))
+            print_attribution(seen[ev.metric], ev, prm, out)
+    if args.instances:
+        n = write_instances(args.instances, seen, evals)
+        if not args.quiet:
+            print(f"{n} instance rows written to {args.instances}", file=out)
+
+
+__all__ = ["ALL", "CLASSES", "add_arguments", "after", "check", "evaluate"]

@@ -1,0 +1,145 @@
+"""Subcommands registered by name, their modules imported only when they run.
+
+``detlens --help`` lists every subcommand, but only the one being run (or whose ``--help``
+is asked for) is imported. One line per subcommand in ``metrics.cli.main.build_parser``::
+
+    add_command(sub, "check", "metrics.cli.check:add_check_command", help="check a dataset")
+
+The target is a ``module:function`` string; the function is written as if the subparsers
+action were passed to it directly (``add_X_command(sub)`` calling
+``sub.add_parser("X", description=..., ...)``, adding arguments and
+``set_defaults(func=...)``), and is called the first time the subcommand's parser is used.
+Its ``add_parser`` keywords other than ``help`` (description, epilog, formatter_class, ...)
+are applied then; the ``help`` line shown by ``detlens --help`` is the one given here, so
+that listing the commands imports none of them. Plugins (the ``detlens.commands`` entry
+points, e.g. the viewer's ``view`` and ``export``) register themselves the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+__all__ = ["CommandParser", "add_command", "add_plugins", "entry_points"]
+
+log = logging.getLogger("detlens")
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose arguments may be added on first use (``setup``)."""
+
+    def __init__(self, *args: Any, setup: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._setup = setup
+
+    def _load(self) -> None:
+        if self._setup is None:
+            return
+        target, self._setup = self._setup, None
+        module, _, function = target.partition(":")
+        getattr(importlib.import_module(module), function)(_Deferred(self))
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        self._load()
+        return super().parse_known_args(args, namespace)
+
+    def format_help(self) -> str:
+        self._load()
+        return super().format_help()
+
+    def format_usage(self) -> str:
+        self._load()
+        return super().format_usage()
+
+
+class _Deferred:
+    """Stands in for the subparsers action when a deferred command adds its parser: hands
+    back the parser registered under that name, with the keywords applied."""
+
+    _KEEP = ("help", "aliases")  # fixed at registration
+
+    def __init__(self, parser: CommandParser) -> None:
+        self._parser = parser
+
+    def add_parser(self, name: str, **kwargs: Any) -> CommandParser:
+        del name
+        for key, value in kwargs.items():
+            if key not in self._KEEP:
+                setattr(self._parser, key, value)
+        return self._parser
+
+
+def add_command(sub: Any, name: str, target: str, *, help: str) -> CommandParser:
+    """Register subcommand ``name``; ``target`` (``"module:function"``) adds its arguments
+    the first time it is used. ``sub`` is the subparsers action of a ``CommandParser``."""
+    parser: CommandParser = sub.add_parser(name, help=help, setup=target)
+    return parser
+
+
+def add_plugins(sub: Any, group: str, argv: Sequence[str] | None = None) -> None:
+    """Subcommands of other packages (the ``group`` entry points, e.g. the viewer's), unless
+    ``argv`` names a subcommand registered already (``detlens eval ...`` needs none)."""
+    if next((a for a in argv or () if not a.startswith("-")), None) in sub.choices:
+        return
+    for name, load in entry_points(group):
+        try:
+            load()(sub)
+        except Exception as exc:  # a broken plugin must not break `detlens eval`
+            log.debug("command plugin %s not available: %s", name, exc)
+
+
+def entry_points(group: str) -> Iterator[tuple[str, Callable[[], Any]]]:
+    """``(name, load)`` of the entry points in ``group`` of the installed distributions.
+
+    The same answer as ``importlib.metadata.entry_points(group=...)`` for the
+    ``entry_points.txt`` files of ``*.dist-info`` / ``*.egg-info`` folders on ``sys.path``
+    (the first distribution of a name wins, as there), without importing
+    ``importlib.metadata`` and the e-mail parser under it (most of ``detlens --help``).
+    """
+    seen: set[str] = set()
+    for folder in sys.path:
+        try:
+            names = sorted(os.listdir(folder or "."))
+        except OSError:
+            continue
+        for meta in names:
+            stem, dot, kind = meta.rpartition(".")
+            dist = stem.partition("-")[0].lower().replace("-", "_").replace(".", "_")
+            if not dot or kind not in ("dist-info", "egg-info") or dist in seen:
+                continue
+            seen.add(dist)
+            yield from _group(os.path.join(folder or ".", meta, "entry_points.txt"), group)
+
+
+def _group(path: str, group: str) -> Iterator[tuple[str, Callable[[], Any]]]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return
+    section = None
+    for line in lines:
+        text = line.strip()
+        if text.startswith("[") and text.endswith("]"):
+            section = text[1:-1].strip()
+        elif section == group and "=" in text and not text.startswith(("#", ";")):
+            name, _, value = text.partition("=")
+            yield name.strip(), _loader(value.strip())
+
+
+def _loader(value: str) -> Callable[[], Any]:
+    def load() -> Any:
+        module, _, attr = value.partition(":")
+        obj: Any = importlib.import_module(module.strip())
+        for part in attr.split("[")[0].strip().split(".") if attr else ():
+            obj = getattr(obj, part)
+        return obj
+
+    return load

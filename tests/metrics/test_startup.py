@@ -1,0 +1,94 @@
+"""Start-up: ``detlens --help``, ``eval --help`` and ``--list-metrics`` import no metric
+family, numpy, shapely or Qt; engine commands never import the viewer; subcommands added
+with ``add_command`` are imported only when they run."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import subprocess
+import sys
+
+import pytest
+
+from metrics.cli.commands import CommandParser, add_command, entry_points
+from metrics.cli.main import BOX_TYPES, build_parser
+from metrics.model import BoxType
+
+HEAVY = ("numpy", "shapely", "PySide6", "viewer.", "metrics.icdar", "metrics.cleval")
+PLUGIN = {"viewer.cli"}  # the viewer's entry point registers its commands by name
+
+
+def _loaded_by(argv: list[str]) -> set[str]:
+    """Modules a fresh ``detlens ARGV`` process has loaded when it exits."""
+    probe = (
+        "import sys, atexit\n"
+        "atexit.register(lambda: print('\\n'.join(sys.modules), file=sys.stderr))\n"
+        "from metrics.cli.main import main\n"
+        f"sys.exit(main({argv!r}))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return set(proc.stderr.split())
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["eval", "--help"], ["eval", "--list-metrics"]])
+def test_help_and_the_metric_list_load_nothing_heavy(argv: list[str]) -> None:
+    loaded = _loaded_by(argv)
+    assert not {m for m in loaded if m.startswith(HEAVY)} - PLUGIN, sorted(loaded)
+    assert "importlib.metadata" not in loaded
+
+
+def test_an_evaluation_loads_its_family_only_and_no_viewer() -> None:
+    loaded = _loaded_by(["eval", "--metric", "tiou", "-q"])
+    assert "metrics.icdar" in loaded and "numpy" in loaded
+    assert not {m for m in loaded if m.startswith(("PySide6", "viewer", "metrics.cleval"))}
+
+
+def test_view_is_listed_but_not_imported() -> None:
+    loaded = _loaded_by(["--help"])
+    assert "viewer.cli" in loaded  # the plugin registered its names ...
+    assert "viewer.app" not in loaded  # ... and nothing else
+
+
+def test_a_deferred_command_is_imported_when_it_runs() -> None:
+    parser = CommandParser(prog="t")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_command(sub, "compare", "metrics.cli.compare:add_compare_command", help="short")
+    deferred = sub.choices["compare"]
+    assert not any(a.dest == "top" for a in deferred._actions)  # nothing added yet
+    args = parser.parse_args(["compare", "--top", "3"])
+    assert args.top == 3 and args.func.__name__ == "cmd_compare"
+    assert "Compare two detection sets" in (deferred.description or "")
+    assert "short" in parser.format_help()
+
+
+def test_help_of_a_deferred_command_shows_its_arguments(capsys) -> None:
+    with pytest.raises(SystemExit):
+        build_parser(["compare"]).parse_args(["compare", "--help"])
+    assert "--top" in capsys.readouterr().out
+
+
+def test_plugins_are_looked_up_only_for_other_commands() -> None:
+    assert "view" not in build_parser(["eval"])._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert "view" in build_parser(["view"])._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("group", ["detlens.commands", "console_scripts", "pytest11"])
+def test_entry_points_agree_with_importlib_metadata(group: str) -> None:
+    ours = sorted(name for name, _ in entry_points(group))
+    theirs = sorted({e.name for e in importlib.metadata.entry_points(group=group)})
+    assert ours == theirs
+
+
+def test_the_view_entry_point_loads_the_register_function() -> None:
+    loads = dict(entry_points("detlens.commands"))
+    register = loads["view"]()
+    sub = argparse.ArgumentParser().add_subparsers()
+    assert callable(register) and sub is not None
+
+
+def test_box_type_choices_are_the_models() -> None:
+    assert tuple(b.value for b in BoxType) == BOX_TYPES

@@ -1,0 +1,73 @@
+"""The Analysis panel through pytest-qt: dragging the threshold line re-evaluates (summary
+and table change, and equal the sweep), clicking an attribution bar filters the table to
+the images losing H-mean to that class (largest loss first); plots export to PNG and SVG."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QPointF
+from PySide6.QtGui import QImage
+
+from tests.support import wait_evaluated
+from viewer.main_window import MainWindow
+
+
+def _analysis(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    window.analysis_dock.show()
+    qtbot.waitUntil(lambda: window.analysis.data is not None, timeout=60_000)
+
+
+def test_dragging_the_threshold_re_evaluates(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    _analysis(qtbot, window)
+    panel, s = window.analysis, window.session
+    sw = panel.data.sweep
+    assert sw is not None
+    before = s.evaluation().hmean
+    rows_before = [(r.sample_id, r.hmean) for r in window.samples.model.rows]
+    k = len(sw.thresholds) * 2 // 3
+    panel.line.setValue(float(sw.thresholds[k]))  # the drag ...
+    assert f"{sw.scores()[k, 2]:.4f}" in panel.reading.text()  # ... reads at once
+    panel.line.sigPositionChangeFinished.emit(panel.line)  # ... and the release
+    assert s.score_threshold == float(sw.thresholds[k])
+    wait_evaluated(qtbot, s)
+    ev = s.evaluation()
+    assert ev.hmean != before
+    assert abs(ev.hmean - sw.scores()[k, 2]) < 1e-12
+    rows_after = [(r.sample_id, r.hmean) for r in window.samples.model.rows]
+    assert rows_after != rows_before
+    assert f"H {ev.hmean:.4f}" in window.summary.text()
+    panel.clear_button.click()
+    wait_evaluated(qtbot, s)
+    assert s.score_threshold is None and abs(s.evaluation().hmean - before) < 1e-12
+
+
+def test_clicking_an_attribution_bar_filters_the_table(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    _analysis(qtbot, window)
+    panel = window.analysis
+    bars = panel.attribution
+    k = bars.keys.index("missed")
+    scene = bars.w.getPlotItem().vb.mapViewToScene(QPointF(k, 0.01))
+
+    class Click:
+        def scenePos(self) -> QPointF:
+            return scene
+
+    panel._on_attribution_clicked(Click())
+    losing = panel.data.attribution.losing("missed")
+    assert losing
+    assert window.samples.visible_ids() == [sid for sid, _ in losing]
+    assert window.samples.focus_button.isVisible()
+    window.samples.focus_button.click()
+    assert len(window.samples.visible_ids()) == len(window.session.sample_ids())
+
+
+def test_plots_export_png_and_svg(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    _analysis(qtbot, window)
+    files = window.analysis.export(tmp_path)
+    pngs = [f for f in files if f.suffix == ".png"]
+    assert len(pngs) >= 5 and len(files) == 2 * len(pngs)
+    for f in pngs:
+        img = QImage(str(f))
+        assert not img.isNull() and img.width() > 100
+    assert all("<svg" in f.read_text() for f in files if f.suffix == ".svg")

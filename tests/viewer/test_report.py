@@ -1,0 +1,69 @@
+"""``detlens report`` on the demo data: an HTML page whose images exist and are real PNGs,
+report.json with the numbers, refusals of outputs next to the inputs; the page opened in
+QtWebEngine when it is installed."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QImage
+
+from metrics.cli.main import main
+from metrics.demo import demo_paths
+
+
+def test_report_on_the_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "rep"
+    assert main(["report", "--out", str(out), "--worst", "3"]) == 0
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "http://" not in page and "https://" not in page and "<script" not in page
+    sources = re.findall(r"(?:src|href)='([^']+)'", page)
+    assert sources
+    for name in sources:
+        assert (out / name).is_file(), name
+        if name.endswith(".png"):
+            img = QImage(str(out / name))
+            assert not img.isNull() and img.width() > 50, name
+    data = json.loads((out / "report.json").read_text())
+    m = data["metrics"][0]
+    assert m["metric"] == "tiou" and m["sweep"]["best_chosen_on"] == "the evaluated set itself"
+    assert m["bootstrap"]["resamples"] == 10_000 and len(m["worst"]) == 3
+    assert main(["report", "--out", str(out), "--worst", "1"]) == 0  # a report is replaced
+    assert len(json.loads((out / "report.json").read_text())["metrics"][0]["worst"]) == 1
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_report_refuses_the_input_folder(capsys: pytest.CaptureFixture[str]) -> None:
+    d = demo_paths()
+    assert main(["report", "--out", str(d.det_a)]) == 2
+    assert "input" in capsys.readouterr().err
+
+
+def test_report_page_in_a_browser(tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    web = pytest.importorskip(
+        "PySide6.QtWebEngineWidgets",
+        reason="QtWebEngine not installed (pip install PySide6_Addons matching PySide6)",
+    )
+    import os
+
+    os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--no-sandbox")
+    out = tmp_path / "rep"
+    assert main(["report", "--out", str(out), "--worst", "2"]) == 0
+    view = web.QWebEngineView()
+    qtbot.addWidget(view)
+    from PySide6.QtCore import QUrl
+
+    with qtbot.waitSignal(view.loadFinished, timeout=60_000) as done:
+        view.load(QUrl.fromLocalFile(str(out / "index.html")))
+    assert done.args == [True]
+    broken: list[object] = []
+    view.page().runJavaScript(
+        "Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).length",
+        0,
+        broken.append,
+    )
+    qtbot.waitUntil(lambda: bool(broken), timeout=10_000)
+    assert broken == [0]

@@ -1,0 +1,218 @@
+"""The report's content: plots (the panel's drawing code, offscreen), worst-image exports,
+``report.json`` and ``index.html`` (self-contained: local images only, no script)."""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from metrics.io.atomic import atomic_write
+from metrics.model import Dataset
+from metrics.results import Evaluation
+from viewer.analysis import plots
+from viewer.analysis.data import AnalysisData, compute
+from viewer.export.render import Panel, png_bytes, render_sample
+from viewer.scene.layers import DEFAULT_LAYERS
+
+THUMB_W = 360
+PLOT_SIZE = (900, 480)
+
+
+@dataclass(frozen=True)
+class Job:
+    metric: str
+    params: Any
+    evals: list[Evaluation]
+
+
+def _plots(data: AnalysisData, folder: Path, stem: str) -> list[tuple[str, str]]:
+    """Every plot of the panel for this metric: (title, png file name)."""
+    out = []
+    figures: list[tuple[str, Callable[[Any], object]]] = [
+        ("sweep", lambda w: plots.draw_sweep(w, data, None)),
+        ("pr", lambda w: plots.draw_pr(w, data, None)),
+        ("attribution", lambda w: plots.draw_attribution(plots.BarPlot(w), data)),
+        ("histogram", lambda w: plots.draw_histogram(w, data)),
+    ]
+    for attr in data.buckets:
+
+        def draw_bucket(w: Any, a: str = attr) -> None:
+            plots.draw_buckets(plots.BarPlot(w), a, data.buckets[a])
+
+        figures.append((f"buckets_{attr}", draw_bucket))
+    if data.pairs:
+        figures.append(("scatter", lambda w: plots.draw_scatter(w, data)))
+    for name, draw in figures:
+        if data.sweep is None and name in ("sweep", "pr"):
+            continue
+        w = plots.new_plot(plots.TITLES.get(name.split("_")[0], name))
+        w.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+        w.resize(*PLOT_SIZE)
+        w.show()
+        draw(w)
+        png, _ = plots.export(w, folder / f"{stem}_{name}", PLOT_SIZE[0])
+        w.close()
+        out.append((name, png.name))
+    return out
+
+
+def _worst(
+    ds: Dataset, job: Job, names: list[str], datasets: list[Dataset], n: int, folder: Path
+) -> list[dict[str, Any]]:
+    ev = job.evals[0]
+    ranked = sorted(ev.results.items(), key=lambda kv: (kv[1].hmean, kv[0]))[:n]
+    items = []
+    for sid, r in ranked:
+        panels = [
+            Panel(nm, job.metric, e.results.get(sid), d[sid])
+            for nm, e, d in zip(names, job.evals, datasets, strict=True)
+        ]
+        img = render_sample(ds[sid], panels, DEFAULT_LAYERS, ds.problems)
+        full = folder / f"{job.metric}_{sid}.png"
+        thumb = folder / f"{job.metric}_{sid}_thumb.png"
+        atomic_write(full, png_bytes(img))
+        small = img.scaledToWidth(THUMB_W, Qt.TransformationMode.SmoothTransformation)
+        atomic_write(thumb, png_bytes(small))
+        items.append({"sample": sid, "hmean": r.hmean, "full": full.name, "thumb": thumb.name})
+    return items
+
+
+def _json(job: Job, data: AnalysisData, worst: list[dict[str, Any]]) -> dict[str, Any]:
+    sw = data.sweep
+    a = data.attribution
+    return {
+        "metric": job.metric,
+        "params": dataclasses.asdict(job.params),
+        "sides": [
+            {"recall": e.recall, "precision": e.precision, "hmean": e.hmean} for e in job.evals
+        ],
+        "sweep": None
+        if sw is None
+        else {
+            "method": sw.method,
+            "best_threshold": sw.best_threshold,
+            "best_chosen_on": "the evaluated set itself",
+            "points": [
+                {
+                    "threshold": float(t),
+                    "recall": float(s[0]),
+                    "precision": float(s[1]),
+                    "hmean": float(s[2]),
+                    "kept": int(k),
+                }
+                for t, s, k in zip(sw.thresholds, sw.scores(), sw.kept, strict=True)
+            ],
+        },
+        "attribution": {
+            "hmean": a.hmean,
+            "note": a.note,
+            "classes": [dataclasses.asdict(c) for c in a.classes],
+            "per_image": a.per_image,
+        },
+        "buckets": {
+            k: [dataclasses.asdict(b) | {"gts": None} for b in v] for k, v in data.buckets.items()
+        },
+        "per_image_hmean": dict(data.hmeans),
+        "bootstrap": None if data.bootstrap is None else dataclasses.asdict(data.bootstrap),
+        "worst": worst,
+    }
+
+
+def _e(x: object) -> str:
+    return html.escape(str(x))
+
+
+def _section(d: dict[str, Any], figs: list[tuple[str, str]], names: list[str]) -> str:
+    rows = "".join(
+        f"<tr><td>{_e(n)}</td><td>{s['recall']:.4f}</td><td>{s['precision']:.4f}</td><td>{s['hmean']:.4f}</td></tr>"
+        for n, s in zip(names, d["sides"], strict=True)
+    )
+    parts = [
+        f"<h2>{_e(d['metric'])}</h2>",
+        "<table><tr><th>detections</th><th>recall</th><th>precision</th><th>H-mean</th></tr>",
+        rows,
+        "</table>",
+    ]
+    if d["sweep"]:
+        parts.append(
+            f"<p>Best score threshold {d['sweep']['best_threshold']:.4g}, <b>chosen on the evaluated set itself</b> (an optimistic figure, not a held-out score).</p>"  # noqa: E501 (HTML text)
+        )
+    if d["bootstrap"]:
+        b = d["bootstrap"]
+        parts.append(
+            f"<p>Is B really better? ΔH {b['delta']:+.4f}, 95 % interval [{b['low']:+.4f}, {b['high']:+.4f}] over {b['resamples']} paired resamples; B ≤ A in {100 * b['share_not_better']:.1f} %; images better {b['better']}, worse {b['worse']}, equal {b['equal']}.</p>"  # noqa: E501 (HTML text)
+        )
+    cls = d["attribution"]["classes"]
+    if cls:
+        parts.append(
+            "<h3>Where the H-mean goes</h3><table><tr><th>class</th><th>errors</th><th>H fixed</th><th>gain</th></tr>"  # noqa: E501 (HTML text)
+        )
+        parts += [
+            f"<tr><td>{_e(c['name'])}</td><td>{c['errors']}</td><td>{c['hmean']:.4f}</td><td>{c['gain']:+.4f}</td></tr>"
+            for c in cls
+        ]
+        parts.append("</table>")
+    for attr, bs in d["buckets"].items():
+        parts.append(
+            f"<h3>Recall by {_e(attr)}</h3><table><tr><th>bucket</th><th>GT</th><th>recall</th><th>detections</th><th>precision</th></tr>"  # noqa: E501 (HTML text)
+        )
+        parts += [
+            f"<tr><td>{_e(b['label'])}</td><td>{b['n_gt']}</td><td>{b['recall']:.4f}</td><td>{b['n_det']}</td><td>{b['precision']:.4f}</td></tr>"
+            for b in bs
+        ]
+        parts.append("</table>")
+    parts.append("<div class=plots>")
+    for name, png in figs:
+        svg = png.removesuffix(".png") + ".svg"
+        parts.append(
+            f"<figure><img src='{_e(png)}' alt='{_e(name)}'><figcaption>{_e(name)} (<a href='{_e(svg)}'>SVG</a>)</figcaption></figure>"  # noqa: E501 (HTML text)
+        )
+    parts.append("</div><h3>Worst images</h3><div class=plots>")
+    for w in d["worst"]:
+        parts.append(
+            f"<figure><a href='{_e(w['full'])}'><img src='{_e(w['thumb'])}' alt='{_e(w['sample'])}'></a><figcaption>{_e(w['sample'])}: H {w['hmean']:.3f}</figcaption></figure>"  # noqa: E501 (HTML text)
+        )
+    parts.append("</div>")
+    return "\n".join(parts)
+
+
+STYLE = "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}.plots{display:flex;flex-wrap:wrap;gap:1em}figure{margin:0}.plots img{max-width:440px;border:1px solid #ddd}"  # noqa: E501 (HTML text)
+
+
+def write_report(
+    folder: Path,
+    datasets: Sequence[Dataset],
+    names: list[str],
+    jobs: Sequence[Job],
+    worst: int,
+    progress: Callable[[int, int], None],
+) -> None:
+    """Everything into ``folder`` (a fresh temporary folder)."""
+    docs, sections = [], []
+    total = len(jobs) * 3
+    for k, job in enumerate(jobs):
+        other = job.evals[1] if len(job.evals) > 1 else None
+        pair = (names[0], names[-1])
+        data = compute(datasets[0], job.evals[0], job.params, other, pair)
+        progress(3 * k + 1, total)
+        figs = _plots(data, folder, job.metric)
+        progress(3 * k + 2, total)
+        items = _worst(datasets[0], job, names, list(datasets), worst, folder)
+        progress(3 * k + 3, total)
+        d = _json(job, data, items)
+        docs.append(d)
+        sections.append(_section(d, figs, names))
+    title = " vs ".join(names)
+    atomic_write(
+        folder / "report.json",
+        json.dumps({"detections": names, "metrics": docs}, indent=1, default=float) + "\n",
+    )
+    page = f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>detlens report: {_e(title)}</title><style>{STYLE}</style></head><body><h1>detlens report: {_e(title)}</h1>{''.join(sections)}</body></html>\n"  # noqa: E501 (HTML text)
+    atomic_write(folder / "index.html", page)

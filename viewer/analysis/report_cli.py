@@ -1,0 +1,123 @@
+"""``detlens report``: one self-contained HTML page of the analysis (no network, every image
+beside it), ``report.json`` with every number, plots as PNG and SVG drawn by the Analysis
+panel's code, the worst images as annotated thumbnails linking to full-size exports.
+
+Written into a temporary folder beside ``--out`` and renamed onto it at the end (a previous
+report there is replaced whole); refuses an ``--out`` that holds or lies inside an input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from metrics.demo import demo_paths
+from metrics.io.reader import load_dataset
+from metrics.model import InputError
+from metrics.progress import ProgressBar
+from metrics.registry import make_params, parse_sets, resolve
+from metrics.runner import plan_all, run
+
+
+def add_report_command(sub: Any) -> None:
+    p = sub.add_parser(
+        "report",
+        help="write an HTML analysis report (sweep, attribution, buckets, worst images)",
+        description="Analysis report of one detector (or two: --det twice) under one or "
+        "more metrics. Without --gt the demo data (detectors A and B) is used.",
+    )
+    p.add_argument("--gt", help="GT zip or folder")
+    p.add_argument("--det", action="append", default=[], help="detections (1 or 2)")
+    p.add_argument("--images", help="image folder (optional)")
+    p.add_argument("--metric", action="append", default=[], help="metric id (repeatable)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--worst", type=int, default=8, help="worst images shown (default 8)")
+    p.add_argument("--out", required=True, help="output folder (created or replaced)")
+    p.set_defaults(func=cmd_report)
+
+
+def _inputs(args: argparse.Namespace) -> tuple[str, list[str], str | None]:
+    if args.gt is None:
+        if args.det:
+            raise InputError([], "--det given without --gt")
+        d = demo_paths()
+        return str(d.gt), [str(d.det_a), str(d.det_b)], args.images or str(d.images)
+    if not 1 <= len(args.det) <= 2:
+        raise InputError([], "give one or two --det")
+    return args.gt, list(args.det), args.images
+
+
+def check_out(out: Path, inputs: list[str]) -> None:
+    """Refuse an output folder that is an input, holds one, or lies inside one; and an
+    existing folder that is not a previous report."""
+    target = out.resolve()
+    for item in inputs:
+        src = Path(item).resolve()
+        if target == src or target in src.parents or src in target.parents:
+            raise InputError([], f"--out {out} holds or lies inside the input {item}")
+        if target == src.parent:
+            raise InputError([], f"--out {out} is the folder of the input {item}")
+    if out.exists() and (
+        not out.is_dir() or (any(out.iterdir()) and not (out / "report.json").exists())
+    ):
+        raise InputError([], f"--out {out} exists and is not a detlens report: choose another")
+
+
+def _replace(tmp: Path, out: Path) -> None:
+    old = None
+    if out.exists():
+        old = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.old."))
+        os.replace(out, old / "report")
+    os.replace(tmp, out)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    try:
+        from PySide6.QtWidgets import QApplication
+    except ImportError as exc:
+        print(f"detlens: error: report needs PySide6 and pyqtgraph ({exc})", file=sys.stderr)
+        return 2
+    from viewer.analysis.report import Job, write_report
+
+    gt, dets, images = _inputs(args)
+    out = Path(args.out)
+    check_out(out, [gt, *dets] + ([images] if images else []))
+    if args.worst < 0:
+        raise InputError([], "--worst must be 0 or more")
+    datasets = [load_dataset(gt, d, images=images) for d in dets]
+    if args.metric:
+        specs = [resolve(m) for m in args.metric]
+        plan = plan_all(datasets[0], specs)
+    else:
+        plan = plan_all(datasets[0], [resolve(m) for m in ("tiou", "curved_tiou", "ic15_iou")])
+        plan = plan_all(datasets[0], plan.specs[:1] or [resolve("cleval_det")])
+    try:
+        sets = parse_sets(args.set, plan.specs)
+    except ValueError as exc:
+        raise InputError([], exc.args[0]) from None
+    overrides = {k: {**plan.overrides.get(k, {}), **v} for k, v in sets.items()}
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    del app
+    names = [Path(d).name.removesuffix(".zip") for d in dets]
+    jobs = []
+    for spec in plan.specs:
+        evs = [run(ds, [spec], overrides, policy="skip_sample")[0] for ds in datasets]
+        jobs.append(Job(spec.id, make_params(spec, overrides.get(spec.id)), evs))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp."))
+    try:
+        write_report(tmp, datasets, names, jobs, args.worst, ProgressBar(delay=0.0))
+        _replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    print(f"wrote {out / 'index.html'} and {out / 'report.json'}")
+    return 0
