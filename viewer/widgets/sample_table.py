@@ -33,6 +33,7 @@ from viewer.scene.rows import (
     SampleRow,
     compare_row,
     sample_row,
+    sorted_rows,
 )
 from viewer.session import Session
 
@@ -139,20 +140,9 @@ class SampleTableModel(QAbstractTableModel):
     def _sort_rows(self) -> None:
         column, order = self.sort_key
         fields = self.fields()
-        if self.focus is not None:
-            rank = self.focus
-            self.rows.sort(key=lambda r: rank.get(r.sample_id, len(rank)))
-        elif 0 <= column < len(fields):
-            field = fields[column]
-            keys = [getattr(r, field) for r in self.rows]
-            if field != "sample_id":
-                keys = [-1.0 if v is None else v for v in keys]
-            perm = sorted(
-                range(len(keys)),
-                key=keys.__getitem__,
-                reverse=order == Qt.SortOrder.DescendingOrder,
-            )
-            self.rows = [self.rows[k] for k in perm]
+        field = fields[column] if 0 <= column < len(fields) else None
+        descending = order == Qt.SortOrder.DescendingOrder
+        self.rows = sorted_rows(self.rows, field, descending=descending, focus=self.focus)
         self.row_of = {r.sample_id: k for k, r in enumerate(self.rows)}
 
     def fields(self) -> tuple[str, ...]:
