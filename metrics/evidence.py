@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from metrics.sparse import SparsePairs
+
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
 
@@ -92,13 +94,13 @@ class Absorbed:
 @dataclass(frozen=True, slots=True, eq=False)
 class DetEvalEvidence:
     """DetEval: discarded candidates, the official match-type labels, absorbed detections
-    and the GT x det area recall / area precision matrices (read-only)."""
+    and the GT x det area recall / area precision of the pairs that overlap (sparse)."""
 
     discarded: tuple[Discarded, ...]
     match_types: tuple[str, ...]
     dc_dets: tuple[Absorbed, ...]
-    area_recall: FloatArray
-    area_precision: FloatArray
+    area_recall: SparsePairs
+    area_precision: SparsePairs
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -251,7 +253,7 @@ def evidence_pair_table(evidence: object) -> PairTable | None:
             tuple(range(n_gt)),
             tuple(range(n_det)),
             ("area recall", "area precision"),
-            (evidence.area_recall, evidence.area_precision),
+            (evidence.area_recall.dense(), evidence.area_precision.dense()),
             (
                 "|G ∩ D| / |G| in inclusive pixels; one-to-one needs >= area_recall (0.8)",
                 "|G ∩ D| / |D| in inclusive pixels; one-to-one needs >= area_precision (0.4)",

@@ -11,6 +11,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -66,6 +67,9 @@ class Instance:
         1-based line number in ``source``.
     integer:
         True when every coordinate field was written as an integer.
+    attrs:
+        Every other attribute the file's format carries (script, language, legibility,
+        orientation, difficulty, ...), None when it has none (ICDAR txt).
     """
 
     points: FloatArray
@@ -75,6 +79,7 @@ class Instance:
     dont_care: bool = False
     line: int = 0
     integer: bool = True
+    attrs: Mapping[str, Any] | None = None
 
     @property
     def ltrb(self) -> tuple[float, float, float, float]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -250,6 +249,33 @@ def _run_serial(
     return rows, failed
 
 
+# The samples of the parallel run in progress: workers forked from this process read their
+# slices from here instead of receiving them pickled (see ``_run_parallel``).
+_SHARED: Sequence[Sample] = ()
+
+
+def _evaluate_slice(
+    start: int,
+    stop: int,
+    ids: Sequence[str],
+    params: Sequence[Any],
+    excluded: Mapping[str, set[str]],
+) -> tuple[Rows, Failed]:
+    """``_evaluate_chunk`` of ``_SHARED[start:stop]`` (in a forked worker)."""
+    return _evaluate_chunk(_SHARED[start:stop], ids, params, excluded)
+
+
+def _fork_context() -> Any:
+    """The fork start method when it is the platform's default and no other thread runs
+    (forking a threaded process is unsafe); None otherwise."""
+    import multiprocessing
+    import threading
+
+    if multiprocessing.get_start_method() != "fork" or threading.active_count() > 1:
+        return None
+    return multiprocessing.get_context("fork")
+
+
 def _run_parallel(
     samples: list[Sample],
     ids: list[str],
@@ -259,24 +285,39 @@ def _run_parallel(
     progress: Progress | None,
     cancel: Cancel | None,
 ) -> tuple[Rows, Failed]:
-    size = max(1, min(32, len(samples) // (workers * 4) or 1))
-    chunks = [samples[i : i + size] for i in range(0, len(samples), size)]
+    """Slices of about a quarter of a worker's share (at most ``_BLOCK`` samples, so the
+    geometry stays vectorized); with fork, workers inherit the samples and only the results
+    are pickled."""
+    from concurrent.futures import ProcessPoolExecutor  # only with workers (start-up)
+
+    global _SHARED
+    size = max(1, min(_BLOCK, -(-len(samples) // (workers * 4))))
+    bounds = [(a, min(a + size, len(samples))) for a in range(0, len(samples), size)]
+    context = _fork_context()
     rows: Rows = []
     failed: Failed = []
-    done = 0
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(_evaluate_chunk, c, ids, params, excluded) for c in chunks]
-        for fut, chunk in zip(futures, chunks, strict=True):
-            if cancel is not None and cancel():
-                for f in futures:
-                    f.cancel()
-                raise Cancelled()
-            chunk_rows, problems = fut.result()
-            rows.extend(chunk_rows)
-            failed.extend(problems)
-            done += len(chunk)
-            if progress is not None:
-                progress(done, len(samples))
+    try:
+        if context is not None:
+            _SHARED = samples  # before the first submit: the workers fork then
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            futures = [
+                pool.submit(_evaluate_slice, a, b, ids, params, excluded)
+                if context is not None
+                else pool.submit(_evaluate_chunk, samples[a:b], ids, params, excluded)
+                for a, b in bounds
+            ]
+            for fut, (_, stop) in zip(futures, bounds, strict=True):
+                if cancel is not None and cancel():
+                    for f in futures:
+                        f.cancel()
+                    raise Cancelled()
+                chunk_rows, problems = fut.result()
+                rows.extend(chunk_rows)
+                failed.extend(problems)
+                if progress is not None:
+                    progress(stop, len(samples))
+    finally:
+        _SHARED = ()
     return rows, failed
 
 

@@ -48,6 +48,11 @@ def add_view_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
     )
     p.add_argument("--size", default="1600x950", help="window size for --screenshot (WxH)")
     p.add_argument("--state", help="restore a view state JSON written beside an export")
+    p.add_argument(
+        "--score-threshold",
+        type=float,
+        help="show only detections with confidence >= this (the Analysis panel's threshold)",
+    )
     p.add_argument("--panel", help="side panel to bring to the front, e.g. Problems, Metric")
     p.add_argument("--quit-after-show", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_view)
@@ -68,6 +73,8 @@ def _apply_state(args: argparse.Namespace) -> None:
     args.names = list(state.names) if state.names is not None else None
     args.zoom = state.zoom
     args.select = args.select or state.select
+    if args.score_threshold is None:
+        args.score_threshold = state.score_threshold
 
 
 def _paths(args: argparse.Namespace) -> DatasetPaths:
@@ -118,6 +125,7 @@ def cmd_view(args: argparse.Namespace) -> int:
             _raise_panel(window, args.panel)
     except InputError:
         window.session.cancel()  # no evaluation thread may outlive the window
+        window.session.checks.wait()  # nor the dataset check
         window.close()
         raise
     if args.screenshot:
@@ -199,6 +207,8 @@ def _apply_comparison(s: Session, args: argparse.Namespace) -> None:
         raise InputError([], f"cannot open the second detection set {args.det[1]}")
     if args.compare_metric and not s.compare_metrics(resolve(args.compare_metric).id):
         raise InputError([], f"cannot compare with {args.compare_metric}")
+    if args.score_threshold is not None:  # both sides; before --select picks a detection
+        s.set_score_threshold(args.score_threshold)
 
 
 def _apply_view_options(window: object, args: argparse.Namespace) -> None:

@@ -31,7 +31,7 @@ from viewer.widgets.canvas import CanvasView
 from viewer.widgets.compare_panel import ComparePanel
 from viewer.widgets.help import HelpDialog
 from viewer.widgets.inspector import InspectorPanel
-from viewer.widgets.open_dialog import OpenDatasetDialog
+from viewer.widgets.open_dialog import FILE_FILTER, DropOpener, OpenDatasetDialog, guess_paths
 from viewer.widgets.pair_matrix import PairMatrixPanel
 from viewer.widgets.panels import LayerPanel, ParamPanel, SummaryPanel
 from viewer.widgets.problems import ProblemsPanel
@@ -48,6 +48,9 @@ class MainWindow(QMainWindow):
         self.session = session or Session()
         self.setWindowTitle("detlens")
         self.resize(1500, 900)
+        self.drops = DropOpener(
+            self, lambda p: self.open_dialog(guess_paths(p, self.session.paths))
+        )
         self.canvas = CanvasView(self.session)
         self.canvas_b = CanvasView(self.session, side="b")
         self.canvas_b.setVisible(False)
@@ -167,9 +170,7 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"wrote {written} and its view state (.json)", 8000)
 
     def add_detections_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Detections to compare", "", "Zip or text (*.zip *.txt);;All (*)"
-        )
+        path, _ = QFileDialog.getOpenFileName(self, "Detections to compare", "", FILE_FILTER)
         if path:
             self.session.add_detections(path)
 
@@ -184,7 +185,7 @@ class MainWindow(QMainWindow):
         file_menu = self.menuBar().addMenu("&File")
         open_action = QAction("&Open dataset…", self)
         open_action.setShortcut(QKeySequence.StandardKey.Open)
-        open_action.triggered.connect(self.open_dialog)
+        open_action.triggered.connect(lambda: self.open_dialog())
         file_menu.addAction(open_action)
         add_action = QAction("&Add detections (compare)…", self)
         add_action.triggered.connect(self.add_detections_dialog)
@@ -286,8 +287,8 @@ class MainWindow(QMainWindow):
             self._remember(paths)
         return ok
 
-    def open_dialog(self) -> None:
-        dialog = OpenDatasetDialog(self, self.session.paths)
+    def open_dialog(self, paths: DatasetPaths | None = None) -> None:
+        dialog = OpenDatasetDialog(self, paths or self.session.paths)
         if dialog.exec() == QDialog.DialogCode.Accepted:
             paths = dialog.paths()
             if paths is not None:

@@ -23,7 +23,7 @@ from viewer.checks import Checks
 from viewer.paths import DatasetPaths
 from viewer.scene.items import Ref
 from viewer.scene.layers import DEFAULT_LAYERS
-from viewer.side import PREFERRED, Side, detector_name
+from viewer.side import PREFERRED, Side, detector_name, threshold_sides
 from viewer.workers import ResultStore, load_in_background
 
 __all__ = ["PREFERRED", "DatasetPaths", "Session"]
@@ -222,6 +222,7 @@ class Session(QObject):
         )
         if self.score_threshold is not None:  # B is filtered like A
             self.b.set_score_threshold(self.score_threshold)
+        self.sample_chosen = False  # the table then opens the largest |ΔH| (unless chosen)
         self.comparison_changed.emit()
         self.b.evaluate(self.metric_ids(), self.sample_id)  # A's metrics, as in A
         return True
@@ -244,6 +245,7 @@ class Session(QObject):
             plan=a.plan,
         )
         self.b.follow(a)
+        self.sample_chosen = False  # the table then opens the largest |ΔH| (unless chosen)
         self.comparison_changed.emit()
         return True
 
@@ -362,15 +364,12 @@ class Session(QObject):
             return
         self.cancel()
         self.score_threshold = threshold
-        a, b = self.sides
-        if a is not None:
-            a.set_score_threshold(threshold)
-        if b is not None and a is not None:
-            b.follow(a) if b.shares_results_with(a) else b.set_score_threshold(threshold)
+        threshold_sides(self.a, self.b, threshold)
         self.threshold_changed.emit(threshold)
         self.results_changed.emit()
-        for side in self._evaluating_sides():
-            side.evaluate(None, self.sample_id)
+        shown = [m for m in dict.fromkeys(x.metric for x in self.sides if x) if m]
+        for side in self._evaluating_sides():  # the shown metrics first (the panel: the rest)
+            side.evaluate(shown, self.sample_id)
 
     def set_focus(self, ids: list[str] | None, label: str = "") -> None:
         """Show only these images in the table, in this order (None: all again)."""

@@ -31,6 +31,14 @@ def detector_name(path: str | None) -> str:
 PREFERRED = ("tiou", "curved_tiou", "tedeval", "cleval_det", "ic15_iou", "deteval")
 
 
+def threshold_sides(a: Side | None, b: Side | None, threshold: float | None) -> None:
+    """Both sides at one score threshold (a metric comparison's B reads A's dataset)."""
+    if a is not None:
+        a.set_score_threshold(threshold)
+    if b is not None and a is not None:
+        b.follow(a) if b.shares_results_with(a) else b.set_score_threshold(threshold)
+
+
 class Side:
     """One detector × metric: dataset, results store, metric, parameters and name.
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from metrics.analysis.engine import evaluate_samples
-from metrics.analysis.fixes import ALL, CLASSES, apply, fix_of
+from metrics.analysis.fixes import ALL, CLASSES, Fix, apply, fix_of
 from metrics.model import Dataset
 from metrics.results import Evaluation
 from metrics.spec import MetricSpec
@@ -43,6 +43,39 @@ class Attribution:
     image_errors: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     image_hmean: Mapping[str, float] = field(default_factory=dict)
     note: str = ""
+    ceiling: float | None = None
+    below_ceiling: tuple[str, ...] = ()
+
+    def ceiling_note(self) -> str:
+        """Why ``all`` does not reach 1.0, when it does not ("" otherwise)."""
+        notes = []
+        if self.ceiling is not None and self.ceiling < 1.0 - 1e-12:
+            first = ", ".join(self.below_ceiling[:3])
+            notes.append(
+                f"the metric scores the GT itself, fed in as detections, {self.ceiling:.4f}, "
+                f"not 1: in {len(self.below_ceiling)} image(s) (e.g. {first}) it counts GT "
+                "words that overlap or nest as splits, merges or misses; that is the ceiling"
+            )
+        everything = next((c for c in self.classes if c.name == ALL), None)
+        if everything is not None and self.ceiling is not None:
+            short = self._short_of_ceiling()
+            if everything.hmean < self.ceiling - 1e-9 and short:
+                notes.append(
+                    f"fixing everything scores {everything.hmean:.4f}, below the ceiling: in "
+                    f"{len(short)} image(s) (e.g. {', '.join(short[:3])}) the fixed "
+                    "detections change the metric's matching elsewhere (an added GT polygon "
+                    "overlaps a neighbour, or a metric-specific rule such as recognition)"
+                )
+        return "; ".join(notes)
+
+    def _short_of_ceiling(self) -> list[str]:
+        return [
+            s
+            for s, g in self.per_image.items()
+            if ALL in g
+            and self.image_hmean[s] + g[ALL] < 1.0 - 1e-9
+            and s not in self.below_ceiling
+        ]
 
     def gain(self, name: str) -> float:
         return next(c.gain for c in self.classes if c.name == name)
@@ -98,4 +131,24 @@ def attribute(
         h = _total(list(tallies.values())).scores()[2]
         n = sum(f.errors for f in fixes.values())
         gains.append(ClassGain(name, h, h - ev.hmean, n))
-    return Attribution(spec.id, ev.hmean, tuple(gains), per_image, errors, image_h)
+    ceiling, below = _ceiling(ds, spec, params, ids)
+    return Attribution(
+        spec.id, ev.hmean, tuple(gains), per_image, errors, image_h, "", ceiling, below
+    )
+
+
+def _ceiling(
+    ds: Dataset, spec: MetricSpec, params: Any, ids: Sequence[str]
+) -> tuple[float, tuple[str, ...]]:
+    """H-mean of the care GT fed in as detections (transcriptions kept), and the images
+    where it is below 1."""
+    fed = [apply(ds[s], Fix(frozenset(range(len(ds[s].det))), tuple(_care(ds, s)))) for s in ids]
+    results = [r for r in evaluate_samples(spec, params, fed) if r is not None]
+    if not results:
+        return 1.0, ()
+    below = tuple(r.sample_id for r in results if r.tally.scores()[2] < 1.0 - 1e-12)
+    return _total([r.tally for r in results]).scores()[2], below
+
+
+def _care(ds: Dataset, sid: str) -> list[int]:
+    return [i for i, g in enumerate(ds[sid].gt) if not g.dont_care]

@@ -18,7 +18,9 @@ detections to remove and GTs whose polygon is added as a detection. The classes 
   only the credit changes;
 * ``all``: the union of every class above, applied at once in the order merge, multiline,
   split, localisation, tightness, false positive, missed; each detection is removed at most
-  once and each GT polygon added at most once.
+  once and each GT polygon added at most once. Here tightness replaces every one-to-one
+  match, full credit or not (no error, so not counted), so that ``all`` is the care GT fed
+  in as detections plus the detections don't-care GTs absorbed: the metric's ceiling.
 
 A fixed sample keeps its other detections in file order and appends the added GT polygons
 (GT order) with the GT's box type and transcription, and a confidence of at least 1 (above
@@ -103,7 +105,7 @@ def _localisation(r: SampleResult) -> Fix:
     return Fix(frozenset(taken), tuple(sorted(taken.values())), len(taken))
 
 
-def _tightness(r: SampleResult) -> Fix:
+def _tightness(r: SampleResult, every: bool = False) -> Fix:
     gt_credit = {g.index: g.credit for g in r.gt}
     det_credit = {d.index: d.credit for d in r.det}
     loose = [
@@ -111,11 +113,15 @@ def _tightness(r: SampleResult) -> Fix:
         for m in r.matches
         if m.kind is MatchKind.ONE_TO_ONE
         and (
-            any(gt_credit.get(i, 1.0) < 1.0 for i in m.gt)
+            every
+            or any(gt_credit.get(i, 1.0) < 1.0 for i in m.gt)
             or any(det_credit.get(j, 1.0) < 1.0 for j in m.det)
         )
     ]
-    return _groups(loose)
+    fix = _groups(loose)
+    if every:  # full-credit matches are replaced too but are no error
+        return dataclasses.replace(fix, errors=_tightness(r).errors)
+    return fix
 
 
 _FIXES = {
@@ -137,7 +143,7 @@ def fix_of(r: SampleResult, name: str) -> Fix:
     add: list[int] = []
     errors = 0
     for cls in ORDER:
-        f = _FIXES[cls](r)
+        f = _tightness(r, every=True) if cls == "tightness" else _FIXES[cls](r)
         remove.update(f.remove)
         add.extend(g for g in f.add if g not in add)
         errors += f.errors

@@ -28,6 +28,8 @@ def check(args: argparse.Namespace, ds: Dataset) -> dict[str, float]:
     taken out of ``args.set``."""
     if args.instances and not args.instances.lower().endswith(FORMATS):
         raise ValueError(f"--instances {args.instances}: give a .csv or .jsonl file name")
+    if args.sweep_points < 0:
+        raise ValueError("--sweep-points must be 0 (every distinct confidence) or more")
     if args.sweep and not len(thr.confidences(ds)):
         raise ValueError("--sweep needs confidences: no detection line carries one")
     args.set, found = thr.split_sets(args.set)
@@ -126,6 +128,8 @@ def print_attribution(ds: Dataset, ev: Evaluation, prm: Any, out: TextIO) -> Non
     print(f"  {'class':<16}{'errors':>8}{'H fixed':>9}{'gain':>9}", file=out)
     for c in a.classes:
         print(f"  {c.name:<16}{c.errors:>8d}{c.hmean:>9.4f}{c.gain:>+9.4f}", file=out)
+    if a.ceiling_note():
+        print(f"  note: {a.ceiling_note()}", file=out)
 
 
 def after(

@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-__all__ = ["CommandParser", "add_command", "add_plugins", "entry_points"]
+__all__ = ["CommandParser", "add_command", "add_plugins", "entry_points", "input_error"]
 
 log = logging.getLogger("detlens")
 
@@ -143,3 +143,18 @@ def _loader(value: str) -> Callable[[], Any]:
         return obj
 
     return load
+
+
+def input_error(exc: Exception) -> int:
+    """Exit code 2 for bad input (``InputError``), its problems on stderr one per line;
+    anything else is re-raised (imported here so that no command loads the model early)."""
+    from metrics.model import InputError  # loaded already when one was raised
+
+    if not isinstance(exc, InputError):
+        raise exc
+    print(f"detlens: error: {exc}", file=sys.stderr)
+    for p in exc.problems[1:20]:
+        print(f"  {p}", file=sys.stderr)
+    if len(exc.problems) > 20:
+        print(f"  ... and {len(exc.problems) - 20} more", file=sys.stderr)
+    return 2

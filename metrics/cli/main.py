@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from metrics.catalog import ENTRIES
 from metrics.cli.analysis_args import add_arguments as add_analysis_arguments
-from metrics.cli.commands import CommandParser, add_command, add_plugins
+from metrics.cli.commands import CommandParser, add_command, add_plugins, input_error
+from metrics.cli.format_options import CONVERT_HELP, add_side_options, format_choices
 from metrics.registry import METRICS, applicable, make_params, parse_sets, resolve
 
 if TYPE_CHECKING:
@@ -45,10 +46,7 @@ def _add_eval(sub: Any) -> None:
         description="Evaluate detections against ground truth. Without --gt and "
         "--det the bundled demo data is used (detector B, the one with failures to show).",
     )
-    p.add_argument("--gt", help="GT zip or folder (ICDAR-style .txt per image)")
-    p.add_argument("--det", help="detection zip or folder")
-    p.add_argument("--gt-lines", help="text-line GT zip/folder (wordline_* metrics)")
-    p.add_argument("--images", help="image folder (optional; paired by sample id)")
+    add_side_options(p, lines_and_images=True)
     p.add_argument(
         "--metric",
         action="append",
@@ -185,12 +183,13 @@ def _notes_before(
 
 
 def _dataset(args: argparse.Namespace) -> Dataset:
-    from metrics.demo import demo_paths
     from metrics.io.reader import LoadOptions, load_dataset
     from metrics.model import BoxType
 
     gt, det, images = args.gt, args.det, args.images
     if gt is None and det is None:
+        from metrics.demo import demo_paths
+
         demo = demo_paths()
         gt, det, images = demo.gt, demo.det_b, images or demo.images
     elif gt is None:
@@ -201,7 +200,7 @@ def _dataset(args: argparse.Namespace) -> Dataset:
         det,
         gt_lines=args.gt_lines,
         images=images,
-        options=LoadOptions(gt_box_type=bt, det_box_type=bt),
+        options=LoadOptions(gt_box_type=bt, det_box_type=bt, **format_choices(args)),
     )
 
 
@@ -220,7 +219,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
         list_metrics()
         return 0
     from metrics.cli import analysis
-    from metrics.io.writers import write_csv, write_json
     from metrics.progress import ProgressBar
 
     inputs = [args.gt, args.det, args.gt_lines, args.images]
@@ -264,11 +262,19 @@ def cmd_eval(args: argparse.Namespace) -> int:
                     f"what each is for): {', '.join(others)}"
                 )
     analysis.after(args, evals, seen, overrides)
+    _write_outputs(args, evals)
+    return 0
+
+
+def _write_outputs(args: argparse.Namespace, evals: Sequence[Evaluation]) -> None:
+    if not (args.json or args.csv):
+        return
+    from metrics.io.writers import write_csv, write_json
+
     if args.json:
         write_json(args.json, evals, evidence=args.evidence)
     if args.csv:
         write_csv(args.csv, evals)
-    return 0
 
 
 def _note(key: str, value: float) -> str:
@@ -357,6 +363,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         "metrics.cli.check:add_check_command",
         help="check a dataset (GT, detections, images) for what makes metrics fail or lie",
     )
+    add_command(sub, "convert", "metrics.cli.convert:add_convert_command", help=CONVERT_HELP)
     add_plugins(sub, "detlens.commands", argv)
     return parser
 
@@ -379,21 +386,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("detlens: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
-        return _input_error(exc)
-
-
-def _input_error(exc: Exception) -> int:
-    """Bad input (``InputError``): its problems, one per line; anything else is re-raised."""
-    from metrics.model import InputError  # loaded already when one was raised
-
-    if not isinstance(exc, InputError):
-        raise exc
-    print(f"detlens: error: {exc}", file=sys.stderr)
-    for p in exc.problems[1:20]:
-        print(f"  {p}", file=sys.stderr)
-    if len(exc.problems) > 20:
-        print(f"  ... and {len(exc.problems) - 20} more", file=sys.stderr)
-    return 2
+        return input_error(exc)
 
 
 if __name__ == "__main__":

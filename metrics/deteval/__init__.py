@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from metrics.deteval import metric
 from metrics.deteval.params import DetEvalParams
-from metrics.spec import MetricSpec, each_sample, ltrb_only, per_sample
+from metrics.spec import MetricSpec, each_sample, ltrb_only
 
 __all__ = ["SPECS", "DetEvalParams"]
 
@@ -13,7 +13,7 @@ SPECS: tuple[MetricSpec, ...] = (
         id="deteval",
         title="ICDAR13 DetEval",
         params_type=DetEvalParams,
-        evaluate=per_sample(metric.evaluate_sample),
+        evaluate=metric.evaluate_batch,
         validate=each_sample(metric.validate),
         aliases=("ic13", "deteval13"),
         applies=ltrb_only,

@@ -37,10 +37,13 @@ collected member (with ``area_recall <= 0`` the official code would credit an em
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
-from metrics.deteval.match import Geometry, Matcher, geometry
+from metrics.deteval.geometry import Geometry, geometries
+from metrics.deteval.match import Matcher
 from metrics.deteval.params import DetEvalParams
 from metrics.evidence import Absorbed, DetEvalEvidence
 from metrics.model import BoxType, FloatArray, Problem, Sample, Severity
@@ -53,6 +56,7 @@ from metrics.results import (
     hmean,
     per_image_rule,
 )
+from metrics.sparse import SparsePairs
 
 ID = "deteval"
 
@@ -93,9 +97,21 @@ def validate(sample: Sample, params: DetEvalParams) -> list[Problem]:
     return out
 
 
+def evaluate_batch(samples: Sequence[Sample], params: DetEvalParams) -> list[SampleResult]:
+    """DetEval of each image; candidate pairs from one STRtree over the batch. Only pairs that
+    overlap are kept (linear in words per image) unless a threshold is <= 0, under which
+    pairs that do not overlap can qualify and every pair is kept."""
+    every = params.area_recall <= 0 or params.area_precision <= 0
+    geos = geometries(samples, params.area_precision, every_pair=every)
+    return [_evaluate(s, g, params) for s, g in zip(samples, geos, strict=True)]
+
+
 def evaluate_sample(sample: Sample, params: DetEvalParams) -> SampleResult:
     """DetEval of one image (spec 2.3), with the per-image rules of spec 0.9 / 2.5 Q6."""
-    geo = geometry(sample, params.area_precision)
+    return evaluate_batch([sample], params)[0]
+
+
+def _evaluate(sample: Sample, geo: Geometry, params: DetEvalParams) -> SampleResult:
     m = Matcher(geo, params)
     if len(sample.det):
         m.run()
@@ -118,8 +134,8 @@ def evaluate_sample(sample: Sample, params: DetEvalParams) -> SampleResult:
             discarded=tuple(m.discarded),
             match_types=tuple(m.match_types),
             dc_dets=_dc_dets(geo),
-            area_recall=_frozen(geo.recall),
-            area_precision=_frozen(geo.precision),
+            area_recall=SparsePairs.of(_shape(geo), geo.pi, geo.pj, geo.recall),
+            area_precision=SparsePairs.of(_shape(geo), geo.pi, geo.pj, geo.precision),
         ),
         extra={
             "num_gt_care": n_gt,
@@ -156,12 +172,18 @@ def _verdict(credit: float) -> Verdict:
     return Verdict.MATCHED if credit >= 1.0 else Verdict.PARTIAL
 
 
-def _best(values: FloatArray, allowed: BoolArray) -> tuple[int, float]:
+def _shape(geo: Geometry) -> tuple[int, int]:
+    return len(geo.gt_dc), len(geo.det_dc)
+
+
+def _best(partners: IntArray, values: FloatArray, allowed: BoolArray) -> tuple[int, float]:
+    """The partner with the largest value among the allowed (the first on ties), and the
+    value; (0, 0.0) without any. ``partners`` are ascending, as the official scan."""
     masked = np.where(allowed, values, -1.0)
     if masked.size == 0:
         return 0, 0.0
     k = int(np.argmax(masked))
-    return k, float(masked[k])
+    return int(partners[k]), float(masked[k])
 
 
 def gt_results(geo: Geometry, m: Matcher) -> tuple[InstanceResult, ...]:
@@ -176,7 +198,8 @@ def gt_results(geo: Geometry, m: Matcher) -> tuple[InstanceResult, ...]:
                 InstanceResult(i, _verdict(c), c, partners=m.gt_partners[i], values=overlaps)
             )
         else:
-            k, v = _best(geo.recall[i], ~geo.det_dc)
+            pairs = slice(geo.row[i], geo.row[i + 1])
+            k, v = _best(geo.pj[pairs], geo.recall[pairs], ~geo.det_dc[geo.pj[pairs]])
             near = NearMiss(k, v, "area_recall") if v > 0 else None
             out.append(InstanceResult(i, Verdict.MISSED, near_miss=near, values=overlaps))
     return tuple(out)
@@ -201,7 +224,8 @@ def det_results(geo: Geometry, m: Matcher) -> tuple[InstanceResult, ...]:
                 InstanceResult(j, _verdict(c), c, partners=m.det_partners[j], values=overlaps)
             )
         else:
-            k, v = _best(geo.precision[:, j], ~geo.gt_dc)
+            pairs = geo.by_col[geo.col[j] : geo.col[j + 1]]
+            k, v = _best(geo.pi[pairs], geo.precision[pairs], ~geo.gt_dc[geo.pi[pairs]])
             near = NearMiss(k, v, "area_precision") if v > 0 else None
             out.append(InstanceResult(j, Verdict.FALSE_POSITIVE, near_miss=near, values=overlaps))
     return tuple(out)
@@ -212,9 +236,3 @@ def _dc_dets(geo: Geometry) -> tuple[Absorbed, ...]:
         Absorbed(int(j), int(geo.absorbed[j]), float(geo.dc_precision[j]))
         for j in np.flatnonzero(geo.det_dc)
     )
-
-
-def _frozen(a: FloatArray) -> FloatArray:
-    a = a.copy()
-    a.flags.writeable = False
-    return a

@@ -45,6 +45,7 @@ from metrics.model import (
 PathLike = str | os.PathLike[str]
 BOM = b"\xef\xbb\xbf"
 LINE, PARAGRAPH = "line", "paragraph"
+_ATTRS = ("legible", "vertical", "handwritten")  # kept on each word
 
 
 def is_hiertext(path: PathLike) -> bool:
@@ -151,6 +152,7 @@ class _Side:
                 dont_care=self.gt and not obj.get("legible", True),
                 line=len(self.words) + 1,
                 integer=integer,
+                attrs={k: obj[k] for k in _ATTRS if k in obj} or None,
             )
         )
         self.paths.append(path)

@@ -16,8 +16,11 @@ import numpy as np
 
 from metrics.model import BoxType, FloatArray, Instance, ltrb_points
 
-_NUM = re.compile(r"\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*\Z", re.ASCII)
-_INT = re.compile(r"\s*-?\d+\s*\Z", re.ASCII)
+_NUM_FIELD = r"\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*"
+_NUM = re.compile(_NUM_FIELD + r"\Z", re.ASCII)
+# the numeric fields at the start of a line, in one match (each followed by "," or the end)
+_NUM_PREFIX = re.compile(rf"(?:{_NUM_FIELD}(?:,|\Z))*", re.ASCII)
+_ALL_INT = re.compile(r"\s*-?\d+\s*(?:,\s*-?\d+\s*)*\Z", re.ASCII)
 _CONF = re.compile(r"\s*(?:[01](?:\.\d*)?|0?\.\d+)\s*\Z", re.ASCII)
 DONT_CARE = "###"
 _I = r"\s*(-?\d+)\s*"
@@ -62,11 +65,24 @@ def dequote(text: str) -> str:
 
 
 def _split(line: str) -> tuple[list[str], list[str]]:
+    """The leading numeric fields and the rest (one regex match for the whole prefix)."""
     fields = line.split(",")
-    k = 0
-    while k < len(fields) and _NUM.match(fields[k]):
-        k += 1
+    prefix = _NUM_PREFIX.match(line)
+    numeric = prefix.group() if prefix is not None else ""
+    k = numeric.count(",") + (1 if numeric and not numeric.endswith(",") else 0)
     return fields[:k], fields[k:]
+
+
+def _integers(nums: list[str]) -> bool:
+    """Every field an integer (no decimal point, no exponent)."""
+    return not nums or _ALL_INT.match(",".join(nums)) is not None
+
+
+def _floats(nums: list[str]) -> list[float]:
+    try:
+        return [float(v) for v in nums]
+    except ValueError:
+        return [_float(v) for v in nums]  # raises, naming the field
 
 
 def shape_of(line: str) -> LineShape:
@@ -102,7 +118,7 @@ def _coords(
         raise LineError(
             f"expected x,y coordinate pairs (at least {min_numbers} numbers), found {n}"
         )
-    values = np.array([_float(v) for v in nums], dtype=np.float64)
+    values = np.array(_floats(nums), dtype=np.float64)
     if not np.all(np.isfinite(values)):
         raise LineError("coordinates must be finite numbers")
     if n == 4 and box_type in (None, BoxType.LTRB):
@@ -172,7 +188,7 @@ def parse_gt_line(line: str, lineno: int, box_type: BoxType | None = None) -> In
         text=text,
         dont_care=text == DONT_CARE,
         line=lineno,
-        integer=all(_INT.match(v) for v in nums),
+        integer=_integers(nums),
     )
 
 
@@ -227,5 +243,5 @@ def parse_det_line(
         text=text,
         confidence=conf,
         line=lineno,
-        integer=all(_INT.match(v) for v in nums),
+        integer=_integers(nums),
     )

@@ -8,6 +8,7 @@ evaluation, ``skip_sample`` drops the samples that have errors).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -18,7 +19,11 @@ import shapely
 
 from metrics.geometry import polygons, signed_areas
 from metrics.io.archive import IMAGE_SUFFIXES, Line, Member, read_members, split_lines
-from metrics.io.hiertext import is_hiertext, load_hiertext
+from metrics.io.detect import Detected, detect
+from metrics.io.formats import HIERTEXT, ICDAR, Entry, Role
+from metrics.io.formats import load as formats
+from metrics.io.formats.base import forget_parsed
+from metrics.io.hiertext import load_hiertext
 from metrics.io.lines import (
     DetSchema,
     LineError,
@@ -27,7 +32,7 @@ from metrics.io.lines import (
     parse_gt_line,
     shape_of,
 )
-from metrics.io.pairing import IdMatcher, gt_id, natural_key
+from metrics.io.pairing import IdMatcher, gt_id, natural_key, stem
 from metrics.model import (
     BoxType,
     Dataset,
@@ -49,6 +54,8 @@ class LoadOptions:
 
     gt_box_type / det_box_type:
         Force LTRB, QUAD or POLY instead of detecting the type of each line.
+    gt_format / det_format:
+        Force a file format by name (``metrics.io.formats.BY_NAME``) instead of detecting it.
     det_confidence / det_transcription:
         Force whether detection lines carry a confidence / transcription (None = infer from
         the whole detection set).
@@ -58,6 +65,8 @@ class LoadOptions:
     det_box_type: BoxType | None = None
     det_confidence: bool | None = None
     det_transcription: bool | None = None
+    gt_format: str | None = None
+    det_format: str | None = None
 
 
 def _err(member: Member, line: int | None, msg: str, sid: str | None) -> Problem:
@@ -238,12 +247,35 @@ def load_dataset(
     Raises InputError only when a path itself cannot be read; line-level problems are
     returned in ``Dataset.problems``. A GT file holding a JSON object is read as HierText
     JSON (``metrics.io.hiertext``; the detections then in the same format).
+    Each side's format is detected from its content (``metrics.io.detect``) unless forced
+    in ``options``; ICDAR txt on both sides is read here exactly as before, HierText JSON on
+    both by ``metrics.io.hiertext``, every other combination by ``metrics.io.formats.load``.
     """
-    if is_hiertext(gt):
+    try:
+        return _load(gt, det, gt_lines, images, options or LoadOptions(), name)
+    finally:
+        forget_parsed()
+
+
+def _load(
+    gt: PathLike,
+    det: PathLike | None,
+    gt_lines: PathLike | None,
+    images: PathLike | None,
+    opts: LoadOptions,
+    name: str,
+) -> Dataset:
+    gfound = detect(gt, "gt", opts.gt_format)
+    dfound = None if det is None else detect(det, "det", opts.det_format)
+    if gfound.format is HIERTEXT and (dfound is None or dfound.format is HIERTEXT):
         return _with_images(load_hiertext(gt, det, name=name), images)
-    opts = options or LoadOptions()
+    if gfound.format is not ICDAR or (dfound is not None and dfound.format is not ICDAR):
+        icdar = functools.partial(_icdar_entries, opts=opts)
+        sources = formats.Sources(gt, det, gt_lines, images)
+        ds = formats.load_formats(sources, (gfound, dfound), icdar, geometry_warnings)
+        return dataclasses.replace(ds, name=name, _index={})
     problems: list[Problem] = []
-    gt_by_id = _index_gt(read_members(gt), problems)
+    gt_by_id = _index_gt(_txt(gfound), problems)
     if not gt_by_id:
         raise InputError([Problem(Severity.ERROR, str(gt), None, "no GT .txt files found")])
     matcher = IdMatcher(gt_by_id)
@@ -251,7 +283,7 @@ def load_dataset(
     schema = DetSchema()
     det_lines: dict[str, list[Line]] = {}
     if det is not None:
-        det_members = read_members(det)
+        det_members = _txt(dfound) if dfound is not None else []
         det_lines = {m.label: split_lines(m, problems) for m in det_members}
         schema = _det_schema(det_lines.values(), opts)
         det_by_id = _pair(det_members, matcher, "detection", problems)
@@ -302,3 +334,30 @@ def _with_images(ds: Dataset, images: PathLike | None) -> Dataset:
     return dataclasses.replace(
         ds, samples=samples, problems=tuple(problems), images_path=str(images), _index={}
     )
+
+
+def _txt(found: Detected) -> list[Member]:
+    """The .txt files of an ICDAR set (other files are not read, as before)."""
+    return [m for m in found.members + found.ignored if m.name.lower().endswith(".txt")]
+
+
+def _icdar_entries(
+    members: list[Member], role: Role, problems: list[Problem], opts: LoadOptions
+) -> list[Entry]:
+    """ICDAR files as entries, for a side paired with another format."""
+    if role == "gt":
+        out = []
+        for m in members:
+            sid = gt_id(m.name)
+            out.append(Entry(sid, _read_gt(m, sid, opts.gt_box_type, problems), m.label))
+        return out
+    lines = {m.label: split_lines(m, problems) for m in members}
+    schema = _det_schema(lines.values(), opts)
+    return [
+        Entry(
+            stem(m.name),
+            _read_det(m, lines[m.label], stem(m.name), schema, opts.det_box_type, problems),
+            m.label,
+        )
+        for m in members
+    ]

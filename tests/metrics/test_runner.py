@@ -46,6 +46,23 @@ def test_two_workers_write_the_same_json_as_one(det: str, tmp_path: Path) -> Non
     assert _json(serial, tmp_path / "1.json") == _json(parallel, tmp_path / "2.json")
 
 
+@pytest.mark.parametrize("fork", [True, False])
+def test_forked_and_pickling_workers_give_the_same_json(
+    fork: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers that inherit the samples (fork) and workers sent them pickled (spawn
+    platforms, threaded callers) write what one process writes."""
+    import metrics.runner as runner
+
+    if not fork:
+        monkeypatch.setattr(runner, "_fork_context", lambda: None)
+    elif runner._fork_context() is None:
+        pytest.skip("fork is not this platform's default start method (or a thread runs)")
+    ds = load_dataset(demo_paths().gt, demo_paths().det_b)
+    assert _json(_all(ds, 2), tmp_path / "2.json") == _json(_all(ds, 1), tmp_path / "1.json")
+    assert runner._SHARED == ()  # nothing left behind
+
+
 @pytest.mark.conformance
 def test_two_workers_on_ic15_pixellink(tmp_path: Path) -> None:
     ds = load_dataset(

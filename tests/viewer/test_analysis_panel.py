@@ -10,7 +10,9 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QImage
 
 from tests.support import wait_evaluated
+from viewer.export.window import session_state
 from viewer.main_window import MainWindow
+from viewer.scene.view_state import ViewState
 
 
 def _analysis(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
@@ -33,10 +35,19 @@ def test_dragging_the_threshold_re_evaluates(qtbot, window: MainWindow) -> None:
     wait_evaluated(qtbot, s)
     ev = s.evaluation()
     assert ev.hmean != before
+    a = s.a  # the other metrics follow, at the same threshold
+    qtbot.waitUntil(lambda: set(a.metric_ids()) <= set(a.evaluations), timeout=60_000)
+    for m in a.metric_ids():
+        assert sum(len(a.dataset[x].det) for x in a.evaluations[m].results) < sum(
+            len(a.full_dataset[x].det) for x in a.evaluations[m].results
+        )
     assert abs(ev.hmean - sw.scores()[k, 2]) < 1e-12
     rows_after = [(r.sample_id, r.hmean) for r in window.samples.model.rows]
     assert rows_after != rows_before
     assert f"H {ev.hmean:.4f}" in window.summary.text()
+    state = session_state(s)  # the threshold travels with exports and --state
+    assert state.score_threshold == float(sw.thresholds[k])
+    assert ViewState.from_json(state.to_json()).score_threshold == state.score_threshold
     panel.clear_button.click()
     wait_evaluated(qtbot, s)
     assert s.score_threshold is None and abs(s.evaluation().hmean - before) < 1e-12

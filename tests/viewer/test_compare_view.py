@@ -149,3 +149,15 @@ def test_state_file_round_trips_into_the_command_line(qtbot, tmp_path: Path) -> 
     )
     assert set(args.layers.split(",")) == {"image", "gt", "det"}
     assert args.zoom == 2.5 and args.names == ["det_a", "det_b"]
+
+
+def test_a_comparison_opens_on_the_largest_difference_with_a_columns_named(qtbot) -> None:
+    w = _compare(qtbot)
+    rows = {r.sample_id: r for r in w.samples.model.rows}
+    qtbot.waitUntil(lambda: w.session.sample_id == w.samples.visible_ids()[0], timeout=10000)
+    top = rows[w.session.sample_id]
+    assert top.delta is not None
+    assert abs(top.delta) == max(abs(r.delta) for r in rows.values() if r.delta is not None)
+    header = w.samples.model.headerData
+    names = [header(k, Qt.Orientation.Horizontal) for k in range(len(COLUMNS))]
+    assert names[:4] == ["sample", "GT", "det(A)", "R(A)"] and "H(A)" in names

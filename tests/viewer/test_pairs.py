@@ -48,6 +48,9 @@ def test_pair_matrix_of_a_deteval_image_lists_discarded_candidates(qtbot, tmp_pa
     w.pairs.measure.setCurrentIndex(1)
     assert m.data(m.index(1, 0)) == "0.48"  # area precision of GT 2's part of the box
     assert "area precision" in w.pairs.note.text()
+    listed = [w.pairs.discarded.item(k).text() for k in range(w.pairs.discarded.count())]
+    assert listed[0].startswith("Discarded candidates (")
+    assert not any("merge (many-to-one)" in x for x in listed)  # the merge was accepted
 
 
 def test_pair_matrix_gives_the_reason_a_candidate_was_discarded(qtbot, tmp_path: Path) -> None:
@@ -59,7 +62,13 @@ def test_pair_matrix_gives_the_reason_a_candidate_was_discarded(qtbot, tmp_path:
     w.session.set_metric("deteval")
     m = w.pairs.model
     tip = m.data(m.index(0, 0), Qt.ItemDataRole.ToolTipRole)
-    assert "discarded as a candidate (OO): not single overlap" in tip
+    assert "one-to-one candidate discarded: the GT or the detection also overlaps" in tip
+    lst = w.pairs.discarded  # listed under the matrix too, not only on hover
+    assert lst.item(0).text().startswith("Discarded candidates (")
+    assert lst.item(1).text() == "GT 1 × det 1, one-to-one: overlaps other boxes too"
+    assert "a one-to-one match needs a single overlap each" in lst.item(1).toolTip()
+    w.session.select(("gt", 0))
+    assert "one-to-one candidate discarded" in describe(w.session, ("gt", 0))
 
 
 def test_near_miss_says_who_took_the_detection(qtbot, tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ QtWebEngine when it is installed."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -13,6 +14,8 @@ from PySide6.QtGui import QImage
 
 from metrics.cli.main import main
 from metrics.demo import demo_paths
+
+os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--no-sandbox")  # before WebEngine starts
 
 
 def test_report_on_the_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -34,6 +37,7 @@ def test_report_on_the_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert main(["report", "--out", str(out), "--worst", "1"]) == 0  # a report is replaced
     assert len(json.loads((out / "report.json").read_text())["metrics"][0]["worst"]) == 1
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    assert out.stat().st_mode & 0o755 == 0o755  # readable by others, like any folder
 
 
 def test_report_refuses_the_input_folder(capsys: pytest.CaptureFixture[str]) -> None:
@@ -47,14 +51,21 @@ def test_report_page_in_a_browser(tmp_path: Path, qtbot) -> None:  # type: ignor
         "PySide6.QtWebEngineWidgets",
         reason="QtWebEngine not installed (pip install PySide6_Addons matching PySide6)",
     )
-    import os
+    from PySide6.QtCore import QUrl
+    from PySide6.QtWebEngineCore import QWebEnginePage
 
-    os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--no-sandbox")
+    errors: list[str] = []
+
+    class Page(QWebEnginePage):
+        def javaScriptConsoleMessage(self, level, message, line, source):  # type: ignore[no-untyped-def]
+            if level == QWebEnginePage.JavaScriptConsoleMessageLevel.ErrorMessageLevel:
+                errors.append(f"{source}:{line}: {message}")
+
     out = tmp_path / "rep"
     assert main(["report", "--out", str(out), "--worst", "2"]) == 0
     view = web.QWebEngineView()
     qtbot.addWidget(view)
-    from PySide6.QtCore import QUrl
+    view.setPage(Page(view))
 
     with qtbot.waitSignal(view.loadFinished, timeout=60_000) as done:
         view.load(QUrl.fromLocalFile(str(out / "index.html")))
@@ -67,3 +78,4 @@ def test_report_page_in_a_browser(tmp_path: Path, qtbot) -> None:  # type: ignor
     )
     qtbot.waitUntil(lambda: bool(broken), timeout=10_000)
     assert broken == [0]
+    assert errors == []

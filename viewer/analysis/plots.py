@@ -24,10 +24,11 @@ from viewer.analysis.data import AnalysisData
 pg.setConfigOptions(antialias=True, background="w", foreground="k")
 
 COLORS = {"recall": "#1f77b4", "precision": "#ff7f0e", "hmean": "#2ca02c", "bar": "#5b8db8"}
+SHORT = {"false_positive": "false pos.", "localisation": "localis.", "multiline": "multi-line"}
 TITLES = {
     "sweep": "H-mean, recall and precision against the score threshold",
     "pr": "Precision–recall over the score thresholds",
-    "attribution": "Where the H-mean goes: gain when an oracle fixes each error class",
+    "attribution": "Where the H-mean goes: ΔH per error class fixed",
     "buckets": "Recall by GT attribute",
     "histogram": "Per-image H-mean",
     "scatter": "Per-image H-mean: A against B",
@@ -107,7 +108,9 @@ class BarPlot:
             x=x, height=np.asarray(values, float), width=0.7, brush=COLORS["bar"]
         )
         self.w.addItem(bars)
-        self.w.getAxis("bottom").setTicks([list(zip(x.tolist(), labels, strict=True))])
+        axis = self.w.getAxis("bottom")
+        axis.setTicks([list(zip(x.tolist(), labels, strict=True))])
+        axis.setHeight(44)  # two-line labels
         for xi, v in zip(x, values, strict=True):
             text = pg.TextItem(f"{v:.3f}", color="k", anchor=(0.5, 1.0))
             text.setPos(float(xi), float(v))
@@ -129,24 +132,21 @@ def draw_attribution(bars: BarPlot, data: AnalysisData) -> None:
         return
     cls = [c for c in a.classes if c.name != ALL]
     everything = next((c for c in a.classes if c.name == ALL), None)
-    labels = [f"{c.name}\n({c.errors})" for c in cls]
+    labels = [f"{SHORT.get(c.name, c.name)}\n{c.errors}" for c in cls]
     bars.draw([c.name for c in cls], labels, [c.gain for c in cls])
     if everything is not None:
-        bars.w.setTitle(
-            f"H-mean {a.hmean:.4f}; all fixed: {everything.hmean:.4f} "
-            f"(+{everything.gain:.4f}); click a bar to list its images"
-        )
+        bars.w.setTitle(f"ΔH per class fixed (all: {a.hmean:.3f} → {everything.hmean:.3f})")
 
 
 def draw_buckets(bars: BarPlot, attr: str, items: Sequence[Bucket]) -> None:
     bars.w.setLabel("left", "recall")
     bars.draw(
         [b.label for b in items],
-        [f"{b.label}\n(n={b.n_gt})" for b in items],
+        [f"{b.label}\n{b.n_gt} GT" for b in items],
         [b.recall for b in items],
     )
     bars.w.setYRange(0, 1.1)
-    bars.w.setTitle(f"Recall by {attr} (GT counts under the bars); click to highlight")
+    bars.w.setTitle(f"Recall by {attr} (GTs under the bars)")
 
 
 def draw_histogram(w: pg.PlotWidget, data: AnalysisData) -> None:
@@ -163,8 +163,6 @@ def draw_scatter(w: pg.PlotWidget, data: AnalysisData) -> pg.ScatterPlotItem:
     a, b = data.names
     w.setLabel("bottom", f"H-mean under A ({a})")
     w.setLabel("left", f"H-mean under B ({b})")
-    w.setXRange(0, 1.02)
-    w.setYRange(0, 1.02)
     w.plot([0, 1], [0, 1], pen=pg.mkPen("#999", style=pg.QtCore.Qt.PenStyle.DashLine))
     ids = list(data.pairs)
     xy = np.asarray([data.pairs[s] for s in ids], float).reshape(-1, 2)
@@ -172,8 +170,10 @@ def draw_scatter(w: pg.PlotWidget, data: AnalysisData) -> pg.ScatterPlotItem:
         x=xy[:, 0], y=xy[:, 1], data=ids, size=8, brush=pg.mkBrush(31, 119, 180, 140)
     )
     w.addItem(scatter)
-    if data.bootstrap is not None:
-        w.setTitle(data.bootstrap.line().split("; images")[0])
+    w.getPlotItem().vb.setRange(xRange=(0, 1.02), yRange=(0, 1.02), padding=0)
+    boot = data.bootstrap
+    if boot is not None:
+        w.setTitle(f"ΔH (B − A) {boot.delta:+.4f} [{boot.low:+.4f}, {boot.high:+.4f}]")
     return scatter
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from metrics.io.atomic import atomic_write
 from metrics.model import Dataset
@@ -57,6 +58,7 @@ def _plots(data: AnalysisData, folder: Path, stem: str) -> list[tuple[str, str]]
         w.resize(*PLOT_SIZE)
         w.show()
         draw(w)
+        QApplication.processEvents()  # lay the axes out before exporting
         png, _ = plots.export(w, folder / f"{stem}_{name}", PLOT_SIZE[0])
         w.close()
         out.append((name, png.name))
@@ -113,6 +115,8 @@ def _json(job: Job, data: AnalysisData, worst: list[dict[str, Any]]) -> dict[str
         "attribution": {
             "hmean": a.hmean,
             "note": a.note,
+            "ceiling": a.ceiling,
+            "ceiling_note": a.ceiling_note(),
             "classes": [dataclasses.asdict(c) for c in a.classes],
             "per_image": a.per_image,
         },
@@ -129,61 +133,84 @@ def _e(x: object) -> str:
     return html.escape(str(x))
 
 
+def _table(head: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    th = "".join(f"<th>{_e(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in r) + "</tr>" for r in rows)
+    return f"<table><tr>{th}</tr>{body}</table>"
+
+
+def _notes(d: dict[str, Any], names: list[str]) -> list[str]:
+    out = []
+    sw = d["sweep"]
+    if sw:
+        best = max(sw["points"], key=lambda p: p["hmean"])
+        out.append(
+            f"<p>Best score threshold of {_e(names[0])}: {sw['best_threshold']:.4g} "
+            f"(H-mean {best['hmean']:.4f}), <b>chosen on the evaluated set itself</b>: an "
+            "optimistic figure, not a held-out score.</p>"
+        )
+    b = d["bootstrap"]
+    if b:
+        out.append(
+            f"<p>Is B ({_e(names[-1])}) really better than A ({_e(names[0])})? ΔH "
+            f"{b['delta']:+.4f}, 95 % interval [{b['low']:+.4f}, {b['high']:+.4f}] over "
+            f"{b['resamples']} paired bootstrap resamples of {b['images']} images; B ≤ A in "
+            f"{100 * b['share_not_better']:.1f} % of them. Images where B is better "
+            f"{b['better']}, worse {b['worse']}, equal {b['equal']}.</p>"
+        )
+    return out
+
+
 def _section(d: dict[str, Any], figs: list[tuple[str, str]], names: list[str]) -> str:
-    rows = "".join(
-        f"<tr><td>{_e(n)}</td><td>{s['recall']:.4f}</td><td>{s['precision']:.4f}</td><td>{s['hmean']:.4f}</td></tr>"
+    rows: list[tuple[object, ...]] = [
+        (n, f"{s['recall']:.4f}", f"{s['precision']:.4f}", f"{s['hmean']:.4f}")
         for n, s in zip(names, d["sides"], strict=True)
-    )
-    parts = [
-        f"<h2>{_e(d['metric'])}</h2>",
-        "<table><tr><th>detections</th><th>recall</th><th>precision</th><th>H-mean</th></tr>",
-        rows,
-        "</table>",
     ]
-    if d["sweep"]:
-        parts.append(
-            f"<p>Best score threshold {d['sweep']['best_threshold']:.4g}, <b>chosen on the evaluated set itself</b> (an optimistic figure, not a held-out score).</p>"  # noqa: E501 (HTML text)
-        )
-    if d["bootstrap"]:
-        b = d["bootstrap"]
-        parts.append(
-            f"<p>Is B really better? ΔH {b['delta']:+.4f}, 95 % interval [{b['low']:+.4f}, {b['high']:+.4f}] over {b['resamples']} paired resamples; B ≤ A in {100 * b['share_not_better']:.1f} %; images better {b['better']}, worse {b['worse']}, equal {b['equal']}.</p>"  # noqa: E501 (HTML text)
-        )
-    cls = d["attribution"]["classes"]
-    if cls:
-        parts.append(
-            "<h3>Where the H-mean goes</h3><table><tr><th>class</th><th>errors</th><th>H fixed</th><th>gain</th></tr>"  # noqa: E501 (HTML text)
-        )
-        parts += [
-            f"<tr><td>{_e(c['name'])}</td><td>{c['errors']}</td><td>{c['hmean']:.4f}</td><td>{c['gain']:+.4f}</td></tr>"
-            for c in cls
-        ]
-        parts.append("</table>")
-    for attr, bs in d["buckets"].items():
-        parts.append(
-            f"<h3>Recall by {_e(attr)}</h3><table><tr><th>bucket</th><th>GT</th><th>recall</th><th>detections</th><th>precision</th></tr>"  # noqa: E501 (HTML text)
-        )
-        parts += [
-            f"<tr><td>{_e(b['label'])}</td><td>{b['n_gt']}</td><td>{b['recall']:.4f}</td><td>{b['n_det']}</td><td>{b['precision']:.4f}</td></tr>"
-            for b in bs
-        ]
-        parts.append("</table>")
-    parts.append("<div class=plots>")
+    parts = [f"<h2>{_e(d['metric'])}</h2>"]
+    parts.append(_table(("detections", "recall", "precision", "H-mean"), rows))
+    parts += _notes(d, names)
+    parts.append("<div class=row>")
     for name, png in figs:
         svg = png.removesuffix(".png") + ".svg"
         parts.append(
-            f"<figure><img src='{_e(png)}' alt='{_e(name)}'><figcaption>{_e(name)} (<a href='{_e(svg)}'>SVG</a>)</figcaption></figure>"  # noqa: E501 (HTML text)
+            f"<figure><img src='{_e(png)}' alt='{_e(name)}'><figcaption>{_e(name)} "
+            f"(<a href='{_e(png)}'>PNG</a>, <a href='{_e(svg)}'>SVG</a>)</figcaption></figure>"
         )
-    parts.append("</div><h3>Worst images</h3><div class=plots>")
+    parts.append("</div><div class=row>")
+    cls = d["attribution"]["classes"]
+    if cls:
+        rows = [(c["name"], c["errors"], f"{c['hmean']:.4f}", f"{c['gain']:+.4f}") for c in cls]
+        head = ("class", "errors", "H fixed", "gain")
+        parts.append(f"<div><h3>Where the H-mean goes ({_e(names[0])})</h3>")
+        parts.append(_table(head, rows))
+        if d["attribution"]["ceiling_note"]:
+            parts.append(f"<p>{_e(d['attribution']['ceiling_note'])}</p>")
+        parts.append("</div>")
+    for attr, bs in d["buckets"].items():
+        rows = [
+            (b["label"], b["n_gt"], f"{b['recall']:.4f}", b["n_det"], f"{b['precision']:.4f}")
+            for b in bs
+        ]
+        parts.append(f"<div><h3>Recall by {_e(attr)}</h3>")
+        parts.append(_table(("bucket", "GT", "recall", "dets", "precision"), rows) + "</div>")
+    parts.append(f"</div><h3>Worst images of {_e(names[0])} (click for full size)</h3>")
+    parts.append("<div class=row>")
     for w in d["worst"]:
         parts.append(
-            f"<figure><a href='{_e(w['full'])}'><img src='{_e(w['thumb'])}' alt='{_e(w['sample'])}'></a><figcaption>{_e(w['sample'])}: H {w['hmean']:.3f}</figcaption></figure>"  # noqa: E501 (HTML text)
+            f"<figure><a href='{_e(w['full'])}'><img src='{_e(w['thumb'])}' "
+            f"alt='{_e(w['sample'])}'></a><figcaption>{_e(w['sample'])}: H-mean "
+            f"{w['hmean']:.3f}</figcaption></figure>"
         )
     parts.append("</div>")
     return "\n".join(parts)
 
 
-STYLE = "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}.plots{display:flex;flex-wrap:wrap;gap:1em}figure{margin:0}.plots img{max-width:440px;border:1px solid #ddd}"  # noqa: E501 (HTML text)
+STYLE = (
+    "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:.5em 0}"
+    "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}"
+    ".row{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}figure{margin:0}"
+    ".row img{width:480px;border:1px solid #ddd}h3{font-size:1em}"
+)
 
 
 def write_report(
@@ -214,5 +241,9 @@ def write_report(
         folder / "report.json",
         json.dumps({"detections": names, "metrics": docs}, indent=1, default=float) + "\n",
     )
-    page = f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>detlens report: {_e(title)}</title><style>{STYLE}</style></head><body><h1>detlens report: {_e(title)}</h1>{''.join(sections)}</body></html>\n"  # noqa: E501 (HTML text)
+    page = (
+        f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>detlens report: "
+        f"{_e(title)}</title><style>{STYLE}</style></head><body><h1>detlens report: "
+        f"{_e(title)}</h1>{''.join(sections)}</body></html>\n"
+    )
     atomic_write(folder / "index.html", page)

@@ -69,6 +69,9 @@ def check_out(out: Path, inputs: list[str]) -> None:
 
 
 def _replace(tmp: Path, out: Path) -> None:
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(tmp, 0o777 & ~mask)  # a plain folder's mode, not mkdtemp's private 0700
     old = None
     if out.exists():
         old = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.old."))

@@ -45,6 +45,7 @@ def session_state(session: Session, zoom: float | None = None) -> ViewState:
         select=(
             f"{session.selection[0]}:{session.selection[1] + 1}" if session.selection else None
         ),
+        score_threshold=session.score_threshold,
     )
 
 

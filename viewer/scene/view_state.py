@@ -1,7 +1,8 @@
 """The view state written beside every export and read back by ``detlens view --state``.
 
 Dataset paths, metric and parameters, sample, layers, the comparison (second detector or
-second metric, the two names), the zoom and the selected instance. Plain data and JSON; no
+second metric, the two names), the zoom, the selected instance and the Analysis panel's
+score threshold. Plain data and JSON; no
 Qt, no session: the window fills it from its session (``viewer.export.window``), the command
 line reads it.
 """
@@ -35,6 +36,7 @@ class ViewState:
     layers: tuple[str, ...] = ()
     zoom: float | None = None  # view pixels per image pixel; None: fit the window
     select: str | None = None  # the selected instance as --select writes it ("gt:3", from 1)
+    score_threshold: float | None = None  # Analysis: detections with confidence >= it
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -50,6 +52,7 @@ class ViewState:
             "layers": sorted(self.layers),
             "zoom": self.zoom if self.zoom is not None else "fit",
             "select": self.select,
+            "score_threshold": self.score_threshold,
         }
 
     @classmethod
@@ -69,7 +72,12 @@ class ViewState:
             layers=tuple(data.get("layers") or ()),
             zoom=float(zoom) if isinstance(zoom, int | float) else None,
             select=data.get("select") if isinstance(data.get("select"), str) else None,
+            score_threshold=_number(data.get("score_threshold")),
         )
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 def state_json(state: ViewState) -> bytes:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -30,6 +32,8 @@ from viewer.analysis import plots
 from viewer.analysis.data import AnalysisData
 from viewer.analysis.worker import AnalysisWorker
 from viewer.session import Session
+
+PLOT_MIN_HEIGHT = 240
 
 
 class AnalysisPanel(QWidget):
@@ -61,19 +65,29 @@ class AnalysisPanel(QWidget):
         self.histogram = plots.new_plot(plots.TITLES["histogram"])
         self.scatter_plot = plots.new_plot(plots.TITLES["scatter"])
         self.line = plots.draw_sweep(self.sweep_plot, _empty(), None)
-        grid = QGridLayout()
+        holder = QWidget()
+        grid = QGridLayout(holder)
         for k, w in enumerate(self.plot_widgets().values()):
+            w.setMinimumHeight(PLOT_MIN_HEIGHT)
             grid.addWidget(w, k // 3, k % 3)
+        for col in range(3):
+            grid.setColumnStretch(col, 1)
+        scroll = QScrollArea()
+        scroll.setWidget(holder)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout = QVBoxLayout(self)
         layout.addWidget(self.status)
         layout.addLayout(top)
-        layout.addLayout(grid, 1)
+        layout.addWidget(scroll, 1)
         self.attribution.w.scene().sigMouseClicked.connect(self._on_attribution_clicked)
         self.buckets.w.scene().sigMouseClicked.connect(self._on_bucket_clicked)
         session.results_changed.connect(self.refresh)
         session.metric_changed.connect(lambda _: self.refresh())
         session.comparison_changed.connect(self.refresh)
         session.threshold_changed.connect(self._on_session_threshold_changed)
+        session.busy_changed.connect(self._on_session_busy_changed)
+        self._completed: tuple[float | None, int] | None = None
 
     def plot_widgets(self) -> dict[str, QWidget]:
         return {
@@ -120,7 +134,10 @@ class AnalysisPanel(QWidget):
         self.data = data
         sw = data.sweep
         how = "" if sw is None else f"; sweep over {len(sw.thresholds)} thresholds ({sw.method})"
-        self.status.setText(f"Analysis of {data.metric} over {len(data.hmeans)} images{how}")
+        self.status.setText(
+            f"Analysis of {data.metric} over {len(data.hmeans)} images{how}. Drag the red "
+            "line; click an attribution or bucket bar to list its images, a point to open one"
+        )
         self.line = plots.draw_sweep(self.sweep_plot, data, self.session.score_threshold)
         self.line.sigPositionChanged.connect(self._on_line_moved)
         self.line.sigPositionChangeFinished.connect(self._on_line_released)
@@ -180,6 +197,19 @@ class AnalysisPanel(QWidget):
             self.line.blockSignals(False)
             plots.draw_pr(self.pr_plot, self.data, threshold)
         self._show_reading(threshold)
+
+    def _on_session_busy_changed(self, busy: bool) -> None:
+        """At a threshold the shown metric is evaluated first; then the others, once."""
+        s, a = self.session, self.session.a
+        if busy or a is None or s.score_threshold is None:
+            return
+        key = (s.score_threshold, id(a.dataset))
+        missing = [m for m in a.metric_ids() if m not in a.evaluations]
+        if missing and self._completed != key:
+            self._completed = key
+            for side in (a, s.b):
+                if side is not None and (side is a or not side.shares_results_with(a)):
+                    side.evaluate(missing, s.sample_id)
 
     # ------------------------------------------------------------------ clicks
     def _on_attribution_clicked(self, event: object) -> None:

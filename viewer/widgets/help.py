@@ -13,6 +13,7 @@ MOUSE = (
     ("wheel", "zoom at the cursor"),
     ("drag", "pan"),
     ("click", "select the instance under the cursor (the inspector explains it)"),
+    ("click again / ↑ / ↓", "where instances overlap: the next one under the cursor"),
     ("hover", "light up an instance and its partners"),
     ("PageDown / PageUp", "next / previous image in the table's order"),
     ("Esc", "clear the selection"),

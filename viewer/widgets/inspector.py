@@ -8,8 +8,16 @@ from collections.abc import Mapping
 from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from metrics.evidence import ClevalEvidence, instance_states, multiline_of, pcc_of
+from metrics.evidence import (
+    ClevalEvidence,
+    DetEvalEvidence,
+    instance_states,
+    multiline_of,
+    pcc_of,
+)
+from metrics.help import discard_line
 from metrics.results import InstanceResult, MatchRecord, SampleResult
+from viewer.scene.attributes import instance_attributes
 from viewer.scene.items import Ref
 from viewer.session import Session
 
@@ -156,6 +164,19 @@ def _multiline(result: SampleResult, ref: Ref) -> str:
     return "".join(rows)
 
 
+def _discarded(result: SampleResult, ref: Ref) -> str:
+    """DetEval: the candidates involving this instance that were discarded, and why."""
+    if not isinstance(result.evidence, DetEvalEvidence):
+        return ""
+    rows = [
+        f"<p>{discard_line(c.stage, c.reason)}: GT {links('gt', c.gt)} ↔ det "
+        f"{links('det', c.det)}<br>{_values(c.values, tuple(c.values))}</p>"
+        for c in result.evidence.discarded
+        if ref[1] in (c.gt if ref[0] == "gt" else c.det)
+    ]
+    return "".join(rows)
+
+
 def describe(session: Session, ref: Ref) -> str:
     """HTML of the selected instance."""
     sample = session.sample()
@@ -174,6 +195,10 @@ def describe(session: Session, ref: Ref) -> str:
     if inst.confidence is not None:
         facts.append(f"confidence {inst.confidence:.3f}")
     body = [head, f"<p>{', '.join(facts)}</p>"]
+    attrs = instance_attributes(inst)
+    if attrs:
+        shown = ", ".join(f"{html.escape(k)} <b>{html.escape(v)}</b>" for k, v in attrs)
+        body.append(f"<p>attributes: {shown}</p>")
     result = session.result()
     if result is not None:
         items = result.gt if side == "gt" else result.det
@@ -190,6 +215,7 @@ def describe(session: Session, ref: Ref) -> str:
         body.append(
             _pcc(result, ref) + _multiline(result, ref) + _recognition(session, result, ref)
         )
+        body.append(_discarded(result, ref))
     body.append(_compared(session, ref, other))
     body.append(_other_metrics(session, ref, other))
     return "".join(body)

@@ -19,16 +19,25 @@ from PySide6.QtCore import (
     Qt,
 )
 from PySide6.QtGui import QColor, QShowEvent
-from PySide6.QtWidgets import QComboBox, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from metrics.evidence import DetEvalEvidence, PairTable
+from metrics.help import DISCARD_SHORT, DISCARD_STAGE, discard_line
 from metrics.results import MatchKind, SampleResult
 from viewer.session import Session
 
 Index = QModelIndex | QPersistentModelIndex
 _KIND_COLOUR = {
     MatchKind.ONE_TO_ONE: QColor("#bfdbfe"),
-    MatchKind.SPLIT: QColor("#fde68a"),
+    MatchKind.SPLIT: QColor("#fed7aa"),  # orange, as the split links on the canvas
     MatchKind.MERGE: QColor("#e9d5ff"),
 }
 _DISCARDED = QColor("#fecaca")
@@ -44,6 +53,7 @@ class PairMatrixModel(QAbstractTableModel):
         self.rows: list[int] = []  # positions in table.gt
         self.cols: list[int] = []  # positions in table.det
         self.decided: dict[tuple[int, int], str] = {}  # (gt, det) file indices -> why
+        self.discards: list[tuple[str, str]] = []  # DetEval's discards: (short, long)
         self.colour: dict[tuple[int, int], QColor] = {}
         self.texts: dict[int, str] = {}
 
@@ -57,6 +67,7 @@ class PairMatrixModel(QAbstractTableModel):
         self.beginResetModel()
         self.table, self.measure, self.texts = table, measure, gt_texts
         self.rows, self.cols, self.decided, self.colour = [], [], {}, {}
+        self.discards = []
         if table is not None and table.values:
             nz = np.zeros_like(table.values[0], dtype=bool)
             for v in table.values:
@@ -77,7 +88,16 @@ class PairMatrixModel(QAbstractTableModel):
                     self.colour[(g, d)] = _KIND_COLOUR[m.kind]
         if isinstance(result.evidence, DetEvalEvidence):
             for c in result.evidence.discarded:
-                why = f"discarded as a candidate ({c.stage}): {c.reason.replace('_', ' ')}"
+                why = discard_line(c.stage, c.reason)
+                self.discards.append(
+                    (
+                        f"GT {', '.join(str(g + 1) for g in c.gt)} × det "
+                        f"{', '.join(str(d + 1) for d in c.det)}, "
+                        f"{DISCARD_STAGE.get(c.stage, c.stage)}: "
+                        f"{DISCARD_SHORT.get(c.reason, c.reason)}",
+                        why,
+                    )
+                )
                 for g in c.gt:
                     for d in c.det:
                         before = self.decided.get((g, d))
@@ -150,6 +170,9 @@ class PairMatrixPanel(QWidget):
         layout.addWidget(self.measure)
         layout.addWidget(self.note)
         layout.addWidget(self.view)
+        self.discarded = QListWidget()  # DetEval: the candidates it discarded, and why
+        self.discarded.setMaximumHeight(110)
+        layout.addWidget(self.discarded)
         self._stale = True
         for signal in (
             session.sample_changed,
@@ -191,11 +214,20 @@ class PairMatrixPanel(QWidget):
         sample = s.sample()
         texts = {i: f"“{g.text}”" for i, g in enumerate(sample.gt)} if sample else {}
         self.model.set_table(table, s.result(), k, texts)
+        found = self.model.discards
+        self.discarded.clear()
+        self.discarded.setVisible(bool(found))
+        if found:
+            self.discarded.addItem(f"Discarded candidates ({len(found)}); hover for the reason:")
+        for short, why in found:
+            item = QListWidgetItem(short)
+            item.setToolTip(why)
+            self.discarded.addItem(item)
         if table is None:
             self.note.setText(f"{s.metric or 'This metric'} has no GT × detection table.")
         else:
             self.note.setText(
-                f"{table.measures[k]}: {table.formulas[k]}. Blue one-to-one, yellow split, "
+                f"{table.measures[k]}: {table.formulas[k]}. Blue one-to-one, orange split, "
                 "purple merge, red discarded candidate; rows and columns without any "
                 "overlap are left out."
             )

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
-    QSortFilterProxyModel,
     Qt,
 )
 from PySide6.QtGui import QColor
@@ -25,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from viewer.scene.attributes import attribute_index, summary
 from viewer.scene.rows import (
     COMPARE_KINDS,
     COMPARE_TITLES,
@@ -36,6 +35,7 @@ from viewer.scene.rows import (
     sorted_rows,
 )
 from viewer.session import Session
+from viewer.widgets.sample_filter import SampleFilterModel
 
 COLUMNS = ("sample", "GT", "det", "R", "P", "H", "miss", "FP", "split", "merge", "part.", "multi")
 TOOLTIPS = (
@@ -67,6 +67,7 @@ _FIELDS = (
     "multiline",
 )
 FIRST_COUNT_COLUMN = COLUMNS.index("miss")
+_A_COLUMNS = frozenset(range(2, len(COLUMNS)))  # det, R, P, H, counts: side A's in a comparison
 COMPARE_COLUMNS = ("H(B)", "ΔH", "|ΔH|", "A only", "B only")
 COMPARE_TOOLTIPS = (
     "H-mean of B",
@@ -158,8 +159,8 @@ class SampleTableModel(QAbstractTableModel):
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            if section == HMEAN_COLUMN and self.session.comparing():
-                return "H(A)"
+            if self.session.comparing() and section in _A_COLUMNS:
+                return f"{COLUMNS[section]}(A)"  # the columns after ΔH are A's
             return (COLUMNS + COMPARE_COLUMNS)[section]
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
             return (TOOLTIPS + COMPARE_TOOLTIPS)[section]
@@ -202,58 +203,6 @@ def _background(field: str, value: float) -> QColor:
     return QColor.fromHsvF(hue, min(1.0, abs(value)) * 0.5, 1.0)
 
 
-class SampleFilterModel(QSortFilterProxyModel):
-    """Text filter on the sample id, and "has at least one …" failure filters."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.text = ""
-        self.kinds: set[str] = set()
-        self.focus: dict[str, int] | None = None  # Analysis panel: these ids, in this order
-        self.setSortRole(Qt.ItemDataRole.UserRole)
-
-    def set_focus(self, ids: list[str] | None) -> None:
-        self._change(
-            lambda: setattr(
-                self, "focus", None if ids is None else {s: k for k, s in enumerate(ids)}
-            )
-        )
-
-    def set_text(self, text: str) -> None:
-        self._change(lambda: setattr(self, "text", text.strip().lower()))
-
-    def set_kind(self, kind: str, on: bool) -> None:
-        self._change(lambda: (self.kinds.add if on else self.kinds.discard)(kind))
-
-    def _change(self, apply: Callable[[], object]) -> None:
-        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9
-            self.beginFilterChange()
-            apply()
-            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-        else:
-            apply()
-            self.invalidateRowsFilter()
-
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        """The source model sorts its rows; this proxy only filters (keeps their order)."""
-        model = self.sourceModel()
-        assert isinstance(model, SampleTableModel)
-        model.focus = self.focus  # the Analysis panel's order, when it picked the images
-        model.sort(column, order)
-
-    def filterAcceptsRow(self, row: int, parent: Index) -> bool:
-        model = self.sourceModel()
-        assert isinstance(model, SampleTableModel)
-        return self.accepts(model.rows[row])
-
-    def accepts(self, r: SampleRow) -> bool:
-        if self.text and self.text not in r.sample_id.lower():
-            return False
-        if self.focus is not None and r.sample_id not in self.focus:
-            return False
-        return all(r.count(k) > 0 for k in self.kinds)
-
-
 class SampleTablePanel(QWidget):
     """Table plus its filters; selecting a row opens that sample."""
 
@@ -276,8 +225,9 @@ class SampleTablePanel(QWidget):
         # selection, which blocked the window for seconds at 5,000 images
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setResizeContentsPrecision(40)
-        self.filter_edit = QLineEdit(placeholderText="filter sample id…")
+        self.filter_edit = QLineEdit(placeholderText="filter sample id… or attribute=value")
         self.filter_edit.textChanged.connect(self._on_filter_text_changed)
+        session.dataset_changed.connect(self._on_session_dataset_changed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.filter_edit)
@@ -371,6 +321,17 @@ class SampleTablePanel(QWidget):
     def _on_filter_text_changed(self, text: str) -> None:
         self.proxy.set_text(text)
 
+    def _on_session_dataset_changed(self) -> None:
+        """The attributes the filter offers (script, language, legibility, ...)."""
+        index = attribute_index(self.session.dataset)
+        self.proxy.attributes = index
+        self.proxy.set_text(self.filter_edit.text())
+        tip = summary(index)
+        self.filter_edit.setToolTip(
+            "Type part of a sample id, or attribute=value to keep the samples with such a "
+            "box" + (f"; attributes here:\n{tip}" if tip else " (this dataset has none)")
+        )
+
     def _on_view_row_changed(self, current: QModelIndex, _: QModelIndex) -> None:
         if current.isValid():
             row = self.model.rows[self.proxy.mapToSource(current).row()]
@@ -381,6 +342,8 @@ class SampleTablePanel(QWidget):
         """Once the first results are in, show the worst image unless one was chosen."""
         s = self.session
         if s.sample_chosen or s.evaluation() is None:  # wait for the whole dataset's results
+            return
+        if s.b is not None and s.b.evaluation() is None:  # comparing: wait for B's too
             return
         ids = self.visible_ids()
         if ids:

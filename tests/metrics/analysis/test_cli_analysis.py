@@ -91,6 +91,8 @@ def _no_conf(tmp_path: Path) -> Path:
         (["--set", "score_threshold=high"], "score_threshold=high: expected a number"),
         (["--set", "tedeval.score_threshold=0.5"], "tedeval is not being evaluated"),
         (["--instances", "rows.txt"], "give a .csv or .jsonl file name"),
+        (["--set", "score_threshold=nan"], "expected a finite number"),
+        (["--sweep", "--sweep-points", "-3"], "--sweep-points must be 0"),
         (["--sweep", "NOCONF"], "--sweep needs confidences"),
     ],
 )
