@@ -125,7 +125,6 @@ def cmd_view(args: argparse.Namespace) -> int:
             _raise_panel(window, args.panel)
     except InputError:
         window.session.cancel()  # no evaluation thread may outlive the window
-        window.session.checks.wait()  # nor the dataset check
         window.close()
         raise
     if args.screenshot:
