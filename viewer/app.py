@@ -125,7 +125,6 @@ def cmd_view(args: argparse.Namespace) -> int:
             _raise_panel(window, args.panel)
     except InputError:
         window.session.cancel()  # no evaluation thread may outlive the window
-        window.session.checks.wait()  # nor the dataset check
         window.close()
         raise
     if args.screenshot:
@@ -284,8 +283,9 @@ def _screenshot(app: object, window: object, args: argparse.Namespace) -> int:
     _wait_idle(s)
     s.checks.wait()
     app.processEvents()
-    if s.evaluation() is None:
-        why = (s.a.failure() if s.a is not None else None) or "the evaluation did not finish"
+    ev = s.evaluation()
+    if ev is None or ev.summary is None:  # nothing to show a score for: say why, exit 1
+        why = (s.a.no_score() if s.a is not None else None) or "the evaluation did not finish"
         print(f"detlens: error: {s.metric} not evaluated: {why}", file=sys.stderr)
         window.close()
         return 1

@@ -290,9 +290,10 @@ class Session(QObject):
         if self.a is not None:
             self.a.evaluate(metrics, self.sample_id)
 
-    def cancel(self) -> None:
+    def cancel(self, wait: bool = True) -> None:
+        """Stop the evaluations (``wait=False``: return at once, the Cancel button)."""
         for side in self._evaluating_sides():
-            side.cancel()
+            side.cancel(wait)
 
     def is_busy(self) -> bool:
         return any(side.is_busy() for side in self._evaluating_sides())

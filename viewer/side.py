@@ -153,11 +153,21 @@ class Side:
             specs.sort(key=lambda s: s.id != self.metric)
         self.store.start(self.dataset, specs, self.overrides, first, self._progress)
 
-    def cancel(self) -> None:
-        self.store.cancel()
+    def cancel(self, wait: bool = True) -> None:
+        self.store.cancel(wait)
 
     def is_busy(self) -> bool:
         return self.store.is_busy()
+
+    def no_score(self, metric: str | None = None) -> str | None:
+        """Why ``metric`` has no global score (its failure, or that no image could be
+        evaluated, with the first image's reason); None when it has one or is running."""
+        why = self.failure(metric)
+        ev = self.evaluation(metric)
+        if why or ev is None or ev.summary is not None:
+            return why
+        first = self.skip_reason(ev.excluded[0], metric) if ev.excluded else None
+        return "no image could be evaluated" + (f"; first: {first}" if first else "")
 
     def failure(self, metric: str | None = None) -> str | None:
         """Why ``metric`` has no results: its engine error, or ``"cancelled"``; None while it

@@ -14,6 +14,7 @@ from metrics.registry import MetricSpec, applicable
 from metrics.results import Evaluation, SampleResult
 from metrics.runner import Cancelled, Plan, plan_all, run
 from viewer.paths import DatasetPaths
+from viewer.scene.rows import SampleRow, sample_row
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,7 @@ class EvaluationWorker(QThread):
         super().__init__()
         self.dataset, self.specs, self.overrides, self.first = dataset, specs, overrides, first
         self._cancel = False
+        self.rows: dict[str, dict[str, tuple[SampleResult, SampleRow]]] = {}
 
     def cancel(self) -> None:
         self._cancel = True
@@ -53,7 +55,9 @@ class EvaluationWorker(QThread):
                     gt_lines_path=self.dataset.gt_lines_path,
                 )
                 self.sample_ready.emit(self._each(one, self.specs, None))
-            self.evaluated.emit(self._each(self.dataset, self.specs, self.progressed.emit))
+            evals = self._each(self.dataset, self.specs, self.progressed.emit)
+            self.rows = table_rows(self.dataset, evals)  # here, not on the UI thread
+            self.evaluated.emit(evals)
         except Cancelled:
             for spec in self.specs:
                 self.metric_failed.emit(spec.id, CANCELLED)
@@ -114,6 +118,16 @@ class EvaluationWorker(QThread):
 CANCELLED = "cancelled"
 
 
+def table_rows(
+    ds: Dataset, evals: Sequence[Evaluation]
+) -> dict[str, dict[str, tuple[SampleResult, SampleRow]]]:
+    """The sample table's row of every evaluated sample under each metric, with the result
+    it was made from (the table uses a row only while that result is the one shown)."""
+    return {
+        e.metric: {sid: (r, sample_row(ds[sid], r)) for sid, r in e.results.items()} for e in evals
+    }
+
+
 class ResultStore:
     """The evaluations of one side (A or B) and the worker that fills them.
 
@@ -131,8 +145,11 @@ class ResultStore:
         self.evaluations: dict[str, Evaluation] = {}
         self.partial: dict[str, Evaluation] = {}
         self.failures: dict[str, str] = {}
+        self.rows: dict[str, dict[str, tuple[SampleResult, SampleRow]]] = {}  # table rows
         self._changed, self._failed, self._busy = changed, failed, busy
         self._worker: EvaluationWorker | None = None
+        self._running = False
+        self._retired: list[EvaluationWorker] = []  # stopped, maybe still ending their block
 
     def start(
         self,
@@ -142,7 +159,7 @@ class ResultStore:
         first: str | None,
         progress: Callable[[int, int], None] | None = None,
     ) -> None:
-        self.cancel()
+        self.cancel(wait=False)
         for spec in specs:
             self.evaluations.pop(spec.id, None)
             self.partial.pop(spec.id, None)
@@ -155,34 +172,52 @@ class ResultStore:
         if progress is not None:
             worker.progressed.connect(lambda d, t: progress(d, t) if mine() else None)
         worker.sample_ready.connect(lambda e: self._on_worker_sample_ready(e) if mine() else None)
-        worker.evaluated.connect(lambda e: self._on_worker_evaluated(e) if mine() else None)
+        worker.evaluated.connect(
+            lambda e: self._on_worker_evaluated(e, worker.rows) if mine() else None
+        )
         worker.metric_failed.connect(lambda m, w: self._on_metric_failed(m, w) if mine() else None)
         worker.failed.connect(lambda msg: self._failed(msg) if mine() else None)
-        worker.finished.connect(self._busy)
-        self._worker = worker
+        worker.finished.connect(lambda: self._on_worker_finished(worker))
+        self._worker, self._running = worker, True
         worker.start()
         self._busy()
         self._changed()
 
-    def cancel(self) -> None:
-        """Stop the running worker; the metrics it had not finished are marked cancelled."""
+    def cancel(self, wait: bool = True) -> None:
+        """Stop the running worker; the metrics it had not finished are marked cancelled.
+
+        ``wait=False`` (the Cancel button, a re-run) returns at once: the worker stops at
+        its next block and its late signals are ignored; ``wait=True`` (closing, a new
+        dataset) also waits for every stopped worker to end."""
         worker = self._worker
-        if worker is not None and worker.isRunning():
+        if worker is not None and self._running:
             worker.cancel()
-            worker.wait()
+            self._retired.append(worker)
             for spec in worker.specs:
                 if spec.id not in self.evaluations:
                     self.partial.pop(spec.id, None)
                     self.failures.setdefault(spec.id, CANCELLED)
+            self._worker, self._running = None, False
+            self._busy()
             self._changed()
-        self._worker = None
+        self._worker, self._running = None, False
+        if wait:
+            for old in self._retired:
+                old.wait()
+        self._retired = [w for w in self._retired if w.isRunning()]
 
     def clear(self) -> None:
         self.cancel()
-        self.evaluations, self.partial, self.failures = {}, {}, {}
+        self.evaluations, self.partial, self.failures, self.rows = {}, {}, {}, {}
 
     def is_busy(self) -> bool:
-        return self._worker is not None and self._worker.isRunning()
+        """Running, or finished with its results still on their way to this thread."""
+        return self._worker is not None and self._running
+
+    def _on_worker_finished(self, worker: EvaluationWorker) -> None:
+        if worker is self._worker:  # delivered after the worker's last results
+            self._running = False
+        self._busy()
 
     def wait(self, timeout_ms: int) -> bool:
         return self._worker.wait(timeout_ms) if self._worker is not None else True
@@ -200,7 +235,10 @@ class ResultStore:
         self.partial.update({e.metric: e for e in evals})
         self._changed()
 
-    def _on_worker_evaluated(self, evals: list[Evaluation]) -> None:
+    def _on_worker_evaluated(
+        self, evals: list[Evaluation], rows: dict[str, dict[str, tuple[SampleResult, SampleRow]]]
+    ) -> None:
+        self.rows.update(rows)
         self.evaluations.update({e.metric: e for e in evals})
         for e in evals:
             self.partial.pop(e.metric, None)

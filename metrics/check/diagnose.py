@@ -133,6 +133,15 @@ def why_zero(ds: Dataset, sizes: dict[str, tuple[int, int]]) -> Iterator[Finding
     if not any(s.det for s in ds):
         yield Finding(Level.ERROR, "no_detections", "every detection file is empty", ds.det_path)
         return
+    gts = [g for s in ds for g in s.gt]
+    if gts and all(g.text is None for g in gts) and any(d.text for s in ds for d in s.det):
+        yield Finding(
+            Level.ERROR,
+            "gt_det_swapped",
+            "the GT files carry no transcription and the detection files do: --gt and --det "
+            "look swapped",
+            ds.gt_path,
+        )
     b = boxes(ds)
     base = hit_rate(b.gt, b.det)
     scored = [

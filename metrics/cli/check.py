@@ -11,13 +11,14 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from metrics.check import Finding, Level, check_dataset, exit_code
 from metrics.demo import demo_paths
 from metrics.io.atomic import atomic_write, output_problem
 from metrics.io.reader import LoadOptions, load_dataset
-from metrics.model import BoxType, Dataset, InputError, Problem, Severity
+from metrics.model import BoxType, Dataset
 
 
 def add_check_command(sub: Any) -> None:
@@ -50,7 +51,7 @@ def _load(args: argparse.Namespace) -> Dataset:
         paths = demo_paths()
         gt, det, images = paths.gt, paths.det_b, images or paths.images
     elif gt is None:
-        raise InputError([Problem(Severity.ERROR, "--det", None, "--det given without --gt")])
+        raise ValueError("--det given without --gt")
     bt = BoxType(args.box_type) if args.box_type else None
     opts = LoadOptions(gt_box_type=bt, det_box_type=bt)
     return load_dataset(gt, det, images=images, options=opts)
@@ -59,6 +60,8 @@ def _load(args: argparse.Namespace) -> Dataset:
 def cmd_check(args: argparse.Namespace) -> int:
     if args.show < 0:
         raise ValueError("--show must be 0 or more")
+    if args.images and not Path(args.images).is_dir():
+        raise ValueError(f"--images {args.images}: not a folder")
     if args.json:
         problem = output_problem(args.json, [args.gt, args.det, args.images])
         if problem:

@@ -27,7 +27,13 @@ LAYERS: tuple[LayerInfo, ...] = (
         "pcc", "Characters (PCC)", "P", "pseudo character centres: missed, counted, overlapped"
     ),
     LayerInfo("multiline", "Multiline", "M", "TedEval multiline pivots and angles"),
-    LayerInfo("warnings", "Warnings", "W", "reader warnings (self-intersecting, zero-area)"),
+    LayerInfo(
+        "warnings",
+        "Warnings",
+        "W",
+        "reader warnings and dataset-check findings (bow-tie crossings, parts outside the "
+        "image, duplicates)",
+    ),
 )
 
 LAYER_KEYS = tuple(layer.key for layer in LAYERS)

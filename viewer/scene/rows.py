@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from metrics.compare import SampleDiff
@@ -98,3 +98,23 @@ def sample_row(sample: Sample, result: SampleResult | None) -> SampleRow:
         partial=sum(r.verdict is Verdict.PARTIAL for r in result.gt),
         multiline=sum(g.rejected for g in multiline_of(result.evidence)),
     )
+
+
+def sorted_rows(
+    rows: list[SampleRow],
+    field: str | None,
+    *,
+    descending: bool = False,
+    focus: Mapping[str, int] | None = None,
+) -> list[SampleRow]:
+    """The table's order: by ``focus`` rank when given (the Analysis panel's pick), else by
+    ``field`` (not evaluated = -1, so first when ascending), stable; unchanged for None."""
+    if focus is not None:
+        return sorted(rows, key=lambda r: focus.get(r.sample_id, len(focus)))
+    if field is None:
+        return list(rows)
+    keys = [getattr(r, field) for r in rows]
+    if field != "sample_id":
+        keys = [-1.0 if v is None else v for v in keys]
+    perm = sorted(range(len(keys)), key=keys.__getitem__, reverse=descending)
+    return [rows[k] for k in perm]

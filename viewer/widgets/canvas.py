@@ -33,12 +33,7 @@ from PySide6.QtWidgets import (
 from metrics.model import Sample
 from metrics.results import SampleResult
 from viewer.overlay_item import OverlayItem
-from viewer.paint import (
-    PreparedOverlay,
-    RenderContext,
-    paint_mixed,
-    paint_overlay,
-)
+from viewer.paint import PreparedOverlay, RenderContext, paint_mixed, paint_overlay
 from viewer.paint_notes import paint_notes
 from viewer.scene.banner import banner_text, label_tooltip
 from viewer.scene.items import DrawItem, Ref, bounds
@@ -218,11 +213,11 @@ class CanvasView(QGraphicsView):
                     build_overlay(b_sample, b.result(sid), self.session.problems())
                 )
         checks = self.session.checks
-        key = (id(sample), id(result), checks.version)
-        cached = self._cache.pop(key, None)
+        cached = self._cache.pop(key := (id(sample), id(result), checks.version), None)
         if cached is None or cached[0] is not sample or cached[1] is not result:
-            found = checks.of_sample(sample.id)
-            items = build_overlay(sample, result, self.session.problems(), found)
+            items = build_overlay(
+                sample, result, self.session.problems(), checks.of_sample(sample.id)
+            )
             cached = (sample, result, items, PreparedOverlay(items), PickIndex(items))
         self._cache[key] = cached  # most recent last
         while len(self._cache) > 8:

@@ -160,7 +160,7 @@ def _state(s: Session, missing: bool) -> str:
         return f"<span style='color:#b91c1c'>not evaluated ({what})</span> — Apply re-runs it"
     if missing:
         return "evaluating…" if s.is_busy() else "not evaluated — Apply runs it"
-    return "no image could be evaluated"
+    return html.escape((s.a.no_score() if s.a is not None else None) or "no image evaluated")
 
 
 def _plan_lines(s: Session) -> list[str]:
@@ -230,7 +230,7 @@ class ParamPanel(QWidget):
         self.progress.setVisible(False)
         self.cancel = QPushButton("Cancel")
         self.cancel.setVisible(False)
-        self.cancel.clicked.connect(session.cancel)
+        self.cancel.clicked.connect(lambda: session.cancel(wait=False))
         top = QVBoxLayout(self)
         top.setContentsMargins(4, 4, 4, 4)
         top.addWidget(QLabel("Metric"))

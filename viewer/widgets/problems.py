@@ -80,8 +80,10 @@ class ProblemsPanel(QWidget):
             groups.setdefault((f.level, f.code), []).append(f)
         for (level, code), items in groups.items():
             self._add_group(level, code, items)
-        if len(groups) == 1:
-            self.tree.expandAll()
+        first = self.tree.topLevelItem(0)
+        if first is not None:  # the worst kind open, its first finding spelled out below
+            first.setExpanded(True)
+            self.tree.setCurrentItem(first.child(0) or first)
 
     def _add_group(self, level: Level, code: str, items: list[Finding]) -> None:
         head = QTreeWidgetItem([f"{level.value} {code}", f"{len(items)}: {items[0].message}"])

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
-    QSortFilterProxyModel,
     Qt,
 )
 from PySide6.QtGui import QColor
@@ -25,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from viewer.scene.attributes import attribute_index, matching_samples, parse_filter, summary
+from viewer.scene.attributes import attribute_index, summary
 from viewer.scene.rows import (
     COMPARE_KINDS,
     COMPARE_TITLES,
@@ -34,8 +32,10 @@ from viewer.scene.rows import (
     SampleRow,
     compare_row,
     sample_row,
+    sorted_rows,
 )
 from viewer.session import Session
+from viewer.widgets.sample_filter import SampleFilterModel
 
 COLUMNS = ("sample", "GT", "det", "R", "P", "H", "miss", "FP", "split", "merge", "part.", "multi")
 TOOLTIPS = (
@@ -80,6 +80,13 @@ _COMPARE_FIELDS = ("hmean_b", "delta", "disagreement", "a_only", "b_only")
 HMEAN_COLUMN = 5
 DELTA_COLUMN = len(COLUMNS) + 1
 Index = QModelIndex | QPersistentModelIndex
+_ROLES = {
+    Qt.ItemDataRole.DisplayRole,
+    Qt.ItemDataRole.ToolTipRole,
+    Qt.ItemDataRole.UserRole,
+    Qt.ItemDataRole.TextAlignmentRole,
+    Qt.ItemDataRole.BackgroundRole,
+}
 
 
 class SampleTableModel(QAbstractTableModel):
@@ -89,20 +96,55 @@ class SampleTableModel(QAbstractTableModel):
         super().__init__()
         self.session = session
         self.rows: list[SampleRow] = []
+        self.sort_key: tuple[int, Qt.SortOrder] = (HMEAN_COLUMN, Qt.SortOrder.AscendingOrder)
+        self.row_of: dict[str, int] = {}  # sample id -> row
+        self.focus: dict[str, int] | None = None  # rows in this order (Analysis panel)
+        self._made: dict[str, tuple[object, object, SampleRow]] = {}  # id -> sample, result, row
         session.dataset_changed.connect(self.reload)
-        session.results_changed.connect(self.reload)
-        session.metric_changed.connect(lambda _: self.reload())
+        session.results_changed.connect(self.reload)  # set_metric emits it too
         session.comparison_changed.connect(self.reload)
 
     def reload(self) -> None:
+        """Rows from the current results, sorted here in Python (a Qt proxy sort calls
+        ``data`` a million times on 5,000 images); rows of unchanged results are reused."""
         self.beginResetModel()
         ds, s = self.session.dataset, self.session
-        self.rows = (
-            [compare_row(sample_row(x, s.result(sample_id=x.id)), s.diff(x.id)) for x in ds]
-            if ds
-            else []
-        )
+        made = s.a.store.rows.get(s.metric or "", {}) if s.a is not None else {}
+        if len(self._made) > 50_000:
+            self._made.clear()
+        if s.comparing():
+            self.rows = [compare_row(self._row(x, made), s.diff(x.id)) for x in ds or ()]
+        else:
+            self.rows = [self._row(x, made) for x in ds or ()]
+        self._sort_rows()
         self.endResetModel()
+
+    def _row(self, sample: Any, made: dict[str, Any]) -> SampleRow:
+        """The row of a sample: made by the evaluation worker, or here (and kept) when the
+        shown result is another (a swept metric at another threshold, a partial result)."""
+        result = self.session.result(sample_id=sample.id)
+        pre = made.get(sample.id)
+        if pre is not None and pre[0] is result:
+            return pre[1]  # type: ignore[no-any-return]
+        key = f"{self.session.metric}:{sample.id}"
+        hit = self._made.get(key)
+        if hit is None or hit[0] is not sample or hit[1] is not result:
+            hit = self._made[key] = (sample, result, sample_row(sample, result))
+        return hit[2]
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        self.beginResetModel()
+        self.sort_key = (column, order)
+        self._sort_rows()
+        self.endResetModel()
+
+    def _sort_rows(self) -> None:
+        column, order = self.sort_key
+        fields = self.fields()
+        field = fields[column] if 0 <= column < len(fields) else None
+        descending = order == Qt.SortOrder.DescendingOrder
+        self.rows = sorted_rows(self.rows, field, descending=descending, focus=self.focus)
+        self.row_of = {r.sample_id: k for k, r in enumerate(self.rows)}
 
     def fields(self) -> tuple[str, ...]:
         return _FIELDS + (_COMPARE_FIELDS if self.session.comparing() else ())
@@ -125,7 +167,7 @@ class SampleTableModel(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.row() >= len(self.rows):
+        if role not in _ROLES or not index.isValid() or index.row() >= len(self.rows):
             return None
         fields = self.fields()
         if index.column() >= len(fields):
@@ -161,66 +203,6 @@ def _background(field: str, value: float) -> QColor:
     return QColor.fromHsvF(hue, min(1.0, abs(value)) * 0.5, 1.0)
 
 
-class SampleFilterModel(QSortFilterProxyModel):
-    """Text filter on the sample id or an instance attribute (``script=Arabic``: samples with
-    at least one such box), and "has at least one …" failure filters."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.text = ""
-        self.kinds: set[str] = set()
-        self.attributes: dict[str, dict[str, set[str]]] = {}
-        self.attribute_ids: set[str] | None = None
-        self.focus: dict[str, int] | None = None  # Analysis panel: these ids, in this order
-        self.setSortRole(Qt.ItemDataRole.UserRole)
-
-    def set_focus(self, ids: list[str] | None) -> None:
-        self._change(
-            lambda: setattr(
-                self, "focus", None if ids is None else {s: k for k, s in enumerate(ids)}
-            )
-        )
-
-    def lessThan(self, left: Index, right: Index) -> bool:
-        if self.focus is None:
-            return super().lessThan(left, right)
-        rows = self.sourceModel().rows  # type: ignore[attr-defined]
-        a, b = rows[left.row()].sample_id, rows[right.row()].sample_id
-        return self.focus.get(a, 0) < self.focus.get(b, 0)
-
-    def set_text(self, text: str) -> None:
-        self._change(lambda: self._set_text(text))
-
-    def _set_text(self, text: str) -> None:
-        wanted = parse_filter(text)
-        self.text = "" if wanted else text.strip().lower()
-        self.attribute_ids = None if wanted is None else matching_samples(self.attributes, *wanted)
-
-    def set_kind(self, kind: str, on: bool) -> None:
-        self._change(lambda: (self.kinds.add if on else self.kinds.discard)(kind))
-
-    def _change(self, apply: Callable[[], object]) -> None:
-        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9
-            self.beginFilterChange()
-            apply()
-            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-        else:
-            apply()
-            self.invalidateRowsFilter()
-
-    def filterAcceptsRow(self, row: int, parent: Index) -> bool:
-        model = self.sourceModel()
-        assert isinstance(model, SampleTableModel)
-        r = model.rows[row]
-        if self.text and self.text not in r.sample_id.lower():
-            return False
-        if self.attribute_ids is not None and r.sample_id not in self.attribute_ids:
-            return False
-        if self.focus is not None and r.sample_id not in self.focus:
-            return False
-        return all(r.count(k) > 0 for k in self.kinds)
-
-
 class SampleTablePanel(QWidget):
     """Table plus its filters; selecting a row opens that sample."""
 
@@ -238,9 +220,10 @@ class SampleTablePanel(QWidget):
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.verticalHeader().setVisible(False)
         header = self.view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        # sizes from the first rows only: measuring all 500+ rows at each reset and row
-        # selection blocked the window for a second on IC15
+        # sizes from the first rows only, measured once per reset (after the empty columns
+        # are hidden): ResizeToContents measured at every reset, hidden column and row
+        # selection, which blocked the window for seconds at 5,000 images
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setResizeContentsPrecision(40)
         self.filter_edit = QLineEdit(placeholderText="filter sample id… or attribute=value")
         self.filter_edit.textChanged.connect(self._on_filter_text_changed)
@@ -301,10 +284,7 @@ class SampleTablePanel(QWidget):
 
     def visible_ids(self) -> list[str]:
         """Sample ids in the table's current order and filter (for next/previous)."""
-        return [
-            self.model.rows[self.proxy.mapToSource(self.proxy.index(r, 0)).row()].sample_id
-            for r in range(self.proxy.rowCount())
-        ]
+        return [r.sample_id for r in self.model.rows if self.proxy.accepts(r)]
 
     def _on_session_comparison_changed(self) -> None:
         on = self.session.comparing()
@@ -331,7 +311,9 @@ class SampleTablePanel(QWidget):
         rows, fields = self.model.rows, self.model.fields()
         for col in range(FIRST_COUNT_COLUMN, len(COLUMNS)):
             empty = bool(rows) and not any(getattr(r, fields[col]) for r in rows)
-            self.view.setColumnHidden(col, empty)
+            if self.view.isColumnHidden(col) != empty:  # each call lays the table out again
+                self.view.setColumnHidden(col, empty)
+        self.view.resizeColumnsToContents()
 
     def _publish_visible(self, *_: object) -> None:
         self.session.set_visible(self.visible_ids())
@@ -368,9 +350,9 @@ class SampleTablePanel(QWidget):
             s.set_sample(ids[0])
 
     def _on_session_sample_changed(self, sample_id: str) -> None:
-        for r in range(self.proxy.rowCount()):
-            src = self.proxy.mapToSource(self.proxy.index(r, 0)).row()
-            if self.model.rows[src].sample_id == sample_id:
-                if self.view.currentIndex().row() != r:
-                    self.view.selectRow(r)
-                return
+        src = self.model.row_of.get(sample_id)
+        if src is None:
+            return
+        r = self.proxy.mapFromSource(self.model.index(src, 0)).row()
+        if r >= 0 and self.view.currentIndex().row() != r:
+            self.view.selectRow(r)

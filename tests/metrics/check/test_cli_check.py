@@ -57,3 +57,29 @@ def test_totaltext_read_as_quad_reports_swallowed_coordinates(
     out = capsys.readouterr().out
     assert "error swallowed_coords: " in out
     assert "gt_img1.txt:1: error: transcription '620,926" in out
+
+
+def test_images_that_are_not_a_folder_is_an_option_mistake(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gt = tmp_path / "gt_img_1.txt"
+    gt.write_text("0,0,10,0,10,10,0,10,a\n")
+    assert main(["check", "--gt", str(gt), "--images", str(gt)]) == 2
+    assert "not a folder" in capsys.readouterr().err
+
+
+def test_every_shared_dataset_is_checked_without_error(capsys: pytest.CaptureFixture[str]) -> None:
+    pairs = [
+        ("ic15/gt.zip", "ic15/det_pixellink.zip", 0),
+        ("ic13/gt.zip", None, 0),
+        ("ctw1500/gt.zip", "ctw1500/det.zip", 0),
+        ("totaltext/gt.zip", "totaltext/det_baseline.zip", 1),
+    ]
+    for gt, det, expect in pairs:
+        path = shared_path("data", gt)
+        if not path.exists():
+            pytest.skip(skip_reason(path))
+        argv = ["check", "--gt", str(path), "--show", "1"]
+        argv += ["--det", str(shared_path("data", det))] if det else []
+        assert main(argv) == expect, gt
+        assert "Traceback" not in capsys.readouterr().err

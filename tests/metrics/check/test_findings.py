@@ -156,3 +156,41 @@ def test_why_everything_is_zero(tmp_path: Path, name: str, shift, expect: str) -
     (f,) = _codes(found, "det_transform")
     assert expect in f.message and f.level is Level.ERROR
     assert not _codes(_check(tmp_path / "same", gt, gt), "det_transform")
+
+
+def test_polygon_order_judged_against_curved_tiou(tmp_path: Path) -> None:
+    clockwise = "0,0,10,0,20,0,20,10,10,10,0,10,a"  # on screen: right, then back left below
+    reverse = "0,10,10,10,20,10,20,0,10,0,0,0,b"
+    found = _check(tmp_path, [clockwise, reverse])
+    assert [f.line for f in _codes(found, "poly_order")] == [1]
+    assert all(f.level is Level.INFO for f in _codes(found, "poly_order"))
+
+
+def test_counter_clockwise_quads_on_polygon_data_are_info(tmp_path: Path) -> None:
+    polys = [f"{x},0,{x + 5},0,{x + 9},0,{x + 9},9,{x},9,w" for x in (0, 20, 40)]
+    found = _check(tmp_path, [*polys, "60,0,60,9,69,9,69,0,ccw"])
+    (f,) = _codes(found, "ccw_quad")
+    assert f.level is Level.INFO and "polygon data" in f.message
+
+
+def test_swapped_gt_and_detections(tmp_path: Path) -> None:
+    found = _check(tmp_path, ["0,0,10,0,10,10,0,10"], ["0,0,10,0,10,10,0,10,word"])
+    assert _codes(found, "gt_det_swapped")
+
+
+def test_invalid_ring_without_crossing(tmp_path: Path) -> None:
+    # a spike: the ring goes out to (20, 5) and straight back
+    found = _check(tmp_path, ["0,0,10,0,10,5,20,5,10,5,10,10,0,10,spike"])
+    assert _codes(found, "invalid_ring") and not _codes(found, "bow_tie")
+
+
+def test_demo_findings_are_labelled_as_the_demo_s() -> None:
+    from metrics.check import check_dataset as check
+    from metrics.demo import demo_paths
+
+    d = demo_paths()
+    found = check(load_dataset(d.gt, d.det_b, images=d.images))
+    assert found and all(f.level is Level.INFO for f in found)
+    demo = [f for f in found if "[demo:" in f.message]
+    assert {f.code for f in demo} == {"metric_skips", "mixed_types"}
+    assert all(f.sample_id == "img_8" and f.line is not None for f in demo)
