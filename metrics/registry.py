@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from metrics.catalog import BY_ID, ENTRIES, entry
+from metrics.param_ranges import check_value
 
 if TYPE_CHECKING:
     from metrics.model import Dataset
@@ -107,6 +108,13 @@ def _base_type(annotation: Any) -> Any:
     return annotation
 
 
+def _check_choice(key: str, value: Any, annotation: Any) -> None:
+    """A Literal parameter's value must be one of its choices."""
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if typing.get_origin(annotation) is typing.Literal and value not in args:
+        raise ValueError(f"{key} must be one of {', '.join(map(str, args))}, got {value!r}")
+
+
 def make_params(spec: MetricSpec, overrides: Mapping[str, Any] | None = None) -> Any:
     """Params of a metric with overrides (strings are converted to the field types).
 
@@ -119,6 +127,8 @@ def make_params(spec: MetricSpec, overrides: Mapping[str, Any] | None = None) ->
         if key not in fields:
             raise KeyError(f"{spec.id} has no parameter {key!r}; it has: {', '.join(fields)}")
         kwargs[key] = _coerce(value, hints[key]) if isinstance(value, str) else value
+        check_value(key, kwargs[key])
+        _check_choice(key, kwargs[key], hints[key])
     return spec.params_type(**kwargs)
 
 

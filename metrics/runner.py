@@ -9,10 +9,11 @@ visited once and every metric is applied to it). Input problems follow spec 6.1:
 from __future__ import annotations
 
 import logging
+import signal
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import metrics.cache as cache
 import metrics.guard as guard
@@ -20,6 +21,9 @@ from metrics.model import Dataset, InputError, Problem, Sample, Severity
 from metrics.registry import METRICS, make_params
 from metrics.results import Evaluation, SampleResult, aggregate
 from metrics.spec import MetricSpec
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 log = logging.getLogger(__name__)
 
@@ -299,26 +303,48 @@ def _run_parallel(
     try:
         if context is not None:
             _SHARED = samples  # before the first submit: the workers fork then
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        with ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=_ignore_interrupts
+        ) as pool:
             futures = [
                 pool.submit(_evaluate_slice, a, b, ids, params, excluded)
                 if context is not None
                 else pool.submit(_evaluate_chunk, samples[a:b], ids, params, excluded)
                 for a, b in bounds
             ]
-            for fut, (_, stop) in zip(futures, bounds, strict=True):
-                if cancel is not None and cancel():
-                    for f in futures:
-                        f.cancel()
-                    raise Cancelled()
-                chunk_rows, problems = fut.result()
-                rows.extend(chunk_rows)
-                failed.extend(problems)
-                if progress is not None:
-                    progress(stop, len(samples))
+            try:
+                _gather(futures, bounds, rows, failed, len(samples), progress, cancel)
+            except BaseException:  # Ctrl-C or cancel: drop the queued slices, then re-raise
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
     finally:
         _SHARED = ()
     return rows, failed
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the main process (which stops them): no worker tracebacks."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _gather(
+    futures: list[Future[tuple[Rows, Failed]]],
+    bounds: list[tuple[int, int]],
+    rows: Rows,
+    failed: Failed,
+    total: int,
+    progress: Progress | None,
+    cancel: Cancel | None,
+) -> None:
+    """The slices' results in order, with progress; Cancelled when the caller cancels."""
+    for fut, (_, stop) in zip(futures, bounds, strict=True):
+        if cancel is not None and cancel():
+            raise Cancelled()
+        chunk_rows, problems = fut.result()
+        rows.extend(chunk_rows)
+        failed.extend(problems)
+        if progress is not None:
+            progress(stop, total)
 
 
 def _failures(

@@ -7,7 +7,7 @@ horizontal, image y pointing down). ``vertical`` is a box whose longer side lies
 30° of vertical and whose aspect is at least 1.5 (a column of text); ``shape`` is ``quad``
 for 4 points, ``polygon`` for more (curved text) and ``degenerate`` below 3;
 ``text_length`` the number of characters of the transcription (None without one).
-Attributes a reader attaches to an instance (an ``attributes`` mapping: script, language,
+Attributes a reader attaches to an instance (``Instance.attrs``: script, language,
 legibility, ...) are passed through as they are.
 """
 
@@ -51,7 +51,7 @@ def attributes(inst: Instance) -> dict[str, Any]:
     width, height, angle = _rect(np.asarray(inst.points, dtype=np.float64))
     n = len(inst.points)
     aspect = width / height if height > 0 else math.inf
-    extra = getattr(inst, "attributes", None)
+    extra = inst.attrs
     out: dict[str, Any] = {
         "height": height,
         "width": width,

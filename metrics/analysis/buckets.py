@@ -160,7 +160,6 @@ def available(ds: Dataset) -> list[str]:
     extra: list[str] = []
     for s in ds:
         for g in s.gt:
-            more = getattr(g, "attributes", None)
-            if isinstance(more, dict):
-                extra.extend(k for k in more if k not in extra and k not in names)
+            if g.attrs:
+                extra.extend(k for k in g.attrs if k not in extra and k not in names)
     return names + extra

@@ -2,6 +2,6 @@
 
 import sys
 
-from metrics.cli.main import main
+from metrics.launch import entry
 
-sys.exit(main())
+sys.exit(entry())

@@ -378,8 +378,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     try:
         return int(args.func(args))
-    except (UserError, KeyError, ValueError) as exc:
-        msg = exc.args[0] if exc.args else str(exc)
+    except (UserError, KeyError, ValueError, OSError) as exc:  # OSError: e.g. a full disk
+        msg = exc.args[0] if exc.args and not isinstance(exc, OSError) else str(exc)
         print(f"detlens: error: {msg}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -10,6 +10,12 @@ from pathlib import Path
 from metrics.model import InputError, Problem, Severity
 
 TEXT_SUFFIXES = (".txt",)
+MAX_MB_ENV = "DETLENS_MAX_FILE_MB"
+DEFAULT_MAX_MB = 32
+"""Largest text file (or zip member) read, in MB; ``$DETLENS_MAX_FILE_MB`` raises it.
+The biggest annotation file of the shared datasets is well under 1 MB (an image of 1,000
+words is about 40 kB): a file of 32 MB holds some 800,000 boxes, and one of hundreds of MB
+is almost surely the wrong file; reading it would take minutes and gigabytes."""
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".gif", ".tif", ".tiff", ".webp")
 BOM = b"\xef\xbb\xbf"
 
@@ -35,23 +41,71 @@ def read_members(
     """Every file with one of ``suffixes`` in a zip, a folder (not recursive) or one file."""
     p = Path(path)
     if not p.exists():
-        raise InputError([Problem(Severity.ERROR, str(p), None, "no such file or folder")])
+        what = "a dangling symbolic link" if p.is_symlink() else "no such file or folder"
+        raise InputError([Problem(Severity.ERROR, str(p), None, what)])
     try:
         if p.is_dir():
-            return [
-                Member(f.name, str(f), f.read_bytes())
-                for f in sorted(p.iterdir())
-                if f.is_file() and f.suffix.lower() in suffixes
-            ]
+            return _folder_members(p, suffixes)
+        if not p.is_file():
+            raise InputError([_error(p, "not a regular file (a pipe or a device?): not read")])
         if zipfile.is_zipfile(p):
             return _zip_members(p, suffixes)
         if p.suffix.lower() in suffixes:
-            return [Member(p.name, str(p), p.read_bytes())]
-    except (OSError, zipfile.BadZipFile, RuntimeError) as exc:
+            return [Member(p.name, str(p), _read(p))]
+    except (OSError, zipfile.BadZipFile, RuntimeError, MemoryError) as exc:
         raise InputError([Problem(Severity.ERROR, str(p), None, f"cannot read: {exc}")]) from exc
     raise InputError(
         [Problem(Severity.ERROR, str(p), None, "not a zip archive, a folder or a .txt file")]
     )
+
+
+def _error(p: Path | str, msg: str) -> Problem:
+    return Problem(Severity.ERROR, str(p), None, msg)
+
+
+def max_bytes() -> int:
+    """The size limit of one file (``$DETLENS_MAX_FILE_MB``, default 32 MB)."""
+    raw = os.environ.get(MAX_MB_ENV, "")
+    try:
+        mb = float(raw) if raw.strip() else DEFAULT_MAX_MB
+    except ValueError:
+        raise InputError([_error(MAX_MB_ENV, f"not a number of MB: {raw!r}")]) from None
+    return int(mb * 1024 * 1024)
+
+
+def _check_size(label: str, size: int) -> None:
+    limit = max_bytes()
+    if size > limit:
+        raise InputError(
+            [
+                _error(
+                    label,
+                    f"{size / 2**20:.0f} MB, above the limit of {limit / 2**20:.0f} MB for one "
+                    f"file: not read (set {MAX_MB_ENV} to raise it)",
+                )
+            ]
+        )
+
+
+def _read(p: Path) -> bytes:
+    _check_size(str(p), p.stat().st_size)
+    return p.read_bytes()
+
+
+def _folder_members(p: Path, suffixes: tuple[str, ...]) -> list[Member]:
+    """Regular files of the folder; a dangling link or a pipe with a wanted suffix is an
+    error naming it (never silently dropped)."""
+    out = []
+    for f in sorted(p.iterdir()):
+        if f.suffix.lower() not in suffixes:
+            continue
+        if f.is_file():
+            out.append(Member(f.name, str(f), _read(f)))
+        elif f.is_symlink() and not f.exists():
+            raise InputError([_error(f, "a dangling symbolic link: its target does not exist")])
+        elif not f.is_dir():
+            raise InputError([_error(f, "not a regular file (a pipe or a device?): not read")])
+    return out
 
 
 def _zip_members(p: Path, suffixes: tuple[str, ...]) -> list[Member]:
@@ -62,17 +116,32 @@ def _zip_members(p: Path, suffixes: tuple[str, ...]) -> list[Member]:
             if info.is_dir() or not base or base.startswith("."):
                 continue
             if base.lower().endswith(suffixes):
-                out.append(Member(base, f"{p.name}:{info.filename}", zf.read(info)))
+                label = f"{p.name}:{info.filename}"
+                _check_size(label, info.file_size)
+                out.append(Member(base, label, zf.read(info)))
     return out
 
 
 def split_lines(member: Member, problems: list[Problem]) -> list[Line]:
-    """Decode as UTF-8 (BOM removed), split on LF, drop CRs and empty lines.
+    """Decode as UTF-8 (BOM removed), split on LF, drop CRs and empty lines; a file whose
+    only line ends are CRs is split on them, with a warning.
 
     Undecodable bytes are replaced by U+FFFD and reported as a warning with the line number,
     as the official tools replace them silently.
     """
     data = member.data[len(BOM) :] if member.data.startswith(BOM) else member.data
+    body = data.rstrip(b"\r\n")
+    if b"\r" in body and b"\n" not in body:
+        data = data.replace(b"\r", b"\n")
+        problems.append(
+            Problem(
+                Severity.WARNING,
+                member.label,
+                None,
+                "line ends are CR only (classic Mac): each CR is read as a line end (the "
+                "official scripts would merge the lines into one)",
+            )
+        )
     out = []
     for i, raw in enumerate(data.split(b"\n"), start=1):
         try:

@@ -52,6 +52,8 @@ def output_problem(path: str | os.PathLike[str] | None, inputs: list[str | None]
         return f"folder {parent} does not exist (create it first)"
     if not parent.is_dir():
         return f"{parent} is not a folder"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"folder {parent} is not writable"
     resolved = target.resolve()
     for item in inputs:
         if item is None:

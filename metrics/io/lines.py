@@ -23,6 +23,7 @@ _NUM_PREFIX = re.compile(rf"(?:{_NUM_FIELD}(?:,|\Z))*", re.ASCII)
 _ALL_INT = re.compile(r"\s*-?\d+\s*(?:,\s*-?\d+\s*)*\Z", re.ASCII)
 _CONF = re.compile(r"\s*(?:[01](?:\.\d*)?|0?\.\d+)\s*\Z", re.ASCII)
 DONT_CARE = "###"
+COORD_LIMIT = 1e9  # |coordinate| above this is no image coordinate (areas would overflow)
 _I = r"\s*(-?\d+)\s*"
 _FAST_QUAD = re.compile(",".join([_I] * 8) + r"(?:,(.*))?\Z", re.DOTALL | re.ASCII)
 _FAST_LTRB = re.compile(",".join([_I] * 4) + r"(?:,(.*))?\Z", re.DOTALL | re.ASCII)
@@ -30,6 +31,34 @@ _FAST_LTRB = re.compile(",".join([_I] * 4) + r"(?:,(.*))?\Z", re.DOTALL | re.ASC
 
 class LineError(ValueError):
     """A line that cannot be read; the message says why."""
+
+
+def _confidence(text: str) -> float:
+    """A detection confidence as the official grammar writes it: ``[0-1].?[0-9]*`` (so 0.95,
+    1 and 1.5 are read, 2, -0.5 and nan are not)."""
+    if not _CONF.match(text):
+        raise LineError(
+            f"confidence {text.strip()[:20]!r} is not a number from 0 to 1 "
+            "(the official pattern is [0-1].xx)"
+        )
+    return float(text)
+
+
+def _clean(line: str) -> None:
+    if "\x00" in line:
+        raise LineError("NUL byte in the line (a binary or UTF-16 file?)")
+
+
+def _finite(values: FloatArray) -> None:
+    if not np.all(np.isfinite(values)):
+        raise LineError("coordinates must be finite numbers")
+    if np.abs(values).max() > COORD_LIMIT:
+        raise LineError(f"a coordinate beyond ±{COORD_LIMIT:g} is no image coordinate")
+
+
+def _numeric_text(nums: list[str]) -> bool:
+    """10 or more integers, an even count and no text (see ``parse_gt_line``)."""
+    return len(nums) >= 10 and len(nums) % 2 == 0 and _ALL_INT.match(",".join(nums)) is not None
 
 
 def _float(text: str) -> float:
@@ -119,8 +148,7 @@ def _coords(
             f"expected x,y coordinate pairs (at least {min_numbers} numbers), found {n}"
         )
     values = np.array(_floats(nums), dtype=np.float64)
-    if not np.all(np.isfinite(values)):
-        raise LineError("coordinates must be finite numbers")
+    _finite(values)
     if n == 4 and box_type in (None, BoxType.LTRB):
         xmin, ymin, xmax, ymax = values
         if xmax < xmin or ymax < ymin:
@@ -154,6 +182,7 @@ def _fast(line: str, lineno: int, box_type: BoxType | None, det: bool) -> Instan
         if tail is not None and (det or _NUM.match(tail.split(",", 1)[0])):
             return None  # more numbers follow: the general path decides
         values = np.array(nums, dtype=np.float64)  # the regex admits integers only
+        _finite(values)
         if kind is BoxType.LTRB:
             if values[2] < values[0] or values[3] < values[1]:
                 return None
@@ -168,7 +197,13 @@ def _fast(line: str, lineno: int, box_type: BoxType | None, det: bool) -> Instan
 
 
 def parse_gt_line(line: str, lineno: int, box_type: BoxType | None = None) -> Instance:
-    """Parse a GT line: coordinates then the transcription (``###`` = don't care)."""
+    """Parse a GT line: coordinates then the transcription (``###`` = don't care).
+
+    A line of 10 or more integers and no text is the ICDAR grammar's QUAD whose
+    transcription is a run of numbers (``12,34``): every GT line carries a transcription,
+    so no polygon grammar accepts it otherwise. A care GT needs at least two points.
+    """
+    _clean(line)
     fast = _fast(line, lineno, box_type, det=False)
     if fast is not None:
         return fast
@@ -176,11 +211,18 @@ def parse_gt_line(line: str, lineno: int, box_type: BoxType | None = None) -> In
         nums, rest = _fixed_split(line, box_type)
     else:
         nums, rest = _split(line)
+    if box_type is None and not rest and _numeric_text(nums):
+        nums, rest = nums[:8], nums[8:]
     text: str | None = ",".join(rest) if rest else None
     if text is None and len(nums) % 2 == 1:
         text = nums.pop()
     if text is not None:
         text = dequote(text)
+    if len(nums) < 4 and text != DONT_CARE:
+        raise LineError(
+            f"{len(nums)} coordinate(s): a care GT needs at least two points "
+            "(only don't-care lines may be single points, as Total-Text ships them)"
+        )
     pts, kind = _coords(nums, box_type, min_numbers=2)
     return Instance(
         points=pts,
@@ -209,11 +251,16 @@ def _det_tail(
         last = nums.pop()
         if text is None and schema.transcription and not schema.confidence:
             text = last
+        elif not schema.confidence:
+            raise LineError(
+                f"{len(nums) + 1} numbers: coordinates come in x,y pairs (a truncated box?) "
+                "and no detection of this set carries a confidence"
+            )
         else:
-            conf = _float(last)
+            conf = _confidence(last)
     elif text is None and schema.confidence and schema.transcription and len(nums) >= 6:
         text = nums.pop()
-        conf = _float(nums.pop())
+        conf = _confidence(nums.pop())
     return nums, conf, None if text is None else dequote(text)
 
 
@@ -221,6 +268,7 @@ def parse_det_line(
     line: str, lineno: int, schema: DetSchema, box_type: BoxType | None = None
 ) -> Instance:
     """Parse a detection line: coordinates, optional confidence, optional transcription."""
+    _clean(line)
     fast = _fast(line, lineno, box_type, det=True)
     if fast is not None:
         return fast
@@ -229,7 +277,7 @@ def parse_det_line(
         tail_nums, tail_rest = _split(",".join(rest)) if rest else ([], [])
         conf: float | None = None
         if tail_nums and (schema.confidence or not schema.transcription):
-            conf = _float(tail_nums.pop(0))
+            conf = _confidence(tail_nums.pop(0))
             rest = tail_nums + tail_rest
         joined = ",".join(rest)
         text = dequote(joined) if joined.strip() else None

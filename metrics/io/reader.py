@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +70,9 @@ class LoadOptions:
     det_format: str | None = None
 
 
+_NUMBER_RUN = re.compile(r"\s*-?\d+(?:\s*,\s*-?\d+)+\s*")
+
+
 def _err(member: Member, line: int | None, msg: str, sid: str | None) -> Problem:
     return Problem(Severity.ERROR, member.label, line, msg, sid)
 
@@ -82,6 +86,19 @@ def _read_gt(
             out.append(parse_gt_line(ln.text, ln.number, box_type))
         except LineError as exc:
             problems.append(_err(member, ln.number, f"{exc}: {ln.text[:80]!r}", sid))
+            continue
+        if out[-1].box_type is BoxType.QUAD and _NUMBER_RUN.fullmatch(out[-1].text or ""):
+            problems.append(
+                Problem(
+                    Severity.WARNING,
+                    member.label,
+                    ln.number,
+                    f"transcription {out[-1].text!r} is a run of numbers: read as the text of "
+                    "a QUAD (ICDAR grammar); if they are more vertices, the file is a "
+                    "polygon format that needs a transcription at the end",
+                    sid,
+                )
+            )
     return tuple(out)
 
 
@@ -167,7 +184,12 @@ def _images(path: PathLike, matcher: IdMatcher, problems: list[Problem]) -> dict
         problems.append(Problem(Severity.ERROR, str(p), None, "images: not a folder"))
         return {}
     out: dict[str, str] = {}
-    for f in sorted(p.iterdir()):
+    try:
+        files = sorted(p.iterdir())
+    except OSError as exc:
+        problems.append(Problem(Severity.ERROR, str(p), None, f"images: cannot read: {exc}"))
+        return {}
+    for f in files:
         if f.suffix.lower() in IMAGE_SUFFIXES:
             sid = matcher.match(f.name, prefixes=())
             if sid is not None:

@@ -115,7 +115,7 @@ def write_json(
     data: Any = [evaluation_dict(e, evidence) for e in evaluations]
     if len(data) == 1:
         data = data[0]
-    atomic_write(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    atomic_write(path, json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False) + "\n")
 
 
 def write_csv(path: str | os.PathLike[str], evaluations: Sequence[Evaluation]) -> None:

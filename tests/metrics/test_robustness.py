@@ -140,3 +140,50 @@ def test_cli_reports_a_failing_sample_in_one_line_and_exits_2(
     err = capsys.readouterr().err
     assert err.startswith("detlens: error: 1 image(s) could not be evaluated")
     assert "Traceback" not in err and "gt_img_1.txt" in err
+
+
+def _small(tmp_path: Path) -> tuple[Path, Path]:
+    gt, det = tmp_path / "gt", tmp_path / "det"
+    gt.mkdir()
+    det.mkdir()
+    (gt / "gt_img_1.txt").write_text("0,0,10,0,10,10,0,10,AB\n")
+    (det / "res_img_1.txt").write_text("0,0,10,0,10,10,0,10\n")
+    return gt, det
+
+
+@pytest.mark.parametrize(
+    ("option", "target", "says"),
+    [
+        ("--json", ".", "is a folder"),
+        ("--csv", "missing/out.csv", "does not exist"),
+        ("--json", "det/res_img_1.txt", "is an input"),
+        ("--json", "gt", "is a folder"),
+    ],
+)
+def test_bad_output_paths_exit_2_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, target: str, says: str
+) -> None:
+    gt, det = _small(tmp_path)
+    before = (det / "res_img_1.txt").read_bytes()
+    argv = ["eval", "--gt", str(gt), "--det", str(det), "--quiet", option, str(tmp_path / target)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0]
+    assert (det / "res_img_1.txt").read_bytes() == before
+
+
+def test_export_out_that_is_a_file_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("PySide6")
+    gt, det = _small(tmp_path)
+    out = tmp_path / "file.txt"
+    out.write_text("keep")
+    assert main(["export", "--gt", str(gt), "--det", str(det), "--out", str(out)]) == 2
+    assert "is a file" in capsys.readouterr().err and out.read_text() == "keep"
+
+
+def test_images_path_that_is_a_file_is_an_input_error(tmp_path: Path) -> None:
+    gt, det = _small(tmp_path)
+    argv = ["eval", "--gt", str(gt), "--det", str(det), "--quiet"]
+    assert main([*argv, "--images", str(gt / "gt_img_1.txt")]) == 2

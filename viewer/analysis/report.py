@@ -124,6 +124,7 @@ def _json(job: Job, data: AnalysisData, worst: list[dict[str, Any]]) -> dict[str
             k: [dataclasses.asdict(b) | {"gts": None} for b in v] for k, v in data.buckets.items()
         },
         "per_image_hmean": dict(data.hmeans),
+        "note": data.note,
         "bootstrap": None if data.bootstrap is None else dataclasses.asdict(data.bootstrap),
         "worst": worst,
     }
@@ -178,6 +179,12 @@ def _section(d: dict[str, Any], figs: list[tuple[str, str]], names: list[str]) -
         )
     parts.append("</div><div class=row>")
     cls = d["attribution"]["classes"]
+    for note in (
+        d["note"],
+        d["attribution"]["note"] and f"no attribution: {d['attribution']['note']}",
+    ):
+        if note:
+            parts.append(f"<p>{_e(note)}</p>")
     if cls:
         rows = [(c["name"], c["errors"], f"{c['hmean']:.4f}", f"{c['gain']:+.4f}") for c in cls]
         head = ("class", "errors", "H fixed", "gain")

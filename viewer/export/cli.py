@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from metrics.model import Dataset, InputError, Sample
 from metrics.progress import ProgressBar
 from metrics.registry import make_params, parse_sets, resolve
 from metrics.results import Evaluation
-from metrics.runner import run
+from metrics.runner import Cancelled, run
 from viewer.scene.layers import DEFAULT_LAYERS, LAYER_KEYS
 
 
@@ -56,6 +57,8 @@ def _inputs(args: argparse.Namespace) -> tuple[str, list[str], str | None]:
 
 
 def _check_out(out: Path, inputs: list[str], allowed: bool) -> None:
+    if out.exists() and not out.is_dir():
+        raise InputError([], f"--out {out} is a file: give a folder (it is created if missing)")
     if allowed:
         return
     target = out.resolve()
@@ -84,7 +87,37 @@ def _abs(path: str) -> str:
     return str(Path(path).resolve())
 
 
+class _Interrupts:
+    """Ctrl-C while Qt paints is only noted, and acted on between two samples: an interrupt
+    raised inside a paint call would be swallowed by the bindings or crash the painter."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self._old = signal.signal(signal.SIGINT, self._note)
+
+    def _note(self, signum: int, frame: object) -> None:
+        self.asked = True
+
+    def seen(self) -> bool:
+        return self.asked
+
+    def check(self) -> None:
+        if self.asked:
+            raise KeyboardInterrupt
+
+    def restore(self) -> None:
+        signal.signal(signal.SIGINT, self._old)
+
+
 def cmd_export(args: argparse.Namespace) -> int:
+    interrupts = _Interrupts()
+    try:
+        return _export(args, interrupts)
+    finally:
+        interrupts.restore()
+
+
+def _export(args: argparse.Namespace, interrupts: _Interrupts) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     try:
         from PySide6.QtWidgets import QApplication
@@ -105,15 +138,28 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise InputError([], exc.args[0]) from None
     params = make_params(spec, overrides)
     datasets = [load_dataset(gt, d, images=images) for d in dets]
-    evals = [run(ds, [spec], {spec.id: overrides}, policy="skip_sample")[0] for ds in datasets]
+    interrupts.check()
+    try:
+        evals = [
+            run(ds, [spec], {spec.id: overrides}, policy="skip_sample", cancel=interrupts.seen)[0]
+            for ds in datasets
+        ]
+    except Cancelled:
+        raise KeyboardInterrupt from None
     names = [Path(d).name.removesuffix(".zip") for d in dets]
     layers = frozenset(x.strip() for x in args.layers.split(",")) if args.layers else DEFAULT_LAYERS
     unknown = set(layers) - set(LAYER_KEYS)
     if unknown:
         raise InputError([], f"unknown layers {sorted(unknown)}; known: {', '.join(LAYER_KEYS)}")
     chosen = _choose(datasets[0], evals[0], args)
+    interrupts.check()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     del app
+    bar = ProgressBar()
+
+    def progress(done: int, total: int) -> None:
+        interrupts.check()
+        bar(done, total)
 
     def panels_of(sample: Sample) -> list[Panel]:
         return [
@@ -133,8 +179,6 @@ def cmd_export(args: argparse.Namespace) -> int:
             "zoom": "fit",
         }
 
-    done = export_samples(
-        chosen, panels_of, layers, out, state_of, ProgressBar(), datasets[0].problems
-    )
+    done = export_samples(chosen, panels_of, layers, out, state_of, progress, datasets[0].problems)
     print(f"wrote {len(done)} images and {out / 'index.html'}")
     return 0

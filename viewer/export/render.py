@@ -153,6 +153,10 @@ def export_samples(
     problems: Sequence[object] = (),
 ) -> list[ExportedSample]:
     """Render and write each sample (PNG + state JSON), then the CSV and HTML index."""
+    for sample in samples:  # before anything is written: never an input image
+        png = out_dir / f"{sample.id}.png"
+        if sample.image is not None and png.resolve() == Path(sample.image).resolve():
+            raise ValueError(f"{png} is the input image of {sample.id}: detlens never writes it")
     done: list[ExportedSample] = []
     for n, sample in enumerate(samples, start=1):
         panels = panels_of(sample)

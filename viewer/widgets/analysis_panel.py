@@ -17,6 +17,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QFileDialog,
     QGridLayout,
@@ -42,6 +43,10 @@ class AnalysisPanel(QWidget):
         self.session = session
         self.data: AnalysisData | None = None
         self._worker: AnalysisWorker | None = None
+        self._retired: list[AnalysisWorker] = []  # superseded, still running
+        app = QApplication.instance()
+        if app is not None:  # no thread left running when the application quits
+            app.aboutToQuit.connect(lambda: [w.wait() for w in (self._worker, *self._retired) if w])
         self._key: tuple[object, ...] | None = None
         self.status = QLabel("Analysis: open a dataset")
         self.status.setWordWrap(True)
@@ -113,8 +118,11 @@ class AnalysisPanel(QWidget):
         if key == self._key:
             return
         self._key = key
-        if self._worker is not None and self._worker.isRunning():
-            self._worker.wait()
+        old = self._worker
+        if old is not None and old.isRunning():  # let it finish unheard, without blocking
+            old.done.disconnect(self._on_worker_done)
+            self._retired.append(old)
+            old.finished.connect(lambda o=old: self._retired.remove(o))
         names = tuple(s.names()) if s.comparing() else ("A", "B")
         w = AnalysisWorker(a.full_dataset, s.metric, a.overrides, other, (names[0], names[-1]))
         w.done.connect(self._on_worker_done)

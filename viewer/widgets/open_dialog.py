@@ -80,6 +80,7 @@ class OpenDatasetDialog(QDialog):
     def __init__(self, parent: QWidget | None = None, paths: DatasetPaths | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Open dataset")
+        self.setMinimumWidth(560)
         form = QFormLayout(self)
         self.edits: dict[str, QLineEdit] = {}
         for key, title in (
@@ -101,11 +102,11 @@ class OpenDatasetDialog(QDialog):
             row.addWidget(folder)
             self.edits[key] = edit
             form.addRow(title, row)
-        names = ", ".join(f.name for f in FORMATS)
         note = QLabel(
-            f"Formats are detected from the content: {names}. Files and folders can also be "
-            "dropped on the window."
+            "Any format: detected from the content (README, Formats).\n"
+            "Files and folders can also be dropped on the window."
         )
+        note.setToolTip("Formats read: " + ", ".join(f.name for f in FORMATS))
         note.setWordWrap(True)
         note.setStyleSheet("color: #666")
         form.addRow(note)

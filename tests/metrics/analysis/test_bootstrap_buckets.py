@@ -117,3 +117,25 @@ def test_instances_export_csv_and_jsonl(tmp_path: Path) -> None:
     assert first["index"] == 1 and isinstance(first["partners"], list)
     with pytest.raises(ValueError, match=r"\.csv or \.jsonl"):
         write_instances(tmp_path / "i.txt", ds, evs)
+
+
+def test_buckets_by_an_attribute_the_reader_kept(tmp_path: Path) -> None:
+    """ICDAR MLT lines carry the script as the 9th field: the reader keeps it on the
+    instance (``Instance.attrs``) and the buckets group by it."""
+    gt, det = tmp_path / "gt", tmp_path / "det"
+    gt.mkdir()
+    det.mkdir()
+    (gt / "gt_img_1.txt").write_text(
+        f"{rect(0, 0, 100, 20)},Latin,HELLO\n{rect(0, 100, 100, 120)},Arabic,مرحبا\n"
+        f"{rect(0, 200, 100, 220)},Latin,WORLD\n",
+        encoding="utf-8",
+    )
+    (det / "res_img_1.txt").write_text(f"{rect(0, 0, 100, 20)}\n")
+    ds = load_dataset(gt, det)
+    assert [g.attrs for g in ds.samples[0].gt] == [
+        {"script": s} for s in ("Latin", "Arabic", "Latin")
+    ]
+    ev = run(ds, [resolve("ic15_iou")])[0]
+    assert "script" in available(ds)
+    by_script = {b.label: (b.n_gt, b.recall) for b in buckets(ds, ev, "script")}
+    assert by_script == {"Arabic": (1, 0.0), "Latin": (2, 0.5)}

@@ -1,0 +1,90 @@
+"""Issue 12: Ctrl-C during ``detlens eval`` and ``detlens export`` at several moments,
+including the first second (imports): one line, exit 130, no traceback, no partial file.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.support import ROOT
+
+DELAYS = [0.15, 0.4, 1.0, 2.0]
+ENTRY = "import sys; from metrics.launch import entry; sys.exit(entry())"
+
+
+def _dataset(root: Path, images: int = 150, boxes: int = 40) -> tuple[Path, Path]:
+    gt, det = root / "gt", root / "det"
+    gt.mkdir()
+    det.mkdir()
+    for k in range(images):
+        g, d = [], []
+        for b in range(boxes):
+            x, y = 30 * (b % 20), 40 * (b // 20) + k % 7
+            g.append(f"{x},{y},{x + 25},{y},{x + 25},{y + 20},{x},{y + 20},W{b}")
+            d.append(f"{x + 2},{y + 1},{x + 27},{y + 1},{x + 27},{y + 21},{x + 2},{y + 21}")
+        (gt / f"gt_img_{k}.txt").write_text("\n".join(g) + "\n")
+        (det / f"res_img_{k}.txt").write_text("\n".join(d) + "\n")
+    return gt, det
+
+
+def _interrupt(argv: list[str], delay: float, cwd: Path) -> tuple[int, str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
+    proc = subprocess.Popen(  # what the ``detlens`` console script runs
+        [sys.executable, "-c", ENTRY, *argv],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    if "init_import_site" in err:  # before the interpreter ran any detlens code: not ours
+        pytest.skip("the interrupt came while Python itself was starting (importing site)")
+    return proc.returncode, err
+
+
+def _leftovers(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+@pytest.mark.parametrize("delay", DELAYS)
+def test_ctrl_c_during_eval_leaves_nothing(tmp_path: Path, delay: float) -> None:
+    gt, det = _dataset(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    argv = ["eval", "--gt", str(gt), "--det", str(det), "--metric", "all", "--quiet"]
+    argv += ["--json", str(out / "r.json"), "--csv", str(out / "r.csv"), "--workers", "2"]
+    code, err = _interrupt(argv, delay, tmp_path)
+    assert "Traceback" not in err, err
+    if code == 130:
+        assert err.strip().splitlines()[-1] == "detlens: interrupted"
+        assert not (out / "r.json").exists() and not (out / "r.csv").exists()
+    else:
+        assert code == 0  # finished before the signal
+    assert _leftovers(out) == []
+
+
+@pytest.mark.parametrize("delay", DELAYS)
+def test_ctrl_c_during_export_leaves_no_partial_file(tmp_path: Path, delay: float) -> None:
+    pytest.importorskip("PySide6")
+    gt, det = _dataset(tmp_path, images=40, boxes=40)
+    out = tmp_path / "out"
+    argv = ["export", "--gt", str(gt), "--det", str(det), "--out", str(out)]
+    code, err = _interrupt(argv, delay, tmp_path)
+    assert "Traceback" not in err, err
+    assert code in (0, 130), err
+    if code == 130:
+        assert err.strip().splitlines()[-1] == "detlens: interrupted"
+    if out.exists():
+        assert _leftovers(out) == []
+        for png in out.glob("*.png"):  # every file written is whole
+            assert png.read_bytes().startswith(b"\x89PNG") and png.read_bytes()[-8:-4] == b"IEND"
