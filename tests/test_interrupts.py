@@ -88,3 +88,19 @@ def test_ctrl_c_during_export_leaves_no_partial_file(tmp_path: Path, delay: floa
         assert _leftovers(out) == []
         for png in out.glob("*.png"):  # every file written is whole
             assert png.read_bytes().startswith(b"\x89PNG") and png.read_bytes()[-8:-4] == b"IEND"
+
+
+@pytest.mark.parametrize("delay", [0.15, 0.4, 1.0])
+def test_ctrl_c_during_report_is_never_lost(tmp_path: Path, delay: float) -> None:
+    """A report of 150 images takes seconds: an interrupt in its first second must stop it
+    (an import that swallowed it once let the report run to its end with exit 0)."""
+    pytest.importorskip("PySide6")
+    pytest.importorskip("pyqtgraph")
+    gt, det = _dataset(tmp_path)
+    argv = ["report", "--gt", str(gt), "--det", str(det), "--out", str(tmp_path / "rep")]
+    argv += ["--metric", "tiou", "--metric", "tedeval", "--metric", "cleval_det"]
+    code, err = _interrupt(argv, delay, tmp_path)
+    assert "Traceback" not in err, err
+    assert code == 130, err
+    assert err.strip().splitlines()[-1] == "detlens: interrupted"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["det", "gt"]  # no report, no temp

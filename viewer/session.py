@@ -8,12 +8,12 @@ each other. Each side evaluates in its own ``EvaluationWorker`` thread (``viewer
 from __future__ import annotations
 
 import gc
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from metrics.compare import SampleDiff, sample_diff
+from metrics.compare import SampleDiff
 from metrics.io.reader import load_dataset
 from metrics.model import Dataset, InputError, Problem, Sample
 from metrics.registry import METRICS, MetricSpec, make_params
@@ -23,7 +23,7 @@ from viewer.checks import Checks
 from viewer.paths import DatasetPaths
 from viewer.scene.items import Ref
 from viewer.scene.layers import DEFAULT_LAYERS
-from viewer.side import PREFERRED, Side, detector_name, threshold_sides
+from viewer.side import PREFERRED, Side, detector_name, pair_diff, threshold_sides
 from viewer.workers import ResultStore, load_in_background
 
 __all__ = ["PREFERRED", "DatasetPaths", "Session"]
@@ -63,6 +63,7 @@ class Session(QObject):
         self.checks = Checks()  # detlens check's findings: Problems panel, warnings layer
         self.score_threshold: float | None = None  # detections with confidence >= it kept
         self.focus: tuple[list[str], str] | None = None  # images the Analysis panel picked
+        self.focus_gts: dict[str, frozenset[int]] = {}  # and the GTs it lights up in them
 
     # ---------------------------------------------------------------- sides
     @property
@@ -95,10 +96,8 @@ class Session(QObject):
     def _emit_busy(self) -> None:
         busy = self.is_busy()
         if not busy:
-            # The dataset and its results live as long as the window shows them: keep the
-            # collector from walking them again and again (a full collection over a 1,000-word
-            # page's evidence stalls a page switch by ~80 ms). Unfrozen when they are replaced.
-            gc.freeze()
+            gc.freeze()  # the results stay while shown: full collections over them stalled a
+            # 1,000-word page switch by ~80 ms (unfrozen when the dataset is replaced)
         self.busy_changed.emit(busy)
 
     def _evaluating_sides(self) -> list[Side]:
@@ -279,11 +278,7 @@ class Session(QObject):
 
     def diff(self, sample_id: str | None = None) -> SampleDiff | None:
         """How A and B differ on a sample (None unless comparing)."""
-        sid = sample_id or self.sample_id
-        a, b = self.sides
-        if a is None or b is None or sid is None:
-            return None
-        return sample_diff(sid, a.result(sid), b.result(sid))
+        return pair_diff(*self.sides, sample_id or self.sample_id)
 
     # ---------------------------------------------------------------- evaluation
     def evaluate(self, metrics: list[str] | None = None) -> None:
@@ -371,9 +366,16 @@ class Session(QObject):
         for side in self._evaluating_sides():  # the shown metrics first (the panel: the rest)
             side.evaluate(shown, self.sample_id)
 
-    def set_focus(self, ids: list[str] | None, label: str = "") -> None:
-        """Show only these images in the table, in this order (None: all again)."""
+    def set_focus(
+        self, ids: list[str] | None, label: str = "", gts: Iterable[tuple[str, int]] = ()
+    ) -> None:
+        """Show only these images in the table, in this order (None: all again); ``gts``
+        (sample id, GT index) are lit up on the canvas meanwhile (a bucket's GTs)."""
         self.focus = None if ids is None else (list(ids), label)
+        found: dict[str, set[int]] = {}
+        for sid, i in gts if ids is not None else ():
+            found.setdefault(sid, set()).add(i)
+        self.focus_gts = {sid: frozenset(v) for sid, v in found.items()}
         self.focus_changed.emit(self.focus)
 
     def set_layers(self, layers: frozenset[str]) -> None:

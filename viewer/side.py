@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from metrics.analysis.threshold import filter_dataset
+from metrics.compare import SampleDiff, sample_diff
 from metrics.evidence import PairTable, evidence_pair_table
 from metrics.model import Dataset, Sample, Severity
 from metrics.registry import METRICS, MetricSpec, applicable, make_params
@@ -29,6 +30,13 @@ def detector_name(path: str | None) -> str:
 # The metric shown first: the first of these the dataset offers (TIoU on quad data, curved
 # TIoU on polygon data such as Total-Text and CTW1500).
 PREFERRED = ("tiou", "curved_tiou", "tedeval", "cleval_det", "ic15_iou", "deteval")
+
+
+def pair_diff(a: Side | None, b: Side | None, sid: str | None) -> SampleDiff | None:
+    """How A and B differ on a sample (None unless both sides exist)."""
+    if a is None or b is None or sid is None:
+        return None
+    return sample_diff(sid, a.result(sid), b.result(sid))
 
 
 def threshold_sides(a: Side | None, b: Side | None, threshold: float | None) -> None:

@@ -73,6 +73,28 @@ def test_clicking_an_attribution_bar_filters_the_table(qtbot, window: MainWindow
     assert len(window.samples.visible_ids()) == len(window.session.sample_ids())
 
 
+def test_clicking_a_bucket_bar_lights_up_its_gts(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    _analysis(qtbot, window)
+    panel, s = window.analysis, window.session
+    panel.attr.setCurrentText("height")
+    bars = panel.buckets
+    scene = bars.w.getPlotItem().vb.mapViewToScene(QPointF(0, 0.01))
+
+    class Click:
+        def scenePos(self) -> QPointF:
+            return scene
+
+    panel._on_bucket_clicked(Click())
+    bucket = panel.data.buckets["height"][0]
+    assert window.samples.visible_ids() == list(dict.fromkeys(sid for sid, _ in bucket.gts))
+    sid = window.samples.visible_ids()[0]
+    s.set_sample(sid)
+    lit = window.canvas.render_context().highlighted
+    assert {("gt", i) for x, i in bucket.gts if x == sid} <= lit
+    window.samples.focus_button.click()  # the filter off: nothing lit any more
+    assert not s.focus_gts and not window.canvas.render_context().highlighted
+
+
 def test_plots_export_png_and_svg(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     _analysis(qtbot, window)
     files = window.analysis.export(tmp_path)

@@ -22,6 +22,7 @@ from metrics.model import InputError
 from metrics.progress import ProgressBar
 from metrics.registry import make_params, parse_sets, resolve
 from metrics.runner import plan_all, run
+from viewer.interrupts import Interrupts
 
 
 def add_report_command(sub: Any) -> None:
@@ -82,6 +83,14 @@ def _replace(tmp: Path, out: Path) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    interrupts = Interrupts()  # Ctrl-C acted on between steps, never lost (viewer.interrupts)
+    try:
+        return _report(args, interrupts)
+    finally:
+        interrupts.restore()
+
+
+def _report(args: argparse.Namespace, interrupts: Interrupts) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     try:
         from PySide6.QtWidgets import QApplication
@@ -90,12 +99,14 @@ def cmd_report(args: argparse.Namespace) -> int:
         return 2
     from viewer.analysis.report import Job, write_report
 
+    interrupts.check()
     gt, dets, images = _inputs(args)
     out = Path(args.out)
     check_out(out, [gt, *dets] + ([images] if images else []))
     if args.worst < 0:
         raise InputError([], "--worst must be 0 or more")
-    datasets = [load_dataset(gt, d, images=images) for d in dets]
+    with interrupts.direct():
+        datasets = [load_dataset(gt, d, images=images) for d in dets]
     if args.metric:
         specs = [resolve(m) for m in args.metric]
         plan = plan_all(datasets[0], specs)
@@ -112,12 +123,20 @@ def cmd_report(args: argparse.Namespace) -> int:
     names = [Path(d).name.removesuffix(".zip") for d in dets]
     jobs = []
     for spec in plan.specs:
-        evs = [run(ds, [spec], overrides, policy="skip_sample")[0] for ds in datasets]
+        with interrupts.direct():
+            evs = [run(ds, [spec], overrides, policy="skip_sample")[0] for ds in datasets]
         jobs.append(Job(spec.id, make_params(spec, overrides.get(spec.id)), evs))
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp."))
     try:
-        write_report(tmp, datasets, names, jobs, args.worst, ProgressBar(delay=0.0))
+        bar = ProgressBar(delay=0.0)
+
+        def progress(done: int, total: int) -> None:
+            interrupts.check()
+            bar(done, total)
+
+        write_report(tmp, datasets, names, jobs, args.worst, progress)
+        interrupts.check()
         _replace(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)

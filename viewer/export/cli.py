@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from metrics.progress import ProgressBar
 from metrics.registry import make_params, parse_sets, resolve
 from metrics.results import Evaluation
 from metrics.runner import Cancelled, run
+from viewer.interrupts import Interrupts
 from viewer.scene.layers import DEFAULT_LAYERS, LAYER_KEYS
 
 
@@ -87,37 +87,15 @@ def _abs(path: str) -> str:
     return str(Path(path).resolve())
 
 
-class _Interrupts:
-    """Ctrl-C while Qt paints is only noted, and acted on between two samples: an interrupt
-    raised inside a paint call would be swallowed by the bindings or crash the painter."""
-
-    def __init__(self) -> None:
-        self.asked = False
-        self._old = signal.signal(signal.SIGINT, self._note)
-
-    def _note(self, signum: int, frame: object) -> None:
-        self.asked = True
-
-    def seen(self) -> bool:
-        return self.asked
-
-    def check(self) -> None:
-        if self.asked:
-            raise KeyboardInterrupt
-
-    def restore(self) -> None:
-        signal.signal(signal.SIGINT, self._old)
-
-
 def cmd_export(args: argparse.Namespace) -> int:
-    interrupts = _Interrupts()
+    interrupts = Interrupts()
     try:
         return _export(args, interrupts)
     finally:
         interrupts.restore()
 
 
-def _export(args: argparse.Namespace, interrupts: _Interrupts) -> int:
+def _export(args: argparse.Namespace, interrupts: Interrupts) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     try:
         from PySide6.QtWidgets import QApplication

@@ -7,7 +7,8 @@ Dragging the threshold line shows the dataset's recall, precision and H-mean at 
 the sweep's tallies); releasing it sets the session's score threshold, which re-evaluates
 the current image first and then the dataset. Clicking an attribution bar shows in the
 sample table the images that lose H-mean to that class, largest loss first; clicking a
-bucket shows the images with GTs in it and selects the first such GT of the image shown.
+bucket shows the images with GTs in it, lights those GTs up on the canvas and selects the
+first such GT of the image shown.
 """
 
 from __future__ import annotations
@@ -233,7 +234,8 @@ class AnalysisPanel(QWidget):
             return
         bucket = next(b for b in self.data.buckets[self.attr.currentText()] if b.label == key)
         ids = list(dict.fromkeys(s for s, _ in bucket.gts))
-        self.session.set_focus(ids, f"images with GTs of {self.attr.currentText()} {key}")
+        label = f"images with GTs of {self.attr.currentText()} {key}"
+        self.session.set_focus(ids, label, bucket.gts)
         here = [i for s, i in bucket.gts if s == self.session.sample_id]
         if here:
             self.session.select(("gt", here[0]))

@@ -95,6 +95,7 @@ class CanvasView(QGraphicsView):
         session.layers_changed.connect(lambda _: self._on_layers_changed())
         session.selection_changed.connect(lambda _: self.viewport().update())
         session.hover_changed.connect(lambda _: self.viewport().update())
+        session.focus_changed.connect(lambda _: self.viewport().update())
         session.dataset_changed.connect(self._on_session_dataset_changed)
         session.comparison_changed.connect(self.refresh)
         self.horizontalScrollBar().valueChanged.connect(lambda _: self._emit_view())
@@ -105,7 +106,7 @@ class CanvasView(QGraphicsView):
         self, visible: tuple[float, float, float, float] | None = None
     ) -> RenderContext:
         s = self.session
-        related: set[Ref] = set()
+        related: set[Ref] = {("gt", i) for i in s.focus_gts.get(s.sample_id or "", ())}
         for ref in (s.hovered, s.selection):
             if ref is None:
                 continue

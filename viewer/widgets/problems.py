@@ -74,7 +74,14 @@ class ProblemsPanel(QWidget):
             self.status.setText("checking the dataset…")
             return
         counts = {lv: sum(f.level is lv for f in checks.findings) for lv in Level}
-        self.status.setText(", ".join(f"{n} {lv.value}(s)" for lv, n in counts.items()))
+        text = ", ".join(f"{n} {lv.value}(s)" for lv, n in counts.items())
+        if (
+            counts[Level.INFO]
+            and not self.show_info.isChecked()
+            and not any(counts[lv] for lv in (Level.ERROR, Level.WARNING))
+        ):
+            text += ": nothing above info (tick info to list them)"
+        self.status.setText(text)
         groups: dict[tuple[Level, str], list[Finding]] = {}
         for f in self.shown():
             groups.setdefault((f.level, f.code), []).append(f)

@@ -1,0 +1,42 @@
+"""Ctrl-C during a long command that paints with Qt (export, report): noted by a signal
+handler and acted on at safe points. An interrupt raised inside a paint call, or inside an
+import that catches everything, would be swallowed (the command then ran to its end as if
+nothing was asked) or crash the painter."""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+class Interrupts:
+    """Ctrl-C while Qt paints is only noted, and acted on between two samples: an interrupt
+    raised inside a paint call would be swallowed by the bindings or crash the painter."""
+
+    def __init__(self) -> None:
+        self.asked = False
+        self._old = signal.signal(signal.SIGINT, self._note)
+
+    def _note(self, signum: int, frame: object) -> None:
+        self.asked = True
+
+    def seen(self) -> bool:
+        return self.asked
+
+    def check(self) -> None:
+        if self.asked:
+            raise KeyboardInterrupt
+
+    def restore(self) -> None:
+        signal.signal(signal.SIGINT, self._old)
+
+    @contextmanager
+    def direct(self) -> Iterator[None]:
+        """Plain Python work (no Qt): Ctrl-C interrupts it at once, as usual."""
+        self.check()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, self._note)
