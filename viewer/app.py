@@ -282,6 +282,8 @@ def _screenshot(app: object, window: object, args: argparse.Namespace) -> int:
     s = window.session
     _wait_idle(s)
     s.checks.wait()
+    if window.analysis.isVisible():  # the shot shows the analysis, not "computing…"
+        window.analysis.wait()
     app.processEvents()
     ev = s.evaluation()
     if ev is None or ev.summary is None:  # nothing to show a score for: say why, exit 1

@@ -23,7 +23,7 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 __all__ = ["CommandParser", "add_command", "add_plugins", "entry_points", "input_error"]
 
@@ -36,6 +36,10 @@ class CommandParser(argparse.ArgumentParser):
     def __init__(self, *args: Any, setup: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._setup = setup
+
+    def error(self, message: str) -> NoReturn:
+        """An option mistake: one line and exit 2 (``--help`` shows the usage)."""
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
     def _load(self) -> None:
         if self._setup is None:

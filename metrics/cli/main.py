@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
@@ -194,6 +195,10 @@ def _dataset(args: argparse.Namespace) -> Dataset:
         gt, det, images = demo.gt, demo.det_b, images or demo.images
     elif gt is None:
         raise UserError("--det given without --gt")
+    elif det is None or os.path.realpath(gt) == os.path.realpath(det):
+        raise UserError(f"--det {'is the GT itself' if det else 'missing: nothing to evaluate'}")
+    if args.workers < 1:
+        raise UserError(f"--workers {args.workers}: give 1 or more")
     bt = BoxType(args.box_type) if args.box_type else None
     return load_dataset(
         gt,
@@ -372,8 +377,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
     args = parser.parse_args(argv)
+    quiet = getattr(args, "quiet", False)  # eval --quiet: no warnings either
     logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.WARNING,
+        level=logging.DEBUG if args.verbose else (logging.ERROR if quiet else logging.WARNING),
         format="%(levelname)s: %(message)s",
     )
     try:

@@ -262,3 +262,28 @@ def test_an_input_is_never_overwritten(tmp_path: Path, capsys) -> None:
         assert len(err) == 1 and "never writes its inputs" in err[0], err
     assert gt.read_bytes() == before
     assert not (Path(det) / "x.csv").exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--det", "GT"], "--det is the GT itself"),
+        ([], "--det missing: nothing to evaluate"),
+        (["--det", "DET", "--workers", "0"], "--workers 0: give 1 or more"),
+        (["--det", "DET", "--bogus"], "unrecognized arguments: --bogus (see detlens --help)"),
+        (["--det", "DET", "--box-type", "xml"], "argument --box-type: invalid choice"),
+    ],
+)
+def test_option_mistakes_are_one_line(
+    capsys: pytest.CaptureFixture[str], extra: list[str], said: str
+) -> None:
+    demo = demo_paths()
+    swap = {"GT": str(demo.gt), "DET": str(demo.det_b)}
+    argv = ["eval", "--gt", str(demo.gt), *(swap.get(x, x) for x in extra)]
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's own mistakes: one line too
+        code = int(exc.code or 0)
+    assert code == 2
+    err = capsys.readouterr().err
+    assert said in err and len(err.strip().splitlines()) == 1, err

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import threading
 from typing import Any
 
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import QObject, Signal
 
 from metrics.model import Dataset
 from metrics.registry import METRICS, make_params
@@ -16,12 +18,17 @@ from viewer.analysis.data import compute
 log = logging.getLogger(__name__)
 
 
-class AnalysisWorker(QThread):
+class AnalysisWorker(QObject):
     """Evaluates the metric on the unfiltered detections (the sweep starts from there) and
-    computes the analysis; ``done`` carries the ``AnalysisData``, ``failed`` a message."""
+    computes the analysis; ``done`` carries the ``AnalysisData``, ``failed`` a message.
+
+    On a daemon thread, not a QThread: the computation cannot be interrupted, and a process
+    that ends meanwhile (a screenshot taken, the window closed) must neither wait for it nor
+    abort on a running QThread."""
 
     done = Signal(object)
     failed = Signal(str)
+    finished = Signal()
 
     def __init__(
         self,
@@ -32,6 +39,7 @@ class AnalysisWorker(QThread):
         names: tuple[str, str],
     ) -> None:
         super().__init__()
+        self._thread = threading.Thread(target=self._run, name="detlens-analysis", daemon=True)
         self.ds, self.metric, self.overrides, self.other, self.names = (
             ds,
             metric,
@@ -44,12 +52,26 @@ class AnalysisWorker(QThread):
         spec = METRICS[metric]
         return run(ds, [spec], {metric: self.overrides.get(metric, {})}, policy="skip_sample")[0]
 
-    def run(self) -> None:
+    def start(self) -> None:
+        self._thread.start()
+
+    def isRunning(self) -> bool:
+        return self._thread.is_alive()
+
+    def wait(self, timeout_ms: int = 60_000) -> bool:
+        self._thread.join(timeout_ms / 1000)
+        return not self._thread.is_alive()
+
+    def _run(self) -> None:
+        data, error = None, ""
         try:
             ev = self._evaluate(self.ds, self.metric)
             other = None if self.other is None else self._evaluate(*self.other)
             prm = make_params(METRICS[self.metric], self.overrides.get(self.metric))
-            self.done.emit(compute(self.ds, ev, prm, other, self.names))
+            data = compute(self.ds, ev, prm, other, self.names)
         except Exception as exc:  # an engine bug must not take the window down
-            log.exception("analysis failed")
-            self.failed.emit(f"analysis failed ({type(exc).__name__}: {exc})")
+            log.warning("analysis failed", exc_info=True)
+            error = f"analysis failed ({type(exc).__name__}: {exc})"
+        with contextlib.suppress(RuntimeError):  # the window (and this object) went away
+            self.failed.emit(error) if error else self.done.emit(data)
+            self.finished.emit()

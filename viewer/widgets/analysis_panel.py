@@ -18,7 +18,6 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
-    QApplication,
     QComboBox,
     QFileDialog,
     QGridLayout,
@@ -45,9 +44,6 @@ class AnalysisPanel(QWidget):
         self.data: AnalysisData | None = None
         self._worker: AnalysisWorker | None = None
         self._retired: list[AnalysisWorker] = []  # superseded, still running
-        app = QApplication.instance()
-        if app is not None:  # no thread left running when the application quits
-            app.aboutToQuit.connect(lambda: [w.wait() for w in (self._worker, *self._retired) if w])
         self._key: tuple[object, ...] | None = None
         self.status = QLabel("Analysis: open a dataset")
         self.status.setWordWrap(True)
