@@ -185,7 +185,7 @@ def _notes_before(
 
 def _dataset(args: argparse.Namespace) -> Dataset:
     from metrics.io.reader import LoadOptions, load_dataset
-    from metrics.model import BoxType
+    from metrics.model import BoxType, Severity
 
     gt, det, images = args.gt, args.det, args.images
     if gt is None and det is None:
@@ -195,18 +195,17 @@ def _dataset(args: argparse.Namespace) -> Dataset:
         gt, det, images = demo.gt, demo.det_b, images or demo.images
     elif gt is None:
         raise UserError("--det given without --gt")
-    elif det is None or os.path.realpath(gt) == os.path.realpath(det):
-        raise UserError(f"--det {'is the GT itself' if det else 'missing: nothing to evaluate'}")
+    elif det is None:
+        raise UserError("--det missing: nothing to evaluate")
     if args.workers < 1:
         raise UserError(f"--workers {args.workers}: give 1 or more")
     bt = BoxType(args.box_type) if args.box_type else None
-    return load_dataset(
-        gt,
-        det,
-        gt_lines=args.gt_lines,
-        images=images,
-        options=LoadOptions(gt_box_type=bt, det_box_type=bt, **format_choices(args)),
-    )
+    opts = LoadOptions(gt_box_type=bt, det_box_type=bt, **format_choices(args))
+    ds = load_dataset(gt, det, gt_lines=args.gt_lines, images=images, options=opts)
+    bad = [p for p in ds.problems if p.severity is Severity.ERROR]
+    if bad and os.path.realpath(gt) == os.path.realpath(det):  # a slip, or a sanity check
+        raise UserError(f"--det is the GT itself and does not read as detections: {bad[0]}")
+    return ds
 
 
 def _plan(ds: Dataset, specs: Sequence[MetricSpec], overrides: Mapping[str, Any]) -> Plan:
