@@ -6,7 +6,7 @@ nothing was asked) or crash the painter."""
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 
@@ -40,3 +40,12 @@ class Interrupts:
             yield
         finally:
             signal.signal(signal.SIGINT, self._note)
+
+
+def guarded(work: Callable[[Interrupts], int]) -> int:
+    """Run a command's ``work`` with Ctrl-C noted (``Interrupts``), the handler restored after."""
+    interrupts = Interrupts()
+    try:
+        return work(interrupts)
+    finally:
+        interrupts.restore()

@@ -22,7 +22,7 @@ from metrics.model import InputError
 from metrics.progress import ProgressBar
 from metrics.registry import make_params, parse_sets, resolve
 from metrics.runner import plan_all, run
-from viewer.interrupts import Interrupts
+from viewer.interrupts import Interrupts, guarded
 
 
 def add_report_command(sub: Any) -> None:
@@ -83,11 +83,7 @@ def _replace(tmp: Path, out: Path) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    interrupts = Interrupts()  # Ctrl-C acted on between steps, never lost (viewer.interrupts)
-    try:
-        return _report(args, interrupts)
-    finally:
-        interrupts.restore()
+    return guarded(lambda interrupts: _report(args, interrupts))  # Ctrl-C never lost
 
 
 def _report(args: argparse.Namespace, interrupts: Interrupts) -> int:

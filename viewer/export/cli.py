@@ -16,7 +16,7 @@ from metrics.progress import ProgressBar
 from metrics.registry import make_params, parse_sets, resolve
 from metrics.results import Evaluation
 from metrics.runner import Cancelled, run
-from viewer.interrupts import Interrupts
+from viewer.interrupts import Interrupts, guarded
 from viewer.scene.layers import DEFAULT_LAYERS, LAYER_KEYS
 
 
@@ -88,11 +88,7 @@ def _abs(path: str) -> str:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    interrupts = Interrupts()
-    try:
-        return _export(args, interrupts)
-    finally:
-        interrupts.restore()
+    return guarded(lambda interrupts: _export(args, interrupts))  # Ctrl-C never lost
 
 
 def _export(args: argparse.Namespace, interrupts: Interrupts) -> int:
