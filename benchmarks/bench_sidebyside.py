@@ -46,6 +46,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_protocols import FLOOR, _env  # noqa: E402  (one floor script, one environment)
+
 SHARED = Path(os.environ.get("DETLENS_SHARED", ROOT.parent / "shared"))
 DATASETS = {"ic15": "pixellink", "ic13": "original", "totaltext": "baseline", "ctw1500": "det"}
 SCORED = "scored"  # MMOCR / PaddleOCR run on the scored detections of the same images
@@ -98,19 +102,6 @@ OFFICIAL = {
 # the curved script finds its dataset by the GT file's name
 CURVED_GT_NAME = {"totaltext": "total-text-gt.zip", "ctw1500": "ctw1500-gt.zip"}
 
-FLOOR = """
-import sys, zipfile, pathlib
-import numpy, shapely
-for p in sys.argv[1:]:
-    path = pathlib.Path(p)
-    if path.suffix == ".zip":
-        with zipfile.ZipFile(path) as z:
-            for n in z.namelist():
-                z.read(n)
-    else:
-        path.read_bytes()
-"""
-
 
 @dataclass
 class Row:
@@ -121,13 +112,6 @@ class Row:
     runtime_s: float | None = None
     official_cmd: tuple[list[str], str] | None = None  # argv, cwd
     times: dict[str, list[float]] = field(default_factory=dict)
-
-
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPATH"] = str(ROOT)
-    return env
 
 
 def _time(cmd: list[str], cwd: Path | str = ROOT) -> float:

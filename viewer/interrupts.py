@@ -1,11 +1,14 @@
-"""Ctrl-C during a long command that paints with Qt (export, report): noted by a signal
+"""Headless Qt commands (export, report): Qt offscreen or a one-line error, and Ctrl-C during
+their long work noted by a signal
 handler and acted on at safe points. An interrupt raised inside a paint call, or inside an
 import that catches everything, would be swallowed (the command then ran to its end as if
 nothing was asked) or crash the painter."""
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -49,3 +52,15 @@ def guarded(work: Callable[[Interrupts], int]) -> int:
         return work(interrupts)
     finally:
         interrupts.restore()
+
+
+def headless_qt(needs: str) -> bool:
+    """Qt for a headless command (offscreen unless a platform is set); False, with the one
+    line saying what to install, when PySide6 (or what else ``needs`` names) is missing."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    try:
+        import PySide6.QtWidgets  # noqa: F401
+    except ImportError as exc:
+        print(f"detlens: error: {needs} ({exc})", file=sys.stderr)
+        return False
+    return True

@@ -22,7 +22,7 @@ from metrics.model import InputError
 from metrics.progress import ProgressBar
 from metrics.registry import make_params, parse_sets, resolve
 from metrics.runner import plan_all, run
-from viewer.interrupts import Interrupts, guarded
+from viewer.interrupts import Interrupts, guarded, headless_qt
 
 
 def add_report_command(sub: Any) -> None:
@@ -87,12 +87,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace, interrupts: Interrupts) -> int:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    try:
-        from PySide6.QtWidgets import QApplication
-    except ImportError as exc:
-        print(f"detlens: error: report needs PySide6 and pyqtgraph ({exc})", file=sys.stderr)
+    if not headless_qt("report needs PySide6 and pyqtgraph"):
         return 2
+    from PySide6.QtWidgets import QApplication
+
     from viewer.analysis.report import Job, write_report
 
     interrupts.check()

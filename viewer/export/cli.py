@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from metrics.progress import ProgressBar
 from metrics.registry import make_params, parse_sets, resolve
 from metrics.results import Evaluation
 from metrics.runner import Cancelled, run
-from viewer.interrupts import Interrupts, guarded
+from viewer.interrupts import Interrupts, guarded, headless_qt
 from viewer.scene.layers import DEFAULT_LAYERS, LAYER_KEYS
 
 
@@ -92,12 +91,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace, interrupts: Interrupts) -> int:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    try:
-        from PySide6.QtWidgets import QApplication
-    except ImportError as exc:
-        print(f"detlens: error: export needs PySide6 ({exc})", file=sys.stderr)
+    if not headless_qt("export needs PySide6"):
         return 2
+    from PySide6.QtWidgets import QApplication
+
     from viewer.export.render import Panel, export_samples
 
     gt, dets, images = _inputs(args)
