@@ -1,8 +1,7 @@
 """Headless Qt commands (export, report): Qt offscreen or a one-line error, and Ctrl-C during
-their long work noted by a signal
-handler and acted on at safe points. An interrupt raised inside a paint call, or inside an
-import that catches everything, would be swallowed (the command then ran to its end as if
-nothing was asked) or crash the painter."""
+their long work noted by a signal handler and acted on at safe points. An interrupt raised
+inside a paint call, or inside an import that catches everything, would be swallowed (the
+command then ran to its end as if nothing was asked) or crash the painter."""
 
 from __future__ import annotations
 
