@@ -12,16 +12,21 @@ and every number is the line parser's own.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-from metrics.io.archive import Line
+from metrics.io.archive import BOM, Line
 from metrics.io.lines import (
+    _CONF,
+    _NUM,
     COORD_LIMIT,
     DONT_CARE,
     DetSchema,
     LineError,
+    dequote,
     det_fields,
     gt_fields,
     parse_det_line,
@@ -50,11 +55,23 @@ def _kind(n: int, box_type: BoxType | None, min_numbers: int) -> BoxType:
 
 
 def _values(nums: list[list[str]]) -> FloatArray:
-    """Every coordinate of the file, checked as ``lines._finite`` checks one line."""
+    """Every coordinate of the file, checked as ``lines._finite`` checks one line.
+
+    Integer fields (nearly all) are converted by numpy in one call, the others by ``float``;
+    a written ``-0`` keeps its sign, as ``float("-0")`` does."""
+    flat = [v for line in nums for v in line]
     try:
-        values = np.array([float(v) for line in nums for v in line], dtype=np.float64)
-    except ValueError:
-        raise _LineByLine from None
+        ints = np.array(flat, dtype=np.int64)
+    except (ValueError, OverflowError, TypeError):
+        try:
+            values = np.array([float(v) for v in flat], dtype=np.float64)
+        except ValueError:
+            raise _LineByLine from None
+    else:
+        values = ints.astype(np.float64)
+        for k in np.flatnonzero(ints == 0).tolist():
+            if flat[k].lstrip().startswith("-"):
+                values[k] = -0.0
     if len(values) and not (np.isfinite(values).all() and np.abs(values).max() <= COORD_LIMIT):
         raise _LineByLine
     return values
@@ -153,3 +170,97 @@ def _one(parse: Callable[..., Instance], *args: object) -> Parsed:
         return parse(*args)
     except LineError as exc:
         return exc
+
+
+_SP = r"[ \t\f\v]*"  # what \s matches inside one line
+_PLAIN_QUAD = re.compile(
+    "^" + ",".join([rf"{_SP}(-?\d+){_SP}"] * 8) + r"(?:,([^\n]*))?$", re.MULTILINE | re.ASCII
+)
+
+
+def _plain_text(data: bytes) -> tuple[str, int] | None:
+    """The text of a file and its line count when every line is numbered by its position
+    (no CR, NUL, empty line inside, or undecodable byte); None otherwise."""
+    if data.startswith(BOM):
+        data = data[len(BOM) :]
+    if b"\r" in data or b"\x00" in data or b"\n\n" in data or data.startswith(b"\n"):
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    body = text[:-1] if text.endswith("\n") else text
+    return (text, body.count("\n") + 1) if body else None
+
+
+def plain_quads(
+    data: bytes, box_type: BoxType | None, schema: DetSchema | None = None
+) -> list[Instance] | None:
+    """A file of integer QUAD lines (a GT transcription, or a detection confidence after the
+    eight numbers) read with one regex over the whole file: each line as ``parse_gt_line``
+    (``schema`` None) or ``parse_det_line`` reads it. None when any line needs more than
+    that (the caller then reads the file line by line, with the same results)."""
+    found = _plain_text(data)
+    if found is None or box_type not in (None, BoxType.QUAD):
+        return None
+    text, n_lines = found
+    rows = _PLAIN_QUAD.findall(text)
+    if len(rows) != n_lines:
+        return None
+    tails = [r[8] for r in rows]
+    if schema is not None and ",\n" in text + "\n" and not any(tails):
+        return None  # a trailing comma: the full grammar decides (it may split the numbers)
+    extra = _tails(tails, box_type, schema)
+    if extra is None:
+        return None
+    values = _quad_values(rows, "-0" in text)
+    if values is None:
+        return None
+    pts = values.reshape(len(rows), 4, 2)
+    quad = BoxType.QUAD
+    if schema is None:
+        return [
+            Instance(p, quad, t, None, t == DONT_CARE, k, True, None)
+            for k, (p, t) in enumerate(zip(pts, extra, strict=True), start=1)
+        ]
+    return [
+        Instance(p, quad, None, c, False, k, True, None)
+        for k, (p, c) in enumerate(zip(pts, extra, strict=True), start=1)
+    ]
+
+
+def _quad_values(rows: list[tuple[str, ...]], minus_zero: bool) -> FloatArray | None:
+    """The eight integer fields of each row as floats; None beyond ``COORD_LIMIT``."""
+    try:
+        ints = np.array([r[:8] for r in rows], dtype=np.int64)
+    except (ValueError, OverflowError):
+        return None
+    if np.abs(ints).max() > COORD_LIMIT:
+        return None
+    values = ints.astype(np.float64)
+    if minus_zero:  # float("-0") is -0.0: keep the sign
+        for i, j in zip(*np.nonzero(ints == 0), strict=True):
+            if rows[i][j].startswith("-"):
+                values[i, j] = -0.0
+    return values
+
+
+def _tails(
+    tails: list[str], box_type: BoxType | None, schema: DetSchema | None
+) -> list[Any] | None:
+    """GT: each line's dequoted transcription (None without one); detections: each line's
+    confidence. None when a tail needs the full grammar (more numbers, or det text)."""
+    if schema is None:
+        out: list[Any] = []
+        for t in tails:
+            if not t or _NUM.match(t.split(",", 1)[0]):  # "" may be no text or an empty one
+                return None
+            out.append(dequote(t))
+        return out
+    if not any(tails):  # no tail, or a trailing comma: no confidence either way
+        return [None] * len(tails)
+    if box_type is not None or not schema.confidence:
+        return None
+    if any("," in t or not _CONF.match(t) for t in tails):
+        return None
+    return [float(t) for t in tails]

@@ -21,7 +21,7 @@ import shapely
 from metrics.geometry import polygons, signed_areas
 from metrics.io.archive import IMAGE_SUFFIXES, Line, Member, read_members, split_lines
 from metrics.io.detect import Detected, detect
-from metrics.io.filelines import parse_det_file, parse_gt_file
+from metrics.io.filelines import parse_det_file, parse_gt_file, plain_quads
 from metrics.io.formats import HIERTEXT, ICDAR, Entry, Role
 from metrics.io.formats import load as formats
 from metrics.io.formats.base import forget_parsed
@@ -79,6 +79,9 @@ def _err(member: Member, line: int | None, msg: str, sid: str | None) -> Problem
 def _read_gt(
     member: Member, sid: str, box_type: BoxType | None, problems: list[Problem]
 ) -> tuple[Instance, ...]:
+    plain = plain_quads(member.data, box_type)
+    if plain is not None:  # integer QUADs and their texts (never a run of numbers)
+        return tuple(plain)
     out = []
     lines = split_lines(member, problems)
     for ln, parsed in zip(lines, parse_gt_file(lines, box_type), strict=True):
@@ -109,6 +112,9 @@ def _read_det(
     box_type: BoxType | None,
     problems: list[Problem],
 ) -> tuple[Instance, ...]:
+    plain = plain_quads(member.data, box_type, schema)
+    if plain is not None:
+        return tuple(plain)
     out = []
     for ln, parsed in zip(lines, parse_det_file(lines, schema, box_type), strict=True):
         if isinstance(parsed, LineError):
