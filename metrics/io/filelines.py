@@ -198,8 +198,8 @@ def _plain_text(data: bytes) -> tuple[str, int] | None:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    body = text[:-1] if text.endswith("\n") else text
-    return (text, body.count("\n") + 1) if body else None
+    lines = text[:-1] if text.endswith("\n") else text
+    return (text, lines.count("\n") + 1) if lines else None
 
 
 Scan = tuple[str, list[tuple[str, ...]]]
