@@ -16,8 +16,9 @@ All figures are whole processes (``detlens eval --metric M --quiet``, byte code 
 2. A TextOCR-size set (``gen_sets.textocr``; quick: 2,500 images, ``--full``: 25,000 with
    about 1,000,000 GT words, about 1 % of the images over 500 words): every metric with
    ``--workers 1`` and ``--workers 2`` (one run each: these are long), the wall time, the
-   peak memory of the whole process tree (the sum of the resident sets of the process and
-   its workers, sampled every 20 ms from /proc; ``getrusage(RUSAGE_CHILDREN)`` gives the
+   peak memory of the whole process tree (the sum of the proportional set sizes of the
+   process and its workers, so pages a forked worker shares are not counted twice, sampled
+   every 20 ms from /proc; ``getrusage(RUSAGE_CHILDREN)`` gives the
    largest single process, printed too), the CPU time (user + system) of the process tree
    and the speed-up, each with its target and met / MISSED. Targets (``--full``): <= 60 s
    with two workers, <= 4 GB, speed-up >= 1.6. On a shared machine the wall-time speed-up
@@ -70,17 +71,30 @@ def _env() -> dict[str, str]:
     return env
 
 
+def _own(pid: int) -> int:
+    """Proportional set size of one process, bytes (pages shared with forked workers are
+    split between them, not counted twice as resident sets would be); else its VmRSS."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
 def _tree_rss(pid: int) -> int:
-    """Resident set of ``pid`` and all its descendants, bytes."""
+    """Memory of ``pid`` and all its descendants (sum of proportional set sizes), bytes."""
     total, todo = 0, [pid]
     while todo:
         p = todo.pop()
         try:
-            with open(f"/proc/{p}/status") as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1]) * 1024
-                        break
+            total += _own(p)
             for task in os.listdir(f"/proc/{p}/task"):
                 with open(f"/proc/{p}/task/{task}/children") as f:
                     todo.extend(int(c) for c in f.read().split())
