@@ -36,7 +36,13 @@ def test_streamed_json_is_the_whole_document(evidence: bool, tmp_path: Path) -> 
         assert (tmp_path / "out.json").read_bytes() == expected
 
 
-leaf = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text()
+leaf = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text()
+)
 values = st.recursive(
     leaf,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),

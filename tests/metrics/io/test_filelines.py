@@ -1,0 +1,113 @@
+"""A whole file at once (``metrics.io.filelines``) reads every line as the line parser does.
+
+The file reader converts all coordinates in one array and falls back to the line parser for
+files with unusual coordinates; either way each line must give the same instance (points,
+type, text, confidence, flags) or the same error message as ``parse_gt_line`` /
+``parse_det_line`` on that line alone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from metrics.io.archive import Line
+from metrics.io.filelines import parse_det_file, parse_gt_file
+from metrics.io.lines import DetSchema, LineError, parse_det_line, parse_gt_line
+from metrics.model import BoxType, Instance
+
+INT = st.integers(-50, 2000).map(str)
+NUMBER = st.one_of(
+    INT,
+    st.floats(-50, 2000, allow_nan=False).map(lambda v: f"{v:.2f}"),
+    st.sampled_from([" 12 ", "1e3", "+5", "nan", "inf", "9" * 12, "-0", "x", ""]),
+)
+TAIL = st.sampled_from(
+    ["", ",###", ",word", ',"quoted, text"', ",0.95", ",1", ",0.5,word", ",12,34", ",", ",a,b"]
+)
+BOX_TYPES = st.sampled_from([None, BoxType.LTRB, BoxType.QUAD, BoxType.POLY])
+SCHEMAS = st.builds(DetSchema, confidence=st.booleans(), transcription=st.booleans())
+
+
+@st.composite
+def lines(draw: st.DrawFn, plain: bool) -> list[Line]:
+    """A file's lines: mostly integer boxes (so the one-array path runs), some odd ones."""
+    out = []
+    for k in range(draw(st.integers(0, 6))):
+        n = draw(st.sampled_from([4, 8, 8, 8, 12, 14, 3, 2, 9]))
+        nums = draw(st.lists(INT if plain else NUMBER, min_size=n, max_size=n))
+        out.append(Line(k + 1, ",".join(nums) + draw(TAIL)))
+    return out
+
+
+def _same(a: Instance | LineError, b: Instance | LineError) -> None:
+    if isinstance(b, LineError):
+        assert isinstance(a, LineError) and str(a) == str(b)
+        return
+    assert isinstance(a, Instance), a
+    assert a.points.dtype == b.points.dtype and a.points.shape == b.points.shape
+    assert np.array_equal(a.points, b.points)
+    assert (a.box_type, a.text, a.confidence, a.dont_care, a.line, a.integer) == (
+        b.box_type,
+        b.text,
+        b.confidence,
+        b.dont_care,
+        b.line,
+        b.integer,
+    )
+
+
+def _one(parse: object, *args: object) -> Instance | LineError:
+    try:
+        return parse(*args)  # type: ignore[operator,no-any-return]
+    except LineError as exc:
+        return exc
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.booleans().flatmap(lines), BOX_TYPES)
+def test_gt_file_reads_each_line_as_the_line_parser(file: list[Line], bt: BoxType | None) -> None:
+    for got, ln in zip(parse_gt_file(file, bt), file, strict=True):
+        _same(got, _one(parse_gt_line, ln.text, ln.number, bt))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.booleans().flatmap(lines), SCHEMAS, BOX_TYPES)
+def test_det_file_reads_each_line_as_the_line_parser(
+    file: list[Line], schema: DetSchema, bt: BoxType | None
+) -> None:
+    for got, ln in zip(parse_det_file(file, schema, bt), file, strict=True):
+        _same(got, _one(parse_det_line, ln.text, ln.number, schema, bt))
+
+
+def test_a_bad_line_stays_located_and_the_others_are_read() -> None:
+    file = [
+        Line(1, "0,0,10,0,10,5,0,5,hello"),
+        Line(2, "1,2,3"),  # too few numbers: its own error, the others still read
+        Line(4, '5,5,9,5,9,8,5,8,"###"'),
+    ]
+    got = parse_gt_file(file)
+    assert isinstance(got[0], Instance) and isinstance(got[2], Instance)
+    assert isinstance(got[1], LineError)
+    assert got[2].dont_care and got[2].line == 4
+    assert got[0].points.tolist() == [[0, 0], [10, 0], [10, 5], [0, 5]]
+    assert got[0].points.dtype == np.float64 and got[0].points.shape == (4, 2)
+
+
+def test_ltrb_boxes_become_quads_and_a_reversed_one_is_refused_by_the_line_parser() -> None:
+    good = parse_gt_file([Line(1, "1,2,5,6,a"), Line(2, "0,0,3,4,b")])
+    assert [g.points.tolist() for g in good if isinstance(g, Instance)] == [
+        [[1, 2], [5, 2], [5, 6], [1, 6]],
+        [[0, 0], [3, 0], [3, 4], [0, 4]],
+    ]
+    mixed = parse_gt_file([Line(1, "1,2,5,6,a"), Line(2, "9,0,3,4,b")])
+    assert isinstance(mixed[0], Instance)
+    assert isinstance(mixed[1], LineError) and "xmax < xmin" in str(mixed[1])
+
+
+def test_det_confidences_are_read_in_the_one_array_path() -> None:
+    got = parse_det_file(
+        [Line(1, "0,0,4,0,4,4,0,4,0.75"), Line(2, "1,1,5,1,5,5,1,5,1")], DetSchema(confidence=True)
+    )
+    assert [g.confidence for g in got if isinstance(g, Instance)] == [0.75, 1.0]
