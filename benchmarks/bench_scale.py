@@ -242,7 +242,7 @@ def textocr_section(images: int, full: bool, only: set[str]) -> None:
     )
     print(
         f"   {'metric':<18}{'load':>5}{'w1 wall':>8}{'w2 wall':>8}{'time':>7}{'w1 cpu':>7}"
-        f"{'w2 cpu':>7}{'par':>5}{'speed-up':>9}{'':>7}{'peak w2':>8}{'w1':>6}{'':>7}"
+        f"{'w2 cpu':>7}{'par':>5}{'speed-up':>9}{'':>7}{'peak w2':>8}{'w1':>7}{'':>7}"
     )
     for metric in (m for m in (*QUAD_METRICS,) if not only or m in only):
         load = os.getloadavg()[0]
@@ -252,7 +252,7 @@ def textocr_section(images: int, full: bool, only: set[str]) -> None:
         print(
             f"   {metric:<18}{load:>5.1f}{t1:>7.1f}s{t2:>7.1f}s{_mark(t2 <= limit):>7}"
             f"{c1:>6.1f}s{c2:>6.1f}s{c2 / t2:>5.2f}{t1 / t2:>8.2f}x"
-            f"{_mark(t1 / t2 >= SPEEDUP_TARGET):>7}{m2 / 2**30:>6.2f}GB{m1 / 2**30:>4.2f}GB"
+            f"{_mark(t1 / t2 >= SPEEDUP_TARGET):>7}{m2 / 2**30:>6.2f}GB{m1 / 2**30:>5.2f}GB"
             f"{_mark(peak <= MEMORY_TARGET):>7}",
             flush=True,
         )
