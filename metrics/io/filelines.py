@@ -12,16 +12,21 @@ and every number is the line parser's own.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-from metrics.io.archive import Line
+from metrics.io.archive import BOM, Line
 from metrics.io.lines import (
+    _CONF,
+    _NUM,
     COORD_LIMIT,
     DONT_CARE,
     DetSchema,
     LineError,
+    dequote,
     det_fields,
     gt_fields,
     parse_det_line,
@@ -50,11 +55,23 @@ def _kind(n: int, box_type: BoxType | None, min_numbers: int) -> BoxType:
 
 
 def _values(nums: list[list[str]]) -> FloatArray:
-    """Every coordinate of the file, checked as ``lines._finite`` checks one line."""
+    """Every coordinate of the file, checked as ``lines._finite`` checks one line.
+
+    Integer fields (nearly all) are converted by numpy in one call, the others by ``float``;
+    a written ``-0`` keeps its sign, as ``float("-0")`` does."""
+    flat = [v for line in nums for v in line]
     try:
-        values = np.array([float(v) for line in nums for v in line], dtype=np.float64)
-    except ValueError:
-        raise _LineByLine from None
+        ints = np.array(flat, dtype=np.int64)
+    except (ValueError, OverflowError, TypeError):
+        try:
+            values = np.array([float(v) for v in flat], dtype=np.float64)
+        except ValueError:
+            raise _LineByLine from None
+    else:
+        values = ints.astype(np.float64)
+        for k in np.flatnonzero(ints == 0).tolist():
+            if flat[k].lstrip().startswith("-"):
+                values[k] = -0.0
     if len(values) and not (np.isfinite(values).all() and np.abs(values).max() <= COORD_LIMIT):
         raise _LineByLine
     return values
@@ -153,3 +170,140 @@ def _one(parse: Callable[..., Instance], *args: object) -> Parsed:
         return parse(*args)
     except LineError as exc:
         return exc
+
+
+_SP = r"[ \t\f\v]*"  # what \s matches inside one line
+_PLAIN = {
+    n: re.compile(
+        "^" + ",".join([rf"{_SP}(-?\d+){_SP}"] * n) + r"(?:,([^\n]*))?$", re.MULTILINE | re.ASCII
+    )
+    for n in (8, 4)  # QUAD, then LTRB
+}
+
+
+def _plain_text(data: bytes) -> tuple[str, int] | None:
+    """The text of a file (CRs dropped) and its line count when every line is numbered by
+    its position (no NUL, empty line inside, undecodable byte or CR-only line ends); None
+    otherwise."""
+    if data.startswith(BOM):
+        data = data[len(BOM) :]
+    if b"\r" in data:  # CRs are dropped (as ``split_lines`` does), unless they end the lines
+        body = data.rstrip(b"\r\n")
+        if b"\r" in body and b"\n" not in body:
+            return None
+        data = data.replace(b"\r", b"")
+    if b"\x00" in data or b"\n\n" in data or data.startswith(b"\n"):
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    lines = text[:-1] if text.endswith("\n") else text
+    return (text, lines.count("\n") + 1) if lines else None
+
+
+Scan = tuple[str, list[tuple[str, ...]]]
+
+
+def scan_plain(data: bytes) -> Scan | None:
+    """The text of a file and its rows (eight integer fields and the raw tail) when every
+    line is an integer QUAD line, or (four and the tail) when every line is an integer LTRB
+    box, found with one regex over the whole file; None otherwise."""
+    found = _plain_text(data)
+    if found is None:
+        return None
+    text, n_lines = found
+    for pattern in _PLAIN.values():
+        rows = pattern.findall(text)
+        if len(rows) == n_lines:
+            return text, rows
+    return None
+
+
+def plain_det_shape(scan: Scan) -> tuple[bool, bool] | None:
+    """What ``shape_of`` over the file's detection lines infers: (a confidence-like tail,
+    a transcription); None when a tail is more than an optional lone confidence."""
+    tails = [r[-1] for r in scan[1]]
+    if any(t and ("," in t or not _CONF.match(t)) for t in tails):
+        return None
+    return any("." in t for t in tails), False
+
+
+def plain_quads(
+    data: bytes,
+    box_type: BoxType | None,
+    schema: DetSchema | None = None,
+    scan: Scan | None = None,
+) -> list[Instance] | None:
+    """A file of integer QUAD or LTRB lines (a GT transcription, or a detection confidence
+    after the numbers) read with one regex over the whole file: each line as ``parse_gt_line``
+    (``schema`` None) or ``parse_det_line`` reads it. None when any line needs more than
+    that (the caller then reads the file line by line, with the same results)."""
+    scan = scan or scan_plain(data)
+    if scan is None:
+        return None
+    text, rows = scan
+    kind = BoxType.QUAD if len(rows[0]) == 9 else BoxType.LTRB
+    if box_type not in (None, kind):
+        return None
+    tails = [r[-1] for r in rows]
+    if schema is not None and ",\n" in text + "\n" and not any(tails):
+        return None  # a trailing comma: the full grammar decides (it may split the numbers)
+    extra = _tails(tails, box_type, schema)
+    if extra is None:
+        return None
+    values = _int_values(rows, "-0" in text)
+    if values is None:
+        return None
+    if kind is BoxType.LTRB:
+        if ((values[:, 2] < values[:, 0]) | (values[:, 3] < values[:, 1])).any():
+            return None  # the line parser words the error
+        pts = values[:, _LTRB_CORNERS]
+    else:
+        pts = values.reshape(len(rows), 4, 2)
+    if schema is None:
+        return [
+            Instance(p, kind, t, None, t == DONT_CARE, k, True, None)
+            for k, (p, t) in enumerate(zip(pts, extra, strict=True), start=1)
+        ]
+    return [
+        Instance(p, kind, None, c, False, k, True, None)
+        for k, (p, c) in enumerate(zip(pts, extra, strict=True), start=1)
+    ]
+
+
+def _int_values(rows: list[tuple[str, ...]], minus_zero: bool) -> FloatArray | None:
+    """The integer fields of each row as floats; None beyond ``COORD_LIMIT``."""
+    try:
+        ints = np.array([r[:-1] for r in rows], dtype=np.int64)
+    except (ValueError, OverflowError):
+        return None
+    if np.abs(ints).max() > COORD_LIMIT:
+        return None
+    values = ints.astype(np.float64)
+    if minus_zero:  # float("-0") is -0.0: keep the sign
+        for i, j in zip(*np.nonzero(ints == 0), strict=True):
+            if rows[i][j].startswith("-"):
+                values[i, j] = -0.0
+    return values
+
+
+def _tails(
+    tails: list[str], box_type: BoxType | None, schema: DetSchema | None
+) -> list[Any] | None:
+    """GT: each line's dequoted transcription (None without one); detections: each line's
+    confidence. None when a tail needs the full grammar (more numbers, or det text)."""
+    if schema is None:
+        out: list[Any] = []
+        for t in tails:
+            if not t or _NUM.match(t.split(",", 1)[0]):  # "" may be no text or an empty one
+                return None
+            out.append(dequote(t))
+        return out
+    if not any(tails):  # no tail, or a trailing comma: no confidence either way
+        return [None] * len(tails)
+    if box_type is not None or not schema.confidence:
+        return None
+    if any("," in t or not _CONF.match(t) for t in tails):
+        return None
+    return [float(t) for t in tails]

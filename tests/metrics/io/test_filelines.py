@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.io.archive import Line
-from metrics.io.filelines import parse_det_file, parse_gt_file
+from metrics.io.filelines import parse_det_file, parse_gt_file, plain_quads
 from metrics.io.lines import DetSchema, LineError, parse_det_line, parse_gt_line
 from metrics.model import BoxType, Instance
 
@@ -111,3 +111,75 @@ def test_det_confidences_are_read_in_the_one_array_path() -> None:
         [Line(1, "0,0,4,0,4,4,0,4,0.75"), Line(2, "1,1,5,1,5,5,1,5,1")], DetSchema(confidence=True)
     )
     assert [g.confidence for g in got if isinstance(g, Instance)] == [0.75, 1.0]
+
+
+PLAIN_TAIL = st.sampled_from(
+    ["", ",###", ",word", ',"q, t"', ",0.95", ",1", ",0.5,w", ",12,34", ",", ", 7x", ",é"]
+)
+
+
+@st.composite
+def plain_files(draw: st.DrawFn) -> bytes:
+    """Files of integer QUAD or LTRB lines with assorted tails, line ends and stray bytes."""
+    rows = []
+    width = draw(st.sampled_from([8, 8, 4]))
+    for _ in range(draw(st.integers(1, 6))):
+        fields = st.sampled_from(["0", "-0", "7", " 12", "-3 ", "1999"])
+        n = draw(st.sampled_from([width, width, 4, 8]))
+        rows.append(",".join(draw(st.lists(fields, min_size=n, max_size=n))) + draw(PLAIN_TAIL))
+    text = "\n".join(rows) + draw(st.sampled_from(["", "\n", "\n\n", "\r\n"]))
+    if draw(st.booleans()):
+        text = text.replace("\n", "\r\n")
+    return draw(st.sampled_from([b"", b"\xef\xbb\xbf"])) + text.encode()
+
+
+def _split(data: bytes) -> list[Line]:
+    from metrics.io.archive import Member, split_lines
+
+    return split_lines(Member("f.txt", "f.txt", data), [])
+
+
+@settings(max_examples=300, deadline=None)
+@given(plain_files(), BOX_TYPES)
+def test_plain_gt_files_read_as_the_line_parser(data: bytes, bt: BoxType | None) -> None:
+    got = plain_quads(data, bt)
+    if got is None:
+        return  # read line by line instead
+    lines = _split(data)
+    assert len(got) == len(lines)
+    for g, ln in zip(got, lines, strict=True):
+        _same(g, _one(parse_gt_line, ln.text, ln.number, bt))
+
+
+@settings(max_examples=300, deadline=None)
+@given(plain_files(), SCHEMAS, BOX_TYPES)
+def test_plain_det_files_read_as_the_line_parser(
+    data: bytes, schema: DetSchema, bt: BoxType | None
+) -> None:
+    got = plain_quads(data, bt, schema)
+    if got is None:
+        return
+    lines = _split(data)
+    assert len(got) == len(lines)
+    for g, ln in zip(got, lines, strict=True):
+        _same(g, _one(parse_det_line, ln.text, ln.number, schema, bt))
+
+
+def test_the_plain_path_takes_ordinary_files_and_leaves_the_rest() -> None:
+    gt = b'0,0,10,0,10,5,0,5,hello\n1,1,4,1,4,4,1,4,###\n-0,2,3,2,3,3,0,3,"x, y"\n'
+    got = plain_quads(gt, None)
+    assert got is not None and [g.text for g in got] == ["hello", "###", "x, y"]
+    assert got[1].dont_care and [g.line for g in got] == [1, 2, 3]
+    assert str(got[2].points[0, 0]) == "-0.0"  # as float("-0")
+    det = b"0,0,10,0,10,5,0,5,0.9\n1,1,4,1,4,4,1,4,1\n"
+    scored = plain_quads(det, None, DetSchema(confidence=True))
+    assert scored is not None and [d.confidence for d in scored] == [0.9, 1.0]
+    assert plain_quads(det, None, DetSchema()) is None  # no confidences: the line parser says
+    assert plain_quads(b"0,0,10,0,10,5,0,5,a\n\n1,1,4,1,4,4,1,4,b\n", None) is None  # line 3
+    assert plain_quads(b"0,0,10,0,10,5,0,5,7,8,a\n", None) is None  # more numbers
+    assert plain_quads(b"0,0,10,0,10,5,0,5,a\r1,1,4,1,4,4,1,4,b\r", None) is None  # CR only
+    ltrb = plain_quads(b'38, 43, 920, 215, "Tiredness"\r\n', None)
+    assert ltrb is not None and ltrb[0].box_type is BoxType.LTRB and ltrb[0].text == "Tiredness"
+    assert ltrb[0].points.tolist() == [[38, 43], [920, 43], [920, 215], [38, 215]]
+    assert plain_quads(b"9,0,3,4,a\n", None) is None  # xmax < xmin: the line parser says
+    assert plain_quads(b"1,2,3,4,a\n", BoxType.QUAD) is None
