@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
 
 
@@ -19,6 +20,7 @@ def entry() -> int:
     """Run ``metrics.cli.main`` with the interrupt guard."""
     try:
         code = int(importlib.import_module("metrics.cli.main").main())
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # done: not while the interpreter exits
     except KeyboardInterrupt:
         code = 130
         print("detlens: interrupted", file=sys.stderr)

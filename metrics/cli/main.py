@@ -273,12 +273,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def _write_outputs(args: argparse.Namespace, evals: Sequence[Evaluation]) -> None:
     if not (args.json or args.csv):
         return
-    from metrics.io.writers import write_csv, write_json
+    from metrics.io import atomic, writers
 
-    if args.json:
-        write_json(args.json, evals, evidence=args.evidence)
-    if args.csv:
-        write_csv(args.csv, evals)
+    with atomic.staged(*[p for p in (args.json, args.csv) if p]) as tmp:  # both, or neither
+        if args.json:
+            writers.write_json(tmp[0], evals, evidence=args.evidence)
+        if args.csv:
+            writers.write_csv(tmp[-1], evals)
+    atomic.settled()
 
 
 def _note(key: str, value: float) -> str:

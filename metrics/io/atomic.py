@@ -61,6 +61,32 @@ def atomic_file(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
         raise
 
 
+@contextmanager
+def staged(*paths: str | os.PathLike[str]) -> Iterator[list[Path]]:
+    """Temporary paths beside ``paths`` for the block to write; when it ends normally they
+    replace their targets together, after every one is complete; on any error or interrupt
+    they are removed. So the outputs of one run (``--json`` and ``--csv``) appear together
+    or not at all."""
+    stage = [Path(p).with_name(f".{Path(p).name}.{os.getpid()}.stage.tmp") for p in paths]
+    try:
+        yield stage
+        for tmp, target in zip(stage, paths, strict=True):
+            os.replace(tmp, target)
+    finally:
+        for tmp in stage:
+            tmp.unlink(missing_ok=True)
+
+
+def settled() -> None:
+    """The run's outputs are in place: a Ctrl-C from now on no longer interrupts it (exit 130
+    would say that nothing was written). Only the main thread handles signals."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def output_problem(path: str | os.PathLike[str] | None, inputs: list[str | None]) -> str | None:
     """Why ``path`` cannot take an output (checked before any work), or None: it is a
     folder, its folder is missing or not a folder, or it is one of the ``inputs`` (inputs
