@@ -53,7 +53,7 @@ class Pairs:
     iou: FloatArray
 
 
-def _ranks(samples: Sequence[Sample], f: FlatGeometry, confidences: bool | None) -> IntArray:
+def ranks(samples: Sequence[Sample], f: FlatGeometry, confidences: bool | None) -> IntArray:
     """Evaluation position of every det within its sample (confidence order, spec 0.7)."""
     rank = np.arange(len(f.d_owner), dtype=np.intp) - f.d_off[f.d_owner]
     for s, sample in enumerate(samples):
@@ -78,8 +78,9 @@ def _outliers(p: Pairs, m: IntArray, g_dc: BoolArray, dc_as_outlier: bool) -> li
     owner, ks = owner[keep], ks[keep]
     order = np.lexsort((ks, owner))
     owner, ks = owner[order], ks[order]
-    cuts = np.searchsorted(owner, np.arange(1, len(m)))
-    return [part.tolist() for part in np.split(ks, cuts)]
+    vals = ks.tolist()
+    at = np.searchsorted(owner, np.arange(len(m) + 1)).tolist()
+    return [vals[at[k] : at[k + 1]] for k in range(len(m))]
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ class _Matches:
     others: list[list[int]]
 
 
-def _match_numbers(
+def match_numbers(
     f: FlatGeometry, p: Pairs, m: IntArray, g_dc: BoolArray, score: Score, opts: TiouOptions
 ) -> _Matches:
     gi, dj = p.pi[m], p.pj[m]
@@ -135,9 +136,9 @@ def evaluate_batch(
     det_dc, absorbed = dont_care_dets(f.pi, f.pj, f.inter, f.d_area, g_dc, params.dc_area_precision)
     iou = pair_iou(f.inter, f.g_area[f.pi], f.d_area[f.pj])
     p = Pairs(f.pi, f.pj, f.inter, iou)
-    rank = _ranks(samples, f, params.confidences)
+    rank = ranks(samples, f, params.confidences)
     m = greedy_pairs(p.pi, p.pj, p.iou, rank, ~g_dc, ~det_dc, params.iou_threshold)
-    mt = _match_numbers(f, p, m, g_dc, score, opts)
+    mt = match_numbers(f, p, m, g_dc, score, opts)
     near_g = best_partner(p.pi, p.pj, np.where(det_dc[p.pj], -1.0, iou), len(f.g_area))
     near_d = best_partner(p.pj, p.pi, np.where(g_dc[p.pi], -1.0, iou), len(f.d_area))
     ctx = _Context(f, g_dc, det_dc, absorbed, mt, near_g, near_d, metric)
