@@ -24,20 +24,15 @@ from metrics import robust
 from metrics.evidence import Region
 from metrics.geometry import (
     FlatGeometry,
-    GeomArray,
-    mode_rings,
-    polygons,
-    same_sample_pairs,
-    signed_areas,
 )
 from metrics.icdar import wordline
 from metrics.icdar.batch import Pairs, match_numbers, ranks
 from metrics.icdar.common import pair_value_arrays
 from metrics.icdar.greedy import tiou_options
+from metrics.icdar.overlaps import Lines, Overlaps, Side, lines_of
 from metrics.icdar.params import TiouOptions, WordlineParams
 from metrics.matching import dont_care_dets, greedy_pairs, pair_iou
 from metrics.model import FloatArray, Sample
-from metrics.quads import is_convex_quad, quad_intersection_areas
 from metrics.results import MatchKind, MatchRecord, SampleResult
 
 IntArray = npt.NDArray[np.intp]
@@ -57,86 +52,6 @@ def batchable(params: WordlineParams) -> bool:
         and not member(0.0, params.membership)
         and not cover(0.0, params.coverage)
     )
-
-
-@dataclass(frozen=True)
-class _Side:
-    """Polygons of the block (lines, GT words or detections) and their convex-quad form."""
-
-    geoms: GeomArray
-    owner: IntArray  # sample of each polygon
-    quads: FloatArray  # (N, 4, 2), zeros where not a convex quad
-    convex: BoolArray
-
-    @staticmethod
-    def of(geoms: GeomArray, owner: IntArray) -> _Side:
-        n = shapely.get_num_coordinates(geoms)
-        four = (n == 5) & (shapely.get_type_id(geoms) == 3)  # one closed ring of 4 vertices
-        quads = np.zeros((len(geoms), 4, 2))
-        if four.any():
-            quads[four] = shapely.get_coordinates(geoms[four]).reshape(-1, 5, 2)[:, :4]
-        return _Side(geoms, owner, quads, four & is_convex_quad(quads))
-
-
-@dataclass(frozen=True)
-class _Lines:
-    side: _Side
-    area: FloatArray
-    off: IntArray
-
-
-def _lines(samples: Sequence[Sample]) -> _Lines:
-    per = [s.gt_lines or () for s in samples]
-    counts = np.fromiter((len(x) for x in per), dtype=np.intp, count=len(per))
-    rings = mode_rings([i.points for x in per for i in x], "icdar")
-    geoms, _ = polygons(rings)
-    area = np.abs(signed_areas(rings)) if rings else np.zeros(0)
-    off = np.concatenate([[0], np.cumsum(counts)]).astype(np.intp)
-    return _Lines(_Side.of(geoms, np.repeat(np.arange(len(counts)), counts)), area, off)
-
-
-_NEAR = 1e-6  # a ratio this close to its threshold is decided on the exact (GEOS) area
-
-
-@dataclass
-class _Overlaps:
-    """(line, other) pairs of the same sample whose boxes meet, sorted, with |line ∩ other|:
-    exact (GEOS on the pairs that intersect, as the reference computes it) where ``exact``,
-    else clipped in numpy as two convex quads (equal to ~1e-12 relative: good for deciding
-    a threshold that is not within ``_NEAR``, see ``settle``)."""
-
-    a: _Side
-    b: _Side
-    ia: IntArray
-    ib: IntArray
-    inter: FloatArray
-    exact: BoolArray
-
-    @staticmethod
-    def of(a: _Side, b: _Side) -> _Overlaps:
-        ia, ib = same_sample_pairs(a.geoms, a.owner, b.geoms, b.owner)
-        fast = a.convex[ia] & b.convex[ib]
-        inter = np.empty(len(ia))
-        inter[fast] = quad_intersection_areas(a.quads[ia[fast]], b.quads[ib[fast]])
-        o = _Overlaps(a, b, ia, ib, inter, ~fast)
-        o.refine(np.flatnonzero(~fast))
-        return o
-
-    def refine(self, k: IntArray) -> None:
-        """The exact areas of pairs ``k``."""
-        ia, ib = self.ia[k], self.ib[k]
-        hit = shapely.intersects(self.a.geoms[ia], self.b.geoms[ib]) if len(k) else k > 0
-        exact = np.zeros(len(k))
-        if hit.any():
-            pieces = robust.intersection(self.a.geoms[ia[hit]], self.b.geoms[ib[hit]])
-            exact[hit] = shapely.area(pieces)
-        self.inter[k], self.exact[k] = exact, True
-
-    def settle(self, ratio: FloatArray, threshold: float) -> bool:
-        """Exact areas where ``ratio`` (of ``inter``) is near ``threshold``; whether any."""
-        near = np.flatnonzero(~self.exact & (np.abs(ratio - threshold) <= _NEAR))
-        self.refine(near)
-        return bool(len(near))
 
 
 def _ratio(num: FloatArray, den: FloatArray) -> FloatArray:
@@ -171,9 +86,9 @@ class _Block:
     """The block's geometry and the flags both stages read."""
 
     f: FlatGeometry
-    lines: _Lines
-    words: _Side
-    dets: _Side
+    lines: Lines
+    words: Side
+    dets: Side
     g_dc: BoolArray
     det_dc: BoolArray
     rank: IntArray
@@ -217,7 +132,7 @@ def _line_outliers(b: _Block, t: IntArray, j: IntArray, others: list[list[int]])
 
 def _line_stage(b: _Block) -> _LineStage:
     f, lines, thr = b.f, b.lines, b.params.iou_threshold
-    o = _Overlaps.of(lines.side, b.dets)
+    o = Overlaps.of(lines.side, b.dets)
     l_iou = pair_iou(o.inter, lines.area[o.ia], f.d_area[o.ib])
     if o.settle(l_iou, thr):
         l_iou = pair_iou(o.inter, lines.area[o.ia], f.d_area[o.ib])
@@ -244,7 +159,7 @@ def _members(
 ) -> tuple[list[list[int]], list[list[int]], list[list[float]]]:
     """Member words of each matched line, those the detection covers, and their credits."""
     f, prm = b.f, b.params
-    o = _Overlaps.of(b.lines.side, b.words)
+    o = Overlaps.of(b.lines.side, b.words)
     o.settle(_ratio(o.inter, f.g_area[o.ib]), prm.membership)
     is_member = _ARRAY_OPS[prm.membership_op](_ratio(o.inter, f.g_area[o.ib]), prm.membership)
     owner, w = _groups(o.ia[is_member], o.ib[is_member], t)
@@ -283,9 +198,9 @@ def evaluate_batch(
     g_dc = np.fromiter((g.dont_care for s in samples for g in s.gt), bool, len(f.g_area))
     det_dc, _ = dont_care_dets(f.pi, f.pj, f.inter, f.d_area, g_dc, params.dc_area_precision)
     rank = ranks(samples, f, params.confidences)
-    gts, dets = _Side.of(f.g_geoms, f.g_owner), _Side.of(f.d_geoms, f.d_owner)
+    gts, dets = Side.of(f.g_geoms, f.g_owner), Side.of(f.d_geoms, f.d_owner)
     opts = tiou_options(params, False)
-    b = _Block(f, _lines(samples), gts, dets, g_dc, det_dc, rank, params, opts)
+    b = _Block(f, lines_of(samples), gts, dets, g_dc, det_dc, rank, params, opts)
     ls = _line_stage(b)
     full = [bool(len(s.gt) and len(s.det)) for s in samples]
     matched = set(ls.j.tolist())
