@@ -31,9 +31,10 @@ class Side:
     """Polygons of the block (lines, GT words or detections) and their convex-quad form."""
 
     geoms: GeomArray
-    owner: IntArray  # sample of each polygon
+    owner: IntArray  # sample of each polygon (sorted)
     quads: FloatArray  # (N, 4, 2), zeros where not a convex quad
     convex: BoolArray
+    bounds: FloatArray  # (N, 4) xmin, ymin, xmax, ymax (NaN for empty polygons)
 
     @staticmethod
     def of(geoms: GeomArray, owner: IntArray) -> Side:
@@ -42,7 +43,8 @@ class Side:
         quads = np.zeros((len(geoms), 4, 2))
         if four.any():
             quads[four] = shapely.get_coordinates(geoms[four]).reshape(-1, 5, 2)[:, :4]
-        return Side(geoms, owner, quads, four & is_convex_quad(quads))
+        bounds = shapely.bounds(geoms) if len(geoms) else np.zeros((0, 4))
+        return Side(geoms, owner, quads, four & is_convex_quad(quads), bounds)
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,7 @@ class Overlaps:
 
     @staticmethod
     def of(a: Side, b: Side) -> Overlaps:
-        ia, ib = same_sample_pairs(a.geoms, a.owner, b.geoms, b.owner)
+        ia, ib = _pairs(a, b)
         fast = a.convex[ia] & b.convex[ib]
         inter = np.empty(len(ia))
         inter[fast] = quad_intersection_areas(a.quads[ia[fast]], b.quads[ib[fast]])
@@ -106,3 +108,25 @@ class Overlaps:
         near = np.flatnonzero(~self.exact & (np.abs(ratio - threshold) <= NEAR))
         self.refine(near)
         return bool(len(near))
+
+
+_DENSE = 2_000_000  # more same-sample pairs than this: found by an STRtree instead
+
+
+def _pairs(a: Side, b: Side) -> tuple[IntArray, IntArray]:
+    """Pairs (i, j) of the same sample whose bounding boxes meet (closed), sorted by i then
+    j: every pair whose intersection has an area. Each sample's pairs are enumerated when
+    they are few (a few array operations), else ``same_sample_pairs`` finds them."""
+    n = int(max(a.owner.max(initial=-1), b.owner.max(initial=-1))) + 1
+    b_count = np.bincount(b.owner, minlength=n)
+    per_a = b_count[a.owner] if len(a.owner) else np.zeros(0, np.intp)
+    total = int(per_a.sum())
+    if total > _DENSE:
+        return same_sample_pairs(a.geoms, a.owner, b.geoms, b.owner)
+    ia = np.repeat(np.arange(len(a.owner)), per_a)
+    start = np.cumsum(per_a) - per_a
+    b_first = np.cumsum(b_count) - b_count
+    ib = b_first[a.owner[ia]] + np.arange(total) - start[ia]
+    p, q = a.bounds[ia], b.bounds[ib]
+    meet = (p[:, 0] <= q[:, 2]) & (q[:, 0] <= p[:, 2]) & (p[:, 1] <= q[:, 3]) & (q[:, 1] <= p[:, 3])
+    return ia[meet].astype(np.intp), ib[meet].astype(np.intp)

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.icdar import wordline, wordline_batch
+from metrics.icdar import overlaps, wordline, wordline_batch
 from metrics.icdar.params import WordlineParams
 from metrics.model import Sample
 from tests.support import dets, gts, quad, sample, shared_or_skip
@@ -62,6 +62,12 @@ def test_hand_made_block_matches_reference() -> None:
     ]
     check(block, WordlineParams())
     check(block, WordlineParams(skip_word="none", exclude_dc_words=True))
+
+
+def test_many_pairs_found_by_the_strtree(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(overlaps, "_DENSE", 0)  # every block takes the STRtree path
+    test_hand_made_block_matches_reference()
+    test_ic15_pixellink_matches_reference()
 
 
 def test_thresholds_letting_zero_pass_use_the_reference() -> None:
