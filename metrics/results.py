@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from metrics.evidence import Evidence, Region
+from metrics.evidence import Region
 from metrics.model import Problem
 from metrics.tally import (
     ClevalLegacyTally,
@@ -27,6 +27,9 @@ from metrics.tally import (
     hmean,
     per_image_rule,
 )
+
+if TYPE_CHECKING:
+    from metrics.evidence import Evidence
 
 __all__ = [
     "ClevalLegacyTally",

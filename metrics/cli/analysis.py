@@ -7,18 +7,16 @@ import argparse
 import logging
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from metrics.analysis import threshold as thr
-from metrics.analysis.attribution import attribute
-from metrics.analysis.fixes import ALL, CLASSES
-from metrics.analysis.instances import FORMATS, write_instances
-from metrics.analysis.sweep import Sweep, sweep
-from metrics.cli.analysis_args import add_arguments
 from metrics.model import Dataset
 from metrics.registry import METRICS, MetricSpec, make_params
 from metrics.results import Evaluation
 from metrics.runner import run
+
+if TYPE_CHECKING:  # the analyses are imported when an option asks for them
+    from metrics.analysis.sweep import Sweep
 
 log = logging.getLogger("detlens")
 
@@ -26,7 +24,7 @@ log = logging.getLogger("detlens")
 def check(args: argparse.Namespace, ds: Dataset) -> dict[str, float]:
     """Option mistakes of these options (ValueError, one line) and the score thresholds
     taken out of ``args.set``."""
-    if args.instances and not args.instances.lower().endswith(FORMATS):
+    if args.instances and not args.instances.lower().endswith(_instance_formats()):
         raise ValueError(f"--instances {args.instances}: give a .csv or .jsonl file name")
     if args.sweep_points < 0:
         raise ValueError("--sweep-points must be 0 (every distinct confidence) or more")
@@ -34,6 +32,12 @@ def check(args: argparse.Namespace, ds: Dataset) -> dict[str, float]:
         raise ValueError("--sweep needs confidences: no detection line carries one")
     args.set, found = thr.split_sets(args.set)
     return found
+
+
+def _instance_formats() -> tuple[str, ...]:
+    from metrics.analysis.instances import FORMATS
+
+    return FORMATS
 
 
 def _threshold_of(spec: MetricSpec, found: Mapping[str, float]) -> float | None:
@@ -84,6 +88,8 @@ def evaluate(
 
 
 def sweep_of(ds: Dataset, ev: Evaluation, points: int, overrides: Mapping[str, Any]) -> Sweep:
+    from metrics.analysis.sweep import sweep
+
     spec = METRICS[ev.metric]
     prm = make_params(spec, overrides.get(ev.metric))
     return sweep(ds, spec, prm, ev, thr.grid(thr.confidences(ds), points))
@@ -120,6 +126,8 @@ def print_sweep(sw: Sweep, out: TextIO) -> None:
 
 
 def print_attribution(ds: Dataset, ev: Evaluation, prm: Any, out: TextIO) -> None:
+    from metrics.analysis.attribution import attribute
+
     a = attribute(ds, METRICS[ev.metric], prm, ev)
     if not a.classes:
         print(f"\n{ev.metric}: no attribution ({a.note})", file=out)
@@ -149,9 +157,11 @@ def after(
             prm = make_params(METRICS[ev.metric], overrides.get(ev.metric))
             print_attribution(seen[ev.metric], ev, prm, out)
     if args.instances:
+        from metrics.analysis.instances import write_instances
+
         n = write_instances(args.instances, seen, evals)
         if not args.quiet:
             print(f"{n} instance rows written to {args.instances}", file=out)
 
 
-__all__ = ["ALL", "CLASSES", "add_arguments", "after", "check", "evaluate"]
+__all__ = ["after", "check", "evaluate"]

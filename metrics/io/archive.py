@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import mmap
 import os
+import struct
 import zipfile
+import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +23,7 @@ words is about 40 kB): a file of 32 MB holds some 800,000 boxes, and one of hund
 is almost surely the wrong file; reading it would take minutes and gigabytes."""
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".gif", ".tif", ".tiff", ".webp")
 BOM = b"\xef\xbb\xbf"
+_LOCAL = b"PK\x03\x04"  # a zip local file header
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +116,7 @@ def _folder_members(p: Path, suffixes: tuple[str, ...]) -> list[Member]:
 
 def _zip_members(p: Path, suffixes: tuple[str, ...]) -> list[Member]:
     out = []
-    with zipfile.ZipFile(p) as zf:
+    with zipfile.ZipFile(p) as zf, _mapped(p) as raw:
         for info in zf.infolist():
             base = info.filename.replace("\\", "/").rsplit("/", 1)[-1]
             if info.is_dir() or not base or base.startswith("."):
@@ -118,8 +124,47 @@ def _zip_members(p: Path, suffixes: tuple[str, ...]) -> list[Member]:
             if base.lower().endswith(suffixes):
                 label = f"{p.name}:{info.filename}"
                 _check_size(label, info.file_size)
-                out.append(Member(base, label, zf.read(info)))
+                out.append(Member(base, label, _member_bytes(zf, info, raw)))
     return out
+
+
+@contextlib.contextmanager
+def _mapped(p: Path) -> Iterator[mmap.mmap | None]:
+    """The archive mapped read-only, or None where it cannot be (``zipfile`` reads it)."""
+    with open(p, "rb") as f:
+        try:
+            raw = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except (OSError, ValueError):
+            raw = None
+        try:
+            yield raw  # errors of the caller's block propagate as they are
+        finally:
+            if raw is not None:
+                raw.close()
+
+
+def _member_bytes(zf: zipfile.ZipFile, info: zipfile.ZipInfo, raw: mmap.mmap | None) -> bytes:
+    """A member's bytes straight from the mapped archive (stored or deflated, its size and
+    CRC checked), without a file object per member; anything else (encryption, another
+    compression, a mismatch) is read by ``zipfile``, which raises its own errors."""
+    h = info.header_offset
+    if raw is None:
+        return zf.read(info)
+    if not info.flag_bits & 1 and info.compress_type in (0, 8) and raw[h : h + 4] == _LOCAL:
+        n, e = struct.unpack_from("<HH", raw, h + 26)
+        start = h + 30 + n + e
+        blob = raw[start : start + info.compress_size]
+        try:
+            data = (
+                zlib.decompressobj(-15).decompress(blob, info.file_size + 1)
+                if info.compress_type == 8
+                else blob
+            )
+        except zlib.error:
+            data = b""
+        if len(data) == info.file_size and zlib.crc32(data) == info.CRC:
+            return data
+    return zf.read(info)
 
 
 def split_lines(member: Member, problems: list[Problem]) -> list[Line]:

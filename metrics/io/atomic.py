@@ -9,7 +9,6 @@ give it (0666 minus the umask, usually 0644), not ``mkstemp``'s private 0600.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 
@@ -27,6 +26,8 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | str) -> None:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     raw = data.encode("utf-8") if isinstance(data, str) else data
+    import tempfile  # only when something is written (start-up of engine commands)
+
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:

@@ -20,6 +20,7 @@ _NUM_FIELD = r"\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*"
 _NUM = re.compile(_NUM_FIELD + r"\Z", re.ASCII)
 # the numeric fields at the start of a line, in one match (each followed by "," or the end)
 _NUM_PREFIX = re.compile(rf"(?:{_NUM_FIELD}(?:,|\Z))*", re.ASCII)
+_INT_RUN = re.compile(r"\s*-?\d+\s*(?:,\s*-?\d+\s*)*", re.ASCII)
 _ALL_INT = re.compile(r"\s*-?\d+\s*(?:,\s*-?\d+\s*)*\Z", re.ASCII)
 _CONF = re.compile(r"\s*(?:[01](?:\.\d*)?|0?\.\d+)\s*\Z", re.ASCII)
 DONT_CARE = "###"
@@ -94,8 +95,21 @@ def dequote(text: str) -> str:
 
 
 def _split(line: str) -> tuple[list[str], list[str]]:
-    """The leading numeric fields and the rest (one regex match for the whole prefix)."""
+    """The leading numeric fields and the rest (one regex match for the whole prefix).
+
+    A leading run of integers followed by the end or by a non-numeric field (nearly every
+    line) is found with a simpler pattern first; anything else takes the full grammar.
+    """
     fields = line.split(",")
+    run = _INT_RUN.match(line)
+    if run is not None:
+        end = run.end()
+        if end == len(line):
+            return fields, []
+        if line[end] == ",":
+            k = line.count(",", 0, end) + 1
+            if not _NUM.match(fields[k]):
+                return fields[:k], fields[k:]
     prefix = _NUM_PREFIX.match(line)
     numeric = prefix.group() if prefix is not None else ""
     k = numeric.count(",") + (1 if numeric and not numeric.endswith(",") else 0)
@@ -170,32 +184,6 @@ def _fixed_split(line: str, box_type: BoxType) -> tuple[list[str], list[str]]:
     return fields[:n], rest
 
 
-def _fast(line: str, lineno: int, box_type: BoxType | None, det: bool) -> Instance | None:
-    """Integer QUAD / LTRB lines in one regex match (the common case); None otherwise."""
-    for kind, pattern in ((BoxType.QUAD, _FAST_QUAD), (BoxType.LTRB, _FAST_LTRB)):
-        if box_type not in (None, kind):
-            continue
-        m = pattern.match(line)
-        if m is None:
-            continue
-        *nums, tail = m.groups()
-        if tail is not None and (det or _NUM.match(tail.split(",", 1)[0])):
-            return None  # more numbers follow: the general path decides
-        values = np.array(nums, dtype=np.float64)  # the regex admits integers only
-        _finite(values)
-        if kind is BoxType.LTRB:
-            if values[2] < values[0] or values[3] < values[1]:
-                return None
-            pts = ltrb_points(*values.tolist())
-        else:
-            pts = values.reshape(4, 2)
-        text = None if tail is None else dequote(tail)
-        return Instance(
-            points=pts, box_type=kind, text=text, dont_care=text == DONT_CARE, line=lineno
-        )
-    return None
-
-
 def parse_gt_line(line: str, lineno: int, box_type: BoxType | None = None) -> Instance:
     """Parse a GT line: coordinates then the transcription (``###`` = don't care).
 
@@ -203,10 +191,40 @@ def parse_gt_line(line: str, lineno: int, box_type: BoxType | None = None) -> In
     transcription is a run of numbers (``12,34``): every GT line carries a transcription,
     so no polygon grammar accepts it otherwise. A care GT needs at least two points.
     """
+    nums, text, integer = gt_fields(line, box_type)
+    pts, kind = _coords(nums, box_type, min_numbers=2)
+    return Instance(
+        points=pts,
+        box_type=kind,
+        text=text,
+        dont_care=text == DONT_CARE,
+        line=lineno,
+        integer=integer,
+    )
+
+
+def _quick(line: str, box_type: BoxType | None) -> tuple[list[str], str | None] | None:
+    """An integer QUAD or LTRB line in one regex match: its numbers and raw tail; None when
+    the line needs the full grammar (more numbers may follow, or the type does not fit)."""
+    for kind, pattern in ((BoxType.QUAD, _FAST_QUAD), (BoxType.LTRB, _FAST_LTRB)):
+        if box_type not in (None, kind):
+            continue
+        m = pattern.match(line)
+        if m is None:
+            continue
+        *nums, tail = m.groups()
+        return nums, tail
+    return None
+
+
+def gt_fields(line: str, box_type: BoxType | None = None) -> tuple[list[str], str | None, bool]:
+    """A GT line's coordinate fields, its dequoted transcription and whether every coordinate
+    is an integer (``parse_gt_line`` without building the points)."""
     _clean(line)
-    fast = _fast(line, lineno, box_type, det=False)
-    if fast is not None:
-        return fast
+    quick = _quick(line, box_type)
+    if quick is not None and (quick[1] is None or not _NUM.match(quick[1].split(",", 1)[0])):
+        nums, tail = quick
+        return nums, None if tail is None else dequote(tail), True
     if box_type in (BoxType.LTRB, BoxType.QUAD):
         nums, rest = _fixed_split(line, box_type)
     else:
@@ -223,15 +241,7 @@ def parse_gt_line(line: str, lineno: int, box_type: BoxType | None = None) -> In
             f"{len(nums)} coordinate(s): a care GT needs at least two points "
             "(only don't-care lines may be single points, as Total-Text ships them)"
         )
-    pts, kind = _coords(nums, box_type, min_numbers=2)
-    return Instance(
-        points=pts,
-        box_type=kind,
-        text=text,
-        dont_care=text == DONT_CARE,
-        line=lineno,
-        integer=_integers(nums),
-    )
+    return nums, text, _integers(nums)
 
 
 def _det_tail(
@@ -268,10 +278,26 @@ def parse_det_line(
     line: str, lineno: int, schema: DetSchema, box_type: BoxType | None = None
 ) -> Instance:
     """Parse a detection line: coordinates, optional confidence, optional transcription."""
+    nums, conf, text, integer = det_fields(line, schema, box_type)
+    pts, kind = _coords(nums, box_type)
+    return Instance(
+        points=pts, box_type=kind, text=text, confidence=conf, line=lineno, integer=integer
+    )
+
+
+def det_fields(
+    line: str, schema: DetSchema, box_type: BoxType | None = None
+) -> tuple[list[str], float | None, str | None, bool]:
+    """A detection line's coordinate fields, confidence, transcription and whether every
+    coordinate is an integer (``parse_det_line`` without building the points)."""
     _clean(line)
-    fast = _fast(line, lineno, box_type, det=True)
-    if fast is not None:
-        return fast
+    quick = _quick(line, box_type)
+    if quick is not None:
+        nums, tail = quick
+        if tail is None:
+            return nums, None, None, True
+        if box_type is None and schema.confidence and "," not in tail and _CONF.match(tail):
+            return nums, float(tail), None, True  # x1,...,y4,0.95: the confidence alone
     if box_type in (BoxType.LTRB, BoxType.QUAD):
         nums, rest = _fixed_split(line, box_type)
         tail_nums, tail_rest = _split(",".join(rest)) if rest else ([], [])
@@ -284,12 +310,4 @@ def parse_det_line(
     else:
         nums, rest = _split(line)
         nums, conf, text = _det_tail(nums, rest, schema)
-    pts, kind = _coords(nums, box_type)
-    return Instance(
-        points=pts,
-        box_type=kind,
-        text=text,
-        confidence=conf,
-        line=lineno,
-        integer=_integers(nums),
-    )
+    return nums, conf, text, _integers(nums)

@@ -21,6 +21,7 @@ import shapely
 from metrics.geometry import polygons, signed_areas
 from metrics.io.archive import IMAGE_SUFFIXES, Line, Member, read_members, split_lines
 from metrics.io.detect import Detected, detect
+from metrics.io.filelines import parse_det_file, parse_gt_file, plain_quads
 from metrics.io.formats import HIERTEXT, ICDAR, Entry, Role
 from metrics.io.formats import load as formats
 from metrics.io.formats.base import forget_parsed
@@ -29,8 +30,6 @@ from metrics.io.lines import (
     DetSchema,
     LineError,
     infer_det_schema,
-    parse_det_line,
-    parse_gt_line,
     shape_of,
 )
 from metrics.io.pairing import IdMatcher, gt_id, natural_key, stem
@@ -80,13 +79,16 @@ def _err(member: Member, line: int | None, msg: str, sid: str | None) -> Problem
 def _read_gt(
     member: Member, sid: str, box_type: BoxType | None, problems: list[Problem]
 ) -> tuple[Instance, ...]:
+    plain = plain_quads(member.data, box_type)
+    if plain is not None:  # integer QUADs and their texts (never a run of numbers)
+        return tuple(plain)
     out = []
-    for ln in split_lines(member, problems):
-        try:
-            out.append(parse_gt_line(ln.text, ln.number, box_type))
-        except LineError as exc:
-            problems.append(_err(member, ln.number, f"{exc}: {ln.text[:80]!r}", sid))
+    lines = split_lines(member, problems)
+    for ln, parsed in zip(lines, parse_gt_file(lines, box_type), strict=True):
+        if isinstance(parsed, LineError):
+            problems.append(_err(member, ln.number, f"{parsed}: {ln.text[:80]!r}", sid))
             continue
+        out.append(parsed)
         if out[-1].box_type is BoxType.QUAD and _NUMBER_RUN.fullmatch(out[-1].text or ""):
             problems.append(
                 Problem(
@@ -110,12 +112,15 @@ def _read_det(
     box_type: BoxType | None,
     problems: list[Problem],
 ) -> tuple[Instance, ...]:
+    plain = plain_quads(member.data, box_type, schema)
+    if plain is not None:
+        return tuple(plain)
     out = []
-    for ln in lines:
-        try:
-            out.append(parse_det_line(ln.text, ln.number, schema, box_type))
-        except LineError as exc:
-            problems.append(_err(member, ln.number, f"{exc}: {ln.text[:80]!r}", sid))
+    for ln, parsed in zip(lines, parse_det_file(lines, schema, box_type), strict=True):
+        if isinstance(parsed, LineError):
+            problems.append(_err(member, ln.number, f"{parsed}: {ln.text[:80]!r}", sid))
+        else:
+            out.append(parsed)
     return tuple(out)
 
 

@@ -3,8 +3,13 @@ with the line number."""
 
 from __future__ import annotations
 
-from metrics.io.archive import Member, split_lines
-from metrics.model import Severity
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from metrics.io.archive import Member, read_members, split_lines
+from metrics.model import InputError, Severity
 
 
 def test_bom_crlf_and_empty_lines() -> None:
@@ -19,3 +24,20 @@ def test_non_utf8_is_a_warning_with_line_number() -> None:
     assert lines[1].text == "1,1,2,2,caf\ufffd"
     assert problems[0].severity is Severity.WARNING and problems[0].line == 2
     assert "UTF-8" in problems[0].message
+
+
+def test_zip_members_are_read_from_the_mapped_archive_as_zipfile_reads_them(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "set.zip"
+    texts = {"a.txt": b"1,2,3,4,5,6,7,8,x\n", "b.txt": b"0,0,1,0,1,1,0,1,y\n" * 50}
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr(zipfile.ZipInfo("a.txt"), texts["a.txt"])  # stored
+        z.writestr("b.txt", texts["b.txt"], compress_type=zipfile.ZIP_DEFLATED)
+        z.writestr("c.txt", b"", compress_type=zipfile.ZIP_DEFLATED)
+    assert {m.name: m.data for m in read_members(path)} == {**texts, "c.txt": b""}
+    raw = bytearray(path.read_bytes())
+    raw[raw.find(b"1,2,3,4")] = ord("9")  # the stored member no longer matches its CRC
+    path.write_bytes(bytes(raw))
+    with pytest.raises(InputError, match=r"Bad CRC-32 for file 'a\.txt'"):
+        read_members(path)

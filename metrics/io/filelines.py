@@ -1,0 +1,266 @@
+"""A whole file of ICDAR lines at once: the same grammar as ``metrics.io.lines``, one array.
+
+``parse_gt_line`` / ``parse_det_line`` build a small numpy array per line and check it; for a
+file that costs more than reading it. Here each line's fields are found with the same
+functions (``gt_fields`` / ``det_fields``), every coordinate of the file is converted and
+checked in one array, and each instance's points are a (n, 2) view of it. A line whose fields
+cannot be read gives the same ``LineError`` as the line parser, at its position; a file with
+anything unusual in its coordinates (a count that does not fit the box type, a non-finite or
+huge value, an LTRB box with xmax < xmin) is parsed line by line instead, so every message
+and every number is the line parser's own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from metrics.io.archive import BOM, Line
+from metrics.io.lines import (
+    _CONF,
+    _NUM,
+    COORD_LIMIT,
+    DONT_CARE,
+    DetSchema,
+    LineError,
+    dequote,
+    det_fields,
+    gt_fields,
+    parse_det_line,
+    parse_gt_line,
+)
+from metrics.model import BoxType, FloatArray, Instance
+
+Parsed = Instance | LineError
+# TL, TR, BR, BL of (xmin, ymin, xmax, ymax)
+_LTRB_CORNERS = np.array([[0, 1], [2, 1], [2, 3], [0, 3]])
+
+
+class _LineByLine(Exception):
+    """Something in the file's coordinates that the line parser words best."""
+
+
+def _kind(n: int, box_type: BoxType | None, min_numbers: int) -> BoxType:
+    """The box type of ``n`` coordinates, as ``lines._coords`` decides it."""
+    if (box_type is BoxType.LTRB and n != 4) or (box_type is BoxType.QUAD and n != 8):
+        raise _LineByLine
+    if n < min_numbers or n % 2:
+        raise _LineByLine
+    if n == 4 and box_type in (None, BoxType.LTRB):
+        return BoxType.LTRB
+    return BoxType.QUAD if n == 8 and box_type is not BoxType.POLY else BoxType.POLY
+
+
+def _values(nums: list[list[str]]) -> FloatArray:
+    """Every coordinate of the file, checked as ``lines._finite`` checks one line.
+
+    Integer fields (nearly all) are converted by numpy in one call, the others by ``float``;
+    a written ``-0`` keeps its sign, as ``float("-0")`` does."""
+    flat = [v for line in nums for v in line]
+    try:
+        ints = np.array(flat, dtype=np.int64)
+    except (ValueError, OverflowError, TypeError):
+        try:
+            values = np.array([float(v) for v in flat], dtype=np.float64)
+        except ValueError:
+            raise _LineByLine from None
+    else:
+        values = ints.astype(np.float64)
+        for k in np.flatnonzero(ints == 0).tolist():
+            if flat[k].lstrip().startswith("-"):
+                values[k] = -0.0
+    if len(values) and not (np.isfinite(values).all() and np.abs(values).max() <= COORD_LIMIT):
+        raise _LineByLine
+    return values
+
+
+def _points(nums: list[list[str]], kinds: list[BoxType]) -> list[FloatArray]:
+    """Each line's (n, 2) points, LTRB boxes as the quad TL, TR, BR, BL."""
+    values = _values(nums)
+    counts = {len(n) for n in nums}
+    if len(counts) == 1 and len(set(kinds)) == 1:  # one shape for the whole file
+        rows = values.reshape(len(nums), -1)
+        return list(_ltrb(rows) if kinds[0] is BoxType.LTRB else rows.reshape(len(nums), -1, 2))
+    out: list[FloatArray] = []
+    start = 0
+    for line, kind in zip(nums, kinds, strict=True):
+        row = values[start : start + len(line)]
+        start += len(line)
+        out.append(_ltrb(row[None])[0] if kind is BoxType.LTRB else row.reshape(-1, 2))
+    return out
+
+
+def _ltrb(rows: FloatArray) -> FloatArray:
+    """(k, 4) boxes as (k, 4, 2) quads; a box with xmax < xmin or ymax < ymin is refused."""
+    if ((rows[:, 2] < rows[:, 0]) | (rows[:, 3] < rows[:, 1])).any():
+        raise _LineByLine
+    return rows[:, _LTRB_CORNERS]
+
+
+def _batch(
+    lines: Sequence[Line],
+    fields: Callable[[str], tuple[list[str], float | None, str | None, bool]],
+    make: Callable[[FloatArray, BoxType, float | None, str | None, int, bool], Instance],
+    box_type: BoxType | None,
+    min_numbers: int,
+) -> list[Parsed]:
+    found: list[tuple[list[str], float | None, str | None, bool] | LineError] = []
+    for ln in lines:
+        try:
+            found.append(fields(ln.text))
+        except LineError as exc:
+            found.append(exc)
+    good = [(ln, f) for ln, f in zip(lines, found, strict=True) if not isinstance(f, LineError)]
+    kinds = [_kind(len(f[0]), box_type, min_numbers) for _, f in good]
+    points = iter(_points([f[0] for _, f in good], kinds))
+    kind_of = iter(kinds)
+    out: list[Parsed] = []
+    for ln, f in zip(lines, found, strict=True):
+        if isinstance(f, LineError):
+            out.append(f)
+        else:
+            out.append(make(next(points), next(kind_of), f[1], f[2], ln.number, f[3]))
+    return out
+
+
+def parse_gt_file(lines: Sequence[Line], box_type: BoxType | None = None) -> list[Parsed]:
+    """Each GT line as ``parse_gt_line`` reads it: its instance, or the error it raises."""
+
+    def fields(text: str) -> tuple[list[str], float | None, str | None, bool]:
+        nums, transcription, integer = gt_fields(text, box_type)
+        return nums, None, transcription, integer
+
+    def make(
+        pts: FloatArray, kind: BoxType, _: float | None, text: str | None, no: int, integer: bool
+    ) -> Instance:
+        return Instance(
+            points=pts, box_type=kind, text=text, dont_care=text == DONT_CARE, line=no,
+            integer=integer,
+        )  # fmt: skip
+
+    try:
+        return _batch(lines, fields, make, box_type, 2)
+    except _LineByLine:
+        return [_one(parse_gt_line, ln.text, ln.number, box_type) for ln in lines]
+
+
+def parse_det_file(
+    lines: Sequence[Line], schema: DetSchema, box_type: BoxType | None = None
+) -> list[Parsed]:
+    """Each detection line as ``parse_det_line`` reads it: its instance, or its error."""
+
+    def make(
+        pts: FloatArray, kind: BoxType, conf: float | None, text: str | None, no: int, integer: bool
+    ) -> Instance:
+        return Instance(
+            points=pts, box_type=kind, text=text, confidence=conf, line=no, integer=integer
+        )
+
+    try:
+        return _batch(lines, lambda t: det_fields(t, schema, box_type), make, box_type, 4)
+    except _LineByLine:
+        return [_one(parse_det_line, ln.text, ln.number, schema, box_type) for ln in lines]
+
+
+def _one(parse: Callable[..., Instance], *args: object) -> Parsed:
+    try:
+        return parse(*args)
+    except LineError as exc:
+        return exc
+
+
+_SP = r"[ \t\f\v]*"  # what \s matches inside one line
+_PLAIN_QUAD = re.compile(
+    "^" + ",".join([rf"{_SP}(-?\d+){_SP}"] * 8) + r"(?:,([^\n]*))?$", re.MULTILINE | re.ASCII
+)
+
+
+def _plain_text(data: bytes) -> tuple[str, int] | None:
+    """The text of a file and its line count when every line is numbered by its position
+    (no CR, NUL, empty line inside, or undecodable byte); None otherwise."""
+    if data.startswith(BOM):
+        data = data[len(BOM) :]
+    if b"\r" in data or b"\x00" in data or b"\n\n" in data or data.startswith(b"\n"):
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    body = text[:-1] if text.endswith("\n") else text
+    return (text, body.count("\n") + 1) if body else None
+
+
+def plain_quads(
+    data: bytes, box_type: BoxType | None, schema: DetSchema | None = None
+) -> list[Instance] | None:
+    """A file of integer QUAD lines (a GT transcription, or a detection confidence after the
+    eight numbers) read with one regex over the whole file: each line as ``parse_gt_line``
+    (``schema`` None) or ``parse_det_line`` reads it. None when any line needs more than
+    that (the caller then reads the file line by line, with the same results)."""
+    found = _plain_text(data)
+    if found is None or box_type not in (None, BoxType.QUAD):
+        return None
+    text, n_lines = found
+    rows = _PLAIN_QUAD.findall(text)
+    if len(rows) != n_lines:
+        return None
+    tails = [r[8] for r in rows]
+    if schema is not None and ",\n" in text + "\n" and not any(tails):
+        return None  # a trailing comma: the full grammar decides (it may split the numbers)
+    extra = _tails(tails, box_type, schema)
+    if extra is None:
+        return None
+    values = _quad_values(rows, "-0" in text)
+    if values is None:
+        return None
+    pts = values.reshape(len(rows), 4, 2)
+    quad = BoxType.QUAD
+    if schema is None:
+        return [
+            Instance(p, quad, t, None, t == DONT_CARE, k, True, None)
+            for k, (p, t) in enumerate(zip(pts, extra, strict=True), start=1)
+        ]
+    return [
+        Instance(p, quad, None, c, False, k, True, None)
+        for k, (p, c) in enumerate(zip(pts, extra, strict=True), start=1)
+    ]
+
+
+def _quad_values(rows: list[tuple[str, ...]], minus_zero: bool) -> FloatArray | None:
+    """The eight integer fields of each row as floats; None beyond ``COORD_LIMIT``."""
+    try:
+        ints = np.array([r[:8] for r in rows], dtype=np.int64)
+    except (ValueError, OverflowError):
+        return None
+    if np.abs(ints).max() > COORD_LIMIT:
+        return None
+    values = ints.astype(np.float64)
+    if minus_zero:  # float("-0") is -0.0: keep the sign
+        for i, j in zip(*np.nonzero(ints == 0), strict=True):
+            if rows[i][j].startswith("-"):
+                values[i, j] = -0.0
+    return values
+
+
+def _tails(
+    tails: list[str], box_type: BoxType | None, schema: DetSchema | None
+) -> list[Any] | None:
+    """GT: each line's dequoted transcription (None without one); detections: each line's
+    confidence. None when a tail needs the full grammar (more numbers, or det text)."""
+    if schema is None:
+        out: list[Any] = []
+        for t in tails:
+            if not t or _NUM.match(t.split(",", 1)[0]):  # "" may be no text or an empty one
+                return None
+            out.append(dequote(t))
+        return out
+    if not any(tails):  # no tail, or a trailing comma: no confidence either way
+        return [None] * len(tails)
+    if box_type is not None or not schema.confidence:
+        return None
+    if any("," in t or not _CONF.match(t) for t in tails):
+        return None
+    return [float(t) for t in tails]

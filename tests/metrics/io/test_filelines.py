@@ -1,0 +1,181 @@
+"""A whole file at once (``metrics.io.filelines``) reads every line as the line parser does.
+
+The file reader converts all coordinates in one array and falls back to the line parser for
+files with unusual coordinates; either way each line must give the same instance (points,
+type, text, confidence, flags) or the same error message as ``parse_gt_line`` /
+``parse_det_line`` on that line alone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from metrics.io.archive import Line
+from metrics.io.filelines import parse_det_file, parse_gt_file, plain_quads
+from metrics.io.lines import DetSchema, LineError, parse_det_line, parse_gt_line
+from metrics.model import BoxType, Instance
+
+INT = st.integers(-50, 2000).map(str)
+NUMBER = st.one_of(
+    INT,
+    st.floats(-50, 2000, allow_nan=False).map(lambda v: f"{v:.2f}"),
+    st.sampled_from([" 12 ", "1e3", "+5", "nan", "inf", "9" * 12, "-0", "x", ""]),
+)
+TAIL = st.sampled_from(
+    ["", ",###", ",word", ',"quoted, text"', ",0.95", ",1", ",0.5,word", ",12,34", ",", ",a,b"]
+)
+BOX_TYPES = st.sampled_from([None, BoxType.LTRB, BoxType.QUAD, BoxType.POLY])
+SCHEMAS = st.builds(DetSchema, confidence=st.booleans(), transcription=st.booleans())
+
+
+@st.composite
+def lines(draw: st.DrawFn, plain: bool) -> list[Line]:
+    """A file's lines: mostly integer boxes (so the one-array path runs), some odd ones."""
+    out = []
+    for k in range(draw(st.integers(0, 6))):
+        n = draw(st.sampled_from([4, 8, 8, 8, 12, 14, 3, 2, 9]))
+        nums = draw(st.lists(INT if plain else NUMBER, min_size=n, max_size=n))
+        out.append(Line(k + 1, ",".join(nums) + draw(TAIL)))
+    return out
+
+
+def _same(a: Instance | LineError, b: Instance | LineError) -> None:
+    if isinstance(b, LineError):
+        assert isinstance(a, LineError) and str(a) == str(b)
+        return
+    assert isinstance(a, Instance), a
+    assert a.points.dtype == b.points.dtype and a.points.shape == b.points.shape
+    assert np.array_equal(a.points, b.points)
+    assert (a.box_type, a.text, a.confidence, a.dont_care, a.line, a.integer) == (
+        b.box_type,
+        b.text,
+        b.confidence,
+        b.dont_care,
+        b.line,
+        b.integer,
+    )
+
+
+def _one(parse: object, *args: object) -> Instance | LineError:
+    try:
+        return parse(*args)  # type: ignore[operator,no-any-return]
+    except LineError as exc:
+        return exc
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.booleans().flatmap(lines), BOX_TYPES)
+def test_gt_file_reads_each_line_as_the_line_parser(file: list[Line], bt: BoxType | None) -> None:
+    for got, ln in zip(parse_gt_file(file, bt), file, strict=True):
+        _same(got, _one(parse_gt_line, ln.text, ln.number, bt))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.booleans().flatmap(lines), SCHEMAS, BOX_TYPES)
+def test_det_file_reads_each_line_as_the_line_parser(
+    file: list[Line], schema: DetSchema, bt: BoxType | None
+) -> None:
+    for got, ln in zip(parse_det_file(file, schema, bt), file, strict=True):
+        _same(got, _one(parse_det_line, ln.text, ln.number, schema, bt))
+
+
+def test_a_bad_line_stays_located_and_the_others_are_read() -> None:
+    file = [
+        Line(1, "0,0,10,0,10,5,0,5,hello"),
+        Line(2, "1,2,3"),  # too few numbers: its own error, the others still read
+        Line(4, '5,5,9,5,9,8,5,8,"###"'),
+    ]
+    got = parse_gt_file(file)
+    assert isinstance(got[0], Instance) and isinstance(got[2], Instance)
+    assert isinstance(got[1], LineError)
+    assert got[2].dont_care and got[2].line == 4
+    assert got[0].points.tolist() == [[0, 0], [10, 0], [10, 5], [0, 5]]
+    assert got[0].points.dtype == np.float64 and got[0].points.shape == (4, 2)
+
+
+def test_ltrb_boxes_become_quads_and_a_reversed_one_is_refused_by_the_line_parser() -> None:
+    good = parse_gt_file([Line(1, "1,2,5,6,a"), Line(2, "0,0,3,4,b")])
+    assert [g.points.tolist() for g in good if isinstance(g, Instance)] == [
+        [[1, 2], [5, 2], [5, 6], [1, 6]],
+        [[0, 0], [3, 0], [3, 4], [0, 4]],
+    ]
+    mixed = parse_gt_file([Line(1, "1,2,5,6,a"), Line(2, "9,0,3,4,b")])
+    assert isinstance(mixed[0], Instance)
+    assert isinstance(mixed[1], LineError) and "xmax < xmin" in str(mixed[1])
+
+
+def test_det_confidences_are_read_in_the_one_array_path() -> None:
+    got = parse_det_file(
+        [Line(1, "0,0,4,0,4,4,0,4,0.75"), Line(2, "1,1,5,1,5,5,1,5,1")], DetSchema(confidence=True)
+    )
+    assert [g.confidence for g in got if isinstance(g, Instance)] == [0.75, 1.0]
+
+
+PLAIN_TAIL = st.sampled_from(
+    ["", ",###", ",word", ',"q, t"', ",0.95", ",1", ",0.5,w", ",12,34", ",", ", 7x", ",é"]
+)
+
+
+@st.composite
+def plain_files(draw: st.DrawFn) -> bytes:
+    """Files of integer QUAD lines with assorted tails, line ends and stray bytes."""
+    rows = []
+    for _ in range(draw(st.integers(1, 6))):
+        nums = draw(
+            st.lists(
+                st.sampled_from(["0", "-0", "7", " 12", "-3 ", "1999"]), min_size=8, max_size=8
+            )
+        )
+        rows.append(",".join(nums) + draw(PLAIN_TAIL))
+    text = "\n".join(rows) + draw(st.sampled_from(["", "\n", "\n\n", "\r\n"]))
+    return draw(st.sampled_from([b"", b"\xef\xbb\xbf"])) + text.encode()
+
+
+def _split(data: bytes) -> list[Line]:
+    from metrics.io.archive import Member, split_lines
+
+    return split_lines(Member("f.txt", "f.txt", data), [])
+
+
+@settings(max_examples=300, deadline=None)
+@given(plain_files(), st.sampled_from([None, BoxType.QUAD]))
+def test_plain_gt_files_read_as_the_line_parser(data: bytes, bt: BoxType | None) -> None:
+    got = plain_quads(data, bt)
+    if got is None:
+        return  # read line by line instead
+    lines = _split(data)
+    assert len(got) == len(lines)
+    for g, ln in zip(got, lines, strict=True):
+        _same(g, _one(parse_gt_line, ln.text, ln.number, bt))
+
+
+@settings(max_examples=300, deadline=None)
+@given(plain_files(), SCHEMAS, st.sampled_from([None, BoxType.QUAD]))
+def test_plain_det_files_read_as_the_line_parser(
+    data: bytes, schema: DetSchema, bt: BoxType | None
+) -> None:
+    got = plain_quads(data, bt, schema)
+    if got is None:
+        return
+    lines = _split(data)
+    assert len(got) == len(lines)
+    for g, ln in zip(got, lines, strict=True):
+        _same(g, _one(parse_det_line, ln.text, ln.number, schema, bt))
+
+
+def test_the_plain_path_takes_ordinary_files_and_leaves_the_rest() -> None:
+    gt = b'0,0,10,0,10,5,0,5,hello\n1,1,4,1,4,4,1,4,###\n-0,2,3,2,3,3,0,3,"x, y"\n'
+    got = plain_quads(gt, None)
+    assert got is not None and [g.text for g in got] == ["hello", "###", "x, y"]
+    assert got[1].dont_care and [g.line for g in got] == [1, 2, 3]
+    assert str(got[2].points[0, 0]) == "-0.0"  # as float("-0")
+    det = b"0,0,10,0,10,5,0,5,0.9\n1,1,4,1,4,4,1,4,1\n"
+    scored = plain_quads(det, None, DetSchema(confidence=True))
+    assert scored is not None and [d.confidence for d in scored] == [0.9, 1.0]
+    assert plain_quads(det, None, DetSchema()) is None  # no confidences: the line parser says
+    assert plain_quads(b"0,0,10,0,10,5,0,5,a\n\n1,1,4,1,4,4,1,4,b\n", None) is None  # line 3
+    assert plain_quads(b"0,0,10,0,10,5,0,5,7,8,a\n", None) is None  # more numbers
+    assert plain_quads(b"0,0,10,0,10,5,0,5,a\r\n", None) is None
+    assert plain_quads(b"1,2,3,4,a\n", None) is None  # LTRB
