@@ -173,66 +173,109 @@ def _one(parse: Callable[..., Instance], *args: object) -> Parsed:
 
 
 _SP = r"[ \t\f\v]*"  # what \s matches inside one line
-_PLAIN_QUAD = re.compile(
-    "^" + ",".join([rf"{_SP}(-?\d+){_SP}"] * 8) + r"(?:,([^\n]*))?$", re.MULTILINE | re.ASCII
-)
+_PLAIN = {
+    n: re.compile(
+        "^" + ",".join([rf"{_SP}(-?\d+){_SP}"] * n) + r"(?:,([^\n]*))?$", re.MULTILINE | re.ASCII
+    )
+    for n in (8, 4)  # QUAD, then LTRB
+}
 
 
 def _plain_text(data: bytes) -> tuple[str, int] | None:
-    """The text of a file and its line count when every line is numbered by its position
-    (no CR, NUL, empty line inside, or undecodable byte); None otherwise."""
+    """The text of a file (CRs dropped) and its line count when every line is numbered by
+    its position (no NUL, empty line inside, undecodable byte or CR-only line ends); None
+    otherwise."""
     if data.startswith(BOM):
         data = data[len(BOM) :]
-    if b"\r" in data or b"\x00" in data or b"\n\n" in data or data.startswith(b"\n"):
+    if b"\r" in data:  # CRs are dropped (as ``split_lines`` does), unless they end the lines
+        body = data.rstrip(b"\r\n")
+        if b"\r" in body and b"\n" not in body:
+            return None
+        data = data.replace(b"\r", b"")
+    if b"\x00" in data or b"\n\n" in data or data.startswith(b"\n"):
         return None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    body = text[:-1] if text.endswith("\n") else text
-    return (text, body.count("\n") + 1) if body else None
+    lines = text[:-1] if text.endswith("\n") else text
+    return (text, lines.count("\n") + 1) if lines else None
+
+
+Scan = tuple[str, list[tuple[str, ...]]]
+
+
+def scan_plain(data: bytes) -> Scan | None:
+    """The text of a file and its rows (eight integer fields and the raw tail) when every
+    line is an integer QUAD line, or (four and the tail) when every line is an integer LTRB
+    box, found with one regex over the whole file; None otherwise."""
+    found = _plain_text(data)
+    if found is None:
+        return None
+    text, n_lines = found
+    for pattern in _PLAIN.values():
+        rows = pattern.findall(text)
+        if len(rows) == n_lines:
+            return text, rows
+    return None
+
+
+def plain_det_shape(scan: Scan) -> tuple[bool, bool] | None:
+    """What ``shape_of`` over the file's detection lines infers: (a confidence-like tail,
+    a transcription); None when a tail is more than an optional lone confidence."""
+    tails = [r[-1] for r in scan[1]]
+    if any(t and ("," in t or not _CONF.match(t)) for t in tails):
+        return None
+    return any("." in t for t in tails), False
 
 
 def plain_quads(
-    data: bytes, box_type: BoxType | None, schema: DetSchema | None = None
+    data: bytes,
+    box_type: BoxType | None,
+    schema: DetSchema | None = None,
+    scan: Scan | None = None,
 ) -> list[Instance] | None:
-    """A file of integer QUAD lines (a GT transcription, or a detection confidence after the
-    eight numbers) read with one regex over the whole file: each line as ``parse_gt_line``
+    """A file of integer QUAD or LTRB lines (a GT transcription, or a detection confidence
+    after the numbers) read with one regex over the whole file: each line as ``parse_gt_line``
     (``schema`` None) or ``parse_det_line`` reads it. None when any line needs more than
     that (the caller then reads the file line by line, with the same results)."""
-    found = _plain_text(data)
-    if found is None or box_type not in (None, BoxType.QUAD):
+    scan = scan or scan_plain(data)
+    if scan is None:
         return None
-    text, n_lines = found
-    rows = _PLAIN_QUAD.findall(text)
-    if len(rows) != n_lines:
+    text, rows = scan
+    kind = BoxType.QUAD if len(rows[0]) == 9 else BoxType.LTRB
+    if box_type not in (None, kind):
         return None
-    tails = [r[8] for r in rows]
+    tails = [r[-1] for r in rows]
     if schema is not None and ",\n" in text + "\n" and not any(tails):
         return None  # a trailing comma: the full grammar decides (it may split the numbers)
     extra = _tails(tails, box_type, schema)
     if extra is None:
         return None
-    values = _quad_values(rows, "-0" in text)
+    values = _int_values(rows, "-0" in text)
     if values is None:
         return None
-    pts = values.reshape(len(rows), 4, 2)
-    quad = BoxType.QUAD
+    if kind is BoxType.LTRB:
+        if ((values[:, 2] < values[:, 0]) | (values[:, 3] < values[:, 1])).any():
+            return None  # the line parser words the error
+        pts = values[:, _LTRB_CORNERS]
+    else:
+        pts = values.reshape(len(rows), 4, 2)
     if schema is None:
         return [
-            Instance(p, quad, t, None, t == DONT_CARE, k, True, None)
+            Instance(p, kind, t, None, t == DONT_CARE, k, True, None)
             for k, (p, t) in enumerate(zip(pts, extra, strict=True), start=1)
         ]
     return [
-        Instance(p, quad, None, c, False, k, True, None)
+        Instance(p, kind, None, c, False, k, True, None)
         for k, (p, c) in enumerate(zip(pts, extra, strict=True), start=1)
     ]
 
 
-def _quad_values(rows: list[tuple[str, ...]], minus_zero: bool) -> FloatArray | None:
-    """The eight integer fields of each row as floats; None beyond ``COORD_LIMIT``."""
+def _int_values(rows: list[tuple[str, ...]], minus_zero: bool) -> FloatArray | None:
+    """The integer fields of each row as floats; None beyond ``COORD_LIMIT``."""
     try:
-        ints = np.array([r[:8] for r in rows], dtype=np.int64)
+        ints = np.array([r[:-1] for r in rows], dtype=np.int64)
     except (ValueError, OverflowError):
         return None
     if np.abs(ints).max() > COORD_LIMIT:

@@ -10,8 +10,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
-import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,18 +17,16 @@ import numpy as np
 import shapely
 
 from metrics.geometry import polygons, signed_areas
-from metrics.io.archive import IMAGE_SUFFIXES, Line, Member, read_members, split_lines
+from metrics.io.archive import IMAGE_SUFFIXES, Line, Member, read_members
 from metrics.io.detect import Detected, detect
-from metrics.io.filelines import parse_det_file, parse_gt_file, plain_quads
+from metrics.io.filelines import Scan, scan_plain
 from metrics.io.formats import HIERTEXT, ICDAR, Entry, Role
 from metrics.io.formats import load as formats
 from metrics.io.formats.base import forget_parsed
 from metrics.io.hiertext import load_hiertext
+from metrics.io.icdar_files import det_schema, located_error, read_det, read_gt
 from metrics.io.lines import (
     DetSchema,
-    LineError,
-    infer_det_schema,
-    shape_of,
 )
 from metrics.io.pairing import IdMatcher, gt_id, natural_key, stem
 from metrics.model import (
@@ -38,7 +34,6 @@ from metrics.model import (
     Dataset,
     FloatArray,
     InputError,
-    Instance,
     Problem,
     Sample,
     Severity,
@@ -69,70 +64,8 @@ class LoadOptions:
     det_format: str | None = None
 
 
-_NUMBER_RUN = re.compile(r"\s*-?\d+(?:\s*,\s*-?\d+)+\s*")
-
-
-def _err(member: Member, line: int | None, msg: str, sid: str | None) -> Problem:
-    return Problem(Severity.ERROR, member.label, line, msg, sid)
-
-
-def _read_gt(
-    member: Member, sid: str, box_type: BoxType | None, problems: list[Problem]
-) -> tuple[Instance, ...]:
-    plain = plain_quads(member.data, box_type)
-    if plain is not None:  # integer QUADs and their texts (never a run of numbers)
-        return tuple(plain)
-    out = []
-    lines = split_lines(member, problems)
-    for ln, parsed in zip(lines, parse_gt_file(lines, box_type), strict=True):
-        if isinstance(parsed, LineError):
-            problems.append(_err(member, ln.number, f"{parsed}: {ln.text[:80]!r}", sid))
-            continue
-        out.append(parsed)
-        if out[-1].box_type is BoxType.QUAD and _NUMBER_RUN.fullmatch(out[-1].text or ""):
-            problems.append(
-                Problem(
-                    Severity.WARNING,
-                    member.label,
-                    ln.number,
-                    f"transcription {out[-1].text!r} is a run of numbers: read as the text of "
-                    "a QUAD (ICDAR grammar); if they are more vertices, the file is a "
-                    "polygon format that needs a transcription at the end",
-                    sid,
-                )
-            )
-    return tuple(out)
-
-
-def _read_det(
-    member: Member,
-    lines: list[Line],
-    sid: str,
-    schema: DetSchema,
-    box_type: BoxType | None,
-    problems: list[Problem],
-) -> tuple[Instance, ...]:
-    plain = plain_quads(member.data, box_type, schema)
-    if plain is not None:
-        return tuple(plain)
-    out = []
-    for ln, parsed in zip(lines, parse_det_file(lines, schema, box_type), strict=True):
-        if isinstance(parsed, LineError):
-            problems.append(_err(member, ln.number, f"{parsed}: {ln.text[:80]!r}", sid))
-        else:
-            out.append(parsed)
-    return tuple(out)
-
-
-def _det_schema(lines: Iterable[list[Line]], opts: LoadOptions) -> DetSchema:
-    shapes = [shape_of(ln.text) for member_lines in lines for ln in member_lines]
-    inferred = infer_det_schema(shapes)
-    return DetSchema(
-        confidence=inferred.confidence if opts.det_confidence is None else opts.det_confidence,
-        transcription=(
-            inferred.transcription if opts.det_transcription is None else opts.det_transcription
-        ),
-    )
+def _forced(opts: LoadOptions) -> tuple[bool | None, bool | None]:
+    return opts.det_confidence, opts.det_transcription
 
 
 def _index_gt(members: list[Member], problems: list[Problem]) -> dict[str, Member]:
@@ -141,7 +74,7 @@ def _index_gt(members: list[Member], problems: list[Problem]) -> dict[str, Membe
         sid = gt_id(m.name)
         if sid in by_id:
             problems.append(
-                _err(
+                located_error(
                     m,
                     None,
                     f"two GT files give the sample id {sid!r} (also {by_id[sid].label})",
@@ -161,7 +94,7 @@ def _pair(
         sid = matcher.match(m.name)
         if sid is None:
             problems.append(
-                _err(
+                located_error(
                     m,
                     None,
                     f"{what} file matches no GT file (ids look like "
@@ -171,7 +104,7 @@ def _pair(
             )
         elif sid in out:
             problems.append(
-                _err(
+                located_error(
                     m,
                     None,
                     f"{what} file gives sample id {sid!r} again (also {out[sid].label})",
@@ -309,10 +242,11 @@ def _load(
     det_by_id: dict[str, Member] = {}
     schema = DetSchema()
     det_lines: dict[str, list[Line]] = {}
+    scans: dict[str, Scan | None] = {}
     if det is not None:
         det_members = _txt(dfound) if dfound is not None else []
-        det_lines = {m.label: split_lines(m, problems) for m in det_members}
-        schema = _det_schema(det_lines.values(), opts)
+        scans = {m.label: scan_plain(m.data) for m in det_members}
+        schema, det_lines = det_schema(det_members, scans, _forced(opts), problems)
         det_by_id = _pair(det_members, matcher, "detection", problems)
     lines_by_id = (
         _pair(read_members(gt_lines), matcher, "text-line GT", problems)
@@ -326,13 +260,21 @@ def _load(
         samples.append(
             Sample(
                 id=sid,
-                gt=_read_gt(g, sid, opts.gt_box_type, problems),
-                det=_read_det(d, det_lines[d.label], sid, schema, opts.det_box_type, problems)
+                gt=read_gt(g, sid, opts.gt_box_type, problems),
+                det=read_det(
+                    d,
+                    det_lines.get(d.label),
+                    sid,
+                    schema,
+                    opts.det_box_type,
+                    problems,
+                    scans[d.label],
+                )
                 if d
                 else (),
                 gt_source=g.label,
                 det_source=d.label if d else None,
-                gt_lines=_read_gt(t, sid, opts.gt_box_type, problems)
+                gt_lines=read_gt(t, sid, opts.gt_box_type, problems)
                 if t
                 else (() if gt_lines is not None else None),
                 gt_lines_source=t.label if t else None,
@@ -376,14 +318,22 @@ def _icdar_entries(
         out = []
         for m in members:
             sid = gt_id(m.name)
-            out.append(Entry(sid, _read_gt(m, sid, opts.gt_box_type, problems), m.label))
+            out.append(Entry(sid, read_gt(m, sid, opts.gt_box_type, problems), m.label))
         return out
-    lines = {m.label: split_lines(m, problems) for m in members}
-    schema = _det_schema(lines.values(), opts)
+    scans = {m.label: scan_plain(m.data) for m in members}
+    schema, lines = det_schema(members, scans, _forced(opts), problems)
     return [
         Entry(
             stem(m.name),
-            _read_det(m, lines[m.label], stem(m.name), schema, opts.det_box_type, problems),
+            read_det(
+                m,
+                lines.get(m.label),
+                stem(m.name),
+                schema,
+                opts.det_box_type,
+                problems,
+                scans[m.label],
+            ),
             m.label,
         )
         for m in members

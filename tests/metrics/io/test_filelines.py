@@ -120,16 +120,16 @@ PLAIN_TAIL = st.sampled_from(
 
 @st.composite
 def plain_files(draw: st.DrawFn) -> bytes:
-    """Files of integer QUAD lines with assorted tails, line ends and stray bytes."""
+    """Files of integer QUAD or LTRB lines with assorted tails, line ends and stray bytes."""
     rows = []
+    width = draw(st.sampled_from([8, 8, 4]))
     for _ in range(draw(st.integers(1, 6))):
-        nums = draw(
-            st.lists(
-                st.sampled_from(["0", "-0", "7", " 12", "-3 ", "1999"]), min_size=8, max_size=8
-            )
-        )
-        rows.append(",".join(nums) + draw(PLAIN_TAIL))
+        fields = st.sampled_from(["0", "-0", "7", " 12", "-3 ", "1999"])
+        n = draw(st.sampled_from([width, width, 4, 8]))
+        rows.append(",".join(draw(st.lists(fields, min_size=n, max_size=n))) + draw(PLAIN_TAIL))
     text = "\n".join(rows) + draw(st.sampled_from(["", "\n", "\n\n", "\r\n"]))
+    if draw(st.booleans()):
+        text = text.replace("\n", "\r\n")
     return draw(st.sampled_from([b"", b"\xef\xbb\xbf"])) + text.encode()
 
 
@@ -140,7 +140,7 @@ def _split(data: bytes) -> list[Line]:
 
 
 @settings(max_examples=300, deadline=None)
-@given(plain_files(), st.sampled_from([None, BoxType.QUAD]))
+@given(plain_files(), BOX_TYPES)
 def test_plain_gt_files_read_as_the_line_parser(data: bytes, bt: BoxType | None) -> None:
     got = plain_quads(data, bt)
     if got is None:
@@ -152,7 +152,7 @@ def test_plain_gt_files_read_as_the_line_parser(data: bytes, bt: BoxType | None)
 
 
 @settings(max_examples=300, deadline=None)
-@given(plain_files(), SCHEMAS, st.sampled_from([None, BoxType.QUAD]))
+@given(plain_files(), SCHEMAS, BOX_TYPES)
 def test_plain_det_files_read_as_the_line_parser(
     data: bytes, schema: DetSchema, bt: BoxType | None
 ) -> None:
@@ -177,5 +177,9 @@ def test_the_plain_path_takes_ordinary_files_and_leaves_the_rest() -> None:
     assert plain_quads(det, None, DetSchema()) is None  # no confidences: the line parser says
     assert plain_quads(b"0,0,10,0,10,5,0,5,a\n\n1,1,4,1,4,4,1,4,b\n", None) is None  # line 3
     assert plain_quads(b"0,0,10,0,10,5,0,5,7,8,a\n", None) is None  # more numbers
-    assert plain_quads(b"0,0,10,0,10,5,0,5,a\r\n", None) is None
-    assert plain_quads(b"1,2,3,4,a\n", None) is None  # LTRB
+    assert plain_quads(b"0,0,10,0,10,5,0,5,a\r1,1,4,1,4,4,1,4,b\r", None) is None  # CR only
+    ltrb = plain_quads(b'38, 43, 920, 215, "Tiredness"\r\n', None)
+    assert ltrb is not None and ltrb[0].box_type is BoxType.LTRB and ltrb[0].text == "Tiredness"
+    assert ltrb[0].points.tolist() == [[38, 43], [920, 43], [920, 215], [38, 215]]
+    assert plain_quads(b"9,0,3,4,a\n", None) is None  # xmax < xmin: the line parser says
+    assert plain_quads(b"1,2,3,4,a\n", BoxType.QUAD) is None
