@@ -8,22 +8,21 @@ visited once and every metric is applied to it). Input problems follow spec 6.1:
 
 from __future__ import annotations
 
+import functools
 import logging
-import signal
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import metrics.cache as cache
 import metrics.guard as guard
+import metrics.pool as pool
 from metrics.model import Dataset, InputError, Problem, Sample, Severity
+from metrics.pool import Cancelled as Cancelled  # re-exported: callers catch it here
 from metrics.registry import METRICS, make_params
 from metrics.results import Evaluation, SampleResult, aggregate
 from metrics.spec import MetricSpec
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future
 
 log = logging.getLogger(__name__)
 
@@ -33,10 +32,6 @@ Cancel = Callable[[], bool]
 
 
 _BLOCK = 256  # samples whose geometry is computed in one vectorized pass
-
-
-class Cancelled(Exception):
-    """The caller's cancel callback returned True."""
 
 
 @dataclass(frozen=True)
@@ -213,11 +208,12 @@ def run(
         samples.sort(key=lambda s: s.id != first)
     t0 = time.perf_counter()
     ids = [s.id for s in specs]
-    rows, failed = (
-        _run_parallel(samples, ids, params, excluded, workers, progress, cancel)
-        if workers > 1 and len(samples) > 1
-        else _run_serial(samples, ids, params, excluded, progress, cancel)
-    )
+    with pool.paused_gc():
+        rows, failed = (
+            _run_parallel(samples, ids, params, excluded, workers, progress, cancel)
+            if workers > 1 and len(samples) > 1
+            else _run_serial(samples, ids, params, excluded, progress, cancel)
+        )
     problems = _failures(failed, excluded, problems, policy)
     log.debug("evaluated %d samples in %.3fs", len(samples), time.perf_counter() - t0)
     by_id = {s.id: row for s, row in zip(samples, rows, strict=True)}
@@ -253,33 +249,6 @@ def _run_serial(
     return rows, failed
 
 
-# The samples of the parallel run in progress: workers forked from this process read their
-# slices from here instead of receiving them pickled (see ``_run_parallel``).
-_SHARED: Sequence[Sample] = ()
-
-
-def _evaluate_slice(
-    start: int,
-    stop: int,
-    ids: Sequence[str],
-    params: Sequence[Any],
-    excluded: Mapping[str, set[str]],
-) -> tuple[Rows, Failed]:
-    """``_evaluate_chunk`` of ``_SHARED[start:stop]`` (in a forked worker)."""
-    return _evaluate_chunk(_SHARED[start:stop], ids, params, excluded)
-
-
-def _fork_context() -> Any:
-    """The fork start method when it is the platform's default and no other thread runs
-    (forking a threaded process is unsafe); None otherwise."""
-    import multiprocessing
-    import threading
-
-    if multiprocessing.get_start_method() != "fork" or threading.active_count() > 1:
-        return None
-    return multiprocessing.get_context("fork")
-
-
 def _run_parallel(
     samples: list[Sample],
     ids: list[str],
@@ -289,62 +258,16 @@ def _run_parallel(
     progress: Progress | None,
     cancel: Cancel | None,
 ) -> tuple[Rows, Failed]:
-    """Slices of about a quarter of a worker's share (at most ``_BLOCK`` samples, so the
-    geometry stays vectorized); with fork, workers inherit the samples and only the results
-    are pickled."""
-    from concurrent.futures import ProcessPoolExecutor  # only with workers (start-up)
-
-    global _SHARED
-    size = max(1, min(_BLOCK, -(-len(samples) // (workers * 4))))
-    bounds = [(a, min(a + size, len(samples))) for a in range(0, len(samples), size)]
-    context = _fork_context()
+    """Slices of at most ``_BLOCK`` samples (so the geometry stays vectorized) shared
+    between this process and ``workers - 1`` worker processes (``metrics.pool``)."""
+    job = functools.partial(_evaluate_chunk, ids=ids, params=params, excluded=excluded)
+    bounds = pool.slice_bounds(len(samples), workers, _BLOCK)
     rows: Rows = []
     failed: Failed = []
-    try:
-        if context is not None:
-            _SHARED = samples  # before the first submit: the workers fork then
-        with ProcessPoolExecutor(
-            max_workers=workers, mp_context=context, initializer=_ignore_interrupts
-        ) as pool:
-            futures = [
-                pool.submit(_evaluate_slice, a, b, ids, params, excluded)
-                if context is not None
-                else pool.submit(_evaluate_chunk, samples[a:b], ids, params, excluded)
-                for a, b in bounds
-            ]
-            try:
-                _gather(futures, bounds, rows, failed, len(samples), progress, cancel)
-            except BaseException:  # Ctrl-C or cancel: drop the queued slices, then re-raise
-                pool.shutdown(wait=True, cancel_futures=True)
-                raise
-    finally:
-        _SHARED = ()
-    return rows, failed
-
-
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the main process (which stops them): no worker tracebacks."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _gather(
-    futures: list[Future[tuple[Rows, Failed]]],
-    bounds: list[tuple[int, int]],
-    rows: Rows,
-    failed: Failed,
-    total: int,
-    progress: Progress | None,
-    cancel: Cancel | None,
-) -> None:
-    """The slices' results in order, with progress; Cancelled when the caller cancels."""
-    for fut, (_, stop) in zip(futures, bounds, strict=True):
-        if cancel is not None and cancel():
-            raise Cancelled()
-        chunk_rows, problems = fut.result()
+    for chunk_rows, problems in pool.run_slices(samples, job, bounds, workers, progress, cancel):
         rows.extend(chunk_rows)
         failed.extend(problems)
-        if progress is not None:
-            progress(stop, total)
+    return rows, failed
 
 
 def _failures(

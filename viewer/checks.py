@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, Signal
 
 from metrics.check import Finding, check_dataset
 from metrics.model import Dataset
+from viewer.quiet_gc import quiet_gc
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +42,8 @@ class CheckWorker(QObject):
 
     def _run(self) -> None:
         try:
-            findings, error = check_dataset(self.dataset), ""
+            with quiet_gc():  # no collection in this thread holds the UI thread
+                findings, error = check_dataset(self.dataset), ""
         except Exception as exc:  # a checker bug must not take the window down
             log.warning("dataset check failed", exc_info=True)
             findings, error = [], f"dataset check failed ({type(exc).__name__}: {exc})"

@@ -97,7 +97,8 @@ class Session(QObject):
         busy = self.is_busy()
         if not busy:
             gc.freeze()  # the results stay while shown: full collections over them stalled a
-            # 1,000-word page switch by ~80 ms (unfrozen when the dataset is replaced)
+            # 1,000-word page switch by ~80 ms (a replaced dataset is still freed by
+            # reference counting; see viewer.quiet_gc)
         self.busy_changed.emit(busy)
 
     def _evaluating_sides(self) -> list[Side]:
@@ -135,7 +136,6 @@ class Session(QObject):
     ) -> None:
         """Show a loaded dataset (side A) and start evaluating it."""
         self.cancel()
-        gc.unfreeze()  # the old dataset may go now (see _emit_busy)
         self.close_comparison(emit=False)
         old = self.a
         self.paths = paths

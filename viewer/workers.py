@@ -14,6 +14,7 @@ from metrics.registry import MetricSpec, applicable
 from metrics.results import Evaluation, SampleResult
 from metrics.runner import Cancelled, Plan, plan_all, run
 from viewer.paths import DatasetPaths
+from viewer.quiet_gc import quiet_gc
 from viewer.scene.rows import SampleRow, sample_row
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,10 @@ class EvaluationWorker(QThread):
         self._cancel = True
 
     def run(self) -> None:
+        with quiet_gc():  # no collection in this thread holds the UI thread
+            self._evaluate()
+
+    def _evaluate(self) -> None:
         try:
             if self.first is not None and len(self.dataset) > 1:
                 one = Dataset(
@@ -262,6 +267,10 @@ class LoadWorker(QThread):
         self.error = ""
 
     def run(self) -> None:
+        with quiet_gc():  # no collection in this thread holds the UI thread
+            self._load()
+
+    def _load(self) -> None:
         p = self.paths
         try:
             ds = load_dataset(p.gt, p.det, gt_lines=p.gt_lines, images=p.images)

@@ -9,7 +9,10 @@ give it (0666 minus the umask, usually 0644), not ``mkstemp``'s private 0600.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 
 def _umask() -> int:
@@ -32,6 +35,25 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | str) -> None:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@contextmanager
+def atomic_file(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """A binary file to write in pieces; it replaces ``path`` when the block ends normally
+    (as ``atomic_write``: parent folders created, the temporary file removed on any error)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # only when something is written (start-up of engine commands)
+
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            yield fh
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, target)
     except BaseException:

@@ -32,6 +32,7 @@ from metrics.io.lines import (
     parse_det_line,
     parse_gt_line,
 )
+from metrics.io.plainpoly import plain_polygons
 from metrics.model import BoxType, FloatArray, Instance
 
 Parsed = Instance | LineError
@@ -179,6 +180,11 @@ _PLAIN = {
     )
     for n in (8, 4)  # QUAD, then LTRB
 }
+_MORE = re.compile(rf"{_SP}-?\d+{_SP},", re.ASCII)  # a tail starting with an integer and a comma
+# any number of integers, then an optional tail (a polygon line: CTW1500, Total-Text)
+_PLAIN_POLY = re.compile(
+    rf"^((?:{_SP}-?\d+{_SP},)*{_SP}-?\d+{_SP})(?:,([^\n]*))?$", re.MULTILINE | re.ASCII
+)
 
 
 def _plain_text(data: bytes) -> tuple[str, int] | None:
@@ -215,9 +221,10 @@ def scan_plain(data: bytes) -> Scan | None:
     text, n_lines = found
     for pattern in _PLAIN.values():
         rows = pattern.findall(text)
-        if len(rows) == n_lines:
+        if len(rows) == n_lines and not any(_MORE.match(r[-1]) for r in rows):
             return text, rows
-    return None
+    rows = _PLAIN_POLY.findall(text)  # more integers on some line: polygons
+    return (text, rows) if len(rows) == n_lines else None
 
 
 def plain_det_shape(scan: Scan) -> tuple[bool, bool] | None:
@@ -243,6 +250,8 @@ def plain_quads(
     if scan is None:
         return None
     text, rows = scan
+    if len(rows[0]) == 2:
+        return None if box_type is not None else plain_polygons(text, rows, schema)
     kind = BoxType.QUAD if len(rows[0]) == 9 else BoxType.LTRB
     if box_type not in (None, kind):
         return None

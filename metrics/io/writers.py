@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import json
+import functools
 import math
 import os
 from collections.abc import Mapping, Sequence
@@ -16,6 +16,7 @@ import shapely
 from metrics.evidence import Region
 from metrics.geometry import rings_of
 from metrics.io.atomic import atomic_write
+from metrics.io.json_stream import Entries, write_document
 from metrics.results import Evaluation, SampleResult, SweepTally
 
 
@@ -89,8 +90,10 @@ def sweep_dict(t: SweepTally) -> dict[str, Any]:
     }
 
 
-def evaluation_dict(ev: Evaluation, evidence: bool = False) -> dict[str, Any]:
-    """``{"metric", "params", "global", "per_image", "problems", "excluded"}``."""
+def evaluation_dict(ev: Evaluation, evidence: bool = False, lazy: bool = False) -> dict[str, Any]:
+    """``{"metric", "params", "global", "per_image", "problems", "excluded"}``; ``lazy``:
+    ``per_image`` made entry by entry as it is written (``metrics.io.json_stream``)."""
+    items = list(ev.results.items())
     glob: dict[str, Any] = {"recall": ev.recall, "precision": ev.precision, "hmean": ev.hmean}
     if ev.summary is not None:
         glob.update(ev.summary.tally.values)
@@ -102,7 +105,14 @@ def evaluation_dict(ev: Evaluation, evidence: bool = False) -> dict[str, Any]:
         "metric": ev.metric,
         "params": dataclasses.asdict(ev.params),
         "global": glob,
-        "per_image": {sid: sample_dict(r, evidence) for sid, r in ev.results.items()},
+        "per_image": (
+            Entries(
+                ((sid, functools.partial(sample_dict, r, evidence)) for sid, r in items),
+                not items,
+            )
+            if lazy
+            else {sid: sample_dict(r, evidence) for sid, r in items}
+        ),
         "problems": [str(p) for p in ev.problems],
         "excluded": list(ev.excluded),
     }
@@ -112,10 +122,8 @@ def write_json(
     path: str | os.PathLike[str], evaluations: Sequence[Evaluation], evidence: bool = False
 ) -> None:
     """One object for one metric, a list of objects for several."""
-    data: Any = [evaluation_dict(e, evidence) for e in evaluations]
-    if len(data) == 1:
-        data = data[0]
-    atomic_write(path, json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False) + "\n")
+    data: Any = [evaluation_dict(e, evidence, lazy=True) for e in evaluations]
+    write_document(path, data[0] if len(data) == 1 else data)  # written as it is made
 
 
 def write_csv(path: str | os.PathLike[str], evaluations: Sequence[Evaluation]) -> None:

@@ -52,15 +52,15 @@ def test_forked_and_pickling_workers_give_the_same_json(
 ) -> None:
     """Workers that inherit the samples (fork) and workers sent them pickled (spawn
     platforms, threaded callers) write what one process writes."""
-    import metrics.runner as runner
+    import metrics.pool as pool
 
     if not fork:
-        monkeypatch.setattr(runner, "_fork_context", lambda: None)
-    elif runner._fork_context() is None:
+        monkeypatch.setattr(pool, "fork_context", lambda: None)
+    elif pool.fork_context() is None:
         pytest.skip("fork is not this platform's default start method (or a thread runs)")
     ds = load_dataset(demo_paths().gt, demo_paths().det_b)
     assert _json(_all(ds, 2), tmp_path / "2.json") == _json(_all(ds, 1), tmp_path / "1.json")
-    assert runner._SHARED == ()  # nothing left behind
+    assert pool._SHARED == () and pool._JOB is None  # nothing left behind
 
 
 @pytest.mark.conformance

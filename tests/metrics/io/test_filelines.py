@@ -120,12 +120,13 @@ PLAIN_TAIL = st.sampled_from(
 
 @st.composite
 def plain_files(draw: st.DrawFn) -> bytes:
-    """Files of integer QUAD or LTRB lines with assorted tails, line ends and stray bytes."""
+    """Files of integer QUAD, LTRB or polygon lines with assorted tails, line ends and stray
+    bytes."""
     rows = []
-    width = draw(st.sampled_from([8, 8, 4]))
+    width = draw(st.sampled_from([8, 8, 4, 14, 28]))
     for _ in range(draw(st.integers(1, 6))):
         fields = st.sampled_from(["0", "-0", "7", " 12", "-3 ", "1999"])
-        n = draw(st.sampled_from([width, width, 4, 8]))
+        n = draw(st.sampled_from([width, width, 4, 8, 9, 10, 2, 3]))
         rows.append(",".join(draw(st.lists(fields, min_size=n, max_size=n))) + draw(PLAIN_TAIL))
     text = "\n".join(rows) + draw(st.sampled_from(["", "\n", "\n\n", "\r\n"]))
     if draw(st.booleans()):
@@ -176,7 +177,10 @@ def test_the_plain_path_takes_ordinary_files_and_leaves_the_rest() -> None:
     assert scored is not None and [d.confidence for d in scored] == [0.9, 1.0]
     assert plain_quads(det, None, DetSchema()) is None  # no confidences: the line parser says
     assert plain_quads(b"0,0,10,0,10,5,0,5,a\n\n1,1,4,1,4,4,1,4,b\n", None) is None  # line 3
-    assert plain_quads(b"0,0,10,0,10,5,0,5,7,8,a\n", None) is None  # more numbers
+    poly = plain_quads(b"0,0,10,0,10,5,0,5,7,8,a\n", None)  # more numbers: a polygon
+    assert poly is not None and poly[0].box_type is BoxType.POLY and poly[0].text == "a"
+    _same(poly[0], parse_gt_line("0,0,10,0,10,5,0,5,7,8,a", 1))
+    assert plain_quads(b"0,0,10,0,10,5,0,5,7,8,9\n", None) is None  # odd: the parser decides
     assert plain_quads(b"0,0,10,0,10,5,0,5,a\r1,1,4,1,4,4,1,4,b\r", None) is None  # CR only
     ltrb = plain_quads(b'38, 43, 920, 215, "Tiredness"\r\n', None)
     assert ltrb is not None and ltrb[0].box_type is BoxType.LTRB and ltrb[0].text == "Tiredness"

@@ -1,0 +1,101 @@
+"""Plain polygon files (CTW1500, Total-Text): integer vertices and an optional tail, each
+line as the line parser reads it, every coordinate of the file converted in one array.
+
+``metrics.io.filelines.scan_plain`` finds the rows (the run of integers and the tail) with
+one regex over the whole file; here they become instances when every line is one the line
+parser reads without a question: a GT line with its transcription, a detection line with
+nothing or a lone confidence after its vertices. Anything else (a tail that is a number, no
+GT text, an odd count, an LTRB box with xmax < xmin, a detection schema that re-reads the
+last numbers) returns None, and the file is read line by line.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from metrics.io.lines import _CONF, _NUM, COORD_LIMIT, DONT_CARE, DetSchema, dequote
+from metrics.model import BoxType, FloatArray, Instance
+
+_LTRB_CORNERS = np.array([[0, 1], [2, 1], [2, 3], [0, 3]])
+
+
+def _kind(n: int, det: bool) -> BoxType | None:
+    """The box type of ``n`` integer coordinates as the line parser decides it (no forced
+    type); None where it would raise or re-read the numbers."""
+    if n % 2 or n < (4 if det else 2):
+        return None
+    return BoxType.LTRB if n == 4 else BoxType.QUAD if n == 8 else BoxType.POLY
+
+
+def _gt_text(tail: str) -> str | None:
+    """A GT tail's transcription; None where the line parser must decide."""
+    if not tail or _NUM.match(tail.split(",", 1)[0]):  # "" may be no text or an empty one
+        return None
+    return dequote(tail)
+
+
+def _det_confidence(tail: str, schema: DetSchema) -> tuple[bool, float | None]:
+    """(readable here, confidence) of a detection tail: nothing, or a lone confidence."""
+    if not tail.strip():
+        return True, None
+    if "," in tail or not schema.confidence or not _CONF.match(tail):
+        return False, None
+    return True, float(tail)
+
+
+def _values(rows: list[tuple[str, ...]], minus_zero: bool) -> tuple[FloatArray, list[int]] | None:
+    fields = [r[0].split(",") for r in rows]
+    counts = [len(f) for f in fields]
+    flat = [v for f in fields for v in f]
+    try:
+        ints = np.array(flat, dtype=np.int64)
+    except (ValueError, OverflowError):
+        return None
+    if len(ints) and np.abs(ints).max() > COORD_LIMIT:
+        return None
+    values = ints.astype(np.float64)
+    if minus_zero:  # float("-0") is -0.0: keep the sign
+        for k in np.flatnonzero(ints == 0).tolist():
+            if flat[k].strip().startswith("-"):
+                values[k] = -0.0
+    return values, counts
+
+
+def plain_polygons(
+    text: str, rows: list[tuple[str, ...]], schema: DetSchema | None
+) -> list[Instance] | None:
+    """The instances of a scanned polygon file (GT when ``schema`` is None), or None."""
+    if schema is not None and schema.confidence and schema.transcription:
+        return None  # without text, such a schema reads the last two numbers as conf and text
+    found = _values(rows, "-0" in text)
+    if found is None:
+        return None
+    values, counts = found
+    out = []
+    start = 0
+    for k, (row, n) in enumerate(zip(rows, counts, strict=True), start=1):
+        kind = _kind(n, schema is not None)
+        if kind is None:
+            return None
+        v = values[start : start + n]
+        start += n
+        if kind is BoxType.LTRB and (v[2] < v[0] or v[3] < v[1]):
+            return None
+        pts = v[_LTRB_CORNERS] if kind is BoxType.LTRB else v.reshape(-1, 2)
+        inst = _instance(pts, kind, row[1], k, n, schema)
+        if inst is None:
+            return None
+        out.append(inst)
+    return out
+
+
+def _instance(
+    pts: FloatArray, kind: BoxType, tail: str, line: int, n: int, schema: DetSchema | None
+) -> Instance | None:
+    if schema is None:
+        text = _gt_text(tail)
+        if text is None or (n < 4 and text != DONT_CARE):
+            return None
+        return Instance(pts, kind, text, None, text == DONT_CARE, line, True, None)
+    ok, conf = _det_confidence(tail, schema)
+    return Instance(pts, kind, None, conf, False, line, True, None) if ok else None
