@@ -18,6 +18,7 @@ from metrics import robust
 from metrics.evidence import EMPTY_REGION, Region
 from metrics.model import FloatArray
 from metrics.quads import is_convex_quad, quad_intersection_areas
+from metrics.ringstack import ring_stack, stack_polygons, stack_quads, stack_signed_areas
 
 GeomArray = npt.NDArray[np.object_]
 IntArray = npt.NDArray[np.intp]
@@ -191,17 +192,22 @@ def _quad_stack(rings: Sequence[FloatArray]) -> tuple[FloatArray, npt.NDArray[np
     return out, is_quad & is_convex_quad(out)
 
 
+Quads = tuple[FloatArray, npt.NDArray[np.bool_]]  # (N, 4, 2) vertices, convex-quad flags
+
+
 def pair_intersection_areas(
-    a_rings: Sequence[FloatArray],
-    b_rings: Sequence[FloatArray],
+    a_rings: Sequence[FloatArray] | Quads,
+    b_rings: Sequence[FloatArray] | Quads,
     a_geoms: GeomArray,
     b_geoms: GeomArray,
     ia: IntArray,
     ib: IntArray,
 ) -> FloatArray:
-    """|a_ia[k] ∩ b_ib[k]|: numpy clipping for convex quad pairs, GEOS for the others."""
-    qa, ca = _quad_stack(a_rings)
-    qb, cb = _quad_stack(b_rings)
+    """|a_ia[k] ∩ b_ib[k]|: numpy clipping for convex quad pairs, GEOS for the others.
+
+    Each side is given by its rings, or by its quad stack (``metrics.ringstack``)."""
+    qa, ca = a_rings if isinstance(a_rings, tuple) else _quad_stack(a_rings)
+    qb, cb = b_rings if isinstance(b_rings, tuple) else _quad_stack(b_rings)
     fast = ca[ia] & cb[ib]
     out = np.empty(len(ia))
     out[fast] = quad_intersection_areas(qa[ia[fast]], qb[ib[fast]])
@@ -247,11 +253,11 @@ def flat_geometry(
     """
     g_counts = np.fromiter((len(s) for s in gt_points), dtype=np.intp, count=len(gt_points))
     d_counts = np.fromiter((len(s) for s in det_points), dtype=np.intp, count=len(det_points))
-    g_rings = mode_rings([p for s in gt_points for p in s], mode)
-    d_rings = mode_rings([p for s in det_points for p in s], mode)
+    g_rings = ring_stack([p for s in gt_points for p in s], mode)
+    d_rings = ring_stack([p for s in det_points for p in s], mode)
     repair = "buffer0" if mode in BUFFER0_MODES else "make_valid"
-    g_geoms, g_bad = polygons(g_rings, repair=repair)
-    d_geoms, d_bad = polygons(d_rings, repair=repair)
+    g_geoms, g_bad = stack_polygons(g_rings, repair=repair)
+    d_geoms, d_bad = stack_polygons(d_rings, repair=repair)
     g_owner = np.repeat(np.arange(len(g_counts)), g_counts)
     d_owner = np.repeat(np.arange(len(d_counts)), d_counts)
     pi, pj = same_sample_pairs(g_geoms, g_owner, d_geoms, d_owner)
@@ -262,7 +268,8 @@ def flat_geometry(
         if mode in BUFFER0_MODES:
             inter = shapely.area(robust.intersection(d_geoms[pj], g_geoms[pi]))
         else:
-            inter = pair_intersection_areas(g_rings, d_rings, g_geoms, d_geoms, pi, pj)
+            quads = stack_quads(g_rings), stack_quads(d_rings)
+            inter = pair_intersection_areas(*quads, g_geoms, d_geoms, pi, pj)
     return FlatGeometry(
         g_off=np.concatenate([[0], np.cumsum(g_counts)]).astype(np.intp),
         d_off=np.concatenate([[0], np.cumsum(d_counts)]).astype(np.intp),
@@ -270,8 +277,8 @@ def flat_geometry(
         d_owner=d_owner,
         g_geoms=g_geoms,
         d_geoms=d_geoms,
-        g_area=np.abs(signed_areas(g_rings)),
-        d_area=np.abs(signed_areas(d_rings)),
+        g_area=np.abs(stack_signed_areas(g_rings)),
+        d_area=np.abs(stack_signed_areas(d_rings)),
         g_invalid=g_bad,
         d_invalid=d_bad,
         pi=pi,

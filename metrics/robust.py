@@ -121,3 +121,20 @@ def union_all(geoms: Sequence[shapely.Geometry]) -> shapely.Geometry:
         return shapely.union_all(parts)
     except GEOSException as exc:
         raise GeometryError(f"the geometry engine cannot unite these polygons: {exc}") from None
+
+
+def union_rows(geoms: Any, rows: Sequence[Sequence[int]]) -> Any:
+    """``union_all`` of ``geoms[row]`` for each row, in one GEOS call (the same unions as
+    one call per row); row by row, with repairs, when GEOS refuses one of them."""
+    out = np.empty(len(rows), dtype=object)
+    if not len(rows):
+        return out
+    grid = np.full((len(rows), max(len(r) for r in rows)), None, dtype=object)
+    for k, r in enumerate(rows):
+        grid[k, : len(r)] = geoms[np.asarray(r, dtype=np.intp)]
+    try:
+        out[:] = shapely.union_all(grid, axis=1)
+    except GEOSException:
+        for k, r in enumerate(rows):
+            out[k] = union_all([geoms[i] for i in r])
+    return out

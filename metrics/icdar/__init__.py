@@ -7,15 +7,13 @@ matched pair changes.
 
 from __future__ import annotations
 
-from metrics.icdar import curved, iou, tiou, wordline
+from metrics.icdar import curved, iou, tiou, wordline, wordline_batch
 from metrics.icdar.pairs import iou_table
 from metrics.icdar.params import CurvedParams, IouParams, TiouParams, WordlineParams
-from metrics.spec import MetricSpec, each_sample, per_sample, polygon_data, quad_data, with_gt_lines
+from metrics.spec import MetricSpec, polygon_data, quad_data, with_gt_lines
 
 __all__ = ["SPECS", "CurvedParams", "IouParams", "TiouParams", "WordlineParams"]
 
-_curved_validate = each_sample(curved.validate)
-_wordline_validate = each_sample(wordline.validate)
 # The official curved script refuses counter-clockwise polygons (spec 3.9 C1; Total-Text's
 # TedEval/CLEval GT copy is counter-clockwise): --metric all reverses them, with a note.
 _ORIENT = {"auto_orient": "true"}
@@ -55,7 +53,7 @@ SPECS: tuple[MetricSpec, ...] = (
         title="curved IoU",
         params_type=CurvedParams,
         evaluate=curved.evaluate_batch_iou,
-        validate=_curved_validate,
+        validate=curved.validate_batch,
         aliases=("ciou",),
         applies=polygon_data,
         fallback=_ORIENT,
@@ -66,7 +64,7 @@ SPECS: tuple[MetricSpec, ...] = (
         title="curved SIoU",
         params_type=CurvedParams,
         evaluate=curved.evaluate_batch_siou,
-        validate=_curved_validate,
+        validate=curved.validate_batch,
         aliases=("csiou",),
         applies=polygon_data,
         fallback=_ORIENT,
@@ -77,7 +75,7 @@ SPECS: tuple[MetricSpec, ...] = (
         title="curved TIoU",
         params_type=CurvedParams,
         evaluate=curved.evaluate_batch,
-        validate=_curved_validate,
+        validate=curved.validate_batch,
         aliases=("ctiou",),
         applies=polygon_data,
         fallback=_ORIENT,
@@ -87,22 +85,20 @@ SPECS: tuple[MetricSpec, ...] = (
         id="wordline_iou",
         title="Word&Text-Line IoU",
         params_type=WordlineParams,
-        evaluate=per_sample(wordline.evaluate_sample_iou),
-        validate=_wordline_validate,
+        evaluate=wordline_batch.evaluate_batch_iou,
+        validate=wordline.validate_batch,
         aliases=("wl_iou",),
         needs_gt_lines=True,
         applies=with_gt_lines,
-        warm="icdar",
     ),
     MetricSpec(
         id="wordline_tiou",
         title="Word&Text-Line TIoU",
         params_type=WordlineParams,
-        evaluate=per_sample(wordline.evaluate_sample),
-        validate=_wordline_validate,
+        evaluate=wordline_batch.evaluate_batch_tiou,
+        validate=wordline.validate_batch,
         aliases=("wl_tiou",),
         needs_gt_lines=True,
         applies=with_gt_lines,
-        warm="icdar",
     ),
 )

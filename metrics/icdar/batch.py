@@ -53,7 +53,7 @@ class Pairs:
     iou: FloatArray
 
 
-def _ranks(samples: Sequence[Sample], f: FlatGeometry, confidences: bool | None) -> IntArray:
+def ranks(samples: Sequence[Sample], f: FlatGeometry, confidences: bool | None) -> IntArray:
     """Evaluation position of every det within its sample (confidence order, spec 0.7)."""
     rank = np.arange(len(f.d_owner), dtype=np.intp) - f.d_off[f.d_owner]
     for s, sample in enumerate(samples):
@@ -78,8 +78,9 @@ def _outliers(p: Pairs, m: IntArray, g_dc: BoolArray, dc_as_outlier: bool) -> li
     owner, ks = owner[keep], ks[keep]
     order = np.lexsort((ks, owner))
     owner, ks = owner[order], ks[order]
-    cuts = np.searchsorted(owner, np.arange(1, len(m)))
-    return [part.tolist() for part in np.split(ks, cuts)]
+    vals = ks.tolist()
+    at = np.searchsorted(owner, np.arange(len(m) + 1)).tolist()
+    return [vals[at[k] : at[k + 1]] for k in range(len(m))]
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ class _Matches:
     others: list[list[int]]
 
 
-def _match_numbers(
+def match_numbers(
     f: FlatGeometry, p: Pairs, m: IntArray, g_dc: BoolArray, score: Score, opts: TiouOptions
 ) -> _Matches:
     gi, dj = p.pi[m], p.pj[m]
@@ -135,49 +136,65 @@ def evaluate_batch(
     det_dc, absorbed = dont_care_dets(f.pi, f.pj, f.inter, f.d_area, g_dc, params.dc_area_precision)
     iou = pair_iou(f.inter, f.g_area[f.pi], f.d_area[f.pj])
     p = Pairs(f.pi, f.pj, f.inter, iou)
-    rank = _ranks(samples, f, params.confidences)
+    rank = ranks(samples, f, params.confidences)
     m = greedy_pairs(p.pi, p.pj, p.iou, rank, ~g_dc, ~det_dc, params.iou_threshold)
-    mt = _match_numbers(f, p, m, g_dc, score, opts)
+    mt = match_numbers(f, p, m, g_dc, score, opts)
     near_g = best_partner(p.pi, p.pj, np.where(det_dc[p.pj], -1.0, iou), len(f.g_area))
     near_d = best_partner(p.pj, p.pi, np.where(g_dc[p.pi], -1.0, iou), len(f.d_area))
     ctx = _Context(f, g_dc, det_dc, absorbed, mt, near_g, near_d, metric)
     return [ctx.sample_result(s, sample) for s, sample in enumerate(samples)]
 
 
-@dataclass(frozen=True)
 class _Context:
-    """One block's arrays; builds the per-sample results.
+    """One block's arrays, as Python lists (read element by element); builds the per-sample
+    results.
 
     Verdicts: a matched instance is PARTIAL under TIoU when its side was penalized (the GT
     lost a cut beyond the tolerance, the detection covers outlier GTs); SIoU/IoU matches are
     MATCHED, their credit says how good they are.
     """
 
-    f: FlatGeometry
-    g_dc: BoolArray
-    det_dc: BoolArray
-    absorbed: IntArray
-    mt: _Matches
-    near_g: tuple[IntArray, FloatArray]
-    near_d: tuple[IntArray, FloatArray]
-    metric: str
+    def __init__(
+        self,
+        f: FlatGeometry,
+        g_dc: BoolArray,
+        det_dc: BoolArray,
+        absorbed: IntArray,
+        mt: _Matches,
+        near_g: tuple[IntArray, FloatArray],
+        near_d: tuple[IntArray, FloatArray],
+        metric: str,
+    ) -> None:
+        self.f, self.mt, self.metric = f, mt, metric
+        self.rc_a, self.pc_a = mt.rc, mt.pc
+        self.tiou = metric.endswith("tiou")
+        self.g_dc, self.det_dc, self.absorbed = g_dc.tolist(), det_dc.tolist(), absorbed.tolist()
+        self.near_g = (near_g[0].tolist(), near_g[1].tolist())
+        self.near_d = (near_d[0].tolist(), near_d[1].tolist())
+        self.gi, self.dj = mt.gi.tolist(), mt.dj.tolist()
+        self.rc, self.pc = mt.rc.tolist(), mt.pc.tolist()
+        self.cut = (mt.values["f_ct"] < 1.0).tolist()
+        self.out = (mt.values["f_ot"] < 1.0).tolist()
+        self.values = {name: a.tolist() for name, a in mt.values.items()}
+        self.g_off, self.d_off = f.g_off.tolist(), f.d_off.tolist()
+        n = len(f.g_off) - 1
+        self.g_care = _care_counts(f.g_owner, g_dc, f.g_off, n)
+        self.d_care = _care_counts(f.d_owner, det_dc, f.d_off, n)
+        self.at = np.searchsorted(mt.gi, f.g_off).tolist()
 
     def sample_result(self, s: int, sample: Sample) -> SampleResult:
-        f, mt = self.f, self.mt
-        g0, g1, d0, d1 = f.g_off[s], f.g_off[s + 1], f.d_off[s], f.d_off[s + 1]
-        lo, hi = np.searchsorted(mt.gi, [g0, g1])
+        g0, d0 = self.g_off[s], self.d_off[s]
+        lo, hi = self.at[s], self.at[s + 1]
         ms = range(lo, hi)
-        n_gt = int(g1 - g0 - np.count_nonzero(self.g_dc[g0:g1]))
-        n_det = int(d1 - d0 - np.count_nonzero(self.det_dc[d0:d1]))
-        rc, pc = float(np.sum(mt.rc[lo:hi])), float(np.sum(mt.pc[lo:hi]))
+        n_gt, n_det = self.g_care[s], self.d_care[s]
+        rc, pc = float(np.sum(self.rc_a[lo:hi])), float(np.sum(self.pc_a[lo:hi]))
         recall, precision, h = per_image_rule(n_gt, n_det, rc, pc)
-        tiou = self.metric.endswith("tiou")
-        cut = mt.values["f_ct"] < 1.0
-        out = mt.values["f_ot"] < 1.0
-        g_credit = {int(mt.gi[k] - g0): (float(mt.rc[k]), tiou and bool(cut[k])) for k in ms}
-        d_credit = {int(mt.dj[k] - d0): (float(mt.pc[k]), tiou and bool(out[k])) for k in ms}
-        g_partner = {int(mt.gi[k] - g0): int(mt.dj[k] - d0) for k in ms}
+        tiou = self.tiou
+        g_credit = {self.gi[k] - g0: (self.rc[k], tiou and self.cut[k]) for k in ms}
+        d_credit = {self.dj[k] - d0: (self.pc[k], tiou and self.out[k]) for k in ms}
+        g_partner = {self.gi[k] - g0: self.dj[k] - d0 for k in ms}
         d_partner = {v: k for k, v in g_partner.items()}
+        g_span, d_span = (g0, self.g_off[s + 1]), (d0, self.d_off[s + 1])
         return SampleResult(
             metric=self.metric,
             sample_id=sample.id,
@@ -185,11 +202,11 @@ class _Context:
             precision=precision,
             hmean=h,
             tally=credit_tally(n_gt, n_det, rc, pc, n_matched=len(ms)),
-            gt=self._instances(
-                (g0, g1), d0, g_credit, g_partner, self.g_dc, None, self.near_g, Verdict.MISSED
+            gt=_instances(
+                g_span, d0, g_credit, g_partner, self.g_dc, None, self.near_g, Verdict.MISSED
             ),
-            det=self._instances(
-                (d0, d1),
+            det=_instances(
+                d_span,
                 g0,
                 d_credit,
                 d_partner,
@@ -204,47 +221,51 @@ class _Context:
 
     def _record(self, k: int, g0: int, d0: int) -> MatchRecord:
         mt = self.mt
-        v = {name: float(a[k]) for name, a in mt.values.items()}
         others = [o - g0 for o in mt.others[k]]
-        tiou = self.metric.endswith("tiou")
         return MatchRecord(
             kind=MatchKind.ONE_TO_ONE,
-            gt=(int(mt.gi[k] - g0),),
-            det=(int(mt.dj[k] - d0),),
-            values=v,
+            gt=(self.gi[k] - g0,),
+            det=(self.dj[k] - d0,),
+            values={name: col[k] for name, col in self.values.items()},
             label="OO",
-            regions={"cut": mt.cut[k], "outlier": mt.outlier[k]} if tiou else {},
+            regions={"cut": mt.cut[k], "outlier": mt.outlier[k]} if self.tiou else {},
             related={
                 "outlier_gts": tuple(others),
                 "outlier_dont_care": tuple(o for o in others if self.g_dc[o + g0]),
             },
         )
 
-    @staticmethod
-    def _instances(
-        span: tuple[int, int],
-        other_off: int,
-        credit: dict[int, tuple[float, bool]],
-        partner: dict[int, int],
-        dc: BoolArray,
-        absorbed: IntArray | None,
-        near: tuple[IntArray, FloatArray],
-        miss: Verdict,
-    ) -> tuple[InstanceResult, ...]:
-        a, b = span
-        out = []
-        for k in range(b - a):
-            g = a + k
-            if dc[g]:
-                by = None if absorbed is None or absorbed[g] < 0 else int(absorbed[g]) - other_off
-                out.append(InstanceResult(k, Verdict.DONT_CARE, absorbed_by=by))
-            elif k in partner:
-                c, partial = credit[k]
-                v = Verdict.PARTIAL if partial else Verdict.MATCHED
-                out.append(InstanceResult(k, v, c, partners=(partner[k],)))
-            else:
-                nm = None
-                if near[1][g] > 0:
-                    nm = NearMiss(int(near[0][g]) - other_off, float(near[1][g]), "iou")
-                out.append(InstanceResult(k, miss, 0.0, near_miss=nm))
-        return tuple(out)
+
+def _care_counts(owner: IntArray, dc: BoolArray, off: IntArray, n: int) -> list[int]:
+    """Per sample: its instances that are not don't-care."""
+    dc_count = np.bincount(owner[dc], minlength=n)[:n] if n else np.zeros(0, np.intp)
+    out: list[int] = (np.diff(off) - dc_count).tolist()
+    return out
+
+
+def _instances(
+    span: tuple[int, int],
+    other_off: int,
+    credit: dict[int, tuple[float, bool]],
+    partner: dict[int, int],
+    dc: list[bool],
+    absorbed: list[int] | None,
+    near: tuple[list[int], list[float]],
+    miss: Verdict,
+) -> tuple[InstanceResult, ...]:
+    a, b = span
+    near_i, near_v = near
+    out = []
+    for k in range(b - a):
+        g = a + k
+        if dc[g]:
+            by = None if absorbed is None or absorbed[g] < 0 else absorbed[g] - other_off
+            out.append(InstanceResult(k, Verdict.DONT_CARE, absorbed_by=by))
+        elif k in partner:
+            c, partial = credit[k]
+            v = Verdict.PARTIAL if partial else Verdict.MATCHED
+            out.append(InstanceResult(k, v, c, partners=(partner[k],)))
+        else:
+            nm = NearMiss(near_i[g] - other_off, near_v[g], "iou") if near_v[g] > 0 else None
+            out.append(InstanceResult(k, miss, 0.0, near_miss=nm))
+    return tuple(out)

@@ -279,11 +279,14 @@ def outlier_regions(
         inside = robust.intersection(pieces, target_geoms[sm])
         ot[sm] = shapely.area(pieces) - shapely.area(inside)
         regions[sm] = robust.difference(pieces, target_geoms[sm])
-    for m in range(n):
-        if len(others[m]) > 1:
-            ot[m], regions[m] = outlier_area(
-                det_geoms[m], target_geoms[m], [gt_geoms[k] for k in others[m]], eps
-            )
+    multi = [m for m in range(n) if len(others[m]) > 1]
+    if multi:  # outlier_area of each, vectorized
+        mm = np.asarray(multi, dtype=np.intp)
+        v = robust.union_rows(gt_geoms, [others[m] for m in multi])
+        dv = robust.intersection(det_geoms[mm], v)
+        inside = robust.intersection(robust.intersection(det_geoms[mm], target_geoms[mm]), v)
+        ot[mm] = shapely.area(dv) - shapely.area(inside)
+        regions[mm] = robust.difference(dv, target_geoms[mm])
     ot[ot <= eps] = 0.0
     return ot, regions
 

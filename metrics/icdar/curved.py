@@ -23,33 +23,56 @@ from metrics.icdar.params import CurvedParams
 from metrics.model import Instance, Problem, Sample, Severity
 from metrics.results import SampleResult
 
+_CCW = (
+    "polygon is counter-clockwise in image coordinates (curved TIoU needs the "
+    "opposite order; set auto_orient=true to reverse it)"
+)
 
-def _ring_problem(points: np.ndarray) -> str | None:
-    r = points.astype(np.float32).astype(np.float64)
-    if len(r) < 3:
-        return f"polygon needs at least 3 points, found {len(r)}"
-    poly = shapely.Polygon(r)
-    if not poly.is_valid:
-        return f"invalid polygon ({shapely.is_valid_reason(poly)})"
-    if shapely.LinearRing(r).is_ccw:
-        return (
-            "polygon is counter-clockwise in image coordinates (curved TIoU needs the "
-            "opposite order; set auto_orient=true to reverse it)"
-        )
-    return None
+
+def ring_problems(points: Sequence[np.ndarray]) -> list[str | None]:
+    """What the official script refuses in each ring (float32 vertices): fewer than 3
+    points, an invalid polygon, a counter-clockwise ring; None for the good ones. The shapely
+    tests run once per vertex count over all rings of that count."""
+    out: list[str | None] = [None] * len(points)
+    lengths = np.fromiter((len(p) for p in points), dtype=np.intp, count=len(points))
+    for n in sorted(set(lengths.tolist())):
+        idx = np.flatnonzero(lengths == n)
+        if n < 3:
+            for k in idx.tolist():
+                out[k] = f"polygon needs at least 3 points, found {n}"
+            continue
+        r = np.stack([points[k] for k in idx.tolist()]).astype(np.float32).astype(np.float64)
+        polys = shapely.polygons(r)
+        valid = shapely.is_valid(polys)
+        for k, poly in zip(idx[~valid].tolist(), polys[~valid], strict=True):
+            out[k] = f"invalid polygon ({shapely.is_valid_reason(poly)})"
+        ccw = valid & shapely.is_ccw(shapely.linearrings(r))
+        for k in idx[ccw].tolist():
+            out[k] = _CCW
+    return out
 
 
 def validate(sample: Sample, params: CurvedParams) -> list[Problem]:
-    out = []
-    for side, source, items in (
-        ("GT", sample.gt_source, sample.gt),
-        ("det", sample.det_source, sample.det),
-    ):
-        for inst in items:
-            msg = _ring_problem(inst.points)
-            if msg and not (params.auto_orient and "counter-clockwise" in msg):
-                out.append(Problem(Severity.ERROR, source or side, inst.line, msg, sample.id))
-    return out
+    return validate_batch([sample], params)
+
+
+def validate_batch(samples: Sequence[Sample], params: CurvedParams) -> list[Problem]:
+    """Every ring of every sample, in order (GT then detections of each sample)."""
+    items = [
+        (sample, source or side, inst)
+        for sample in samples
+        for side, source, insts in (
+            ("GT", sample.gt_source, sample.gt),
+            ("det", sample.det_source, sample.det),
+        )
+        for inst in insts
+    ]
+    msgs = ring_problems([inst.points for _, _, inst in items])
+    return [
+        Problem(Severity.ERROR, where, inst.line, msg, sample.id)
+        for (sample, where, inst), msg in zip(items, msgs, strict=True)
+        if msg and not (params.auto_orient and msg is _CCW)
+    ]
 
 
 def _oriented(sample: Sample) -> Sample:

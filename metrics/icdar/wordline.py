@@ -16,7 +16,7 @@ marks at most one detection per entry (W6); a word can be credited twice (W7).
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,7 +24,7 @@ import numpy as np
 from metrics.geometry import intersection_areas
 from metrics.icdar.common import (
     Prepared,
-    icdar_problems,
+    icdar_problems_batch,
     match_values,
     outlier_area,
     pair_values,
@@ -45,28 +45,38 @@ from metrics.results import (
     per_image_rule,
 )
 
-_OPS: dict[str, Callable[[float, float], bool]] = {">": operator.gt, ">=": operator.ge}
+OPS: dict[str, Callable[[float, float], bool]] = {">": operator.gt, ">=": operator.ge}
 
 
 def validate(sample: Sample, params: WordlineParams) -> list[Problem]:
-    out = icdar_problems(
-        sample, allow_float=params.allow_float, check_orientation=params.check_orientation
-    )
-    if sample.gt_lines is None:
-        out.append(
-            Problem(
-                Severity.ERROR,
-                sample.gt_source or "GT",
-                None,
-                "no text-line GT for this sample (give --gt-lines)",
-                sample.id,
+    return validate_batch([sample], params)
+
+
+def validate_batch(samples: Sequence[Sample], params: WordlineParams) -> list[Problem]:
+    """The ICDAR input rules (in one array pass) and the text-line GT, sample by sample."""
+    found: dict[str, list[Problem]] = {}
+    for p in icdar_problems_batch(
+        samples, allow_float=params.allow_float, check_orientation=params.check_orientation
+    ):
+        found.setdefault(p.sample_id or "", []).append(p)
+    out: list[Problem] = []
+    for sample in samples:
+        out.extend(found.pop(sample.id, ()))
+        if sample.gt_lines is None:
+            out.append(
+                Problem(
+                    Severity.ERROR,
+                    sample.gt_source or "GT",
+                    None,
+                    "no text-line GT for this sample (give --gt-lines)",
+                    sample.id,
+                )
             )
-        )
     return out
 
 
 @dataclass
-class _State:
+class State:
     """Mutable bookkeeping of one sample's two-stage matching (local to one call)."""
 
     word_matched: set[int] = field(default_factory=set)
@@ -86,7 +96,7 @@ def _line_stage(
     sample: Sample,
     p: Prepared,
     params: WordlineParams,
-    st: _State,
+    st: State,
     det_dc: np.ndarray,
     opts: TiouOptions,
 ) -> set[int]:
@@ -98,7 +108,7 @@ def _line_stage(
     with np.errstate(divide="ignore", invalid="ignore"):
         io_w = np.where(p.gt.area[:, None] > 0, lw_inter.T / p.gt.area[:, None], 0.0)
         io_d = np.where(p.gt.area[:, None] > 0, p.inter / p.gt.area[:, None], 0.0)
-    member_op, cover_op = _OPS[params.membership_op], _OPS[params.coverage_op]
+    member_op, cover_op = OPS[params.membership_op], OPS[params.coverage_op]
     pairs = greedy_match(l_iou, np.ones(len(lines.area), bool), ~det_dc, params.iou_threshold)
     matched_dets = set()
     for t, j in pairs:
@@ -141,7 +151,7 @@ def _credit_members(
     io_d: np.ndarray,
     cover_op: Callable[[float, float], bool],
     params: WordlineParams,
-    st: _State,
+    st: State,
     opts: TiouOptions,
 ) -> list[int]:
     covered = []
@@ -166,7 +176,7 @@ def _credit_members(
 
 
 def _second_dc_pass(
-    p: Prepared, st: _State, det_dc: np.ndarray, matched: set[int], threshold: float
+    p: Prepared, st: State, det_dc: np.ndarray, matched: set[int], threshold: float
 ) -> np.ndarray:
     dc = det_dc.copy()
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -179,7 +189,8 @@ def _second_dc_pass(
     return dc
 
 
-def _evaluate(sample: Sample, params: WordlineParams, metric: str) -> SampleResult:
+def evaluate_one(sample: Sample, params: WordlineParams, metric: str) -> SampleResult:
+    """One sample on its own (dense per-sample matrices): the reference of the batch."""
     p = prepare(
         sample, curved=False, dc_threshold=params.dc_area_precision, confidences=params.confidences
     )
@@ -188,7 +199,7 @@ def _evaluate(sample: Sample, params: WordlineParams, metric: str) -> SampleResu
         return build_result(
             sample, p, [], [], metric=metric, score="iou" if metric == "wordline_iou" else "tiou"
         )
-    st = _State(dc_words=[int(k) for k in np.flatnonzero(p.gt.dont_care)])
+    st = State(dc_words=[int(k) for k in np.flatnonzero(p.gt.dont_care)])
     matched = _line_stage(sample, p, params, st, p.det_dc, opts)
     det_dc = _second_dc_pass(p, st, p.det_dc, matched, params.dc_area_precision)
     gt_ok = np.ones(len(p.gt.area), bool)
@@ -208,21 +219,27 @@ def _evaluate(sample: Sample, params: WordlineParams, metric: str) -> SampleResu
 
 
 def _result(
-    sample: Sample, p: Prepared, st: _State, det_dc: np.ndarray, metric: str
+    sample: Sample, p: Prepared, st: State, det_dc: np.ndarray, metric: str
 ) -> SampleResult:
-    n_gt = len(p.gt.area) - len(st.dc_words) + st.valid
-    n_det = int(np.count_nonzero(~det_dc))
+    inverse = np.argsort(np.asarray(p.order, dtype=np.intp))
+    return result(sample, p.gt.dont_care, det_dc[inverse], st, metric)
+
+
+def result(
+    sample: Sample, gt_dc: np.ndarray, dc_file: np.ndarray, st: State, metric: str
+) -> SampleResult:
+    """The sample's result from its bookkeeping (``dc_file``: don't-care dets, file order)."""
+    n_gt = len(gt_dc) - len(st.dc_words) + st.valid
+    n_det = int(np.count_nonzero(~dc_file))
     if metric == "wordline_iou":
         rc = pc = float(st.matched_count)
     else:
         rc, pc = st.recall_credit, st.precision_credit
     recall, precision, h = per_image_rule(n_gt, n_det, rc, pc)
-    inverse = np.argsort(np.asarray(p.order, dtype=np.intp))
-    dc_file = det_dc[inverse]
     gt = tuple(
         _instance(
             i,
-            p.gt.dont_care[i] and i not in st.gt_partner,
+            gt_dc[i] and i not in st.gt_partner,
             st.gt_credit,
             st.gt_partner,
             Verdict.MISSED,
@@ -261,9 +278,9 @@ def _instance(
 
 def evaluate_sample(sample: Sample, params: WordlineParams) -> SampleResult:
     """Word & Text-Line TIoU of one sample."""
-    return _evaluate(sample, params, "wordline_tiou")
+    return evaluate_one(sample, params, "wordline_tiou")
 
 
 def evaluate_sample_iou(sample: Sample, params: WordlineParams) -> SampleResult:
     """Word & Text-Line IoU ("Origin") of one sample."""
-    return _evaluate(sample, params, "wordline_iou")
+    return evaluate_one(sample, params, "wordline_iou")

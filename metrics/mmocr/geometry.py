@@ -19,8 +19,9 @@ import numpy.typing as npt
 import shapely
 
 from metrics import robust
-from metrics.geometry import GeomArray, pair_intersection_areas, same_sample_pairs
+from metrics.geometry import GeomArray, Quads, pair_intersection_areas, same_sample_pairs
 from metrics.model import FloatArray, Sample
+from metrics.ringstack import convert, ring_stack, stack_quads
 
 BoolArray = npt.NDArray[np.bool_]
 _POLYGON = 3  # shapely type id
@@ -36,20 +37,19 @@ class Polygons:
     repaired: GeomArray
     repaired_area: FloatArray
     enough_points: BoolArray  # at least 3 vertices (MMOCR asserts this)
-    rings: list[FloatArray]  # the float32 vertices (as float64)
+    quads: Quads  # the float32 vertices (as float64) of the convex quads, for numpy clipping
 
 
 def mmocr_polygons(points: Sequence[FloatArray]) -> Polygons:
     """float32 vertices -> polygons (empty for < 3 points), areas and repaired copies."""
     n = len(points)
-    rings = [p.astype(np.float32).astype(np.float64) for p in points]
     lengths = np.fromiter((len(p) for p in points), dtype=np.intp, count=n)
     ok = lengths >= 3
     raw = np.empty(n, dtype=object)
     raw[~ok] = shapely.Polygon()
     if ok.any():
         keep = np.flatnonzero(ok)
-        coords = np.concatenate([rings[int(i)] for i in keep])
+        coords = convert(np.concatenate([points[i] for i in keep.tolist()]), "curved")
         owner = np.repeat(np.arange(len(keep)), lengths[keep])
         raw[keep] = shapely.polygons(shapely.linearrings(coords, indices=owner))
     repaired = raw.copy()
@@ -63,7 +63,7 @@ def mmocr_polygons(points: Sequence[FloatArray]) -> Polygons:
     fixed_area = area.copy()
     if len(bad):
         fixed_area[bad] = shapely.area(repaired[bad])
-    return Polygons(raw, area, repaired, fixed_area, ok, rings)
+    return Polygons(raw, area, repaired, fixed_area, ok, stack_quads(ring_stack(points, "curved")))
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ def pair_areas(
     both are recomputed by GEOS as MMOCR does, so the strict ``>`` tests decide identically.
     """
     a, b = gt.repaired[pi], det.repaired[pj]
-    inter = pair_intersection_areas(gt.rings, det.rings, gt.repaired, det.repaired, pi, pj)
+    inter = pair_intersection_areas(gt.quads, det.quads, gt.repaired, det.repaired, pi, pj)
     area_a, area_b = gt.repaired_area[pi], det.repaired_area[pj]
     iou = _ratio(inter, area_a + area_b - inter)
     ratio = inter / (det.raw_area[pj] + IGNORE_EPS)

@@ -162,12 +162,12 @@ def _base(
     counted = levels > 0
     care = np.zeros(len(sample.gt), dtype=bool)
     care[care_rows] = True
-    g_idx, g_val = best_in_matrix(a.iou, counted, axis=1)
-    d_idx, d_val = best_in_matrix(a.iou, care, axis=0)
+    g_idx, g_val = (x.tolist() for x in best_in_matrix(a.iou, counted, axis=1))
+    d_idx, d_val = (x.tolist() for x in best_in_matrix(a.iou, care, axis=0))
     gt = []
-    for i in range(len(sample.gt)):
-        if dc[i] or removed[i]:
-            values = {"removed_lt3pts": 1.0} if removed[i] else {}
+    for i, (is_dc, is_removed) in enumerate(zip(dc.tolist(), removed.tolist(), strict=True)):
+        if is_dc or is_removed:
+            values = {"removed_lt3pts": 1.0} if is_removed else {}
             gt.append(InstanceResult(i, Verdict.DONT_CARE, values=values))
         else:
             gt.append(InstanceResult(i, Verdict.MISSED, near_miss=_near(g_idx[i], g_val[i])))
@@ -188,8 +188,8 @@ def _base(
     return tuple(gt), tuple(det)
 
 
-def _near(idx: np.intp, value: np.float64) -> NearMiss | None:
-    return NearMiss(int(idx), float(value), "iou") if value > 0 else None
+def _near(idx: int, value: float) -> NearMiss | None:
+    return NearMiss(idx, value, "iou") if value > 0 else None
 
 
 def _removed_warning(sample: Sample, i: int) -> Problem:

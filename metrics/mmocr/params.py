@@ -5,6 +5,7 @@ The bottom of the family: imports nothing from it.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Literal
 
@@ -41,8 +42,13 @@ class HmeanIouParams:
 
     @property
     def thresholds(self) -> tuple[float, ...]:
-        values = np.arange(self.score_start, self.score_stop, self.score_step)
-        return tuple(float(t) for t in values)
+        return _thresholds(self.score_start, self.score_stop, self.score_step)
+
+
+@functools.lru_cache(maxsize=64)
+def _thresholds(start: float, stop: float, step: float) -> tuple[float, ...]:
+    """``np.arange(start, stop, step)`` as floats (asked once per sample: memoized)."""
+    return tuple(float(t) for t in np.arange(start, stop, step))
 
 
 @dataclass(frozen=True)
