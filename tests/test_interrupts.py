@@ -34,6 +34,14 @@ def _dataset(root: Path, images: int = 150, boxes: int = 40) -> tuple[Path, Path
     return gt, det
 
 
+def _as_in_a_terminal() -> None:
+    """The child starts with Ctrl-C at its default, as a command typed in a terminal does.
+    A test run from a background job or a CI script inherits SIGINT ignored, and Python then
+    leaves it ignored until detlens installs its own handler: an interrupt in the first
+    fraction of a second would be lost for a reason that is not the product's."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupt(argv: list[str], delay: float, cwd: Path) -> tuple[int, str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
     proc = subprocess.Popen(  # what the ``detlens`` console script runs
@@ -43,6 +51,7 @@ def _interrupt(argv: list[str], delay: float, cwd: Path) -> tuple[int, str]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_as_in_a_terminal,
     )
     time.sleep(delay)
     proc.send_signal(signal.SIGINT)
