@@ -10,22 +10,53 @@ make the interpreter re-raise it at shutdown (exit -2).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import signal
 import sys
 
+_noted: list[int] = []  # interrupts that came while the command line was loading
+
+
+def _note(signum: int, frame: object) -> None:
+    _noted.append(signum)
+
+
+def interruptible() -> None:
+    """The command line has loaded: an interrupt noted meanwhile stops the command now, and
+    from here Ctrl-C raises ``KeyboardInterrupt`` as usual. While modules load it is only
+    noted: raised inside an import's clean-up callback it would be printed and swallowed
+    (the command then ran to its end). A no-op outside ``entry`` (tests, the API)."""
+    if signal.getsignal(signal.SIGINT) is _note:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if _noted:
+            raise KeyboardInterrupt
+
 
 def entry() -> int:
     """Run ``metrics.cli.main`` with the interrupt guard."""
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not if inherited ignored
+        signal.signal(signal.SIGINT, _note)
     try:
         code = int(importlib.import_module("metrics.cli.main").main())
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # done: not while the interpreter exits
     except KeyboardInterrupt:
         code = 130
         print("detlens: interrupted", file=sys.stderr)
-    if code == 130:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(130)
+    if code == 130 or (len(sys.argv) > 1 and sys.argv[1] in _ENGINE):
+        _exit(code)
     return code
+
+
+# Engine commands end with everything written and closed: they leave at once, without the
+# interpreter freeing every instance and result one by one (tens of ms on a large set). The
+# viewer's commands end normally (Qt and its settings are torn down in order).
+_ENGINE = frozenset({"eval", "compare", "check", "convert"})
+
+
+def _exit(code: int) -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing more to say
+            stream.flush()
+    os._exit(code)

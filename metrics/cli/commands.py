@@ -54,6 +54,17 @@ class CommandParser(argparse.ArgumentParser):
         self._load()
         return super().parse_known_args(args, namespace)
 
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        """The parsed command line; the command's modules are loaded by then, so Ctrl-C may
+        interrupt from here on (``metrics.launch.interruptible``)."""
+        parsed = super().parse_args(args, namespace)
+        from metrics.launch import interruptible
+
+        interruptible()
+        return parsed
+
     def format_help(self) -> str:
         self._load()
         return super().format_help()

@@ -136,13 +136,19 @@ def _images(path: PathLike, matcher: IdMatcher, problems: list[Problem]) -> dict
 
 
 def _suspect(rings: list[FloatArray]) -> tuple[np.ndarray, np.ndarray]:
-    """Zero-area rings, and rings that may self-intersect (all but convex quads)."""
-    area = np.abs(signed_areas(rings))
+    """Zero-area rings, and rings that may self-intersect (all but convex quads); the quads
+    stacked once for both (their areas as ``signed_areas`` computes them)."""
     quads = np.fromiter((len(r) == 4 for r in rings), dtype=bool, count=len(rings))
     convex = np.zeros(len(rings), dtype=bool)
+    area = np.zeros(len(rings))
     if quads.any():
         stack = np.stack([r for r, q in zip(rings, quads, strict=True) if q])
         convex[quads] = is_convex_quad(stack)
+        x, y = stack[:, :, 0], stack[:, :, 1]
+        nxt = (np.arange(4) + 1) % 4
+        area[quads] = 0.5 * np.sum(x * y[:, nxt] - x[:, nxt] * y, axis=1)
+    if not quads.all():
+        area[~quads] = signed_areas([r for r, q in zip(rings, quads, strict=True) if not q])
     return area == 0, ~convex
 
 
