@@ -18,7 +18,13 @@ from metrics import robust
 from metrics.evidence import EMPTY_REGION, Region
 from metrics.model import FloatArray
 from metrics.quads import is_convex_quad, quad_intersection_areas
-from metrics.ringstack import ring_stack, stack_polygons, stack_quads, stack_signed_areas
+from metrics.ringstack import (
+    repaired,
+    ring_stack,
+    stack_polygons,
+    stack_quads,
+    stack_signed_areas,
+)
 
 GeomArray = npt.NDArray[np.object_]
 IntArray = npt.NDArray[np.intp]
@@ -59,15 +65,7 @@ def polygons(
             geoms[idx] = shapely.Polygon()
             continue
         geoms[idx] = shapely.polygons(np.stack([rings[i] for i in idx]))
-    valid = shapely.is_valid(geoms) if len(geoms) else np.zeros(0, dtype=bool)
-    if repair == "buffer0":
-        if len(geoms):
-            geoms[:] = shapely.buffer(geoms, 0)
-        return geoms, ~valid
-    bad = np.flatnonzero(~valid)
-    if len(bad):
-        geoms[bad] = shapely.make_valid(geoms[bad])
-    return geoms, ~valid
+    return repaired(geoms, repair)
 
 
 def intersection_areas(a: GeomArray, b: GeomArray) -> FloatArray:
