@@ -26,20 +26,8 @@ def atomic_write(path: str | os.PathLike[str], data: bytes | str) -> None:
 
     Creates the parent folders. On any error or interrupt the temporary file is removed.
     """
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    import tempfile  # only when something is written (start-up of engine commands)
-
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_file(path) as fh:
+        fh.write(data.encode("utf-8") if isinstance(data, str) else data)
 
 
 @contextmanager
