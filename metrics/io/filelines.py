@@ -32,12 +32,10 @@ from metrics.io.lines import (
     parse_det_line,
     parse_gt_line,
 )
-from metrics.io.plainpoly import plain_polygons
+from metrics.io.plainpoly import LTRB_CORNERS, int_floats, plain_polygons
 from metrics.model import BoxType, FloatArray, Instance
 
 Parsed = Instance | LineError
-# TL, TR, BR, BL of (xmin, ymin, xmax, ymax)
-_LTRB_CORNERS = np.array([[0, 1], [2, 1], [2, 3], [0, 3]])
 
 
 class _LineByLine(Exception):
@@ -61,18 +59,12 @@ def _values(nums: list[list[str]]) -> FloatArray:
     Integer fields (nearly all) are converted by numpy in one call, the others by ``float``;
     a written ``-0`` keeps its sign, as ``float("-0")`` does."""
     flat = [v for line in nums for v in line]
-    try:
-        ints = np.array(flat, dtype=np.int64)
-    except (ValueError, OverflowError, TypeError):
+    values = int_floats(flat)
+    if values is None:
         try:
             values = np.array([float(v) for v in flat], dtype=np.float64)
         except ValueError:
             raise _LineByLine from None
-    else:
-        values = ints.astype(np.float64)
-        for k in np.flatnonzero(ints == 0).tolist():
-            if flat[k].lstrip().startswith("-"):
-                values[k] = -0.0
     if len(values) and not (np.isfinite(values).all() and np.abs(values).max() <= COORD_LIMIT):
         raise _LineByLine
     return values
@@ -98,7 +90,7 @@ def _ltrb(rows: FloatArray) -> FloatArray:
     """(k, 4) boxes as (k, 4, 2) quads; a box with xmax < xmin or ymax < ymin is refused."""
     if ((rows[:, 2] < rows[:, 0]) | (rows[:, 3] < rows[:, 1])).any():
         raise _LineByLine
-    return rows[:, _LTRB_CORNERS]
+    return rows[:, LTRB_CORNERS]
 
 
 def _batch(
@@ -261,13 +253,13 @@ def plain_quads(
     extra = _tails(tails, box_type, schema)
     if extra is None:
         return None
-    values = _int_values(rows, "-0" in text)
+    values = _int_values(rows)
     if values is None:
         return None
     if kind is BoxType.LTRB:
         if ((values[:, 2] < values[:, 0]) | (values[:, 3] < values[:, 1])).any():
             return None  # the line parser words the error
-        pts = values[:, _LTRB_CORNERS]
+        pts = values[:, LTRB_CORNERS]
     else:
         pts = values.reshape(len(rows), 4, 2)
     if schema is None:
@@ -281,20 +273,10 @@ def plain_quads(
     ]
 
 
-def _int_values(rows: list[tuple[str, ...]], minus_zero: bool) -> FloatArray | None:
-    """The integer fields of each row as floats; None beyond ``COORD_LIMIT``."""
-    try:
-        ints = np.array([r[:-1] for r in rows], dtype=np.int64)
-    except (ValueError, OverflowError):
-        return None
-    if np.abs(ints).max() > COORD_LIMIT:
-        return None
-    values = ints.astype(np.float64)
-    if minus_zero:  # float("-0") is -0.0: keep the sign
-        for i, j in zip(*np.nonzero(ints == 0), strict=True):
-            if rows[i][j].startswith("-"):
-                values[i, j] = -0.0
-    return values
+def _int_values(rows: list[tuple[str, ...]]) -> FloatArray | None:
+    """The integer fields of each row as floats (``int_floats``), one row per line."""
+    values = int_floats([v for r in rows for v in r[:-1]])
+    return None if values is None else values.reshape(len(rows), -1)
 
 
 def _tails(

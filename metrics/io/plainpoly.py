@@ -16,7 +16,23 @@ import numpy as np
 from metrics.io.lines import _CONF, _NUM, COORD_LIMIT, DONT_CARE, DetSchema, dequote
 from metrics.model import BoxType, FloatArray, Instance
 
-_LTRB_CORNERS = np.array([[0, 1], [2, 1], [2, 3], [0, 3]])
+LTRB_CORNERS = np.array([[0, 1], [2, 1], [2, 3], [0, 3]])  # TL, TR, BR, BL of (x0, y0, x1, y1)
+
+
+def int_floats(flat: list[str]) -> FloatArray | None:
+    """Integer fields parsed by numpy in one call, as floats (a written ``-0`` keeps its sign,
+    as ``float("-0")`` does); None when one is no integer or lies beyond ``COORD_LIMIT``."""
+    try:
+        ints = np.array(flat, dtype=np.int64)
+    except (ValueError, OverflowError, TypeError):
+        return None
+    if len(ints) and np.abs(ints).max() > COORD_LIMIT:
+        return None
+    values = ints.astype(np.float64)
+    for k in np.flatnonzero(ints == 0).tolist():
+        if flat[k].lstrip().startswith("-"):
+            values[k] = -0.0
+    return values
 
 
 def _kind(n: int, det: bool) -> BoxType | None:
@@ -43,22 +59,10 @@ def _det_confidence(tail: str, schema: DetSchema) -> tuple[bool, float | None]:
     return True, float(tail)
 
 
-def _values(rows: list[tuple[str, ...]], minus_zero: bool) -> tuple[FloatArray, list[int]] | None:
+def _values(rows: list[tuple[str, ...]]) -> tuple[FloatArray, list[int]] | None:
     fields = [r[0].split(",") for r in rows]
-    counts = [len(f) for f in fields]
-    flat = [v for f in fields for v in f]
-    try:
-        ints = np.array(flat, dtype=np.int64)
-    except (ValueError, OverflowError):
-        return None
-    if len(ints) and np.abs(ints).max() > COORD_LIMIT:
-        return None
-    values = ints.astype(np.float64)
-    if minus_zero:  # float("-0") is -0.0: keep the sign
-        for k in np.flatnonzero(ints == 0).tolist():
-            if flat[k].strip().startswith("-"):
-                values[k] = -0.0
-    return values, counts
+    values = int_floats([v for f in fields for v in f])
+    return None if values is None else (values, [len(f) for f in fields])
 
 
 def plain_polygons(
@@ -67,7 +71,7 @@ def plain_polygons(
     """The instances of a scanned polygon file (GT when ``schema`` is None), or None."""
     if schema is not None and schema.confidence and schema.transcription:
         return None  # without text, such a schema reads the last two numbers as conf and text
-    found = _values(rows, "-0" in text)
+    found = _values(rows)
     if found is None:
         return None
     values, counts = found
@@ -81,7 +85,7 @@ def plain_polygons(
         start += n
         if kind is BoxType.LTRB and (v[2] < v[0] or v[3] < v[1]):
             return None
-        pts = v[_LTRB_CORNERS] if kind is BoxType.LTRB else v.reshape(-1, 2)
+        pts = v[LTRB_CORNERS] if kind is BoxType.LTRB else v.reshape(-1, 2)
         inst = _instance(pts, kind, row[1], k, n, schema)
         if inst is None:
             return None
