@@ -6,16 +6,16 @@ pens are cosmetic and markers are sized in screen pixels, so they keep their siz
 
 from __future__ import annotations
 
-import ctypes
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-import shiboken6
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPolygonF
 
+from viewer.qt_bulk import points, polygons, polygons_and_boxes
 from viewer.scene.items import DrawItem, Ref, bboxes
 from viewer.scene.labels import Placed, place_labels
 from viewer.scene.palette import PALETTE, TEXT_BOX, Rgba, Style, StyleKey
@@ -67,31 +67,7 @@ def polygon(coords: np.ndarray) -> QPolygonF:
     return polygons([coords])[0]
 
 
-def _points(c: np.ndarray) -> np.ndarray:
-    """(n, 2) float64 points of a coordinate array (no copy when it already is one)."""
-    if isinstance(c, np.ndarray) and c.dtype == np.float64 and c.ndim == 2:
-        return c
-    return np.asarray(c, dtype=np.float64).reshape(-1, 2)
-
-
-def polygons(coords: Sequence[np.ndarray]) -> list[QPolygonF]:
-    """Qt polygons of many coordinate arrays: the points copied in bulk into each polygon's
-    own buffer (QPolygonF holds x, y doubles back to back), not one QPointF at a time."""
-    arrays = [_points(c) for c in coords]
-    if not arrays:
-        return []
-    flat = np.ascontiguousarray(np.concatenate(arrays))
-    base, off, out = flat.ctypes.data, 0, []
-    move, address = ctypes.memmove, shiboken6.getCppPointer
-    for a in arrays:
-        poly = QPolygonF()
-        n = len(a)
-        if n:
-            poly.resize(n)
-            move(address(poly.data())[0], base + off, 16 * n)
-            off += 16 * n
-        out.append(poly)
-    return out
+__all__ = ["PreparedOverlay", "RenderContext", "paint_overlay", "polygon", "polygons"]
 
 
 class PreparedOverlay:
@@ -106,10 +82,14 @@ class PreparedOverlay:
         self.layers = list(dict.fromkeys(it.layer for it in items))
         self.groups: dict[str, dict[StyleKey, list[int]]] = {}
         self.others: dict[str, list[int]] = {}
-        self.lines: dict[int, list[QLineF]] = {}
-        points = [_points(it.coords) for it in items]
+        self.lines: dict[int, QPolygonF] = {}  # segment ends, two points a segment
         shapes = [k for k, it in enumerate(items) if it.shape == "polygon"]
-        self.polys = dict(zip(shapes, polygons([points[k] for k in shapes]), strict=True))
+        polys, boxes = polygons_and_boxes([items[k].coords for k in shapes])
+        self.polys = dict(zip(shapes, polys, strict=True))
+        self.boxes = np.zeros((len(items), 4))
+        self.boxes[shapes] = boxes
+        rest = [k for k, it in enumerate(items) if it.shape != "polygon"]
+        self.boxes[rest] = bboxes([points(items[k].coords) for k in rest])
         for k in shapes:
             it = items[k]
             self.groups.setdefault(it.layer, {}).setdefault(it.style, []).append(k)
@@ -117,18 +97,22 @@ class PreparedOverlay:
             if it.shape == "polygon":
                 continue
             if it.shape == "lines":
-                self.lines[k] = [QLineF(a, b, c, d) for (a, b), (c, d) in it.coords.tolist()]
+                self.lines[k] = polygons([it.coords.reshape(-1, 2)])[0]
             self.others.setdefault(it.layer, []).append(k)
         self.words = [k for k in shapes if items[k].layer in _WORDS]
-        self.outlines: dict[Ref, list[tuple[str, StyleKey, QPolygonF]]] = {}
-        for k in self.words:
-            it = items[k]
-            if it.ref is not None:
-                self.outlines.setdefault(it.ref, []).append((it.layer, it.style, self.polys[k]))
-        self.boxes = bboxes(points)
         self.label_key: tuple[object, ...] | None = None
         self.label_layout: list[tuple[Placed, str, StyleKey]] = []
         self.labels_left_out = 0  # labels due in the last view that were not shown
+
+    @functools.cached_property
+    def outlines(self) -> dict[Ref, list[tuple[str, StyleKey, QPolygonF]]]:
+        """The GT/det outlines of each instance (made when first asked: selection, hover)."""
+        out: dict[Ref, list[tuple[str, StyleKey, QPolygonF]]] = {}
+        for k in self.words:
+            it = self.items[k]
+            if it.ref is not None:
+                out.setdefault(it.ref, []).append((it.layer, it.style, self.polys[k]))
+        return out
 
 
 def _visible_mask(prep: PreparedOverlay, ctx: RenderContext) -> np.ndarray:
@@ -188,11 +172,12 @@ def _paint_other(painter: QPainter, it: DrawItem, ctx: RenderContext, emphasized
 
 
 def _paint_lines(
-    painter: QPainter, it: DrawItem, lines: list[QLineF], ctx: RenderContext, emphasis: set[Ref]
+    painter: QPainter, it: DrawItem, lines: QPolygonF, ctx: RenderContext, emphasis: set[Ref]
 ) -> None:
     style = PALETTE[it.style]
     painter.setPen(pen(style))
-    painter.drawLines(lines)
+    if lines.size() >= 2:  # drawn from the buffer: a QPolygonF passed whole is copied per point
+        painter.drawLines(lines.data(), lines.size() // 2)
     if not emphasis:
         return
     for k, (ref, rel) in enumerate(zip(it.data["refs"], it.data["related"], strict=True)):

@@ -133,3 +133,25 @@ def test_polygons_are_copied_point_for_point() -> None:
     rings = [np.array([[1.5, 2.0], [3.0, 4.25], [5.0, -6.5]]), np.zeros((0, 2)), np.eye(2)]
     got = [[(q.at(i).x(), q.at(i).y()) for i in range(q.size())] for q in polygons(rings)]
     assert got == [[(1.5, 2.0), (3.0, 4.25), (5.0, -6.5)], [], [(1.0, 0.0), (0.0, 1.0)]]
+
+
+def test_polygons_in_bulk_keep_every_point_and_box() -> None:
+    """The one-path route (every ring of two points or more) and the one-by-one route (a
+    ring too short, or a coordinate the stream would drop) give the same polygons."""
+    from viewer.qt_bulk import polygons_and_boxes
+
+    def pts(q: object) -> list[tuple[float, float]]:
+        return [(q.at(i).x(), q.at(i).y()) for i in range(q.size())]  # type: ignore[attr-defined]
+
+    rng = np.random.default_rng(7)
+    rings = [rng.normal(0, 1e4, (n, 2)) for n in (4, 2, 9, 4, 3)]
+    for extra in ([], [np.array([[1e200, 0.0], [0.0, 1.0]])], [np.array([[np.nan, 1.0]] * 3)]):
+        polys, boxes = polygons_and_boxes(rings + extra)
+        assert len(polys) == len(rings + extra)
+        for q, r in zip(polys, rings + extra, strict=True):
+            np.testing.assert_array_equal(np.array(pts(q)).reshape(-1, 2), r)  # NaN == NaN here
+        want = [np.r_[r.min(axis=0), r.max(axis=0)] for r in rings]
+        np.testing.assert_array_equal(boxes[: len(rings)], want)
+    polys, boxes = polygons_and_boxes([np.zeros((0, 2)), np.array([[2.0, 3.0]])])
+    assert [q.size() for q in polys] == [0, 1]
+    np.testing.assert_array_equal(boxes, [[0, 0, 0, 0], [2, 3, 2, 3]])

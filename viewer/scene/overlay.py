@@ -42,14 +42,21 @@ def _verdicts(result: SampleResult | None, side: str, n: int) -> list[Any]:
 
 
 def _partners(result: SampleResult | None) -> dict[Ref, tuple[Ref, ...]]:
+    """Each matched instance's partners (the other instances of its matches), in order."""
     out: dict[Ref, list[Ref]] = {}
     if result is None:
         return {}
     for m in result.matches:
         refs = [("gt", i) for i in m.gt] + [("det", j) for j in m.det]
+        if len(refs) == 2:  # one-to-one, most matches: each the other's partner
+            a, b = refs
+            if a != b:
+                out.setdefault(a, []).append(b)
+                out.setdefault(b, []).append(a)
+            continue
         for r in refs:
             out.setdefault(r, []).extend(x for x in refs if x != r)
-    return {k: tuple(dict.fromkeys(v)) for k, v in out.items()}
+    return {k: tuple(dict.fromkeys(v)) if len(v) > 1 else tuple(v) for k, v in out.items()}
 
 
 def instance_items(sample: Sample, result: SampleResult | None) -> list[DrawItem]:
@@ -58,22 +65,22 @@ def instance_items(sample: Sample, result: SampleResult | None) -> list[DrawItem
     partners = _partners(result)
     states = instance_states(result.evidence) if result is not None else ({}, {})
     items = []
+    none: tuple[Ref, ...] = ()
     for side, insts, state in (("gt", sample.gt, states[0]), ("det", sample.det, states[1])):
         verdicts = _verdicts(result, side, len(insts))
+        verdicts += [None] * (len(insts) - len(verdicts))
+        if side == "gt":
+            dc = Verdict.DONT_CARE
+            verdicts = [dc if g.dont_care else v for g, v in zip(insts, verdicts, strict=False)]
         styles: dict[tuple[str, Any], StyleKey] = {}  # a few distinct ones per page
-        for k, inst in enumerate(insts):
-            ref = (side, k)
-            v = verdicts[k] if k < len(verdicts) else None
-            if side == "gt" and inst.dont_care:
-                v = Verdict.DONT_CARE
-            key = (state.get(k, ""), v)
+        for k, (inst, v) in enumerate(zip(insts, verdicts, strict=False)):
+            key = (state.get(k, ""), v) if state else ("", v)
             style = styles.get(key)
             if style is None:
                 style = styles[key] = STATE_STYLE.get((side, key[0]), verdict_key(side, v))
+            ref = (side, k)
             items.append(
-                DrawItem(
-                    side, "polygon", inst.points, style, ref=ref, related=partners.get(ref, ())
-                )
+                DrawItem(side, "polygon", inst.points, style, "", ref, partners.get(ref, none))
             )
     return items
 
@@ -135,31 +142,56 @@ def dont_care_items(sample: Sample) -> list[DrawItem]:
 def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
     """Cut regions (GT minus detection) and outlier regions, with Ct/|G| and Ot/|D| labels
     where the TIoU penalty applies."""
-    gb, _ = sample_boxes(sample)
     items: list[DrawItem] = []
-    labels: dict[str, tuple[list[np.ndarray], list[str], list[float], list[Ref]]] = {}
+    labels: dict[str, tuple[list[np.ndarray], list[str], list[int], list[Ref]]] = {}
     for m in result.matches:
-        for name in ("cut", "outlier"):
-            region = m.regions.get(name)
+        regions = m.regions
+        if not regions:
+            continue
+        refs: tuple[Ref, ...] | None = None
+        for name, ratio_key, factor_key in _TIOU_PARTS:
+            region = regions.get(name)
             if region is None or not region.rings:
                 continue
-            refs = tuple(("gt", i) for i in m.gt) + tuple(("det", j) for j in m.det)
-            style = TIOU_REGION[name]
+            if refs is None:
+                refs = tuple(("gt", i) for i in m.gt) + tuple(("det", j) for j in m.det)
+            owner, related, style = refs[0], refs[1:], TIOU_REGION[name]
             items.extend(
-                DrawItem("tiou", "polygon", ring, style, ref=refs[0], related=refs[1:])
-                for ring in region.rings
+                [
+                    DrawItem("tiou", "polygon", ring, style, "", owner, related)
+                    for ring in region.rings
+                ]
             )
-            ratio = m.values.get("ct_ratio" if name == "cut" else "ot_ratio", 0.0)
-            if ratio > 0 and m.values.get("f_ct" if name == "cut" else "f_ot", 1.0) < 1.0:
-                rings, texts, sizes, owners = labels.setdefault(name, ([], [], [], []))
+            v = m.values
+            ratio = v.get(ratio_key, 0.0)
+            if ratio > 0 and v.get(factor_key, 1.0) < 1.0:
+                rings, texts, gts, owners = labels.setdefault(name, ([], [], [], []))
                 rings.append(max(region.rings, key=len))
                 texts.append(f"{name} {100 * ratio:.0f} %")
-                sizes.append(float(gb[m.gt[0], 3] - gb[m.gt[0], 1]) if m.gt else 1e9)
-                owners.append(refs[0])
-    for name, (rings, texts, sizes, owners) in labels.items():
+                gts.append(m.gt[0] if m.gt else -1)
+                owners.append(owner)
+    if labels:
+        items.extend(_tiou_labels(sample, labels))
+    return items
+
+
+_TIOU_PARTS = (("cut", "ct_ratio", "f_ct"), ("outlier", "ot_ratio", "f_ot"))
+
+
+def _tiou_labels(
+    sample: Sample, labels: dict[str, tuple[list[np.ndarray], list[str], list[int], list[Ref]]]
+) -> list[DrawItem]:
+    """The Ct/|G| and Ot/|D| labels at their regions' centres, sized by their GT's height."""
+    gb, _ = sample_boxes(sample)
+    items = []
+    for name, (rings, texts, gts, owners) in labels.items():
         lengths = np.fromiter((len(r) for r in rings), dtype=np.intp, count=len(rings))
         starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
         centres = np.add.reduceat(np.concatenate(rings), starts, axis=0) / lengths[:, None]
+        idx = np.asarray(gts, dtype=np.intp)
+        sizes = (
+            np.where(idx >= 0, gb[idx, 3] - gb[idx, 1], 1e9) if len(gb) else np.full(len(idx), 1e9)
+        )
         items.append(
             texts_item(
                 "tiou",
@@ -168,7 +200,7 @@ def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
                 owners,
                 bboxes(rings),
                 anchors=centres,
-                sizes=np.asarray(sizes),
+                sizes=sizes,
             )
         )
     return items

@@ -12,13 +12,18 @@ from viewer.scene.items import DrawItem, Ref, bboxes
 class PickIndex:
     """GT/det outlines with their bounding boxes and areas, for picking with the mouse."""
 
-    def __init__(self, items: Sequence[DrawItem]) -> None:
-        self.items = [
-            it
-            for it in items
+    def __init__(self, items: Sequence[DrawItem], boxes: np.ndarray | None = None) -> None:
+        """``boxes``: the items' bounding boxes when already known (one row per item)."""
+        keep = [
+            k
+            for k, it in enumerate(items)
             if it.ref is not None and it.shape == "polygon" and it.layer in ("gt", "det")
         ]
-        self.boxes = bboxes([it.coords for it in self.items])
+        self.items = [items[k] for k in keep]
+        if boxes is None or len(boxes) != len(items):
+            self.boxes = bboxes([it.coords for it in self.items])
+        else:
+            self.boxes = np.asarray(boxes, dtype=float)[keep].reshape(-1, 4)
         self.areas = (self.boxes[:, 2] - self.boxes[:, 0]) * (self.boxes[:, 3] - self.boxes[:, 1])
 
     def pick(self, x: float, y: float, layers: Iterable[str]) -> Ref | None:

@@ -219,7 +219,9 @@ class CanvasView(QGraphicsView):
             items = build_overlay(
                 sample, result, self.session.problems(), checks.of_sample(sample.id)
             )
-            cached = (sample, result, items, PreparedOverlay(items), PickIndex(items))
+            prepared = PreparedOverlay(items)
+            picker = PickIndex(prepared.items, prepared.boxes)
+            cached = (sample, result, items, prepared, picker)
         self._cache[key] = cached  # most recent last
         while len(self._cache) > 8:
             self._cache.pop(next(iter(self._cache)))
