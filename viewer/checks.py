@@ -11,6 +11,9 @@ from PySide6.QtCore import QObject, Signal
 
 from metrics.check import Finding, check_dataset
 from metrics.model import Dataset
+from viewer import check_process
+from viewer.check_process import LARGE
+from viewer.paths import DatasetPaths
 from viewer.quiet_gc import quiet_gc
 
 log = logging.getLogger(__name__)
@@ -25,9 +28,9 @@ class CheckWorker(QObject):
     done = Signal(object)  # list[Finding]
     failed = Signal(str)
 
-    def __init__(self, dataset: Dataset) -> None:
+    def __init__(self, dataset: Dataset, paths: DatasetPaths | None = None) -> None:
         super().__init__()
-        self.dataset = dataset
+        self.dataset, self.paths = dataset, paths  # paths: the files it was read from
         self._thread = threading.Thread(target=self._run, name="detlens-check", daemon=True)
 
     def start(self) -> None:
@@ -42,8 +45,11 @@ class CheckWorker(QObject):
 
     def _run(self) -> None:
         try:
-            with quiet_gc():  # no collection in this thread holds the UI thread
-                findings, error = check_dataset(self.dataset), ""
+            if self.paths is not None and check_process.size(self.dataset) >= LARGE:
+                findings, error = check_process.check_in_child(self.paths), ""
+            else:
+                with quiet_gc():  # no collection in this thread holds the UI thread
+                    findings, error = check_dataset(self.dataset), ""
         except Exception as exc:  # a checker bug must not take the window down
             log.warning("dataset check failed", exc_info=True)
             findings, error = [], f"dataset check failed ({type(exc).__name__}: {exc})"
@@ -68,11 +74,13 @@ class Checks(QObject):
         self._dataset: Dataset | None = None
         self._retired: list[CheckWorker] = []
 
-    def start(self, dataset: Dataset) -> None:
-        """Check ``dataset`` (the findings of an older dataset are dropped now)."""
+    def start(self, dataset: Dataset, paths: DatasetPaths | None = None) -> None:
+        """Check ``dataset`` (the findings of an older dataset are dropped now); a large one
+        read from ``paths`` is checked by a child process (``viewer.check_process``)."""
         self._dataset = dataset
         self._set([], "")
-        worker = CheckWorker(dataset)
+        check_process.stop_children()  # an older set's check is of no use any more
+        worker = CheckWorker(dataset, paths)
         worker.done.connect(lambda found, d=dataset: self._on_worker_done(d, found))
         worker.failed.connect(lambda msg, d=dataset: self._on_worker_failed(d, msg))
         if self._worker is not None:  # its signals must outlive its run

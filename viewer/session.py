@@ -20,11 +20,13 @@ from metrics.registry import METRICS, MetricSpec, make_params
 from metrics.results import Evaluation, SampleResult
 from metrics.runner import Plan
 from viewer.checks import Checks
+from viewer.opening import open_dataset
 from viewer.paths import DatasetPaths
 from viewer.scene.items import Ref
 from viewer.scene.layers import DEFAULT_LAYERS
+from viewer.scene.rows import SampleRow
 from viewer.side import PREFERRED, Side, detector_name, pair_diff, threshold_sides
-from viewer.workers import ResultStore, load_in_background
+from viewer.workers import ResultStore
 
 __all__ = ["PREFERRED", "DatasetPaths", "Session"]
 
@@ -59,6 +61,7 @@ class Session(QObject):
         self.sample_chosen = False  # until then the table may open the worst sample
         self.keep_zoom = False  # False: each image is fitted to the canvas when shown
         self.loading = False  # a dataset is being read
+        self.pending_rows: list[SampleRow] = []  # the table's rows while it is read
         self.all_labels = False  # False: score labels only where credit was lost
         self.checks = Checks()  # detlens check's findings: Problems panel, warnings layer
         self.score_threshold: float | None = None  # detections with confidence >= it kept
@@ -111,25 +114,8 @@ class Session(QObject):
 
     # ---------------------------------------------------------------- dataset and metrics
     def open_dataset(self, paths: DatasetPaths) -> bool:
-        """Load a dataset and start evaluating it; on bad input say why and keep the old one.
-
-        Reading and planning run on a worker thread while the window keeps painting
-        (``loading_changed``); a second open while one is loading is refused."""
-        if self.loading:
-            self.error_raised.emit("a dataset is still loading")
-            return False
-        self.loading = True
-        self.loading_changed.emit(True)
-        try:
-            loaded, error = load_in_background(paths, self.overrides)
-        finally:
-            self.loading = False
-            self.loading_changed.emit(False)
-        if loaded is None:
-            self.error_raised.emit(error)
-            return False
-        self.set_dataset(loaded[0], paths, loaded[1])
-        return True
+        """Load a dataset and start evaluating it (``viewer.opening``); False on bad input."""
+        return open_dataset(self, paths)
 
     def set_dataset(
         self, ds: Dataset, paths: DatasetPaths | None = None, plan: Plan | None = None
@@ -165,7 +151,7 @@ class Session(QObject):
                 f"{len(errors)} input problem(s); those samples are skipped. First: {errors[0]}"
             )
         self.comparison_changed.emit()
-        self.checks.start(ds)
+        self.checks.start(ds, paths)
         self.evaluate()
 
     def metric_ids(self) -> list[str]:

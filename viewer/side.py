@@ -16,7 +16,7 @@ from typing import Any
 from metrics.analysis.threshold import filter_dataset
 from metrics.compare import SampleDiff, sample_diff
 from metrics.evidence import PairTable, evidence_pair_table
-from metrics.model import Dataset, Sample, Severity
+from metrics.model import Dataset, Problem, Sample, Severity
 from metrics.registry import METRICS, MetricSpec, applicable, make_params
 from metrics.results import Evaluation, SampleResult
 from metrics.runner import Plan, plan_all
@@ -76,6 +76,7 @@ class Side:
         if plan is None:
             plan = plan_all(dataset, applicable(dataset), overrides)
         self.plan = plan
+        self.plan_dataset = dataset  # what the plan validated
         self.overrides: dict[str, dict[str, Any]] = {
             k: dict(v) for k, v in {**(overrides or {}), **plan.overrides}.items() if v
         }
@@ -159,7 +160,22 @@ class Side:
         specs: list[MetricSpec] = [METRICS[m] for m in (metrics or self.metric_ids())]
         if self.metric is not None and METRICS[self.metric] in specs:
             specs.sort(key=lambda s: s.id != self.metric)
-        self.store.start(self.dataset, specs, self.overrides, first, self._progress)
+        self.store.start(
+            self.dataset, specs, self.overrides, first, self._progress, self._validated(specs)
+        )
+
+    def _validated(self, specs: list[MetricSpec]) -> dict[str, list[Problem]]:
+        """The plan's validation of the metrics it still holds for: the dataset as planned
+        (no score threshold) and the parameters as planned."""
+        if self.dataset is not self.plan_dataset:
+            return {}
+        plan = self.plan
+        return {
+            s.id: plan.validated[s.id]
+            for s in specs
+            if s.id in plan.validated
+            and self.overrides.get(s.id, {}) == {**plan.overrides.get(s.id, {})}
+        }
 
     def cancel(self, wait: bool = True) -> None:
         self.store.cancel(wait)

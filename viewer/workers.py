@@ -9,12 +9,13 @@ from typing import Any
 from PySide6.QtCore import QEventLoop, QThread, Signal
 
 from metrics.io.reader import load_dataset
-from metrics.model import Dataset, InputError
+from metrics.model import Dataset, InputError, Problem
 from metrics.registry import MetricSpec, applicable
 from metrics.results import Evaluation, SampleResult
 from metrics.runner import Cancelled, Plan, plan_all, run
 from viewer.paths import DatasetPaths
 from viewer.quiet_gc import quiet_gc
+from viewer.scene.row_lists import ordered_rows, prepare
 from viewer.scene.rows import SampleRow, sample_row
 
 log = logging.getLogger(__name__)
@@ -38,11 +39,14 @@ class EvaluationWorker(QThread):
         specs: Sequence[MetricSpec],
         overrides: Mapping[str, Mapping[str, Any]],
         first: str | None,
+        validated: Mapping[str, list[Problem]] | None = None,
     ) -> None:
         super().__init__()
         self.dataset, self.specs, self.overrides, self.first = dataset, specs, overrides, first
+        self.validated = validated  # the plan's validation of these metrics, when still true
         self._cancel = False
         self.rows: dict[str, dict[str, tuple[SampleResult, SampleRow]]] = {}
+        self.ordered: dict[str, tuple[Evaluation, list[SampleRow]]] = {}
 
     def cancel(self) -> None:
         self._cancel = True
@@ -60,8 +64,11 @@ class EvaluationWorker(QThread):
                     gt_lines_path=self.dataset.gt_lines_path,
                 )
                 self.sample_ready.emit(self._each(one, self.specs, None))
-            evals = self._each(self.dataset, self.specs, self.progressed.emit)
+            evals = self._each(self.dataset, self.specs, self.progressed.emit, self.validated)
             self.rows = table_rows(self.dataset, evals)  # here, not on the UI thread
+            self.ordered = {
+                e.metric: (e, ordered_rows(self.dataset, e, self.rows[e.metric])) for e in evals
+            }
             self.evaluated.emit(evals)
         except Cancelled:
             for spec in self.specs:
@@ -74,12 +81,16 @@ class EvaluationWorker(QThread):
             self.failed.emit(f"evaluation failed ({type(exc).__name__}: {exc})")
 
     def _each(
-        self, ds: Dataset, specs: Sequence[MetricSpec], progress: Callable[[int, int], None] | None
+        self,
+        ds: Dataset,
+        specs: Sequence[MetricSpec],
+        progress: Callable[[int, int], None] | None,
+        validated: Mapping[str, list[Problem]] | None = None,
     ) -> list[Evaluation]:
         """Every metric in one pass; if the engine fails, metric by metric, so one metric's
         failure leaves the others their results and itself its reason."""
         try:
-            return self._run(ds, specs, progress)
+            return self._run(ds, specs, progress, validated)
         except (Cancelled, InputError):
             raise
         except Exception as exc:
@@ -98,13 +109,18 @@ class EvaluationWorker(QThread):
         return out
 
     def _run(
-        self, ds: Dataset, specs: Sequence[MetricSpec], progress: Callable[[int, int], None] | None
+        self,
+        ds: Dataset,
+        specs: Sequence[MetricSpec],
+        progress: Callable[[int, int], None] | None,
+        validated: Mapping[str, list[Problem]] | None = None,
     ) -> list[Evaluation]:
         return run(
             ds,
             specs,
             self.overrides,
             policy="skip_sample",
+            validated=validated,  # not validated twice (long array calls hold the window)
             progress=progress,
             cancel=lambda: self._cancel,
             first=self.first,
@@ -151,6 +167,7 @@ class ResultStore:
         self.partial: dict[str, Evaluation] = {}
         self.failures: dict[str, str] = {}
         self.rows: dict[str, dict[str, tuple[SampleResult, SampleRow]]] = {}  # table rows
+        self.ordered: dict[str, tuple[Evaluation, list[SampleRow]]] = {}  # in dataset order
         self._changed, self._failed, self._busy = changed, failed, busy
         self._worker: EvaluationWorker | None = None
         self._running = False
@@ -163,13 +180,14 @@ class ResultStore:
         overrides: Mapping[str, Mapping[str, Any]],
         first: str | None,
         progress: Callable[[int, int], None] | None = None,
+        validated: Mapping[str, list[Problem]] | None = None,
     ) -> None:
         self.cancel(wait=False)
         for spec in specs:
             self.evaluations.pop(spec.id, None)
             self.partial.pop(spec.id, None)
             self.failures.pop(spec.id, None)
-        worker = EvaluationWorker(dataset, specs, overrides, first)
+        worker = EvaluationWorker(dataset, specs, overrides, first, validated)
 
         def mine() -> bool:  # signals of a replaced (cancelled) worker are dropped
             return worker is self._worker
@@ -177,9 +195,7 @@ class ResultStore:
         if progress is not None:
             worker.progressed.connect(lambda d, t: progress(d, t) if mine() else None)
         worker.sample_ready.connect(lambda e: self._on_worker_sample_ready(e) if mine() else None)
-        worker.evaluated.connect(
-            lambda e: self._on_worker_evaluated(e, worker.rows) if mine() else None
-        )
+        worker.evaluated.connect(lambda e: self._on_worker_evaluated(e, worker) if mine() else None)
         worker.metric_failed.connect(lambda m, w: self._on_metric_failed(m, w) if mine() else None)
         worker.failed.connect(lambda msg: self._failed(msg) if mine() else None)
         worker.finished.connect(lambda: self._on_worker_finished(worker))
@@ -214,6 +230,7 @@ class ResultStore:
     def clear(self) -> None:
         self.cancel()
         self.evaluations, self.partial, self.failures, self.rows = {}, {}, {}, {}
+        self.ordered = {}
 
     def is_busy(self) -> bool:
         """Running, or finished with its results still on their way to this thread."""
@@ -240,10 +257,9 @@ class ResultStore:
         self.partial.update({e.metric: e for e in evals})
         self._changed()
 
-    def _on_worker_evaluated(
-        self, evals: list[Evaluation], rows: dict[str, dict[str, tuple[SampleResult, SampleRow]]]
-    ) -> None:
-        self.rows.update(rows)
+    def _on_worker_evaluated(self, evals: list[Evaluation], worker: EvaluationWorker) -> None:
+        self.rows.update(worker.rows)
+        self.ordered.update(worker.ordered)
         self.evaluations.update({e.metric: e for e in evals})
         for e in evals:
             self.partial.pop(e.metric, None)
@@ -275,6 +291,7 @@ class LoadWorker(QThread):
         try:
             ds = load_dataset(p.gt, p.det, gt_lines=p.gt_lines, images=p.images)
             self.result = (ds, plan_all(ds, applicable(ds), self.overrides))
+            prepare(ds)  # the table's blank rows and the attribute index, here
         except InputError as exc:
             self.error = str(exc)
         except Exception as exc:  # a reader bug must not take the window down

@@ -16,7 +16,6 @@ def test_model_passes_qt_model_tester(qtbot, qtmodeltester) -> None:
     assert s.open_dataset(demo_dataset_paths("b"))
     wait_evaluated(qtbot, s)
     qtmodeltester.check(panel.model, force_py=True)
-    qtmodeltester.check(panel.proxy, force_py=True)
 
 
 def test_worst_first_text_filter_and_failure_filters(qtbot) -> None:

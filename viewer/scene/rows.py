@@ -6,6 +6,8 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+import numpy as np
+
 from metrics.compare import SampleDiff
 from metrics.evidence import multiline_of
 from metrics.model import Sample
@@ -24,31 +26,36 @@ FAILURE_TITLES = {
 
 @dataclass(frozen=True)
 class SampleRow:
+    """A sample's row. None: not known yet (the counts before the image is read, the scores
+    and failure counts before it is evaluated, or when the metric cannot evaluate it); the
+    table shows that as pending or not evaluated, never as 0."""
+
     sample_id: str
-    n_gt: int
-    n_det: int
+    n_gt: int | None
+    n_det: int | None
     recall: float | None
     precision: float | None
     hmean: float | None
-    missed: int = 0
-    false_positives: int = 0
-    splits: int = 0
-    merges: int = 0
-    partial: int = 0
-    multiline: int = 0
+    missed: int | None = None
+    false_positives: int | None = None
+    splits: int | None = None
+    merges: int | None = None
+    partial: int | None = None
+    multiline: int | None = None
     hmean_b: float | None = None  # comparison: B's H-mean, B - A, GTs found by one side only
     delta: float | None = None
-    a_only: int = 0
-    b_only: int = 0
+    a_only: int | None = None
+    b_only: int | None = None
 
     @property
     def disagreement(self) -> float | None:
         return None if self.delta is None else abs(self.delta)
 
     def count(self, kind: str) -> int:
+        """How many failures of ``kind`` (0 when not known: a filter on it leaves it out)."""
         if kind in COMPARE_TESTS:
             return int(COMPARE_TESTS[kind](self))
-        return int(getattr(self, kind))
+        return int(getattr(self, kind) or 0)
 
 
 COMPARE_KINDS = ("a_better", "b_better", "both_fail", "a_only", "b_only")
@@ -63,8 +70,8 @@ COMPARE_TESTS: dict[str, Callable[[SampleRow], bool]] = {
     "a_better": lambda r: r.delta is not None and r.delta < 0,
     "b_better": lambda r: r.delta is not None and r.delta > 0,
     "both_fail": lambda r: r.hmean == 0.0 and r.hmean_b == 0.0,
-    "a_only": lambda r: r.a_only > 0,
-    "b_only": lambda r: r.b_only > 0,
+    "a_only": lambda r: (r.a_only or 0) > 0,
+    "b_only": lambda r: (r.b_only or 0) > 0,
 }
 
 
@@ -81,9 +88,14 @@ def compare_row(row: SampleRow, diff: SampleDiff | None) -> SampleRow:
     )
 
 
+def blank_row(sample_id: str, n_gt: int | None = None, n_det: int | None = None) -> SampleRow:
+    """The row of a sample not evaluated (yet): its counts if read, nothing else."""
+    return SampleRow(sample_id, n_gt, n_det, None, None, None)
+
+
 def sample_row(sample: Sample, result: SampleResult | None) -> SampleRow:
     if result is None:
-        return SampleRow(sample.id, len(sample.gt), len(sample.det), None, None, None)
+        return blank_row(sample.id, len(sample.gt), len(sample.det))
     return SampleRow(
         sample.id,
         len(sample.gt),
@@ -114,7 +126,9 @@ def sorted_rows(
     if field is None:
         return list(rows)
     keys = [getattr(r, field) for r in rows]
-    if field != "sample_id":
-        keys = [-1.0 if v is None else v for v in keys]
-    perm = sorted(range(len(keys)), key=keys.__getitem__, reverse=descending)
-    return [rows[k] for k in perm]
+    if field == "sample_id":
+        perm = sorted(range(len(keys)), key=keys.__getitem__, reverse=descending)
+        return [rows[k] for k in perm]
+    values = np.array([-1.0 if v is None else v for v in keys], dtype=float)
+    order = np.argsort(-values if descending else values, kind="stable")  # ties keep order
+    return [rows[k] for k in order.tolist()]

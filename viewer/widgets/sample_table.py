@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from viewer.scene.attributes import attribute_index, summary
+from viewer.scene.attributes import summary
+from viewer.scene.row_lists import RowFilter, any_nonzero, attributes, blank_rows
 from viewer.scene.rows import (
     COMPARE_KINDS,
     COMPARE_TITLES,
@@ -35,7 +36,6 @@ from viewer.scene.rows import (
     sorted_rows,
 )
 from viewer.session import Session
-from viewer.widgets.sample_filter import SampleFilterModel
 
 COLUMNS = ("sample", "GT", "det", "R", "P", "H", "miss", "FP", "split", "merge", "part.", "multi")
 TOOLTIPS = (
@@ -90,34 +90,61 @@ _ROLES = {
 
 
 class SampleTableModel(QAbstractTableModel):
-    """Rows from the session's current metric; refreshed when results or metric change."""
+    """Rows from the session's current metric, sorted and filtered here (a Qt proxy calls
+    Python once per row and per sort comparison: seconds at 25,000 images); refreshed when
+    results or metric change. ``rows`` holds every row in the table's order, ``shown`` those
+    that pass the filter (the model's rows)."""
 
     def __init__(self, session: Session) -> None:
         super().__init__()
         self.session = session
         self.rows: list[SampleRow] = []
+        self.shown: list[SampleRow] = []
+        self.filter = RowFilter()
         self.sort_key: tuple[int, Qt.SortOrder] = (HMEAN_COLUMN, Qt.SortOrder.AscendingOrder)
-        self.row_of: dict[str, int] = {}  # sample id -> row
-        self.focus: dict[str, int] | None = None  # rows in this order (Analysis panel)
+        self.row_of: dict[str, int] = {}  # sample id -> row shown
         self._made: dict[str, tuple[object, object, SampleRow]] = {}  # id -> sample, result, row
         session.dataset_changed.connect(self.reload)
         session.results_changed.connect(self.reload)  # set_metric emits it too
         session.comparison_changed.connect(self.reload)
 
+    @property
+    def focus(self) -> dict[str, int] | None:
+        return self.filter.focus
+
     def reload(self) -> None:
-        """Rows from the current results, sorted here in Python (a Qt proxy sort calls
-        ``data`` a million times on 5,000 images); rows of unchanged results are reused."""
+        """Rows from the current results: the evaluation worker's rows when the shown results
+        are a whole evaluation, else the blank rows with those of the samples that have a
+        result (the current image's first result) made here."""
         self.beginResetModel()
-        ds, s = self.session.dataset, self.session
-        made = s.a.store.rows.get(s.metric or "", {}) if s.a is not None else {}
         if len(self._made) > 50_000:
             self._made.clear()
-        if s.comparing():
-            self.rows = [compare_row(self._row(x, made), s.diff(x.id)) for x in ds or ()]
-        else:
-            self.rows = [self._row(x, made) for x in ds or ()]
+        self.rows = self._base()
         self._sort_rows()
         self.endResetModel()
+
+    def _base(self) -> list[SampleRow]:
+        s = self.session
+        ds, a = s.dataset, s.a
+        if s.loading and s.pending_rows:  # a new set is being read: its files, paired
+            return list(s.pending_rows)
+        if ds is None or a is None:
+            return []
+        made = a.store.rows.get(s.metric or "", {})
+        if s.comparing():
+            return [compare_row(self._row(x, made), s.diff(x.id)) for x in ds]
+        ev = a.evaluation()
+        whole = a.store.ordered.get(s.metric or "")
+        if whole is not None and ev is not None and whole[0] is ev and s.metric not in a.shown:
+            return whole[1]
+        blank, where = blank_rows(ds)
+        rows = list(blank)
+        ids = set(ev.results) if ev is not None else set()
+        part = a.partial.get(s.metric or "")
+        ids.update(part.results if part is not None else ())
+        for sid in ids & where.keys():
+            rows[where[sid]] = self._row(ds[sid], made)
+        return rows
 
     def _row(self, sample: Any, made: dict[str, Any]) -> SampleRow:
         """The row of a sample: made by the evaluation worker, or here (and kept) when the
@@ -138,19 +165,26 @@ class SampleTableModel(QAbstractTableModel):
         self._sort_rows()
         self.endResetModel()
 
+    def refilter(self) -> None:
+        """Apply the filter after it changed (the Analysis panel's pick also re-sorts)."""
+        self.beginResetModel()
+        self._sort_rows()
+        self.endResetModel()
+
     def _sort_rows(self) -> None:
         column, order = self.sort_key
         fields = self.fields()
         field = fields[column] if 0 <= column < len(fields) else None
         descending = order == Qt.SortOrder.DescendingOrder
         self.rows = sorted_rows(self.rows, field, descending=descending, focus=self.focus)
-        self.row_of = {r.sample_id: k for k, r in enumerate(self.rows)}
+        self.shown = self.filter.apply(self.rows)
+        self.row_of = {r.sample_id: k for k, r in enumerate(self.shown)}
 
     def fields(self) -> tuple[str, ...]:
         return _FIELDS + (_COMPARE_FIELDS if self.session.comparing() else ())
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.rows)
+        return 0 if parent.isValid() else len(self.shown)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.fields())
@@ -167,17 +201,17 @@ class SampleTableModel(QAbstractTableModel):
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role not in _ROLES or not index.isValid() or index.row() >= len(self.rows):
+        if role not in _ROLES or not index.isValid() or index.row() >= len(self.shown):
             return None
         fields = self.fields()
         if index.column() >= len(fields):
             return None
         field = fields[index.column()]
-        value = getattr(self.rows[index.row()], field)
+        value = getattr(self.shown[index.row()], field)
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(field, value, index.column())
         if role == Qt.ItemDataRole.ToolTipRole and value is None:
-            return "not evaluated by this metric (input it cannot read), or still running"
+            return "not known yet (still reading or evaluating), or not evaluated by this metric"
         if role == Qt.ItemDataRole.UserRole:  # sort key
             return -1.0 if value is None else value
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0:
@@ -191,8 +225,8 @@ class SampleTableModel(QAbstractTableModel):
             return f"{value:+.3f}" if field == "delta" else f"{value:.3f}"
         if isinstance(value, int) and column > 2 and value == 0:
             return ""
-        if value is None:
-            return "…" if self.session.is_busy() else "–"
+        if value is None:  # not known yet (reading, evaluating) or not evaluated
+            return "…" if self.session.is_busy() or self.session.loading else "–"
         return str(value)
 
 
@@ -210,10 +244,8 @@ class SampleTablePanel(QWidget):
         super().__init__(parent)
         self.session = session
         self.model = SampleTableModel(session)
-        self.proxy = SampleFilterModel()
-        self.proxy.setSourceModel(self.model)
         self.view = QTableView()
-        self.view.setModel(self.proxy)
+        self.view.setModel(self.model)
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(HMEAN_COLUMN, Qt.SortOrder.AscendingOrder)  # worst first
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -235,7 +267,7 @@ class SampleTablePanel(QWidget):
         self.kind_boxes: dict[str, QCheckBox] = {}
         for n, kind in enumerate(FAILURE_KINDS):
             box = QCheckBox(FAILURE_TITLES[kind])
-            box.toggled.connect(lambda on, k=kind: self.proxy.set_kind(k, on))
+            box.toggled.connect(lambda on, k=kind: self._set_kind(k, on))
             self.kind_boxes[kind] = box
             kinds.addWidget(box, n // 3, n % 3)
         layout.addLayout(kinds)
@@ -244,7 +276,7 @@ class SampleTablePanel(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         for n, kind in enumerate(COMPARE_KINDS):
             box = QCheckBox(COMPARE_TITLES[kind])
-            box.toggled.connect(lambda on, k=kind: self.proxy.set_kind(k, on))
+            box.toggled.connect(lambda on, k=kind: self._set_kind(k, on))
             self.kind_boxes[kind] = box
             row.addWidget(box, n // 2, n % 2)
         self.compare_row.setVisible(False)
@@ -264,17 +296,13 @@ class SampleTablePanel(QWidget):
         )
         self.model.modelReset.connect(self._open_worst)
         self.model.modelReset.connect(self._hide_empty_counts)
-        for signal in (
-            self.proxy.modelReset,
-            self.proxy.layoutChanged,
-            self.proxy.rowsInserted,
-            self.proxy.rowsRemoved,
-        ):
-            signal.connect(self._publish_visible)
+        self.model.modelReset.connect(self._publish_visible)
+        self._sized: tuple[object, ...] | None = None  # what the column widths were fitted to
 
     def _on_session_focus_changed(self, focus: tuple[list[str], str] | None) -> None:
         """Only the images the Analysis panel picked, in its order (largest loss first)."""
-        self.proxy.set_focus(None if focus is None else focus[0])
+        self.model.filter.set_focus(None if focus is None else focus[0])
+        self.model.refilter()
         self.focus_button.setVisible(focus is not None)
         if focus is not None:
             self.focus_button.setText(f"{focus[1]} ({len(focus[0])}): show all")
@@ -284,7 +312,11 @@ class SampleTablePanel(QWidget):
 
     def visible_ids(self) -> list[str]:
         """Sample ids in the table's current order and filter (for next/previous)."""
-        return [r.sample_id for r in self.model.rows if self.proxy.accepts(r)]
+        return [r.sample_id for r in self.model.shown]
+
+    def _set_kind(self, kind: str, on: bool) -> None:
+        self.model.filter.set_kind(kind, on)
+        self.model.refilter()
 
     def _on_session_comparison_changed(self) -> None:
         on = self.session.comparing()
@@ -309,23 +341,34 @@ class SampleTablePanel(QWidget):
         """Failure-count columns that are empty on every row (no splits under IoU, say) are
         hidden, so the columns that say something fit the panel without scrolling."""
         rows, fields = self.model.rows, self.model.fields()
+        hidden = []
         for col in range(FIRST_COUNT_COLUMN, len(COLUMNS)):
-            empty = bool(rows) and not any(getattr(r, fields[col]) for r in rows)
+            empty = bool(rows) and not any_nonzero(rows, fields[col])
+            hidden.append(empty)
             if self.view.isColumnHidden(col) != empty:  # each call lays the table out again
                 self.view.setColumnHidden(col, empty)
-        self.view.resizeColumnsToContents()
+        # widths from the first rows, fitted again only when what they show changes (columns,
+        # rows coming or going, scores arriving): each fit asks every column's first rows
+        s = self.session
+        sized = (tuple(hidden), len(fields), bool(rows), s.metric, s.evaluation() is None)
+        if sized != self._sized:
+            self._sized = sized
+            self.view.resizeColumnsToContents()
 
     def _publish_visible(self, *_: object) -> None:
         self.session.set_visible(self.visible_ids())
 
     def _on_filter_text_changed(self, text: str) -> None:
-        self.proxy.set_text(text)
+        self.model.filter.set_text(text)
+        self.model.refilter()
 
     def _on_session_dataset_changed(self) -> None:
         """The attributes the filter offers (script, language, legibility, ...)."""
-        index = attribute_index(self.session.dataset)
-        self.proxy.attributes = index
-        self.proxy.set_text(self.filter_edit.text())
+        index = attributes(self.session.dataset)
+        self.model.filter.attributes = index
+        if self.filter_edit.text():
+            self.model.filter.set_text(self.filter_edit.text())
+            self.model.refilter()
         tip = summary(index)
         self.filter_edit.setToolTip(
             "Type part of a sample id, or attribute=value to keep the samples with such a "
@@ -334,7 +377,7 @@ class SampleTablePanel(QWidget):
 
     def _on_view_row_changed(self, current: QModelIndex, _: QModelIndex) -> None:
         if current.isValid():
-            row = self.model.rows[self.proxy.mapToSource(current).row()]
+            row = self.model.shown[current.row()]
             if row.sample_id != self.session.sample_id:
                 self.session.set_sample(row.sample_id)
 
@@ -350,9 +393,8 @@ class SampleTablePanel(QWidget):
             s.set_sample(ids[0])
 
     def _on_session_sample_changed(self, sample_id: str) -> None:
-        src = self.model.row_of.get(sample_id)
-        if src is None:
+        r = self.model.row_of.get(sample_id)
+        if r is None:
             return
-        r = self.proxy.mapFromSource(self.model.index(src, 0)).row()
-        if r >= 0 and self.view.currentIndex().row() != r:
+        if self.view.currentIndex().row() != r:
             self.view.selectRow(r)

@@ -1,0 +1,221 @@
+"""The sample table while a set is read and evaluated (issue 11): rows before the results,
+nothing unknown shown as a number, the evaluation not validating twice, the check of a large
+set in a child process, the table's sort and filter on whole row lists."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PySide6.QtCore import Qt
+
+from metrics.check import check_dataset
+from metrics.io.reader import load_dataset
+from tests.support import wait_evaluated, write_zip
+from viewer.main_window import MainWindow
+from viewer.paths import DatasetPaths
+from viewer.scene.palette import StyleKey
+from viewer.scene.row_lists import RowFilter, ordered_rows
+from viewer.scene.rows import SampleRow, sorted_rows
+from viewer.widgets.sample_table import COLUMNS
+
+
+def _set(tmp_path: Path, images: int = 6) -> DatasetPaths:
+    gt, det = {}, {}
+    for k in range(images):
+        gt[f"gt_img_{k}.txt"] = "0,0,40,0,40,20,0,20,abc\n60,0,99,0,99,20,60,20,de\n"
+        det[f"res_img_{k}.txt"] = "1,0,41,0,41,21,1,21\n" if k % 2 else "200,0,240,0,240,9,200,9\n"
+    return DatasetPaths(
+        str(write_zip(tmp_path / "gt.zip", gt)), str(write_zip(tmp_path / "det.zip", det))
+    )
+
+
+def _texts(window: MainWindow, row: int) -> dict[str, str]:
+    m = window.samples.model
+    return {
+        COLUMNS[c]: m.data(m.index(row, c), Qt.ItemDataRole.DisplayRole)
+        for c in range(len(COLUMNS))
+    }
+
+
+def test_rows_come_before_the_results_and_nothing_unknown_looks_known(
+    qtbot, tmp_path: Path, monkeypatch
+) -> None:
+    """While the whole set is evaluated the table has a row per image; an image without its
+    result shows its counts and "…" for scores and failure counts (never 0 or a score), and
+    its boxes are drawn as not evaluated, not as matched."""
+    import viewer.workers as workers
+
+    release = threading.Event()
+    real_run = workers.run
+
+    def slow_run(ds: Any, *args: Any, **kwargs: Any) -> Any:
+        if len(ds) > 1:  # the whole set waits; the current image's run goes through
+            release.wait(30)
+        return real_run(ds, *args, **kwargs)
+
+    monkeypatch.setattr(workers, "run", slow_run)
+    w = MainWindow(restore_layout=False)
+    qtbot.addWidget(w)
+    w.show()
+    try:
+        assert w.open_paths(_set(tmp_path))
+        s, model = w.session, w.samples.model
+        assert model.rowCount() == 6 and s.is_busy() and s.evaluation() is None
+        qtbot.waitUntil(lambda: bool(s.partial), timeout=10_000)  # the current image's result
+        first = s.sample_id
+        for row, r in enumerate(model.shown):
+            texts = _texts(w, row)
+            assert texts["GT"] == "2" and texts["det"] == "1"
+            if r.sample_id == first:
+                assert texts["R"] not in ("…", "–")
+                continue
+            assert r.recall is r.missed is r.false_positives is None
+            for name in ("R", "P", "H", "miss", "FP", "split", "merge", "part.", "multi"):
+                assert texts[name] == "…", (name, texts)
+        other = next(r.sample_id for r in model.shown if r.sample_id != first)
+        s.set_sample(other)
+        styles = {it.style for it in w.canvas.overlay.items if it.layer in ("gt", "det")}
+        assert styles == {StyleKey.GT_NONE, StyleKey.DET_NONE}
+    finally:
+        release.set()
+    wait_evaluated(qtbot, w.session)
+    texts = [_texts(w, row) for row in range(model.rowCount())]
+    assert all(t["R"] not in ("…", "–") for t in texts)
+    assert {t["FP"] for t in texts} == {"", "1"}  # a count known to be 0 is left blank
+
+
+def test_the_evaluation_does_not_validate_the_set_again(qtbot, tmp_path: Path, monkeypatch) -> None:
+    """The plan made while reading validated every metric; the whole-set run reuses it
+    (validation is array work over the whole set that holds the window meanwhile), until a
+    parameter changes."""
+    from PySide6.QtCore import QThread
+
+    import metrics.runner as runner
+    from viewer.workers import EvaluationWorker
+
+    sizes: list[int] = []  # the datasets the evaluation workers validate
+    real = runner._validate
+
+    def counted(spec: Any, ds: Any, prm: Any) -> Any:
+        if isinstance(QThread.currentThread(), EvaluationWorker):
+            sizes.append(len(ds))
+        return real(spec, ds, prm)
+
+    monkeypatch.setattr(runner, "_validate", counted)
+    w = MainWindow(restore_layout=False)
+    qtbot.addWidget(w)
+    assert w.open_paths(_set(tmp_path))
+    wait_evaluated(qtbot, w.session)
+    assert sizes and set(sizes) == {1}  # only the current image's quick run validates
+    sizes.clear()
+    w.session.set_params("tiou", {"tolerance": "0"})
+    wait_evaluated(qtbot, w.session)
+    assert 6 in sizes  # new parameters: validated again
+
+
+def test_a_large_set_is_checked_by_a_child_process(qtbot, tmp_path: Path, monkeypatch) -> None:
+    """Same findings as the check in this process (a bow-tie, a duplicate, a zero-area box)."""
+    import viewer.checks as checks
+
+    gt = {
+        "gt_img_1.txt": "0,0,10,10,10,0,0,10,bow\n0,0,9,0,9,9,0,9,a\n0,0,9,0,9,9,0,9,a\n",
+        "gt_img_2.txt": "5,5,5,5,5,5,5,5,z\n",
+    }
+    paths = DatasetPaths(str(write_zip(tmp_path / "gt.zip", gt)))
+    want = check_dataset(load_dataset(paths.gt))
+    assert want
+    calls: list[DatasetPaths] = []
+    real = checks.check_process.check_in_child
+    monkeypatch.setattr(checks, "LARGE", 0)
+    monkeypatch.setattr(
+        checks.check_process, "check_in_child", lambda p: calls.append(p) or real(p)
+    )
+    w = MainWindow(restore_layout=False)
+    qtbot.addWidget(w)
+    assert w.open_paths(paths)
+    assert w.session.checks.wait(60_000)
+    qtbot.waitUntil(lambda: not w.session.checks.running, timeout=10_000)
+    assert calls == [paths]
+    assert w.session.checks.findings == want and not w.session.checks.error
+    wait_evaluated(qtbot, w.session)
+
+
+def test_a_check_process_that_fails_says_why(tmp_path: Path) -> None:
+    from viewer.check_process import check_in_child
+
+    try:
+        check_in_child(DatasetPaths(str(tmp_path / "missing.zip")))
+    except RuntimeError as exc:
+        assert "missing.zip" in str(exc)
+    else:
+        raise AssertionError("no error")
+
+
+_ROWS = st.lists(
+    st.builds(
+        SampleRow,
+        sample_id=st.text("ab1", min_size=1, max_size=3),
+        n_gt=st.none() | st.integers(0, 5),
+        n_det=st.none() | st.integers(0, 5),
+        recall=st.none() | st.sampled_from([0.0, 0.5, 1.0]),
+        precision=st.none() | st.floats(0, 1),
+        hmean=st.none() | st.sampled_from([0.0, 0.25, 1.0]),
+        missed=st.none() | st.integers(0, 3),
+    ),
+    max_size=30,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_ROWS, st.sampled_from(["n_gt", "recall", "hmean", "missed", "sample_id"]), st.booleans())
+def test_sorting_whole_lists_keeps_the_stable_order(
+    rows: list[SampleRow], field: str, descending: bool
+) -> None:
+    """As Python's stable sort with not-evaluated first when ascending (-1)."""
+
+    def key(r: SampleRow) -> Any:
+        v = getattr(r, field)
+        return v if field == "sample_id" else (-1.0 if v is None else v)
+
+    want = sorted(rows, key=key, reverse=descending)
+    assert [id(r) for r in sorted_rows(rows, field, descending=descending)] == [id(r) for r in want]
+
+
+def test_filter_on_whole_lists() -> None:
+    rows = [
+        SampleRow("img_1", 2, 1, 0.5, 1.0, 0.6, missed=1, false_positives=0),
+        SampleRow("img_10", 2, 2, 1.0, 0.5, 0.6, missed=0, false_positives=1),
+        SampleRow("img_2", 2, None, None, None, None),
+    ]
+    f = RowFilter()
+    assert f.apply(rows) is rows  # nothing on: no copy
+    f.set_kind("missed", True)
+    assert [r.sample_id for r in f.apply(rows)] == ["img_1"]  # unknown is not "has a miss"
+    f.set_kind("missed", False)
+    f.set_text("IMG_1")
+    assert [r.sample_id for r in f.apply(rows)] == ["img_1", "img_10"]
+    f.set_text("")
+    f.set_focus(["img_2"])
+    assert [r.sample_id for r in f.apply(rows)] == ["img_2"]
+
+
+def test_ordered_rows_put_blank_rows_where_a_metric_has_no_result(tmp_path: Path) -> None:
+    from metrics.registry import METRICS
+    from metrics.runner import run
+    from viewer.workers import table_rows
+
+    ds = load_dataset(_set(tmp_path, 3).gt, _set(tmp_path, 3).det)
+    ev = run(ds, [METRICS["tiou"]])[0]
+    made = table_rows(ds, [ev])["tiou"]
+    dropped = next(iter(made))
+    rows = ordered_rows(ds, ev, {k: v for k, v in made.items() if k != dropped})
+    assert [r.sample_id for r in rows] == [s.id for s in ds]
+    for r in rows:
+        assert (r.hmean is None) is (r.sample_id == dropped)
+        assert (r.n_gt, r.n_det) == (2, 1)
+    assert np.isfinite([r.hmean for r in rows if r.hmean is not None]).all()

@@ -1,0 +1,60 @@
+"""Opening a dataset from files without holding the window: the table's rows first (when the
+reader can pair the files without reading them), then reading and planning on a worker
+thread, then the dataset shown and evaluated (``Session.set_dataset``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from PySide6.QtCore import SignalInstance
+
+from metrics.model import Dataset
+from metrics.runner import Plan
+from viewer.paths import DatasetPaths
+from viewer.scene.rows import SampleRow
+from viewer.workers import load_in_background
+
+
+class Opening(Protocol):
+    """What opening asks of the session (``viewer.session.Session``)."""
+
+    loading: bool
+    pending_rows: list[SampleRow]
+
+    @property
+    def error_raised(self) -> SignalInstance: ...
+
+    @property
+    def loading_changed(self) -> SignalInstance: ...
+
+    @property
+    def overrides(self) -> Mapping[str, Mapping[str, Any]]: ...
+
+    def set_dataset(
+        self, ds: Dataset, paths: DatasetPaths | None = None, plan: Plan | None = None
+    ) -> None: ...
+
+
+def open_dataset(session: Opening, paths: DatasetPaths) -> bool:
+    """Load a dataset and start evaluating it; on bad input say why and keep the old one.
+
+    Reading and planning run on a worker thread while the window keeps painting
+    (``loading_changed``); a second open while one is loading is refused."""
+    if session.loading:
+        session.error_raised.emit("a dataset is still loading")
+        return False
+    session.loading = True
+    session.pending_rows = []
+    session.loading_changed.emit(True)
+    try:
+        loaded, error = load_in_background(paths, session.overrides)
+    finally:
+        session.loading = False
+        session.pending_rows = []
+        session.loading_changed.emit(False)
+    if loaded is None:
+        session.error_raised.emit(error)
+        return False
+    session.set_dataset(loaded[0], paths, loaded[1])
+    return True
