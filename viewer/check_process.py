@@ -1,12 +1,15 @@
-"""The dataset check of a large set in a child process (no Qt here).
+"""The plan and the dataset check of a large set in a child process (no Qt here).
 
-``metrics.check.check_dataset`` runs array and GEOS calls over the whole set at once; in a
-thread of the viewer each holds the interpreter for its whole length (seconds at 1,000,000
-words), so the window could not repaint meanwhile. For a set that large the check runs in a
-child process that reads the same files with the same reader; only its findings (a few KB)
-come back. ``python -m viewer.check_process`` is that child: it reads the paths as JSON on
-its standard input and writes the pickled findings (or the error text) to its standard
-output.
+``metrics.runner.plan_all`` (every metric's validation) and ``metrics.check.check_dataset``
+run array and GEOS calls over the whole set at once; in a thread of the viewer each holds
+the interpreter for its whole length (up to 0.8 s at 1,000,000 words, ``viewer.probe``), so
+the window could not repaint meanwhile. For a large set a ``Companion`` child process reads
+the same files with the same reader while the viewer reads them, plans the metrics and
+checks the set; only the plan and the findings (a few KB) come back.
+
+``python -m viewer.check_process`` is that child: it reads the paths and the parameter
+overrides as JSON on its standard input and writes length-prefixed pickled messages to its
+standard output: ``("plan", fields)``, then ``("findings", list)``, or ``("error", text)``.
 """
 
 from __future__ import annotations
@@ -18,75 +21,155 @@ import json
 import os
 import pickle
 import signal
+import struct
 import subprocess
 import sys
 import threading
+from collections.abc import Mapping
 from pathlib import Path
+from typing import IO, Any
 
 from metrics.check import Finding, check_dataset
 from metrics.io.reader import load_dataset
-from metrics.model import Dataset
+from metrics.registry import METRICS, applicable
+from metrics.runner import Plan, plan_all
 from viewer.paths import DatasetPaths
 
-LARGE = 50_000  # GT + detections from which the check runs in a child process
+LARGE_BYTES = 1_000_000  # input files from which plan and check run in a child process
 _ROOT = str(Path(__file__).resolve().parents[1])  # the child imports this very package
 _lock = threading.Lock()
-_children: set[subprocess.Popen[bytes]] = set()
+_companions: dict[DatasetPaths, Companion] = {}
 
 
-def size(ds: Dataset) -> int:
-    """GT and detections in the set."""
-    return sum(len(s.gt) + len(s.det) for s in ds.samples)
+def input_bytes(paths: DatasetPaths) -> int:
+    """Size of the GT and detection files (a folder: of the files in it)."""
+    total = 0
+    for name in (paths.gt, paths.det, paths.gt_lines):
+        if not name:
+            continue
+        if os.path.isdir(name):
+            with os.scandir(name) as entries:
+                total += sum(e.stat().st_size for e in entries if e.is_file())
+        elif os.path.exists(name):
+            total += os.path.getsize(name)
+    return total
 
 
-def check_in_child(paths: DatasetPaths) -> list[Finding]:
-    """The findings of the set at ``paths``, checked by a child process (blocks the calling
-    thread, never the interpreter); RuntimeError with the child's reason if it failed."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([_ROOT, os.environ.get("PYTHONPATH", "")])}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "viewer.check_process"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=env,
-    )
-    with _lock:
-        _children.add(proc)
-    try:
-        out, err = proc.communicate(json.dumps(paths.__dict__).encode())
-    finally:
+class Stopped(RuntimeError):
+    """The companion was ended on purpose: its results are of no use any more."""
+
+
+class Companion:
+    """The child process planning and checking one set (started at once)."""
+
+    def __init__(self, paths: DatasetPaths, overrides: Mapping[str, Mapping[str, Any]]) -> None:
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([_ROOT, os.environ.get("PYTHONPATH", "")]),
+        }
+        self.paths = paths
+        self.stopped = False  # ended on purpose
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "viewer.check_process"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
+        assert self.proc.stdin is not None
+        job = {"paths": paths.__dict__, "overrides": {k: dict(v) for k, v in overrides.items()}}
+        self.proc.stdin.write(json.dumps(job).encode())
+        self.proc.stdin.close()
         with _lock:
-            _children.discard(proc)
-    if proc.returncode != 0 or not out:
-        why = err.decode(errors="replace").strip().splitlines()
-        raise RuntimeError(why[-1] if why else f"the check process ended with {proc.returncode}")
-    found = pickle.loads(out)
-    assert isinstance(found, list)
-    return found
+            _companions[paths] = self
+
+    def plan(self) -> Plan:
+        """The child's plan (blocks this thread until it has read and validated the set)."""
+        fields = self._expect("plan")
+        return Plan(specs=[METRICS[m] for m in fields.pop("specs")], **fields)
+
+    def findings(self) -> list[Finding]:
+        """The child's findings (blocks until it has checked the set), then it ends;
+        ``Stopped`` when it was ended on purpose (another set opened, the window closed)."""
+        try:
+            found = self._expect("findings")
+        finally:
+            self.stop()
+        assert isinstance(found, list)
+        return found
+
+    def _expect(self, kind: str) -> Any:
+        got, value = _receive(self.proc.stdout)
+        if self.stopped:
+            raise Stopped()
+        if got == "error":
+            self.stop()
+            raise RuntimeError(str(value))
+        if got != kind:
+            self.stop()
+            raise RuntimeError(f"the check process ended early (exit {self.proc.poll()})")
+        return value
+
+    def stop(self) -> None:
+        self.stopped = self.stopped or self.proc.poll() is None
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        with _lock:
+            if _companions.get(self.paths) is self:
+                del _companions[self.paths]
+
+
+def take(paths: DatasetPaths | None) -> Companion | None:
+    """The companion started for ``paths`` (the dataset check then reads its findings)."""
+    with _lock:
+        return _companions.get(paths) if paths is not None else None
 
 
 @atexit.register
-def stop_children() -> None:
-    """End the check processes still running (the window closed, another set opened)."""
+def stop_all(keep: DatasetPaths | None = None) -> None:
+    """End the companions still running (the window closed; another set opened: all but
+    ``keep``'s)."""
     with _lock:
-        running = list(_children)
-    for proc in running:
-        if proc.poll() is None:
-            proc.kill()
+        running = [c for p, c in _companions.items() if p != keep]
+    for c in running:
+        c.stop()
+
+
+def _receive(stream: IO[bytes] | None) -> tuple[str, Any]:
+    head = stream.read(8) if stream is not None else b""
+    if len(head) < 8:
+        return "", None
+    (size,) = struct.unpack("<Q", head)
+    kind, value = pickle.loads(stream.read(size) if stream is not None else b"")
+    return str(kind), value
+
+
+def _send(kind: str, value: Any) -> None:
+    blob = pickle.dumps((kind, value), protocol=pickle.HIGHEST_PROTOCOL)
+    sys.stdout.buffer.write(struct.pack("<Q", len(blob)) + blob)
+    sys.stdout.flush()
 
 
 def _die_with_parent() -> None:
-    """Linux: this child ends when the viewer does (no orphan checks a set for minutes)."""
-    with contextlib.suppress(OSError, AttributeError):  # not Linux: the parent's atexit
+    """Linux: this child ends when the thread that started it does (the viewer's)."""
+    with contextlib.suppress(OSError, AttributeError):  # elsewhere the parent's atexit ends it
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def main() -> int:
     _die_with_parent()
-    paths = DatasetPaths(**json.loads(sys.stdin.read()))
-    ds = load_dataset(paths.gt, paths.det, gt_lines=paths.gt_lines, images=paths.images)
-    sys.stdout.buffer.write(pickle.dumps(check_dataset(ds), protocol=pickle.HIGHEST_PROTOCOL))
-    sys.stdout.flush()
+    job = json.loads(sys.stdin.read())
+    paths = DatasetPaths(**job["paths"])
+    try:
+        ds = load_dataset(paths.gt, paths.det, gt_lines=paths.gt_lines, images=paths.images)
+        plan = plan_all(ds, applicable(ds), job["overrides"])
+        fields = {**plan.__dict__, "specs": [s.id for s in plan.specs]}
+        _send("plan", fields)
+        _send("findings", check_dataset(ds))
+    except Exception as exc:  # the viewer reads the same files and reports its own error
+        _send("error", f"{type(exc).__name__}: {exc}")
+        return 1
     return 0
 
 

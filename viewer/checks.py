@@ -12,7 +12,6 @@ from PySide6.QtCore import QObject, Signal
 from metrics.check import Finding, check_dataset
 from metrics.model import Dataset
 from viewer import check_process
-from viewer.check_process import LARGE
 from viewer.paths import DatasetPaths
 from viewer.quiet_gc import quiet_gc
 
@@ -43,13 +42,22 @@ class CheckWorker(QObject):
         self._thread.join(timeout_ms / 1000)
         return not self._thread.is_alive()
 
+    def _check(self) -> list[Finding]:
+        """A large set's findings come from the child process that planned it."""
+        companion = check_process.take(self.paths)
+        if companion is not None:
+            try:
+                return companion.findings()
+            except check_process.Stopped:  # the window closed or another set is shown
+                return []
+            except RuntimeError as exc:  # checked here after all (holding the window)
+                log.warning("the check process failed (%s); checking here", exc)
+        with quiet_gc():  # no collection in this thread holds the UI thread
+            return check_dataset(self.dataset)
+
     def _run(self) -> None:
         try:
-            if self.paths is not None and check_process.size(self.dataset) >= LARGE:
-                findings, error = check_process.check_in_child(self.paths), ""
-            else:
-                with quiet_gc():  # no collection in this thread holds the UI thread
-                    findings, error = check_dataset(self.dataset), ""
+            findings, error = self._check(), ""
         except Exception as exc:  # a checker bug must not take the window down
             log.warning("dataset check failed", exc_info=True)
             findings, error = [], f"dataset check failed ({type(exc).__name__}: {exc})"
@@ -79,7 +87,7 @@ class Checks(QObject):
         read from ``paths`` is checked by a child process (``viewer.check_process``)."""
         self._dataset = dataset
         self._set([], "")
-        check_process.stop_children()  # an older set's check is of no use any more
+        check_process.stop_all(keep=paths)  # an older set's check is of no use any more
         worker = CheckWorker(dataset, paths)
         worker.done.connect(lambda found, d=dataset: self._on_worker_done(d, found))
         worker.failed.connect(lambda msg, d=dataset: self._on_worker_failed(d, msg))

@@ -11,6 +11,7 @@ from PySide6.QtCore import SignalInstance
 
 from metrics.model import Dataset
 from metrics.runner import Plan
+from viewer import check_process
 from viewer.paths import DatasetPaths
 from viewer.scene.rows import SampleRow
 from viewer.workers import load_in_background
@@ -47,13 +48,18 @@ def open_dataset(session: Opening, paths: DatasetPaths) -> bool:
     session.loading = True
     session.pending_rows = []
     session.loading_changed.emit(True)
+    check_process.stop_all()  # an older set's plan or check is of no use any more
+    big = check_process.input_bytes(paths) >= check_process.LARGE_BYTES
+    companion = check_process.Companion(paths, session.overrides) if big else None
     try:
-        loaded, error = load_in_background(paths, session.overrides)
+        loaded, error = load_in_background(paths, session.overrides, companion)
     finally:
         session.loading = False
         session.pending_rows = []
         session.loading_changed.emit(False)
     if loaded is None:
+        if companion is not None:
+            companion.stop()
         session.error_raised.emit(error)
         return False
     session.set_dataset(loaded[0], paths, loaded[1])

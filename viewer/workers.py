@@ -13,6 +13,7 @@ from metrics.model import Dataset, InputError, Problem
 from metrics.registry import MetricSpec, applicable
 from metrics.results import Evaluation, SampleResult
 from metrics.runner import Cancelled, Plan, plan_all, run
+from viewer.check_process import Companion
 from viewer.paths import DatasetPaths
 from viewer.quiet_gc import quiet_gc
 from viewer.scene.row_lists import ordered_rows, prepare
@@ -276,9 +277,14 @@ class LoadWorker(QThread):
     """Reads a dataset and plans its metrics off the UI thread (``result`` afterwards:
     (dataset, plan), or ``error`` with the message)."""
 
-    def __init__(self, paths: DatasetPaths, overrides: Mapping[str, Mapping[str, Any]]) -> None:
+    def __init__(
+        self,
+        paths: DatasetPaths,
+        overrides: Mapping[str, Mapping[str, Any]],
+        companion: Companion | None = None,
+    ) -> None:
         super().__init__()
-        self.paths, self.overrides = paths, overrides
+        self.paths, self.overrides, self.companion = paths, overrides, companion
         self.result: tuple[Dataset, Plan] | None = None
         self.error = ""
 
@@ -290,21 +296,33 @@ class LoadWorker(QThread):
         p = self.paths
         try:
             ds = load_dataset(p.gt, p.det, gt_lines=p.gt_lines, images=p.images)
-            self.result = (ds, plan_all(ds, applicable(ds), self.overrides))
             prepare(ds)  # the table's blank rows and the attribute index, here
+            self.result = (ds, self._plan(ds))
         except InputError as exc:
             self.error = str(exc)
         except Exception as exc:  # a reader bug must not take the window down
             log.exception("loading failed")
             self.error = f"loading failed ({type(exc).__name__}: {exc})"
 
+    def _plan(self, ds: Dataset) -> Plan:
+        """The plan: a large set's from its companion process (planned there while this
+        thread read the set), else made here."""
+        if self.companion is not None:
+            try:
+                return self.companion.plan()
+            except RuntimeError as exc:  # planned here after all (holding the window)
+                log.warning("the plan process failed (%s); planning here", exc)
+        return plan_all(ds, applicable(ds), self.overrides)
+
 
 def load_in_background(
-    paths: DatasetPaths, overrides: Mapping[str, Mapping[str, Any]]
+    paths: DatasetPaths,
+    overrides: Mapping[str, Mapping[str, Any]],
+    companion: Companion | None = None,
 ) -> tuple[tuple[Dataset, Plan] | None, str]:
     """Load and plan on a worker thread while the UI keeps handling events (it repaints,
     shows progress); returns when done: ((dataset, plan) or None, error message)."""
-    worker = LoadWorker(paths, overrides)
+    worker = LoadWorker(paths, overrides, companion)
     loop = QEventLoop()
     worker.finished.connect(loop.quit)
     worker.start()

@@ -118,42 +118,77 @@ def test_the_evaluation_does_not_validate_the_set_again(qtbot, tmp_path: Path, m
     assert 6 in sizes  # new parameters: validated again
 
 
-def test_a_large_set_is_checked_by_a_child_process(qtbot, tmp_path: Path, monkeypatch) -> None:
-    """Same findings as the check in this process (a bow-tie, a duplicate, a zero-area box)."""
-    import viewer.checks as checks
+def test_a_large_set_is_planned_and_checked_by_a_child_process(
+    qtbot, tmp_path: Path, monkeypatch
+) -> None:
+    """Same plan and same findings as in this process (a bow-tie, a duplicate, a zero-area
+    box, a counter-clockwise quad some metrics refuse: their image is skipped), and the child
+    is gone afterwards."""
+    from metrics.registry import applicable
+    from metrics.runner import plan_all
+    from viewer import check_process
 
     gt = {
-        "gt_img_1.txt": "0,0,10,10,10,0,0,10,bow\n0,0,9,0,9,9,0,9,a\n0,0,9,0,9,9,0,9,a\n",
-        "gt_img_2.txt": "5,5,5,5,5,5,5,5,z\n",
+        "gt_img_1.txt": "0,0,10,10,10,0,0,10,bow\n0,0,9,0,9,9,0,9,a\n0,0,9,0,9,9,0,9,a\n"
+        "0,0,0,9,9,9,9,0,ccw\n",
+        "gt_img_2.txt": "5,5,5,5,5,5,5,5,z\n0,0,9,0,9,9,0,9,b\n",
     }
     paths = DatasetPaths(str(write_zip(tmp_path / "gt.zip", gt)))
-    want = check_dataset(load_dataset(paths.gt))
-    assert want
-    calls: list[DatasetPaths] = []
-    real = checks.check_process.check_in_child
-    monkeypatch.setattr(checks, "LARGE", 0)
+    ds = load_dataset(paths.gt)
+    want_found, want_plan = check_dataset(ds), plan_all(ds, applicable(ds))
+    assert want_found and want_plan.lenient
+    started: list[check_process.Companion] = []
+    real = check_process.Companion.__init__
+
+    def spy(self: Any, *args: Any) -> None:
+        real(self, *args)
+        started.append(self)
+
+    planned: list[object] = []
+    real_plan = check_process.Companion.plan
+    monkeypatch.setattr(check_process, "LARGE_BYTES", 0)
+    monkeypatch.setattr(check_process.Companion, "__init__", spy)
     monkeypatch.setattr(
-        checks.check_process, "check_in_child", lambda p: calls.append(p) or real(p)
+        check_process.Companion, "plan", lambda self: planned.append(real_plan(self)) or planned[-1]
     )
     w = MainWindow(restore_layout=False)
     qtbot.addWidget(w)
     assert w.open_paths(paths)
+    assert len(started) == 1 and started[0].paths == paths
+    assert w.session.a is not None and w.session.a.plan == want_plan
+    assert planned == [want_plan] and w.session.a.plan is planned[0]  # the child's plan
     assert w.session.checks.wait(60_000)
     qtbot.waitUntil(lambda: not w.session.checks.running, timeout=10_000)
-    assert calls == [paths]
-    assert w.session.checks.findings == want and not w.session.checks.error
+    assert w.session.checks.findings == want_found and not w.session.checks.error
+    assert started[0].proc.poll() is not None and check_process.take(paths) is None
     wait_evaluated(qtbot, w.session)
 
 
-def test_a_check_process_that_fails_says_why(tmp_path: Path) -> None:
-    from viewer.check_process import check_in_child
+def test_a_child_process_that_fails_leaves_the_work_to_this_one(
+    qtbot, tmp_path: Path, monkeypatch
+) -> None:
+    """The child cannot plan (here: it is killed at once): the plan and the check are made in
+    this process, with the same results."""
+    from viewer import check_process
 
-    try:
-        check_in_child(DatasetPaths(str(tmp_path / "missing.zip")))
-    except RuntimeError as exc:
-        assert "missing.zip" in str(exc)
-    else:
-        raise AssertionError("no error")
+    paths = _set(tmp_path)
+    real = check_process.Companion.__init__
+
+    def killed(self: Any, *args: Any) -> None:
+        real(self, *args)
+        self.proc.kill()
+
+    monkeypatch.setattr(check_process, "LARGE_BYTES", 0)
+    monkeypatch.setattr(check_process.Companion, "__init__", killed)
+    w = MainWindow(restore_layout=False)
+    qtbot.addWidget(w)
+    assert w.open_paths(paths)
+    assert w.session.a is not None and "tiou" in w.session.metric_ids()
+    assert w.session.checks.wait(60_000)
+    qtbot.waitUntil(lambda: not w.session.checks.running, timeout=10_000)
+    assert not w.session.checks.error
+    assert w.session.checks.findings == check_dataset(load_dataset(paths.gt, paths.det))
+    wait_evaluated(qtbot, w.session)
 
 
 _ROWS = st.lists(
