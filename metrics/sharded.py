@@ -9,15 +9,16 @@ finds the detection schema (its files shared out too); then every slice of pairs
 (``metrics.pool``: the caller takes slices from the front, workers from the back). A slice
 sends back what the command line's summary needs: the facts of its samples (counts, box
 types), its problems, and per metric each sample's tally (and, for a metric with
-``global_extras``, the sample's result without its per-instance lists).
+``global_extras``, the sample's result without its per-instance lists); with ``results``
+(``--json``, ``--csv``) every sample's whole result, pickled.
 
 The outcome is what ``load_dataset`` + ``runner.run`` give for the same inputs: the same
 problems in the same order, the same excluded samples, the same summaries (tallies added in
-sample order) and extras; the strict policy refuses the same input errors. The
-evaluations carry no per-sample results (``Evaluation.results`` is empty): this path is for
-runs that print the summary only; anything that reads results (``--json``, ``--csv``, the
-analyses, the viewer) takes the dataset path. Only metrics whose validation splits over
-samples (``MetricSpec.shardable``, no ``finalize``) are evaluated this way.
+sample order) and extras, and with ``results`` the same per-sample results; the strict
+policy refuses the same input errors. Without ``results`` the evaluations carry no
+per-sample results (``Evaluation.results`` is empty). What needs the samples themselves
+(the analyses, the viewer) takes the dataset path. Only metrics whose validation splits
+over samples (``MetricSpec.shardable``, no ``finalize``) are evaluated this way.
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ def shardable(spec: MetricSpec) -> bool:
 class Outcome:
     """What the command line prints: the facts of the set, the readers' problems (as
     ``Dataset.problems``) and one evaluation per metric (summary, extras, problems,
-    excluded samples; no per-sample results), or the refusal the strict policy raises."""
+    excluded samples; per-sample results only when asked for), or the refusal the strict
+    policy raises."""
 
     facts: Facts
     problems: tuple[Problem, ...]
@@ -84,6 +86,7 @@ class _Job:
     params: tuple[Any, ...]
     reader_bad: frozenset[str]  # samples the pairing and the schema found errors in
     light: tuple[bool, ...]  # per metric: send the light results (it has global_extras)
+    full: bool  # send every sample's whole result (for --json / --csv)
 
 
 @dataclass
@@ -111,6 +114,7 @@ def evaluate(
     policy: Policy = "strict",
     workers: int = 2,
     progress: Progress | None = None,
+    results: bool = False,
 ) -> Outcome | None:
     """Read and evaluate ``gt`` / ``det`` slice by slice in ``workers`` processes; None
     when the inputs are not ICDAR txt on both sides or a metric is not ``shardable`` (the
@@ -136,11 +140,12 @@ def evaluate(
             params,
             frozenset(p.sample_id for p in head if _error(p) and p.sample_id is not None),
             tuple(s.global_extras is not None for s in specs),
+            results,
         )
         bounds = _bounds(len(plan.pairs), workers, _BLOCK)
         work = functools.partial(_part, job=job)
         parts = _map(plan.pairs, work, bounds, workers, progress)
-    return _assemble(head, parts, specs, params, policy, set(found))
+    return _assemble(head, parts, specs, params, policy, set(found), results)
 
 
 def _bounds(n: int, workers: int, largest: int) -> list[tuple[int, int]]:
@@ -221,8 +226,8 @@ def _part(pairs: Sequence[Pair], job: _Job) -> _Part:
     for s, row in zip(samples, rows, strict=True):
         for col, r in enumerate(row):
             if r is not None:
-                light = _light(r) if job.light[col] else None
-                kept[col].append((s.id, r.tally, light))
+                keep = r if job.full else _light(r) if job.light[col] else None
+                kept[col].append((s.id, r.tally, keep))
     facts = facts_of(samples, job.plan.has_lines)
     return _Part(facts, read, warnings, found, list(excluded.values()), failed, kept)
 
@@ -240,6 +245,7 @@ def _assemble(
     params: Sequence[Any],
     policy: Policy,
     again: set[Problem],
+    full: bool,
 ) -> Outcome:
     """The slices put together in sample order, as ``runner.run`` would have them.
     ``again``: what finding the schema reported, which reading a detection file that is
@@ -264,7 +270,9 @@ def _assemble(
     except InputError as exc:
         return Outcome(facts, tuple(reader), [], exc)
     evaluations = [
-        _evaluation(spec, prm, [k for part in parts for k in part.kept[col]], problems, excluded)
+        _evaluation(
+            spec, prm, [k for part in parts for k in part.kept[col]], problems, excluded, full
+        )
         for col, (spec, prm) in enumerate(zip(specs, params, strict=True))
     ]
     return Outcome(facts, tuple(reader), evaluations)
@@ -276,11 +284,13 @@ def _evaluation(
     kept: list[Kept],
     problems: Iterable[Problem],
     excluded: Mapping[str, set[str]],
+    full: bool,
 ) -> Evaluation:
     summary = summarize([t for _, t, _ in kept]) if kept else None
     extras: dict[str, float] = {}
     if spec.global_extras is not None and kept:
         extras = spec.global_extras([r for _, _, r in kept if r is not None])
+    results = {sid: r for sid, _, r in kept if r is not None} if full else {}
     return Evaluation(
-        spec.id, prm, {}, summary, extras, tuple(problems), tuple(sorted(excluded[spec.id]))
+        spec.id, prm, results, summary, extras, tuple(problems), tuple(sorted(excluded[spec.id]))
     )

@@ -1,8 +1,8 @@
 """``detlens eval``: read, plan, evaluate, report and write (``metrics.cli.main`` parses).
 
-With ``--workers N`` and nothing asked of the per-sample results (no ``--json``, ``--csv``
-or analysis option), ICDAR txt inputs are read by the workers themselves
-(``metrics.sharded``); otherwise the dataset is loaded here and ``runner.run`` evaluates it.
+ICDAR txt inputs with metrics named and no analysis option are read, checked and evaluated
+slice by slice, in each of the ``--workers`` processes (``metrics.sharded``); otherwise the
+dataset is loaded here and ``runner.run`` evaluates it.
 """
 
 from __future__ import annotations
@@ -214,13 +214,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _sharded(args: argparse.Namespace) -> bool:
-    """``--workers N`` on ICDAR txt, metrics named, nothing asked of per-sample results:
-    the workers read their own files (``metrics.sharded``); False when the run needs the
-    dataset here (then nothing has been printed or read in full)."""
+    """ICDAR txt inputs, metrics named, no analysis option: each process (``--workers``)
+    reads, checks and evaluates its own slices (``metrics.sharded``); False when the run
+    needs the dataset here (then nothing has been printed or read in full)."""
     from metrics.analysis.threshold import split_sets
 
-    wants_results = args.json or args.csv or args.instances or args.sweep or args.attribution
-    if args.gt is None or args.det is None or wants_results:
+    if args.gt is None or args.det is None or args.instances or args.sweep or args.attribution:
         return False
     if split_sets(list(args.set))[1] or _same_file(args.gt, args.det):
         return False  # score thresholds, or --det given the GT (the loaded path says why)
@@ -245,6 +244,7 @@ def _sharded(args: argparse.Namespace) -> bool:
         policy=args.policy,
         workers=args.workers,
         progress=None if args.quiet else ProgressBar(),
+        results=bool(args.json or args.csv),
     )
     if outcome is None:
         return False
@@ -254,6 +254,7 @@ def _sharded(args: argparse.Namespace) -> bool:
         raise outcome.refused
     if not args.quiet:
         _report(outcome.problems, outcome.facts, outcome.evaluations)
+    _write_outputs(args, outcome.evaluations)
     return True
 
 

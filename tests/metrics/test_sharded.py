@@ -156,3 +156,32 @@ def test_every_shardable_validation_splits_over_samples() -> None:
                 p for k in range(0, len(samples), 7) for p in spec.validate(samples[k : k + 7], prm)
             ]
             assert list(dict.fromkeys(parts)) == whole, (spec.id, gt)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_results_when_asked_write_the_same_json_and_csv(tmp_path: Path, workers: int) -> None:
+    from metrics.io.writers import write_csv, write_json
+
+    demo = demo_paths()
+    specs = [resolve(m) for m in ("ic15_iou", "tiou", "cleval_det", "paddleocr_det_iou")]
+    expected = run(load_dataset(demo.gt, demo.det_b), specs, {}, policy="skip_sample")
+    got = sharded.evaluate(
+        demo.gt, demo.det_b, specs, {}, policy="skip_sample", workers=workers, results=True
+    )
+    assert got is not None and got.refused is None
+    for name, evals in (("a", expected), ("b", got.evaluations)):
+        write_json(tmp_path / f"{name}.json", evals, evidence=True)
+        write_csv(tmp_path / f"{name}.csv", evals)
+    for suffix in ("json", "csv"):
+        assert (tmp_path / f"a.{suffix}").read_bytes() == (tmp_path / f"b.{suffix}").read_bytes()
+    assert list(got.evaluations[0].results) == list(expected[0].results)
+
+
+def test_workers_that_receive_the_job_pickled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the workers cannot fork (spawn platforms, threaded callers) the plan and the
+    slice function travel pickled: same outcome."""
+    import metrics.pool as pool
+
+    monkeypatch.setattr(pool, "fork_context", lambda: None)
+    demo = demo_paths()
+    _compare(demo.gt, demo.det_b, ["tiou", "cleval_det"], "skip_sample", 2)
