@@ -28,7 +28,7 @@ from metrics.offers import (
 )
 
 if TYPE_CHECKING:
-    from metrics.model import Dataset
+    from metrics.model import Dataset, Facts
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +39,7 @@ class Entry:
     family: str  # the module whose SPECS holds the spec
     title: str
     aliases: tuple[str, ...] = ()
-    applies: Callable[[Dataset], bool] = always
+    applies: Callable[[Dataset | Facts], bool] = always
     needs_gt_lines: bool = False
 
 

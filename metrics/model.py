@@ -7,7 +7,7 @@ inclusive pixels, ...), as the official implementations do.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
@@ -216,8 +216,77 @@ class Dataset:
         kinds = [g.box_type for s in self.samples for g in s.gt]
         return sum(k is BoxType.POLY for k in kinds) / len(kinds) if kinds else 0.0
 
+    @cached_property
+    def facts(self) -> Facts:
+        """Counts the ``applies`` predicates ask for (``metrics.offers.Facts``)."""
+        return facts_of(self.samples, self.gt_lines_path is not None)
+
     def box_types(self) -> set[BoxType]:
         return {i.box_type for s in self.samples for i in (*s.gt, *s.det)}
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What the ``applies`` predicates (``metrics.offers``) and the command line's summary
+    ask of a whole set: counts that
+    add up over any split of its samples, so worker processes that each read a part of the
+    set (``metrics.sharded``) give the facts of the whole by ``+``."""
+
+    n_samples: int = 0
+    n_gt: int = 0
+    n_det: int = 0
+    n_gt_poly: int = 0  # GT written as polygons of other than 4 vertices
+    n_gt_14: int = 0  # GT with exactly 14 vertices (CTW1500's format)
+    n_det_conf: int = 0
+    n_det_text: int = 0
+    n_hier: int = 0  # samples with a hierarchy (HierText)
+    box_types: frozenset[BoxType] = frozenset()
+    has_gt_lines: bool = False
+
+    def __add__(self, other: Facts) -> Facts:
+        counts = {k: getattr(self, k) + getattr(other, k) for k in _COUNTS}
+        return Facts(
+            **counts,
+            box_types=self.box_types | other.box_types,
+            has_gt_lines=self.has_gt_lines or other.has_gt_lines,
+        )
+
+    @property
+    def polygon_share(self) -> float:
+        return self.n_gt_poly / self.n_gt if self.n_gt else 0.0
+
+    @property
+    def has_confidences(self) -> bool:
+        return self.n_det > 0 and self.n_det_conf == self.n_det
+
+    @property
+    def has_transcriptions(self) -> bool:
+        return self.n_det > 0 and self.n_det_text == self.n_det
+
+
+_COUNTS: tuple[str, ...] = ("n_samples", "n_gt", "n_det", "n_gt_poly", "n_gt_14")
+_COUNTS += ("n_det_conf", "n_det_text", "n_hier")
+
+
+def facts_of(samples: Iterable[Sample], has_gt_lines: bool) -> Facts:
+    """The facts of ``samples`` (one pass over their instances)."""
+    poly = BoxType.POLY
+    n = n_gt = n_det = n_poly = n_14 = n_conf = n_text = n_hier = 0
+    kinds: set[BoxType] = set()
+    for s in samples:
+        n += 1
+        n_hier += s.hierarchy is not None
+        n_gt += len(s.gt)
+        n_det += len(s.det)
+        for g in s.gt:
+            n_poly += g.box_type is poly
+            n_14 += len(g.points) == 14
+        n_conf += sum(d.confidence is not None for d in s.det)
+        n_text += sum(d.text is not None for d in s.det)
+        kinds.update(i.box_type for i in s.gt)
+        kinds.update(i.box_type for i in s.det)
+    counts = (n, n_gt, n_det, n_poly, n_14, n_conf, n_text, n_hier)
+    return Facts(*counts, box_types=frozenset(kinds), has_gt_lines=has_gt_lines)
 
 
 class InputError(Exception):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from metrics.model import Dataset
+    from metrics.model import Dataset, Facts
 
 # A dataset is "polygon data" (Total-Text, CTW1500) when at least this share of its GT boxes
 # are polygons of other than 4 vertices. Total-Text has 52 % such boxes (the rest are
@@ -20,57 +20,65 @@ if TYPE_CHECKING:
 POLYGON_SHARE = 0.25
 
 
-def always(ds: Dataset) -> bool:
+def _facts(ds: Dataset | Facts) -> Facts:
+    """A dataset's facts (counted once), or the facts themselves (``metrics.sharded``)."""
+    from metrics.model import Facts  # the data is read, so the model is loaded already
+
+    return ds if isinstance(ds, Facts) else ds.facts
+
+
+def always(ds: Dataset | Facts) -> bool:
     """Offered for every dataset."""
     del ds
     return True
 
 
-def polygon_data(ds: Dataset) -> bool:
+def polygon_data(ds: Dataset | Facts) -> bool:
     """Curved family and the curved datasets' own protocols: polygon data (Total-Text,
     CTW1500), i.e. at least ``POLYGON_SHARE`` of the GT boxes are polygons."""
-    return ds.polygon_share >= POLYGON_SHARE
+    return _facts(ds).polygon_share >= POLYGON_SHARE
 
 
-def quad_data(ds: Dataset) -> bool:
+def quad_data(ds: Dataset | Facts) -> bool:
     """ICDAR quad family, TedEval: data that is not polygon data (IC13, IC15, MLT, ...)."""
     return not polygon_data(ds)
 
 
-def ctw1500_like(ds: Dataset) -> bool:
+def ctw1500_like(ds: Dataset | Facts) -> bool:
     """SCUT-CTW1500's own protocol: polygon data whose every GT box has exactly 14 points
     (the dataset's format; its script fails on anything else)."""
-    boxes = [g for s in ds for g in s.gt]
-    return bool(boxes) and polygon_data(ds) and all(len(g.points) == 14 for g in boxes)
+    f = _facts(ds)
+    return f.n_gt > 0 and polygon_data(f) and f.n_gt_14 == f.n_gt
 
 
-def totaltext_like(ds: Dataset) -> bool:
+def totaltext_like(ds: Dataset | Facts) -> bool:
     """Total-Text's own protocols: polygon data of varying vertex counts (Total-Text mixes
     curved polygons with 4-point lines), i.e. polygon data that is not CTW1500-like."""
     return polygon_data(ds) and not ctw1500_like(ds)
 
 
-def ltrb_only(ds: Dataset) -> bool:
+def ltrb_only(ds: Dataset | Facts) -> bool:
     from metrics.model import BoxType  # the data is read, so the model is loaded already
 
-    return ds.box_types() <= {BoxType.LTRB}
+    return _facts(ds).box_types <= {BoxType.LTRB}
 
 
-def transcribed(ds: Dataset) -> bool:
+def transcribed(ds: Dataset | Facts) -> bool:
     """End-to-end metrics: every detection carries a transcription."""
-    return ds.has_transcriptions
+    return _facts(ds).has_transcriptions
 
 
-def with_gt_lines(ds: Dataset) -> bool:
+def with_gt_lines(ds: Dataset | Facts) -> bool:
     """Word + text-line metrics: text-line GT given, and not a polygon dataset."""
-    return ds.gt_lines_path is not None and quad_data(ds)
+    return _facts(ds).has_gt_lines and quad_data(ds)
 
 
-def with_confidences(ds: Dataset) -> bool:
+def with_confidences(ds: Dataset | Facts) -> bool:
     """Offered when every detection carries a confidence (score)."""
-    return ds.has_confidences
+    return _facts(ds).has_confidences
 
 
-def hierarchical(ds: Dataset) -> bool:
+def hierarchical(ds: Dataset | Facts) -> bool:
     """Datasets read from HierText JSON (every sample carries lines and paragraphs)."""
-    return len(ds) > 0 and all(s.hierarchy is not None for s in ds)
+    f = _facts(ds)
+    return f.n_samples > 0 and f.n_hier == f.n_samples

@@ -22,10 +22,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-    from metrics.model import Sample
 
 T = TypeVar("T")
-Job = Callable[[Sequence["Sample"]], T]  # evaluates a slice of samples
+S = TypeVar("S")  # the items: samples, or the file pairs of samples still to be read
 Progress = Callable[[int, int], None]
 Cancel = Callable[[], bool]
 
@@ -38,8 +37,8 @@ class Cancelled(Exception):
 
 # The samples and the slice function of the run in progress: forked workers read them from
 # here instead of receiving them pickled.
-_SHARED: Sequence[Sample] = ()
-_JOB: Callable[[Sequence[Sample]], Any] | None = None
+_SHARED: Sequence[Any] = ()
+_JOB: Callable[[Sequence[Any]], Any] | None = None
 
 
 @contextmanager
@@ -91,8 +90,8 @@ def _ignore_interrupts() -> None:
 
 
 def run_slices(
-    samples: Sequence[Sample],
-    job: Job[T],
+    samples: Sequence[S],
+    job: Callable[[Sequence[S]], T],
     bounds: list[tuple[int, int]],
     workers: int,
     progress: Progress | None = None,
@@ -126,8 +125,8 @@ def run_slices(
 
 
 def _share(
-    samples: Sequence[Sample],
-    job: Job[T],
+    samples: Sequence[S],
+    job: Callable[[Sequence[S]], T],
     bounds: list[tuple[int, int]],
     futures: dict[int, Future[T]],
     progress: Progress | None,

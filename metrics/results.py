@@ -52,6 +52,7 @@ __all__ = [
     "credit_tally",
     "hmean",
     "per_image_rule",
+    "summarize",
 ]
 
 
@@ -184,14 +185,19 @@ class Summary:
 
 def aggregate(results: Iterable[SampleResult]) -> Summary:
     """Global scores of a set of samples: the formula applied to the summed tallies."""
-    items = list(results)
-    if not items:
+    return summarize([r.tally for r in results])
+
+
+def summarize(tallies: Sequence[Tally]) -> Summary:
+    """The summary of per-sample tallies, added in order (so floating-point sums are the
+    same whichever process evaluated which sample)."""
+    if not tallies:
         raise ValueError("aggregate() needs at least one sample result")
-    total = items[0].tally
-    for r in items[1:]:
-        total = total + r.tally
+    total = tallies[0]
+    for t in tallies[1:]:
+        total = total + t
     recall, precision, h = total.scores()
-    return Summary(recall, precision, h, total, len(items))
+    return Summary(recall, precision, h, total, len(tallies))
 
 
 @dataclass(frozen=True)

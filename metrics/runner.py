@@ -145,21 +145,25 @@ def _check(
         excluded[spec.id] = bad
         if spec.id not in lenient:
             blocking.extend(p for p in found if p.severity is Severity.ERROR)
-    errors = list(dict.fromkeys(blocking))
+    refuse(list(dict.fromkeys(blocking)), policy)
+    return problems, excluded
+
+
+def refuse(errors: list[Problem], policy: Policy) -> None:
+    """Under the strict policy, any input error refuses the whole evaluation."""
     if errors and policy == "strict":
         raise InputError(
             errors,
             f"{len(errors)} input error(s); nothing was evaluated "
             "(policy strict; use skip_sample to evaluate the rest)",
         )
-    return problems, excluded
 
 
 Rows = list[list[SampleResult | None]]
 Failed = list[tuple[str, Problem]]  # (metric id, the error of a sample it failed on)
 
 
-def _evaluate_chunk(
+def evaluate_chunk(
     samples: Sequence[Sample],
     ids: Sequence[str],
     params: Sequence[Any],
@@ -214,7 +218,7 @@ def run(
             if workers > 1 and len(samples) > 1
             else _run_serial(samples, ids, params, excluded, progress, cancel)
         )
-    problems = _failures(failed, excluded, problems, policy)
+    problems = apply_failures(failed, excluded, problems, policy)
     log.debug("evaluated %d samples in %.3fs", len(samples), time.perf_counter() - t0)
     by_id = {s.id: row for s, row in zip(samples, rows, strict=True)}
     return [
@@ -239,7 +243,7 @@ def _run_serial(
         if cancel is not None and cancel():
             raise Cancelled()
         block = samples[start : start + size]
-        done, problems = _evaluate_chunk(block, ids, params, excluded)
+        done, problems = evaluate_chunk(block, ids, params, excluded)
         rows.extend(done)
         failed.extend(problems)
         start += len(block)
@@ -260,7 +264,7 @@ def _run_parallel(
 ) -> tuple[Rows, Failed]:
     """Slices of at most ``_BLOCK`` samples (so the geometry stays vectorized) shared
     between this process and ``workers - 1`` worker processes (``metrics.pool``)."""
-    job = functools.partial(_evaluate_chunk, ids=ids, params=params, excluded=excluded)
+    job = functools.partial(evaluate_chunk, ids=ids, params=params, excluded=excluded)
     bounds = pool.slice_bounds(len(samples), workers, _BLOCK)
     rows: Rows = []
     failed: Failed = []
@@ -270,7 +274,7 @@ def _run_parallel(
     return rows, failed
 
 
-def _failures(
+def apply_failures(
     failed: Failed,
     excluded: dict[str, set[str]],
     problems: list[Problem],

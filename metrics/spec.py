@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from metrics.evidence import PairTable
-from metrics.model import Dataset, Problem, Sample
+from metrics.model import Dataset, Facts, Problem, Sample
 from metrics.offers import (
     POLYGON_SHARE,
     always,
@@ -88,6 +88,10 @@ class MetricSpec:
     shown at the k-th threshold of the sweep (the viewer's threshold selector).
     ``requires`` says in words what ``applies`` asks of the data, where its predicate's
     docstring does not (the CLI's "X is meant for ..." warning).
+    ``shardable`` says that ``validate`` over any split of the samples gives, concatenated,
+    what it gives over the whole set (no rule about the set as a whole), so worker
+    processes may each read, check and evaluate a part (``metrics.sharded``); a metric with
+    ``finalize`` is never evaluated that way.
     """
 
     id: str
@@ -97,7 +101,7 @@ class MetricSpec:
     validate: ValidateBatch = no_problems
     aliases: tuple[str, ...] = ()
     needs_gt_lines: bool = False
-    applies: Callable[[Dataset], bool] = always
+    applies: Callable[[Dataset | Facts], bool] = always
     global_extras: GlobalExtras | None = None
     warm: str | None = None
     fallback: Mapping[str, str] | None = None
@@ -106,6 +110,7 @@ class MetricSpec:
     view: Callable[[Sample], Sample] | None = None
     at_threshold: Callable[[SampleResult, int], SampleResult] | None = None
     requires: str = ""
+    shardable: bool = True
 
 
 def per_sample(fn: Callable[[Sample, Any], SampleResult]) -> EvaluateBatch:

@@ -30,6 +30,10 @@ __all__ = ["CommandParser", "add_command", "add_plugins", "entry_points", "input
 log = logging.getLogger("detlens")
 
 
+class UserError(Exception):
+    """A mistake in the command line or the inputs: reported in one line, no traceback."""
+
+
 class CommandParser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose arguments may be added on first use (``setup``)."""
 

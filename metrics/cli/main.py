@@ -12,32 +12,29 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from metrics.catalog import ENTRIES
 from metrics.cli.analysis_args import add_arguments as add_analysis_arguments
-from metrics.cli.commands import CommandParser, add_command, add_plugins, input_error
-from metrics.cli.format_options import CONVERT_HELP, add_side_options, format_choices
-from metrics.registry import METRICS, applicable, make_params, parse_sets, resolve
+from metrics.cli.commands import (
+    CommandParser,
+    UserError,
+    add_command,
+    add_plugins,
+    input_error,
+)
+from metrics.cli.format_options import CONVERT_HELP, add_side_options
+from metrics.registry import METRICS
 
 if TYPE_CHECKING:
-    from metrics.model import Dataset
-    from metrics.results import Evaluation, SweepTally
-    from metrics.runner import Plan
-    from metrics.spec import MetricSpec
+    pass
 
 log = logging.getLogger("detlens")
 
 # metrics.model.BoxType's values, spelled out so that ``eval --help`` needs no numpy (a test
 # checks that they agree)
 BOX_TYPES = ("LTRB", "QUAD", "POLY")
-
-
-class UserError(Exception):
-    """A mistake in the command line or the inputs: reported in one line, no traceback."""
 
 
 def _add_eval(sub: Any) -> None:
@@ -93,257 +90,11 @@ def _add_eval(sub: Any) -> None:
     p.set_defaults(func=cmd_eval)
 
 
-def list_metrics(out: TextIO | None = None) -> None:
-    """Every registered metric with its aliases and one line on what and where from."""
-    from metrics.help import metric_line
-
-    out = out or sys.stdout
-    for e in ENTRIES:  # the catalog: no metric family is imported
-        alias = f" ({', '.join(e.aliases)})" if e.aliases else ""
-        print(f"{e.id}{alias}", file=out)
-        print(f"    {metric_line(e.id) or e.title}", file=out)
-
-
-def _specs(names: Sequence[str] | None, ds: Dataset) -> tuple[list[MetricSpec], bool]:
-    wanted = [n for arg in (names or ["all"]) for n in arg.split(",") if n.strip()]
-    if any(n.strip().lower() == "all" for n in wanted):
-        return applicable(ds), True
-    try:
-        specs = [resolve(n) for n in wanted]
-    except KeyError as exc:
-        raise UserError(exc.args[0]) from None
-    for s in specs:
-        if s.needs_gt_lines and ds.gt_lines_path is None:
-            raise UserError(f"{s.id} needs the text-line GT: add --gt-lines PATH")
-    return list(dict.fromkeys(specs)), False
-
-
-def _overrides(sets: Sequence[str], specs: Sequence[MetricSpec]) -> dict[str, dict[str, str]]:
-    """``--set`` items per metric, each value checked against its parameter's type now, so a
-    mistake is one line naming metric and parameter before anything is evaluated."""
-    try:
-        out = parse_sets(sets, specs)
-    except ValueError as exc:
-        raise UserError(exc.args[0]) from None
-    for mid, values in out.items():
-        for key, value in values.items():
-            try:
-                make_params(METRICS[mid], {key: value})
-            except (TypeError, ValueError) as exc:
-                raise UserError(f"--set {mid}.{key}={value}: {exc}") from None
-    return out
-
-
-def why_not(spec: MetricSpec) -> str:
-    """What a metric asks of the data, in words (``requires``, else its ``applies`` rule)."""
-    if spec.requires:
-        return spec.requires
-    doc = (spec.applies.__doc__ or "").strip().split("\n\n")[0]
-    return " ".join(doc.split()) or "other inputs"
-
-
-def _check_outputs(paths: Sequence[str | None], inputs: list[str | None]) -> None:
-    """Refuse, before evaluating, an output path that cannot or must not be written."""
-    from metrics.io.atomic import output_problem
-
-    for p in paths:
-        problem = output_problem(p, inputs)
-        if problem:
-            raise UserError(problem)
-
-
-def _notes_before(
-    ds: Dataset,
-    specs: Sequence[MetricSpec],
-    auto: bool,
-    overrides: Mapping[str, Mapping[str, Any]],
-) -> None:
-    """Say what the run will do that a user might not expect: metrics asked for that are
-    meant for other inputs, detections ranked by confidence (``confidences`` left to auto
-    or set true)."""
-    if not auto:
-        for s in specs:
-            if not s.applies(ds):
-                log.warning(
-                    "%s is meant for %s; these inputs are not: evaluated as asked",
-                    s.id,
-                    why_not(s).rstrip("."),
-                )
-    ranked = [
-        s.id
-        for s in specs
-        if getattr(make_params(s, overrides.get(s.id)), "confidences", False) is not False
-    ]
-    if ranked and ds.has_confidences:
-        log.warning(
-            "detections carry confidences: %s rank them by confidence before matching (the "
-            "official scripts' CONFIDENCES=True) and report AP; --set confidences=false keeps "
-            "file order",
-            ", ".join(ranked),
-        )
-
-
-def _dataset(args: argparse.Namespace) -> Dataset:
-    from metrics.io.reader import LoadOptions, load_dataset
-    from metrics.model import BoxType, Severity
-
-    gt, det, images = args.gt, args.det, args.images
-    if gt is None and det is None:
-        from metrics.demo import demo_paths
-
-        demo = demo_paths()
-        gt, det, images = demo.gt, demo.det_b, images or demo.images
-    elif gt is None:
-        raise UserError("--det given without --gt")
-    elif det is None:
-        raise UserError("--det missing: nothing to evaluate")
-    if args.workers < 1:
-        raise UserError(f"--workers {args.workers}: give 1 or more")
-    bt = BoxType(args.box_type) if args.box_type else None
-    opts = LoadOptions(gt_box_type=bt, det_box_type=bt, **format_choices(args))
-    ds = load_dataset(gt, det, gt_lines=args.gt_lines, images=images, options=opts)
-    bad = [p for p in ds.problems if p.severity is Severity.ERROR]
-    if bad and os.path.realpath(gt) == os.path.realpath(det):  # a slip, or a sanity check
-        raise UserError(f"--det is the GT itself and does not read as detections: {bad[0]}")
-    return ds
-
-
-def _plan(ds: Dataset, specs: Sequence[MetricSpec], overrides: Mapping[str, Any]) -> Plan:
-    """``--metric all``: the plan, its notes logged as warnings."""
-    from metrics.runner import plan_all
-
-    plan = plan_all(ds, specs, overrides)
-    for note in plan.notes:
-        log.warning("%s", note)
-    return plan
-
-
 def cmd_eval(args: argparse.Namespace) -> int:
-    if args.list_metrics:
-        list_metrics()
-        return 0
-    from metrics.cli import analysis
-    from metrics.progress import ProgressBar
+    """``detlens eval`` (``metrics.cli.eval_cmd``, imported when it runs)."""
+    from metrics.cli.eval_cmd import cmd_eval as run
 
-    inputs = [args.gt, args.det, args.gt_lines, args.images]
-    _check_outputs([args.json, args.csv, args.instances], inputs)
-    ds = _dataset(args)
-    thresholds = analysis.check(args, ds)  # takes score_threshold out of args.set
-    specs, auto = _specs(args.metric, ds)
-    analysis.check_targets(thresholds, specs)
-    overrides = _overrides(args.set, specs)
-    offered = list(specs) if auto else []
-    if not args.quiet:
-        _notes_before(ds, specs, auto, overrides)
-    lenient: frozenset[str] = frozenset()
-    validated = None
-    left_out: dict[str, str] = {}
-    if auto:
-        plan = _plan(ds, specs, overrides)
-        specs, lenient, validated = plan.specs, plan.lenient, plan.validated
-        overrides, left_out = plan.overrides, dict(plan.left_out)
-    if not specs:
-        raise UserError("no metric applies to these inputs")
-    bar = None if args.quiet else ProgressBar()
-    evals, seen = analysis.evaluate(
-        ds,
-        specs,
-        overrides,
-        thresholds,
-        policy=args.policy,
-        workers=max(1, args.workers),
-        progress=bar,
-        lenient=lenient,
-        validated=validated,
-    )
-    if not args.quiet:
-        _report(ds, evals, left_out=left_out)
-        if auto:
-            others = [mid for mid in METRICS if mid not in {m.id for m in offered}]
-            if others:
-                print(
-                    f"not offered for these inputs (ask with --metric ID; --list-metrics says "
-                    f"what each is for): {', '.join(others)}"
-                )
-    analysis.after(args, evals, seen, overrides)
-    _write_outputs(args, evals)
-    return 0
-
-
-def _write_outputs(args: argparse.Namespace, evals: Sequence[Evaluation]) -> None:
-    if not (args.json or args.csv):
-        return
-    from metrics.io import atomic, writers
-
-    with atomic.staged(*[p for p in (args.json, args.csv) if p]) as tmp:  # both, or neither
-        if args.json:
-            writers.write_json(tmp[0], evals, evidence=args.evidence)
-        if args.csv:
-            writers.write_csv(tmp[-1], evals)
-    atomic.settled()
-
-
-def _note(key: str, value: float) -> str:
-    return f"{key} {int(value)}" if float(value).is_integer() else f"{key} {value:.4f}"
-
-
-def _report(
-    ds: Dataset,
-    evals: Sequence[Evaluation],
-    out: TextIO | None = None,
-    left_out: Mapping[str, str] | None = None,
-) -> None:
-    """The summary table; metrics that ``--metric all`` left out follow it, with the reason."""
-    from metrics.model import Severity
-
-    out = out or sys.stdout
-    found = list(ds.problems) + [p for ev in evals for p in ev.problems]  # + metric warnings
-    warnings = [p for p in dict.fromkeys(found) if p.severity is Severity.WARNING]
-    for p in warnings[:5]:
-        print(f"warning: {p}", file=sys.stderr)
-    if len(warnings) > 5:
-        print(f"warning: ... and {len(warnings) - 5} more", file=sys.stderr)
-    n_gt = sum(len(s.gt) for s in ds)
-    n_det = sum(len(s.det) for s in ds)
-    print(f"{len(ds)} images, {n_gt} GT boxes, {n_det} detections", file=out)
-    w = max([19, *(len(e.metric) + 1 for e in evals), *(len(m) + 1 for m in left_out or {})])
-    print(f"{'metric':<{w}}{'recall':>8}{'precision':>11}{'hmean':>9}  notes", file=out)
-    for ev in evals:
-        notes = ", ".join(_note(k, v) for k, v in ev.extras.items())
-        if ev.excluded:
-            notes = (notes + ", " if notes else "") + f"{len(ev.excluded)} images skipped"
-        if ev.summary is None:  # nothing evaluated: no number that could pass for a score
-            print(f"{ev.metric:<{w}}{'-':>8}{'-':>11}{'-':>9}  {notes}", file=out)
-            continue
-        print(
-            f"{ev.metric:<{w}}{ev.recall:>8.4f}{ev.precision:>11.4f}{ev.hmean:>9.4f}  {notes}",
-            file=out,
-        )
-    for mid, reason in (left_out or {}).items():
-        print(f"{mid:<{w}}{'-':>8}{'-':>11}{'-':>9}  left out: {reason}", file=out)
-    for ev in evals:
-        if ev.sweep is not None:
-            _sweep_table(ev, ev.sweep, out)
-
-
-def _sweep_table(ev: Evaluation, sweep: SweepTally, out: TextIO) -> None:
-    """Every threshold of a swept metric, the reported (best) one marked."""
-    n, best = len(sweep.thresholds), sweep.best_index
-    print(
-        f"\n{ev.metric}: best of a {n}-threshold sweep chosen on the evaluated set "
-        "(as MMOCR reports it)",
-        file=out,
-    )
-    print(
-        f"  {'threshold':>9}{'recall':>8}{'precision':>11}{'hmean':>9}{'kept dets':>11}", file=out
-    )
-    for k, p in enumerate(sweep.sweep()):
-        mark = "  <- best" if k == best else ""
-        print(
-            f"  {p.threshold:>9.2f}{p.recall:>8.4f}{p.precision:>11.4f}{p.hmean:>9.4f}"
-            f"{int(p.kept):>11d}{mark}",
-            file=out,
-        )
+    return run(args)
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:

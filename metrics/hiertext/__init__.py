@@ -30,6 +30,7 @@ SPECS: tuple[MetricSpec, ...] = tuple(
         applies=hierarchical,
         global_extras=metric.global_extras,
         view=None if level == "word" else level_view(level),
+        shardable=False,  # the set's hierarchy is checked as a whole
     )
     for level in metric.LEVELS
 )

@@ -10,129 +10,33 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
-from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import shapely
 
 from metrics.geometry import polygons, signed_areas
-from metrics.io.archive import IMAGE_SUFFIXES, Line, Member, read_members
-from metrics.io.detect import Detected, detect
-from metrics.io.filelines import Scan, scan_plain
+from metrics.io.archive import Member
+from metrics.io.detect import detect
 from metrics.io.formats import HIERTEXT, ICDAR, Entry, Role
 from metrics.io.formats import load as formats
 from metrics.io.formats.base import forget_parsed
 from metrics.io.hiertext import load_hiertext
-from metrics.io.icdar_files import det_schema, located_error, read_det, read_gt
-from metrics.io.lines import (
-    DetSchema,
+from metrics.io.icdar_files import read_det, read_gt
+from metrics.io.icdar_plan import (
+    LoadOptions,
+    Schema,
+    find_schema,
+    images_by_id,
+    plan_icdar,
+    read_pairs,
 )
-from metrics.io.pairing import IdMatcher, gt_id, natural_key, stem
-from metrics.model import (
-    BoxType,
-    Dataset,
-    FloatArray,
-    InputError,
-    Problem,
-    Sample,
-    Severity,
-)
+from metrics.io.pairing import IdMatcher, gt_id, stem
+from metrics.model import Dataset, FloatArray, Problem, Sample, Severity
 from metrics.quads import is_convex_quad
 
 PathLike = str | os.PathLike[str]
 
-
-@dataclass(frozen=True, slots=True)
-class LoadOptions:
-    """Reader switches.
-
-    gt_box_type / det_box_type:
-        Force LTRB, QUAD or POLY instead of detecting the type of each line.
-    gt_format / det_format:
-        Force a file format by name (``metrics.io.formats.BY_NAME``) instead of detecting it.
-    det_confidence / det_transcription:
-        Force whether detection lines carry a confidence / transcription (None = infer from
-        the whole detection set).
-    """
-
-    gt_box_type: BoxType | None = None
-    det_box_type: BoxType | None = None
-    det_confidence: bool | None = None
-    det_transcription: bool | None = None
-    gt_format: str | None = None
-    det_format: str | None = None
-
-
-def _forced(opts: LoadOptions) -> tuple[bool | None, bool | None]:
-    return opts.det_confidence, opts.det_transcription
-
-
-def _index_gt(members: list[Member], problems: list[Problem]) -> dict[str, Member]:
-    by_id: dict[str, Member] = {}
-    for m in members:
-        sid = gt_id(m.name)
-        if sid in by_id:
-            problems.append(
-                located_error(
-                    m,
-                    None,
-                    f"two GT files give the sample id {sid!r} (also {by_id[sid].label})",
-                    sid,
-                )
-            )
-            continue
-        by_id[sid] = m
-    return by_id
-
-
-def _pair(
-    members: list[Member], matcher: IdMatcher, what: str, problems: list[Problem]
-) -> dict[str, Member]:
-    out: dict[str, Member] = {}
-    for m in members:
-        sid = matcher.match(m.name)
-        if sid is None:
-            problems.append(
-                located_error(
-                    m,
-                    None,
-                    f"{what} file matches no GT file (ids look like "
-                    f"{sorted(matcher.ids, key=natural_key)[:3]})",
-                    None,
-                )
-            )
-        elif sid in out:
-            problems.append(
-                located_error(
-                    m,
-                    None,
-                    f"{what} file gives sample id {sid!r} again (also {out[sid].label})",
-                    sid,
-                )
-            )
-        else:
-            out[sid] = m
-    return out
-
-
-def _images(path: PathLike, matcher: IdMatcher, problems: list[Problem]) -> dict[str, str]:
-    p = Path(path)
-    if not p.is_dir():
-        problems.append(Problem(Severity.ERROR, str(p), None, "images: not a folder"))
-        return {}
-    out: dict[str, str] = {}
-    try:
-        files = sorted(p.iterdir())
-    except OSError as exc:
-        problems.append(Problem(Severity.ERROR, str(p), None, f"images: cannot read: {exc}"))
-        return {}
-    for f in files:
-        if f.suffix.lower() in IMAGE_SUFFIXES:
-            sid = matcher.match(f.name, prefixes=())
-            if sid is not None:
-                out.setdefault(sid, str(f))
-    return out
+__all__ = ["LoadOptions", "geometry_warnings", "load_dataset"]
 
 
 def _suspect(rings: list[FloatArray]) -> tuple[np.ndarray, np.ndarray]:
@@ -240,61 +144,19 @@ def _load(
         sources = formats.Sources(gt, det, gt_lines, images)
         ds = formats.load_formats(sources, (gfound, dfound), icdar, geometry_warnings)
         return dataclasses.replace(ds, name=name, _index={})
-    problems: list[Problem] = []
-    gt_by_id = _index_gt(_txt(gfound), problems)
-    if not gt_by_id:
-        raise InputError([Problem(Severity.ERROR, str(gt), None, "no GT .txt files found")])
-    matcher = IdMatcher(gt_by_id)
-    det_by_id: dict[str, Member] = {}
-    schema = DetSchema()
-    det_lines: dict[str, list[Line]] = {}
-    scans: dict[str, Scan | None] = {}
-    if det is not None:
-        det_members = _txt(dfound) if dfound is not None else []
-        scans = {m.label: scan_plain(m.data) for m in det_members}
-        schema, det_lines = det_schema(det_members, scans, _forced(opts), problems)
-        det_by_id = _pair(det_members, matcher, "detection", problems)
-    lines_by_id = (
-        _pair(read_members(gt_lines), matcher, "text-line GT", problems)
-        if gt_lines is not None
-        else {}
-    )
-    image_by_id = _images(images, matcher, problems) if images is not None else {}
-    samples = []
-    for sid in sorted(gt_by_id, key=natural_key):
-        g, d, t = gt_by_id[sid], det_by_id.get(sid), lines_by_id.get(sid)
-        samples.append(
-            Sample(
-                id=sid,
-                gt=read_gt(g, sid, opts.gt_box_type, problems),
-                det=read_det(
-                    d,
-                    det_lines.get(d.label),
-                    sid,
-                    schema,
-                    opts.det_box_type,
-                    problems,
-                    scans[d.label],
-                )
-                if d
-                else (),
-                gt_source=g.label,
-                det_source=d.label if d else None,
-                gt_lines=read_gt(t, sid, opts.gt_box_type, problems)
-                if t
-                else (() if gt_lines is not None else None),
-                gt_lines_source=t.label if t else None,
-                image=image_by_id.get(sid),
-            )
-        )
+    plan = plan_icdar(gt, det, gfound, dfound, gt_lines, images, opts)
+    found = find_schema(plan.det_members, opts) if plan.has_det else Schema()
+    problems = [*plan.problems[: plan.head], *found.problems, *plan.problems[plan.head :]]
+    samples, read = read_pairs(plan, plan.pairs, found)
+    problems.extend(read)
     problems.extend(geometry_warnings(samples))
     return Dataset(
         tuple(samples),
         tuple(problems),
-        gt_path=str(gt),
-        det_path=None if det is None else str(det),
-        gt_lines_path=None if gt_lines is None else str(gt_lines),
-        images_path=None if images is None else str(images),
+        gt_path=plan.gt_path,
+        det_path=plan.det_path,
+        gt_lines_path=plan.gt_lines_path,
+        images_path=plan.images_path,
         name=name,
     )
 
@@ -304,16 +166,11 @@ def _with_images(ds: Dataset, images: PathLike | None) -> Dataset:
     if images is None:
         return ds
     problems = list(ds.problems)
-    found = _images(images, IdMatcher(s.id for s in ds), problems)
+    found = images_by_id(images, IdMatcher(s.id for s in ds), problems)
     samples = tuple(dataclasses.replace(s, image=found.get(s.id)) for s in ds)
     return dataclasses.replace(
         ds, samples=samples, problems=tuple(problems), images_path=str(images), _index={}
     )
-
-
-def _txt(found: Detected) -> list[Member]:
-    """The .txt files of an ICDAR set (other files are not read, as before)."""
-    return [m for m in found.members + found.ignored if m.name.lower().endswith(".txt")]
 
 
 def _icdar_entries(
@@ -326,19 +183,19 @@ def _icdar_entries(
             sid = gt_id(m.name)
             out.append(Entry(sid, read_gt(m, sid, opts.gt_box_type, problems), m.label))
         return out
-    scans = {m.label: scan_plain(m.data) for m in members}
-    schema, lines = det_schema(members, scans, _forced(opts), problems)
+    found = find_schema(members, opts)
+    problems.extend(found.problems)
     return [
         Entry(
             stem(m.name),
             read_det(
                 m,
-                lines.get(m.label),
+                found.lines.get(m.label),
                 stem(m.name),
-                schema,
+                found.schema,
                 opts.det_box_type,
                 problems,
-                scans[m.label],
+                found.scans[m.label],
             ),
             m.label,
         )

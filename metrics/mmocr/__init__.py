@@ -52,6 +52,7 @@ def _spec(
         finalize=hmean.finalize,
         requires=REQUIRES,
         at_threshold=at_threshold,
+        shardable=False,  # one problem for the whole set when no detection has a score
     )
 
 

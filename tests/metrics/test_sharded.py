@@ -1,0 +1,187 @@
+"""``metrics.sharded``: worker processes that read their own slices give exactly what
+``load_dataset`` + ``runner.run`` give (summaries, extras, problems in order, excluded
+samples, refusals), with one process and with two."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import itertools
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from metrics import sharded
+from metrics.cli.main import main
+from metrics.demo import demo_paths
+from metrics.io.reader import load_dataset
+from metrics.model import Facts, InputError, facts_of
+from metrics.registry import METRICS, resolve
+from metrics.runner import Policy, run
+from tests.support import shared_or_skip, write_dir
+
+GOOD = "0,0,10,0,10,10,0,10,word\n20,0,30,0,30,10,20,10,###\n"
+DET = "1,0,10,0,10,10,1,10\n40,40,50,40,50,50,40,50\n"
+
+
+def _files(n: int) -> tuple[dict[str, str | bytes], dict[str, str | bytes]]:
+    gt: dict[str, str | bytes] = {f"gt_img_{k}.txt": GOOD for k in range(1, n + 1)}
+    det: dict[str, str | bytes] = {f"res_img_{k}.txt": DET for k in range(1, n + 1)}
+    return gt, det
+
+
+def _compare(gt: Path, det: Path, metrics: list[str], policy: Policy, workers: int) -> None:
+    """Sharded outcome == loaded dataset + runner, or the same refusal."""
+    specs = [resolve(m) for m in metrics]
+    ds = load_dataset(gt, det)
+    try:
+        expected = run(ds, specs, {}, policy=policy)
+        refused = None
+    except InputError as exc:
+        expected, refused = [], exc
+    got = sharded.evaluate(gt, det, specs, {}, policy=policy, workers=workers)
+    assert got is not None
+    assert got.facts == ds.facts
+    assert got.problems == ds.problems
+    if refused is not None:
+        assert got.refused is not None
+        assert (str(got.refused), got.refused.problems) == (str(refused), refused.problems)
+        return
+    assert got.refused is None
+    for a, b in zip(expected, got.evaluations, strict=True):
+        assert (a.metric, a.summary, a.extras, a.problems, a.excluded) == (
+            b.metric,
+            b.summary,
+            b.extras,
+            b.problems,
+            b.excluded,
+        )
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("policy", ["strict", "skip_sample"])
+def test_bad_inputs_give_the_same_problems_and_refusals(
+    tmp_path: Path, workers: int, policy: Policy
+) -> None:
+    gt, det = _files(40)
+    gt["gt_img_3.txt"] = "1,2,3,abc\n" + GOOD  # a bad GT line
+    gt["gt_img_7.txt"] = "0,0,10,0,0,10,10,10,bowtie\n"  # self-intersecting: a warning
+    det["res_img_5.txt"] = b"\xff\xfe1,1,5,1,5,5,1,5\n"  # not UTF-8
+    det["res_img_9.txt"] = DET + "1,1,5,1,5,5,1,5,0.5\n"  # a confidence on one line
+    det["res_unmatched_x.txt"] = DET  # matches no GT file
+    g, d = write_dir(tmp_path / "gt", gt), write_dir(tmp_path / "det", det)
+    _compare(g, d, ["ic15_iou", "tiou", "cleval_det"], policy, workers)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_demo_data_every_shardable_metric(workers: int) -> None:
+    demo = demo_paths()
+    metrics = [m for m, s in METRICS.items() if sharded.shardable(s) and not s.needs_gt_lines]
+    for policy in ("strict", "skip_sample"):
+        _compare(demo.gt, demo.det_b, metrics, policy, workers)  # type: ignore[arg-type]
+
+
+def test_not_shardable_or_not_icdar_is_left_to_the_dataset_path(tmp_path: Path) -> None:
+    demo = demo_paths()
+    assert sharded.evaluate(demo.gt, demo.det_b, [resolve("mmocr")], {}) is None
+    assert not sharded.shardable(resolve("hiertext_word"))
+    js = write_dir(tmp_path / "j", {"a.json": '{"annotations": []}'})
+    with contextlib.suppress(InputError):  # not ICDAR: None, or refused as unreadable
+        assert sharded.evaluate(js, js, [resolve("tiou")], {}) is None
+
+
+@settings(max_examples=25, deadline=None)
+@given(cuts=st.lists(st.integers(0, 12), max_size=5))
+def test_facts_add_up_over_any_split(cuts: list[int]) -> None:
+    ds = load_dataset(demo_paths().gt, demo_paths().det_b)
+    samples = list(ds.samples)
+    edges = sorted({0, len(samples), *cuts})
+    parts = [facts_of(samples[a:b], False) for a, b in itertools.pairwise(edges)]
+    assert sum(parts, Facts()) == ds.facts
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_command_line_prints_the_same_with_one_or_two_workers(tmp_path: Path) -> None:
+    demo = demo_paths()
+    base = ["eval", "--gt", str(demo.gt), "--det", str(demo.det_b), "--metric", "tiou,cleval_det"]
+    one, two = _cli(*base, "--workers", "1"), _cli(*base, "--workers", "2")
+    assert one == two
+    assert one[0] == 0 and "12 images" in one[1] and "cleval_det" in one[1]
+    gt, det = _files(6)
+    gt["gt_img_2.txt"] = "1,2,3,abc\n"
+    g, d = write_dir(tmp_path / "gt", gt), write_dir(tmp_path / "det", det)
+    for extra in ([], ["--policy", "skip_sample"]):
+        args = ["eval", "--gt", str(g), "--det", str(d), "--metric", "tiou", *extra]
+        assert _cli(*args, "--workers", "1") == _cli(*args, "--workers", "2")
+    code, _, err = _cli("eval", "--gt", str(g), "--det", str(d), "--metric", "tiou")
+    assert code == 2 and "gt_img_2.txt:1" in err
+
+
+SHARED_SETS = [
+    ("ic15/gt.zip", "ic15/det_pixellink.zip", ["ic15_iou", "tiou", "tedeval", "cleval_det"]),
+    ("totaltext/gt.zip", "totaltext/det_baseline.zip", ["curved_tiou", "totaltext_deteval"]),
+    ("ctw1500/gt.zip", "ctw1500/det.zip", ["ctw1500_eval", "curved_iou"]),
+    ("ic13/gt.zip", "synthetic/ic13/split2.zip", ["deteval", "siou"]),
+]
+
+
+@pytest.mark.parametrize(("gt", "det", "metrics"), SHARED_SETS)
+def test_shared_data_two_workers(gt: str, det: str, metrics: list[str]) -> None:
+    g, d = shared_or_skip("data", *gt.split("/")), shared_or_skip("data", *det.split("/"))
+    for policy in ("strict", "skip_sample"):
+        _compare(g, d, metrics, policy, 2)  # type: ignore[arg-type]
+
+
+def test_every_shardable_validation_splits_over_samples() -> None:
+    """``MetricSpec.shardable``: validating slices gives, concatenated, what validating
+    the whole set gives (checked on every shared set the metric reads)."""
+    sets = [(g, d) for g, d, _ in SHARED_SETS] + [("dense/W50/gt.zip", "dense/W50/det.zip")]
+    for gt, det in sets:
+        g, d = shared_or_skip("data", *gt.split("/")), shared_or_skip("data", *det.split("/"))
+        samples = list(load_dataset(g, d).samples)
+        for spec in METRICS.values():
+            if not sharded.shardable(spec) or spec.needs_gt_lines:
+                continue
+            prm = spec.params_type()
+            whole = spec.validate(samples, prm)
+            parts = [
+                p for k in range(0, len(samples), 7) for p in spec.validate(samples[k : k + 7], prm)
+            ]
+            assert list(dict.fromkeys(parts)) == whole, (spec.id, gt)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_results_when_asked_write_the_same_json_and_csv(tmp_path: Path, workers: int) -> None:
+    from metrics.io.writers import write_csv, write_json
+
+    demo = demo_paths()
+    specs = [resolve(m) for m in ("ic15_iou", "tiou", "cleval_det", "paddleocr_det_iou")]
+    expected = run(load_dataset(demo.gt, demo.det_b), specs, {}, policy="skip_sample")
+    got = sharded.evaluate(
+        demo.gt, demo.det_b, specs, {}, policy="skip_sample", workers=workers, results=True
+    )
+    assert got is not None and got.refused is None
+    for name, evals in (("a", expected), ("b", got.evaluations)):
+        write_json(tmp_path / f"{name}.json", evals, evidence=True)
+        write_csv(tmp_path / f"{name}.csv", evals)
+    for suffix in ("json", "csv"):
+        assert (tmp_path / f"a.{suffix}").read_bytes() == (tmp_path / f"b.{suffix}").read_bytes()
+    assert list(got.evaluations[0].results) == list(expected[0].results)
+
+
+def test_workers_that_receive_the_job_pickled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the workers cannot fork (spawn platforms, threaded callers) the plan and the
+    slice function travel pickled: same outcome."""
+    import metrics.pool as pool
+
+    monkeypatch.setattr(pool, "fork_context", lambda: None)
+    demo = demo_paths()
+    _compare(demo.gt, demo.det_b, ["tiou", "cleval_det"], "skip_sample", 2)
