@@ -52,7 +52,9 @@ def open_dataset(session: Opening, paths: DatasetPaths) -> bool:
     big = check_process.input_bytes(paths) >= check_process.LARGE_BYTES
     companion = check_process.Companion(paths, session.overrides) if big else None
     try:
-        loaded, error = load_in_background(paths, session.overrides, companion)
+        loaded, error = load_in_background(
+            paths, session.overrides, companion, lambda rows: _pending(session, rows)
+        )
     finally:
         session.loading = False
         session.pending_rows = []
@@ -64,3 +66,10 @@ def open_dataset(session: Opening, paths: DatasetPaths) -> bool:
         return False
     session.set_dataset(loaded[0], paths, loaded[1])
     return True
+
+
+def _pending(session: Opening, rows: list[SampleRow]) -> None:
+    """The new set's files are paired: the table lists them while they are read."""
+    if session.loading:
+        session.pending_rows = rows
+        session.loading_changed.emit(True)

@@ -8,7 +8,6 @@ from typing import Any
 
 from PySide6.QtCore import QEventLoop, QThread, Signal
 
-from metrics.io.reader import load_dataset
 from metrics.model import Dataset, InputError, Problem
 from metrics.registry import MetricSpec, applicable
 from metrics.results import Evaluation, SampleResult
@@ -16,8 +15,9 @@ from metrics.runner import Cancelled, Plan, plan_all, run
 from viewer.check_process import Companion
 from viewer.paths import DatasetPaths
 from viewer.quiet_gc import quiet_gc
+from viewer.reading import read_set
 from viewer.scene.row_lists import ordered_rows, prepare
-from viewer.scene.rows import SampleRow, sample_row
+from viewer.scene.rows import SampleRow, blank_row, sample_row
 
 log = logging.getLogger(__name__)
 
@@ -275,7 +275,10 @@ class ResultStore:
 
 class LoadWorker(QThread):
     """Reads a dataset and plans its metrics off the UI thread (``result`` afterwards:
-    (dataset, plan), or ``error`` with the message)."""
+    (dataset, plan), or ``error`` with the message); ``paired`` carries the table's rows
+    (sample ids only) as soon as the files are paired (``viewer.reading``)."""
+
+    paired = Signal(object)  # list[SampleRow], blank
 
     def __init__(
         self,
@@ -295,7 +298,7 @@ class LoadWorker(QThread):
     def _load(self) -> None:
         p = self.paths
         try:
-            ds = load_dataset(p.gt, p.det, gt_lines=p.gt_lines, images=p.images)
+            ds = read_set(p, lambda ids: self.paired.emit([blank_row(i) for i in ids]))
             prepare(ds)  # the table's blank rows and the attribute index, here
             self.result = (ds, self._plan(ds))
         except InputError as exc:
@@ -319,10 +322,14 @@ def load_in_background(
     paths: DatasetPaths,
     overrides: Mapping[str, Mapping[str, Any]],
     companion: Companion | None = None,
+    paired: Callable[[list[SampleRow]], None] | None = None,
 ) -> tuple[tuple[Dataset, Plan] | None, str]:
     """Load and plan on a worker thread while the UI keeps handling events (it repaints,
-    shows progress); returns when done: ((dataset, plan) or None, error message)."""
+    shows progress, lists the sample ids: ``paired``); returns when done: ((dataset, plan)
+    or None, error message)."""
     worker = LoadWorker(paths, overrides, companion)
+    if paired is not None:
+        worker.paired.connect(paired)
     loop = QEventLoop()
     worker.finished.connect(loop.quit)
     worker.start()

@@ -107,6 +107,7 @@ class SampleTableModel(QAbstractTableModel):
         session.dataset_changed.connect(self.reload)
         session.results_changed.connect(self.reload)  # set_metric emits it too
         session.comparison_changed.connect(self.reload)
+        session.loading_changed.connect(lambda _: self.reload())  # the new set's ids, listed
 
     @property
     def focus(self) -> dict[str, int] | None:
@@ -252,9 +253,8 @@ class SampleTablePanel(QWidget):
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.verticalHeader().setVisible(False)
         header = self.view.horizontalHeader()
-        # sizes from the first rows only, measured once per reset (after the empty columns
-        # are hidden): ResizeToContents measured at every reset, hidden column and row
-        # selection, which blocked the window for seconds at 5,000 images
+        # sizes from the first rows only, fitted in _hide_empty_counts (ResizeToContents
+        # measured at every reset, which blocked the window for seconds at 5,000 images)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setResizeContentsPrecision(40)
         self.filter_edit = QLineEdit(placeholderText="filter sample id… or attribute=value")
@@ -376,7 +376,7 @@ class SampleTablePanel(QWidget):
         )
 
     def _on_view_row_changed(self, current: QModelIndex, _: QModelIndex) -> None:
-        if current.isValid():
+        if current.isValid() and not self.session.loading:  # a set being read: no image yet
             row = self.model.shown[current.row()]
             if row.sample_id != self.session.sample_id:
                 self.session.set_sample(row.sample_id)
