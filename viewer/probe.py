@@ -2,8 +2,11 @@
 longest stall of the UI thread while the set is read, planned and evaluated.
 
 ``python -m viewer.probe --gt G --det D [--until rows|evaluated] [--metric M]`` prints one
-JSON object. A 10 ms ``QTimer`` on the UI thread records the gaps between its ticks: a gap
-well over 10 ms is the UI thread blocked (by its own work, or by a worker thread holding the
+JSON object: ``first_rows_s`` when the table first has rows (an ICDAR txt set's sample ids,
+listed before its boxes are read), ``loaded_s`` when the read set is shown, ``evaluated_s``
+when the shown metric's results are in; ``--until rows`` watches until the set is shown.
+A 10 ms ``QTimer`` on the UI thread records the gaps between its ticks: a gap well
+over 10 ms is the UI thread blocked (by its own work, or by a worker thread holding the
 interpreter), so ``max_stall_ms`` is the longest time the window could not repaint or react.
 """
 
@@ -24,6 +27,7 @@ class Probe:
     """What the UI thread saw, seconds from the start of opening the set."""
 
     first_rows_s: float | None = None  # the sample table has rows
+    loaded_s: float | None = None  # the read set is shown (its rows have their counts)
     evaluated_s: float | None = None  # the shown metric's results are in
     max_stall_ms: float = 0.0
     stall_at_s: float = 0.0  # when the longest stall ended
@@ -66,6 +70,8 @@ def measure(gt: str, det: str, until: str = "evaluated", limit_s: float = 600.0)
         if probe.first_rows_s is None and model.rowCount() > 0:
             probe.first_rows_s = at
         s = window.session
+        if probe.loaded_s is None and s.dataset is not None and not s.loading:
+            probe.loaded_s = at
         if probe.evaluated_s is None and s.metric and s.metric in s.evaluations:
             probe.evaluated_s = at
 
@@ -75,7 +81,7 @@ def measure(gt: str, det: str, until: str = "evaluated", limit_s: float = 600.0)
     timer.start()
     if not window.open_paths(DatasetPaths(gt=gt, det=det)):
         raise SystemExit(f"cannot open: {window.last_error}")
-    key = "first_rows_s" if until == "rows" else "evaluated_s"
+    key = "loaded_s" if until == "rows" else "evaluated_s"
     while getattr(probe, key) is None and time.perf_counter() - t0 < limit_s:
         app.processEvents()
         time.sleep(0.001)

@@ -71,7 +71,8 @@ def test_probe_reports_rows_results_and_stalls(qtbot, tmp_path: Path) -> None:
     got = probe.measure(gt, det, until="evaluated", limit_s=120)
     assert got.samples == got.rows == 60
     assert got.first_rows_s is not None and got.evaluated_s is not None
-    assert got.first_rows_s <= got.evaluated_s
+    assert got.loaded_s is not None
+    assert got.first_rows_s <= got.loaded_s <= got.evaluated_s  # ids listed before read
     assert got.metric
     assert got.max_stall_ms >= 0 and got.stalls_over_100ms >= 0
 
