@@ -280,6 +280,7 @@ def viewer_section(folder: Path) -> None:
     print(
         f"   viewer (detlens view, offscreen, load {load:.1f}, {time.perf_counter() - t0:.0f} s "
         f"in all): table rows after {rows:.1f} s (target <= 5 s: {_mark(rows <= 5)}), "
+        f"set read and shown after {got.get('loaded_s') or float('nan'):.1f} s, "
         f"{got['metric']} results after {got['evaluated_s'] or float('nan'):.1f} s, longest "
         f"UI-thread stall {stall:.0f} ms at {got['stall_at_s']:.1f} s (target <= 100 ms: "
         f"{_mark(stall <= 100)}), {got['stalls_over_100ms']} stall(s) over 100 ms"
