@@ -139,7 +139,11 @@ class SampleTablePanel(QWidget):
 
     def _hide_empty_counts(self) -> None:
         """Failure-count columns that are empty on every row (no splits under IoU, say) are
-        hidden, so the columns that say something fit the panel without scrolling."""
+        hidden, so the columns that say something fit the panel without scrolling. While the
+        shown metric runs they stay as they are (decided again when its results are in)."""
+        s = self.session
+        if s.is_busy() and s.evaluation() is None and not s.comparing():
+            return
         rows, fields = self.model.rows, self.model.fields()
         hidden = []
         for col in range(FIRST_COUNT_COLUMN, len(COLUMNS)):
@@ -149,7 +153,6 @@ class SampleTablePanel(QWidget):
                 self.view.setColumnHidden(col, empty)
         # widths from the first rows, fitted again only when what they show changes (columns,
         # rows coming or going, scores arriving): each fit asks every column's first rows
-        s = self.session
         sized = (tuple(hidden), len(fields), bool(rows), s.metric, s.evaluation() is None)
         if sized != self._sized:
             self._sized = sized
