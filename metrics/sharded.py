@@ -23,6 +23,7 @@ over samples (``MetricSpec.shardable``, no ``finalize``) are evaluated this way.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import os
@@ -30,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import metrics.detail as detail
 import metrics.pool as pool
 from metrics.io.archive import Member
 from metrics.io.detect import detect
@@ -221,7 +223,8 @@ def _part(pairs: Sequence[Pair], job: _Job) -> _Part:
             bad.update(s.id for s in samples)  # a dataset-level error: no sample can be used
         found.append(problems)
         excluded[mid] = bad
-    rows, failed = evaluate_chunk(samples, job.ids, job.params, excluded)
+    with contextlib.nullcontext() if job.full else detail.tallies_only():
+        rows, failed = evaluate_chunk(samples, job.ids, job.params, excluded)
     kept: list[list[Kept]] = [[] for _ in job.ids]
     for s, row in zip(samples, rows, strict=True):
         for col, r in enumerate(row):
