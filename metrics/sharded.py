@@ -36,6 +36,7 @@ import metrics.pool as pool
 from metrics.io.archive import Member
 from metrics.io.detect import detect
 from metrics.io.formats import ICDAR
+from metrics.io.formats.base import forget_parsed
 from metrics.io.icdar_plan import (
     IcdarPlan,
     LoadOptions,
@@ -126,8 +127,11 @@ def evaluate(
     opts = options or LoadOptions()
     if not all(shardable(s) for s in specs):
         return None
-    gfound = detect(gt, "gt", opts.gt_format)
-    dfound = detect(det, "det", opts.det_format)
+    try:  # what detecting the formats parsed is not kept (as in load_dataset)
+        gfound = detect(gt, "gt", opts.gt_format)
+        dfound = detect(det, "det", opts.det_format)
+    finally:
+        forget_parsed()
     if gfound.format is not ICDAR or dfound.format is not ICDAR:
         return None
     plan = plan_icdar(gt, det, gfound, dfound, gt_lines, images, opts)
