@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
 IntArray = npt.NDArray[np.intp]
+FloatArray = npt.NDArray[np.float64]
+
+
+def stacked(rings: Sequence[FloatArray], n: int) -> FloatArray:
+    """``np.stack`` of rings of ``n`` vertices each, shape (len, n, 2): one C-level pass
+    (``np.stack`` walks the list three times in Python: 3x slower on 200,000 quads)."""
+    if not rings:
+        return np.zeros((0, n, 2))
+    return np.concatenate(rings).reshape(len(rings), n, 2)
 
 
 def grouped(key: IntArray, item: IntArray, n: int) -> list[tuple[int, ...]]:
@@ -29,3 +41,24 @@ def grouped(key: IntArray, item: IntArray, n: int) -> list[tuple[int, ...]]:
         ):
             out[k] = tuple(values[lo:hi])
     return out
+
+
+def unique_values(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """``np.unique(a)`` of a 1-D array (its distinct values, sorted) without importing
+    ``numpy.ma`` as ``np.unique`` does: 8 ms of every process's start."""
+    s = np.sort(a)
+    if len(s) < 2:
+        return s
+    return s[np.concatenate(([True], s[1:] != s[:-1]))]
+
+
+def first_of_each(a: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], IntArray, IntArray]:
+    """``np.unique(a, return_index=True, return_counts=True)`` of a 1-D array: distinct
+    values (sorted), the index of each one's first occurrence, and its count."""
+    order = np.argsort(a, kind="stable")
+    s = a[order]
+    if len(s) == 0:
+        return s, order, np.zeros(0, dtype=np.intp)
+    starts = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
+    counts = np.diff(np.append(starts, len(s)))
+    return s[starts], order[starts], counts

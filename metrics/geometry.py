@@ -15,6 +15,7 @@ import numpy.typing as npt
 import shapely
 
 from metrics import robust
+from metrics.arrays import stacked
 from metrics.evidence import EMPTY_REGION, Region
 from metrics.model import FloatArray
 from metrics.quads import is_convex_quad, quad_intersection_areas
@@ -36,7 +37,7 @@ def signed_areas(rings: Sequence[FloatArray]) -> FloatArray:
     for n, idx in _group_by_length(rings).items():
         if n == 0:
             continue
-        pts = np.stack([rings[i] for i in idx])
+        pts = stacked([rings[i] for i in idx], n)
         nxt = (np.arange(n) + 1) % n
         x, y = pts[:, :, 0], pts[:, :, 1]
         out[idx] = 0.5 * np.sum(x * y[:, nxt] - x[:, nxt] * y, axis=1)
@@ -64,7 +65,7 @@ def polygons(
         if n < 3:
             geoms[idx] = shapely.Polygon()
             continue
-        geoms[idx] = shapely.polygons(np.stack([rings[i] for i in idx]))
+        geoms[idx] = shapely.polygons(stacked([rings[i] for i in idx], n))
     return repaired(geoms, repair)
 
 
@@ -186,7 +187,7 @@ def _quad_stack(rings: Sequence[FloatArray]) -> tuple[FloatArray, npt.NDArray[np
     out = np.zeros((len(rings), 4, 2))
     is_quad = np.fromiter((len(r) == 4 for r in rings), dtype=bool, count=len(rings))
     if is_quad.any():
-        out[is_quad] = np.stack([r for r, q in zip(rings, is_quad, strict=True) if q])
+        out[is_quad] = stacked([r for r, q in zip(rings, is_quad, strict=True) if q], 4)
     return out, is_quad & is_convex_quad(out)
 
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from metrics.arrays import stacked
 from metrics.model import BoxType, Instance
 
 _NEXT = [1, 2, 3, 0]
@@ -36,6 +37,6 @@ def clockwise_violations(items: Sequence[Instance]) -> list[int]:
     quads = [k for k, inst in enumerate(items) if inst.box_type is BoxType.QUAD]
     if not quads:
         return []
-    r = np.trunc(np.stack([items[k].points for k in quads]))
+    r = np.trunc(stacked([items[k].points for k in quads], 4))
     s = np.sum((r[:, _NEXT, 0] - r[:, :, 0]) * (r[:, _NEXT, 1] + r[:, :, 1]), axis=1)
     return [quads[m] for m in np.flatnonzero(s > 0)]

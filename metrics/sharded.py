@@ -23,6 +23,7 @@ over samples (``MetricSpec.shardable``, no ``finalize``) are evaluated this way.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import os
@@ -30,10 +31,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+import metrics.detail as detail
 import metrics.pool as pool
 from metrics.io.archive import Member
 from metrics.io.detect import detect
 from metrics.io.formats import ICDAR
+from metrics.io.formats.base import forget_parsed
 from metrics.io.icdar_plan import (
     IcdarPlan,
     LoadOptions,
@@ -124,8 +127,11 @@ def evaluate(
     opts = options or LoadOptions()
     if not all(shardable(s) for s in specs):
         return None
-    gfound = detect(gt, "gt", opts.gt_format)
-    dfound = detect(det, "det", opts.det_format)
+    try:  # what detecting the formats parsed is not kept (as in load_dataset)
+        gfound = detect(gt, "gt", opts.gt_format)
+        dfound = detect(det, "det", opts.det_format)
+    finally:
+        forget_parsed()
     if gfound.format is not ICDAR or dfound.format is not ICDAR:
         return None
     plan = plan_icdar(gt, det, gfound, dfound, gt_lines, images, opts)
@@ -221,7 +227,8 @@ def _part(pairs: Sequence[Pair], job: _Job) -> _Part:
             bad.update(s.id for s in samples)  # a dataset-level error: no sample can be used
         found.append(problems)
         excluded[mid] = bad
-    rows, failed = evaluate_chunk(samples, job.ids, job.params, excluded)
+    with contextlib.nullcontext() if job.full else detail.tallies_only():
+        rows, failed = evaluate_chunk(samples, job.ids, job.params, excluded)
     kept: list[list[Kept]] = [[] for _ in job.ids]
     for s, row in zip(samples, rows, strict=True):
         for col, r in enumerate(row):

@@ -17,6 +17,7 @@ import numpy as np
 import shapely
 
 import metrics.cache as cache
+from metrics.arrays import unique_values
 from metrics.cleval.geometry import (
     POLY_RATIO,
     BoolArray,
@@ -184,7 +185,7 @@ def _pairs(b: Batch, geo: Geo, hp: IntArray, hd: IntArray, legacy: bool, c: floa
     n_d = max(len(b.d_owner), 1)
     k_geo = geo.pi * n_d + geo.pj
     k_hit = b.p_owner[hp] * n_d + hd
-    keys = np.union1d(k_geo, k_hit)
+    keys = unique_values(np.concatenate((k_geo, k_hit)))
     inter = np.zeros(len(keys))
     inter[np.searchsorted(keys, k_geo)] = geo.inter
     b.h_pair = np.searchsorted(keys, k_hit).astype(np.intp)

@@ -21,6 +21,7 @@ import numpy.typing as npt
 import shapely
 
 from metrics import robust
+from metrics.arrays import first_of_each, unique_values
 from metrics.geometry import GeomArray
 from metrics.model import FloatArray
 
@@ -120,7 +121,7 @@ def poly_geoms(rings: Sequence[FloatArray]) -> GeomArray:
     """shapely polygons of the rings, then ``buffer(0)`` (as the official POLY class)."""
     geoms = np.empty(len(rings), dtype=object)
     lengths = np.fromiter((len(r) for r in rings), dtype=np.intp, count=len(rings))
-    for n in np.unique(lengths):
+    for n in unique_values(lengths):
         idx = np.flatnonzero(lengths == n)
         geoms[idx] = shapely.polygons(np.stack([rings[i] for i in idx.tolist()]))
     out: GeomArray = shapely.buffer(geoms, 0) if len(geoms) else geoms
@@ -341,7 +342,7 @@ def cut_dont_care(
     if len(rows) == 0:
         return geoms, none
     out = geoms.copy()
-    changed, first, count = np.unique(rows, return_index=True, return_counts=True)
+    changed, first, count = first_of_each(rows)
     _subtract(out, changed, geoms[cols[first]], poly[changed])
     for r in range(1, int(count.max())):
         m = np.flatnonzero(count > r)

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from metrics.arrays import first_of_each
 from metrics.geometry import GeomArray, same_sample_pairs
 from metrics.model import FloatArray, Instance, Sample
 
@@ -197,7 +198,7 @@ def _dont_care_dets(
     prec = _ratio(inter, det_area[pj])
     hit = np.flatnonzero(gt_dc[pi] & (prec > threshold))  # sorted by GT: the first GT first
     if len(hit):
-        dets, first = np.unique(pj[hit], return_index=True)
+        dets, first, _ = first_of_each(pj[hit])
         dc[dets] = True
         absorbed[dets] = pi[hit[first]]
         prec_out[dets] = prec[hit[first]]

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 import metrics.cache as cache
+import metrics.detail as detail
 from metrics import robust
 from metrics.evidence import Region
 from metrics.geometry import FlatGeometry, regions_of
@@ -181,6 +182,7 @@ class _Context:
         self.g_care = _care_counts(f.g_owner, g_dc, f.g_off, n)
         self.d_care = _care_counts(f.d_owner, det_dc, f.d_off, n)
         self.at = np.searchsorted(mt.gi, f.g_off).tolist()
+        self.lists = detail.instance_lists()  # False: GT list and match records not kept
 
     def sample_result(self, s: int, sample: Sample) -> SampleResult:
         g0, d0 = self.g_off[s], self.d_off[s]
@@ -204,7 +206,9 @@ class _Context:
             tally=credit_tally(n_gt, n_det, rc, pc, n_matched=len(ms)),
             gt=_instances(
                 g_span, d0, g_credit, g_partner, self.g_dc, None, self.near_g, Verdict.MISSED
-            ),
+            )
+            if self.lists
+            else (),
             det=_instances(
                 d_span,
                 g0,
@@ -215,7 +219,7 @@ class _Context:
                 self.near_d,
                 Verdict.FALSE_POSITIVE,
             ),
-            matches=tuple(self._record(k, g0, d0) for k in ms),
+            matches=tuple(self._record(k, g0, d0) for k in ms) if self.lists else (),
             extra={"num_gt_care": n_gt, "num_det_care": n_det, "num_matched": len(ms)},
         )
 

@@ -14,6 +14,7 @@ import os
 import numpy as np
 import shapely
 
+from metrics.arrays import stacked
 from metrics.geometry import polygons, signed_areas
 from metrics.io.archive import Member
 from metrics.io.detect import detect
@@ -46,7 +47,7 @@ def _suspect(rings: list[FloatArray]) -> tuple[np.ndarray, np.ndarray]:
     convex = np.zeros(len(rings), dtype=bool)
     area = np.zeros(len(rings))
     if quads.any():
-        stack = np.stack([r for r, q in zip(rings, quads, strict=True) if q])
+        stack = stacked([r for r, q in zip(rings, quads, strict=True) if q], 4)
         convex[quads] = is_convex_quad(stack)
         x, y = stack[:, :, 0], stack[:, :, 1]
         nxt = (np.arange(4) + 1) % 4

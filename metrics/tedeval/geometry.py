@@ -16,6 +16,7 @@ import numpy.typing as npt
 import shapely
 
 from metrics import robust
+from metrics.arrays import first_of_each, unique_values
 from metrics.geometry import GeomArray
 from metrics.model import FloatArray
 from metrics.quads import convex_quad_inter, quad_area, strictly_apart
@@ -83,7 +84,7 @@ class Shapes:
         self.built = np.zeros(len(ring), dtype=bool)
 
     def geometries(self, idx: IntArray) -> GeomArray:
-        need = np.unique(idx[~self.built[idx]])
+        need = unique_values(idx[~self.built[idx]])
         if len(need):
             geoms: GeomArray = shapely.polygons(self.ring[need])
             check = np.flatnonzero(~self.convex[need])
@@ -269,7 +270,7 @@ def _dont_care_dets(inp: Inputs, geo: Geometry, params: TedEvalParams) -> None:
     for mask, use, is_single in ((contrib, by_sum, False), (single, by_single, True)):
         rows = np.flatnonzero(mask)
         rows = rows[use[geo.pj[rows]]]
-        js, first = np.unique(geo.pj[rows], return_index=True)  # pairs sorted by GT
+        js, first, _ = first_of_each(geo.pj[rows])  # pairs sorted by GT
         geo.d_absorbed[js] = geo.pi[rows[first]]
         if is_single:
             geo.d_dc_value[js] = geo.precision[rows[first]]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
+from metrics.arrays import first_of_each
 from metrics.model import FloatArray
 from metrics.tedeval.geometry import Geometry
 from metrics.tedeval.inputs import BoolArray, Inputs, IntArray, Pcc, expand
@@ -114,7 +115,7 @@ def is_inside(px: FloatArray, py: FloatArray, det: IntArray, c: Contours) -> Boo
         toggle = span & (x < (xj - xi) * (y - yi) / (yj - yi) + xi)
     odd = (np.bincount(qc, toggle, len(contour)) % 2).astype(bool)
     hit_q = q[odd]
-    first = np.unique(hit_q, return_index=True)[1]
+    first = first_of_each(hit_q)[1]
     out = np.zeros(len(det), dtype=bool)
     out[hit_q[first]] = ~c.hole[contour[odd][first]]
     return out

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
+from metrics.arrays import unique_values
 from metrics.evidence import AnglePair, MultilineTest
 from metrics.model import FloatArray
 from metrics.results import MatchKind, MatchRecord
@@ -120,7 +121,7 @@ class Matcher:
         width = max(1, self.inp.n_det)
         gi = np.asarray([i for i, _ in self.pairs], dtype=np.intp)
         gj = np.asarray([j for _, j in self.pairs], dtype=np.intp)
-        key = np.unique(np.r_[oo_i * width + oo_j, gi * width + gj].astype(np.intp))
+        key = unique_values(np.r_[oo_i * width + oo_j, gi * width + gj].astype(np.intp))
         return Matching(mo, om, oo_i, oo_j, oo_values, self.multiline, key // width, key % width)
 
     # ---- OO (step 8)

@@ -185,3 +185,31 @@ def test_workers_that_receive_the_job_pickled(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(pool, "fork_context", lambda: None)
     demo = demo_paths()
     _compare(demo.gt, demo.det_b, ["tiou", "cleval_det"], "skip_sample", 2)
+
+
+@pytest.mark.parametrize("metric", ["ic15_iou", "siou", "tiou", "curved_tiou"])
+def test_tallies_only_drops_the_gt_list_and_records_and_nothing_else(metric: str) -> None:
+    import metrics.detail as detail
+    from metrics.io.writers import jsonable
+
+    ds = load_dataset(demo_paths().gt, demo_paths().det_b)
+    spec = resolve(metric)
+    prm = spec.params_type()
+    whole = spec.evaluate(list(ds.samples), prm)
+    with detail.tallies_only():
+        light = spec.evaluate(list(ds.samples), prm)
+    assert detail.instance_lists()
+    assert any(r is not None and r.gt for r in whole)
+    for a, b in zip(whole, light, strict=True):
+        assert a is not None and b is not None
+        assert b.gt == () and b.matches == ()
+        assert (a.recall, a.precision, a.hmean, a.tally, a.det, a.extra, a.warnings) == (
+            b.recall,
+            b.precision,
+            b.hmean,
+            b.tally,
+            b.det,
+            b.extra,
+            b.warnings,
+        )
+        assert jsonable(a.evidence) == jsonable(b.evidence)
