@@ -1,15 +1,15 @@
-"""The plan and the dataset check of a large set in a child process (no Qt here).
+"""The dataset check of a large set in a child process (no Qt here).
 
-``metrics.runner.plan_all`` (every metric's validation) and ``metrics.check.check_dataset``
-run array and GEOS calls over the whole set at once; in a thread of the viewer each holds
-the interpreter for its whole length (up to 0.8 s at 1,000,000 words, ``viewer.probe``), so
-the window could not repaint meanwhile. For a large set a ``Companion`` child process reads
-the same files with the same reader while the viewer reads them, plans the metrics and
-checks the set; only the plan and the findings (a few KB) come back.
+``metrics.check.check_dataset`` runs array and GEOS calls over the whole set at once (the
+reader's geometry warnings, every metric's validation, the boxes' statistics); in a thread
+of the viewer each holds the interpreter for its whole length (up to 0.8 s at 1,000,000
+words, ``viewer.probe``), so the window could not repaint meanwhile. For a large set a
+``Companion`` child process reads the same files with the same reader while the viewer
+reads them, and checks the set; only the findings (a few KB) come back.
 
-``python -m viewer.check_process`` is that child: it reads the paths and the parameter
-overrides as JSON on its standard input and writes length-prefixed pickled messages to its
-standard output: ``("plan", fields)``, then ``("findings", list)``, or ``("error", text)``.
+``python -m viewer.check_process`` is that child: it reads the paths as JSON on its
+standard input and writes one length-prefixed pickled message to its standard output:
+``("findings", list)`` or ``("error", text)``.
 """
 
 from __future__ import annotations
@@ -25,17 +25,14 @@ import struct
 import subprocess
 import sys
 import threading
-from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
 from metrics.check import Finding, check_dataset
 from metrics.io.reader import load_dataset
-from metrics.registry import METRICS, applicable
-from metrics.runner import Plan, plan_all
 from viewer.paths import DatasetPaths
 
-LARGE_BYTES = 1_000_000  # input files from which plan and check run in a child process
+LARGE_BYTES = 1_000_000  # input files from which the check runs in a child process
 _ROOT = str(Path(__file__).resolve().parents[1])  # the child imports this very package
 _lock = threading.Lock()
 _companions: dict[DatasetPaths, Companion] = {}
@@ -60,9 +57,9 @@ class Stopped(RuntimeError):
 
 
 class Companion:
-    """The child process planning and checking one set (started at once)."""
+    """The child process checking one set (started at once)."""
 
-    def __init__(self, paths: DatasetPaths, overrides: Mapping[str, Mapping[str, Any]]) -> None:
+    def __init__(self, paths: DatasetPaths) -> None:
         env = {
             **os.environ,
             "PYTHONPATH": os.pathsep.join([_ROOT, os.environ.get("PYTHONPATH", "")]),
@@ -77,16 +74,10 @@ class Companion:
             env=env,
         )
         assert self.proc.stdin is not None
-        job = {"paths": paths.__dict__, "overrides": {k: dict(v) for k, v in overrides.items()}}
-        self.proc.stdin.write(json.dumps(job).encode())
+        self.proc.stdin.write(json.dumps(paths.__dict__).encode())
         self.proc.stdin.close()
         with _lock:
             _companions[paths] = self
-
-    def plan(self) -> Plan:
-        """The child's plan (blocks this thread until it has read and validated the set)."""
-        fields = self._expect("plan")
-        return Plan(specs=[METRICS[m] for m in fields.pop("specs")], **fields)
 
     def findings(self) -> list[Finding]:
         """The child's findings (blocks until it has checked the set), then it ends;
@@ -159,13 +150,9 @@ def _die_with_parent() -> None:
 
 def main() -> int:
     _die_with_parent()
-    job = json.loads(sys.stdin.read())
-    paths = DatasetPaths(**job["paths"])
+    paths = DatasetPaths(**json.loads(sys.stdin.read()))
     try:
         ds = load_dataset(paths.gt, paths.det, gt_lines=paths.gt_lines, images=paths.images)
-        plan = plan_all(ds, applicable(ds), job["overrides"])
-        fields = {**plan.__dict__, "specs": [s.id for s in plan.specs]}
-        _send("plan", fields)
         _send("findings", check_dataset(ds))
     except Exception as exc:  # the viewer reads the same files and reports its own error
         _send("error", f"{type(exc).__name__}: {exc}")

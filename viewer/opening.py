@@ -50,10 +50,10 @@ def open_dataset(session: Opening, paths: DatasetPaths) -> bool:
     session.loading_changed.emit(True)
     check_process.stop_all()  # an older set's plan or check is of no use any more
     big = check_process.input_bytes(paths) >= check_process.LARGE_BYTES
-    companion = check_process.Companion(paths, session.overrides) if big else None
+    companion = check_process.Companion(paths) if big else None  # checks it meanwhile
     try:
         loaded, error = load_in_background(
-            paths, session.overrides, companion, lambda rows: _pending(session, rows)
+            paths, session.overrides, lambda rows: _pending(session, rows)
         )
     finally:
         session.loading = False

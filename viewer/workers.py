@@ -9,11 +9,11 @@ from typing import Any
 from PySide6.QtCore import QEventLoop, QThread, Signal
 
 from metrics.model import Dataset, InputError, Problem
-from metrics.registry import MetricSpec, applicable
+from metrics.registry import MetricSpec
 from metrics.results import Evaluation, SampleResult
-from metrics.runner import Cancelled, Plan, plan_all, run
-from viewer.check_process import Companion
+from metrics.runner import Cancelled, Plan, run
 from viewer.paths import DatasetPaths
+from viewer.planning import plan_in_runs
 from viewer.quiet_gc import quiet_gc
 from viewer.reading import read_set
 from viewer.scene.row_lists import ordered_rows, prepare
@@ -280,14 +280,9 @@ class LoadWorker(QThread):
 
     paired = Signal(object)  # list[SampleRow], blank
 
-    def __init__(
-        self,
-        paths: DatasetPaths,
-        overrides: Mapping[str, Mapping[str, Any]],
-        companion: Companion | None = None,
-    ) -> None:
+    def __init__(self, paths: DatasetPaths, overrides: Mapping[str, Mapping[str, Any]]) -> None:
         super().__init__()
-        self.paths, self.overrides, self.companion = paths, overrides, companion
+        self.paths, self.overrides = paths, overrides
         self.result: tuple[Dataset, Plan] | None = None
         self.error = ""
 
@@ -300,34 +295,23 @@ class LoadWorker(QThread):
         try:
             ds = read_set(p, lambda ids: self.paired.emit([blank_row(i) for i in ids]))
             prepare(ds)  # the table's blank rows and the attribute index, here
-            self.result = (ds, self._plan(ds))
+            self.result = (ds, plan_in_runs(ds, self.overrides))
         except InputError as exc:
             self.error = str(exc)
         except Exception as exc:  # a reader bug must not take the window down
             log.exception("loading failed")
             self.error = f"loading failed ({type(exc).__name__}: {exc})"
 
-    def _plan(self, ds: Dataset) -> Plan:
-        """The plan: a large set's from its companion process (planned there while this
-        thread read the set), else made here."""
-        if self.companion is not None:
-            try:
-                return self.companion.plan()
-            except RuntimeError as exc:  # planned here after all (holding the window)
-                log.warning("the plan process failed (%s); planning here", exc)
-        return plan_all(ds, applicable(ds), self.overrides)
-
 
 def load_in_background(
     paths: DatasetPaths,
     overrides: Mapping[str, Mapping[str, Any]],
-    companion: Companion | None = None,
     paired: Callable[[list[SampleRow]], None] | None = None,
 ) -> tuple[tuple[Dataset, Plan] | None, str]:
     """Load and plan on a worker thread while the UI keeps handling events (it repaints,
     shows progress, lists the sample ids: ``paired``); returns when done: ((dataset, plan)
     or None, error message)."""
-    worker = LoadWorker(paths, overrides, companion)
+    worker = LoadWorker(paths, overrides)
     if paired is not None:
         worker.paired.connect(paired)
     loop = QEventLoop()

@@ -118,14 +118,9 @@ def test_the_evaluation_does_not_validate_the_set_again(qtbot, tmp_path: Path, m
     assert 6 in sizes  # new parameters: validated again
 
 
-def test_a_large_set_is_planned_and_checked_by_a_child_process(
-    qtbot, tmp_path: Path, monkeypatch
-) -> None:
-    """Same plan and same findings as in this process (a bow-tie, a duplicate, a zero-area
-    box, a counter-clockwise quad some metrics refuse: their image is skipped), and the child
-    is gone afterwards."""
-    from metrics.registry import applicable
-    from metrics.runner import plan_all
+def test_a_large_set_is_checked_by_a_child_process(qtbot, tmp_path: Path, monkeypatch) -> None:
+    """Same findings as in this process (a bow-tie, a duplicate, a zero-area box, a
+    counter-clockwise quad), and the child is gone afterwards."""
     from viewer import check_process
 
     gt = {
@@ -134,9 +129,8 @@ def test_a_large_set_is_planned_and_checked_by_a_child_process(
         "gt_img_2.txt": "5,5,5,5,5,5,5,5,z\n0,0,9,0,9,9,0,9,b\n",
     }
     paths = DatasetPaths(str(write_zip(tmp_path / "gt.zip", gt)))
-    ds = load_dataset(paths.gt)
-    want_found, want_plan = check_dataset(ds), plan_all(ds, applicable(ds))
-    assert want_found and want_plan.lenient
+    want = check_dataset(load_dataset(paths.gt))
+    assert want
     started: list[check_process.Companion] = []
     real = check_process.Companion.__init__
 
@@ -144,24 +138,36 @@ def test_a_large_set_is_planned_and_checked_by_a_child_process(
         real(self, *args)
         started.append(self)
 
-    planned: list[object] = []
-    real_plan = check_process.Companion.plan
     monkeypatch.setattr(check_process, "LARGE_BYTES", 0)
     monkeypatch.setattr(check_process.Companion, "__init__", spy)
-    monkeypatch.setattr(
-        check_process.Companion, "plan", lambda self: planned.append(real_plan(self)) or planned[-1]
-    )
     w = MainWindow(restore_layout=False)
     qtbot.addWidget(w)
     assert w.open_paths(paths)
     assert len(started) == 1 and started[0].paths == paths
-    assert w.session.a is not None and w.session.a.plan == want_plan
-    assert planned == [want_plan] and w.session.a.plan is planned[0]  # the child's plan
     assert w.session.checks.wait(60_000)
     qtbot.waitUntil(lambda: not w.session.checks.running, timeout=10_000)
-    assert w.session.checks.findings == want_found and not w.session.checks.error
+    assert w.session.checks.findings == want and not w.session.checks.error
     assert started[0].proc.poll() is not None and check_process.take(paths) is None
     wait_evaluated(qtbot, w.session)
+
+
+def test_the_plan_made_in_runs_is_plan_all(tmp_path: Path, monkeypatch) -> None:
+    """Validated 2 samples at a time: the same metrics, skipped images, notes and problems
+    (a counter-clockwise quad some metrics refuse, a curved polygon TedEval skips)."""
+    from metrics.registry import applicable
+    from metrics.runner import plan_all
+    from viewer import planning
+
+    gt = {f"gt_img_{k}.txt": "0,0,9,0,9,9,0,9,a\n" for k in range(5)}
+    gt["gt_img_1.txt"] += "0,0,0,9,9,9,9,0,ccw\n"
+    gt["gt_img_3.txt"] += "0,0,5,0,9,0,9,9,5,9,0,9,poly\n"
+    ds = load_dataset(write_zip(tmp_path / "gt.zip", gt))
+    want = plan_all(ds, applicable(ds))
+    assert want.lenient and want.validated
+    monkeypatch.setattr(planning, "RUN", 2)
+    got = planning.plan_in_runs(ds)
+    assert got == want
+    assert all(a is b for a, b in zip(got.specs, want.specs, strict=True))  # the registry's
 
 
 def test_a_child_process_that_fails_leaves_the_work_to_this_one(
