@@ -153,7 +153,8 @@ class SampleTablePanel(QWidget):
                 self.view.setColumnHidden(col, empty)
         # widths from the first rows, fitted again only when what they show changes (columns,
         # rows coming or going, scores arriving): each fit asks every column's first rows
-        sized = (tuple(hidden), len(fields), bool(rows), s.metric, s.evaluation() is None)
+        done = s.evaluation() is not None  # before results: the ids and counts only
+        sized = (tuple(hidden), len(fields), bool(rows), s.metric if done else None, done)
         if sized != self._sized:
             self._sized = sized
             self.view.resizeColumnsToContents()
