@@ -283,8 +283,8 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ opening data
     def open_paths(self, paths: DatasetPaths) -> bool:
         ok = self.session.open_dataset(paths)
-        if ok:
-            self._remember(paths)
+        if ok:  # after the set is shown, not in the same turn (the settings file: ~20 ms)
+            QTimer.singleShot(0, lambda: self._remember(paths))
         return ok
 
     def open_dialog(self, paths: DatasetPaths | None = None) -> None:
