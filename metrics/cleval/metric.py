@@ -70,6 +70,7 @@ from typing import Any
 
 import numpy as np
 
+import metrics.detail as detail
 from metrics.cleval.core import prepare
 from metrics.cleval.e2e import E2E, score_e2e
 from metrics.cleval.match import Outcome, match_and_score
@@ -181,7 +182,8 @@ def _batch(samples: Sequence[Sample], rules: Rules, metric: str) -> list[SampleR
     out = match_and_score(b, rules)
     e2 = score_e2e(b, out, rules) if rules.e2e else None
     recall, precision, kind, values, extra = _scores(out, e2, rules)
-    view = View(b, out, e2)
+    view = View(b, out, e2, detail.instance_lists())
+    g_care = np.bincount(b.g_owner[~b.g_dc], minlength=len(samples)).tolist()
     tallies, counters, extras = (
         _rows(values, len(samples)),
         _rows({k: values[k] for k in COUNTERS}, len(samples)),
@@ -192,7 +194,7 @@ def _batch(samples: Sequence[Sample], rules: Rules, metric: str) -> list[SampleR
     for s, sample in enumerate(samples):
         gt, det = view.gt_results(s), view.det_results(s)
         tally = tally_type(
-            n_gt_care=sum(g.verdict is not Verdict.DONT_CARE for g in gt),
+            n_gt_care=g_care[s],
             n_det_care=sum(d.verdict is not Verdict.DONT_CARE for d in det),
             **tallies[s],
         )

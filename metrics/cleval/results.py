@@ -39,7 +39,8 @@ def _floats(values: Any) -> list[float]:
 class View:
     """Per-sample result objects, built for the whole batch from the flat arrays."""
 
-    def __init__(self, b: Batch, out: Outcome, e2: E2E | None) -> None:
+    def __init__(self, b: Batch, out: Outcome, e2: E2E | None, lists: bool = True) -> None:
+        """``lists`` False (``metrics.detail.tallies_only``): no GT results, no records."""
         self.b, self.out, self.e2 = b, out, e2
         self.g_off, self.d_off = b.g_off.tolist(), b.d_off.tolist()
         self.d_file = b.d_file.tolist()
@@ -47,12 +48,14 @@ class View:
         mp = np.flatnonzero(out.matched)
         m_pi, m_pj = b.pi[mp], b.pj[mp]
         self.near_g, self.near_d = self._near()
-        gt_partners = grouped(m_pi, b.d_file[m_pj], len(b.g_owner))
         by_det = np.lexsort((m_pi, m_pj))
         det_partners = grouped(m_pj[by_det], self.g_local[m_pi[by_det]], len(b.d_owner))
-        self.gt = self._gt_results(gt_partners)
+        self.gt: list[InstanceResult] = []
+        self.recs: list[tuple[MatchRecord, ...]] = [() for _ in b.samples]
+        if lists:
+            self.gt = self._gt_results(grouped(m_pi, b.d_file[m_pj], len(b.g_owner)))
+            self.recs = self._records()
         self.det = self._det_results(det_partners)
-        self.recs = self._records()
         self.hits = np.bincount(out.kp, minlength=len(b.pcc)).astype(np.intp)
         self.hits.setflags(write=False)
         self.ev = _EvidenceTables(b, out, self.hits)

@@ -187,7 +187,9 @@ def test_workers_that_receive_the_job_pickled(monkeypatch: pytest.MonkeyPatch) -
     _compare(demo.gt, demo.det_b, ["tiou", "cleval_det"], "skip_sample", 2)
 
 
-@pytest.mark.parametrize("metric", ["ic15_iou", "siou", "tiou", "curved_tiou"])
+@pytest.mark.parametrize(
+    "metric", ["ic15_iou", "siou", "tiou", "curved_tiou", "cleval_det", "cleval_legacy_e2e"]
+)
 def test_tallies_only_drops_the_gt_list_and_records_and_nothing_else(metric: str) -> None:
     import metrics.detail as detail
     from metrics.io.writers import jsonable
