@@ -105,6 +105,7 @@ def test_the_table_lists_the_ids_while_the_set_is_read(qtbot, tmp_path: Path, mo
             for r in range(5)
         )
         assert w.session.loading and w.session.dataset is None
+        assert w.summary.text().startswith("Reading 5 images")  # not "No dataset"
         w.samples.view.selectRow(2)  # no image to show yet: nothing happens
         release.set()
 

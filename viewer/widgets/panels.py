@@ -110,6 +110,7 @@ class SummaryPanel(QLabel):
             session.visible_changed,
             session.dataset_changed,
             session.comparison_changed,
+            session.loading_changed,
         ):
             signal.connect(lambda *_: self.refresh())
         self.refresh()
@@ -117,6 +118,9 @@ class SummaryPanel(QLabel):
     def refresh(self) -> None:
         s = self.session
         ev = s.evaluation()
+        if s.loading and s.pending_rows:  # the table lists a set being read
+            self.setText(f"Reading {len(s.pending_rows)} images… (counts and scores follow)")
+            return
         if s.dataset is None:
             self.setText("No dataset: File › Open.")
             return
