@@ -137,7 +137,7 @@ def evaluate(
     plan = plan_icdar(gt, det, gfound, dfound, gt_lines, images, opts)
     with pool.paused_gc():
         schema, found = _schema(plan, workers)
-        head = [*plan.problems[: plan.head], *found, *plan.problems[plan.head :]]
+        head = plan.problems_with(found)
         params = tuple(make_params(s, overrides.get(s.id)) for s in specs)
         job = _Job(
             plan,

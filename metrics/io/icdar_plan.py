@@ -80,6 +80,11 @@ class IcdarPlan:
     images_path: str | None = None
     head: int = field(default=0)  # problems before the detection schema's (GT pairing)
 
+    def problems_with(self, schema: Sequence[Problem]) -> list[Problem]:
+        """The pairing problems with the detection schema's in their place (after the GT
+        files' own, before the detections' pairing), as ``load_dataset`` reports them."""
+        return [*self.problems[: self.head], *schema, *self.problems[self.head :]]
+
 
 def txt_members(found: Detected) -> list[Member]:
     """The .txt files of an ICDAR set (other files are not read)."""
@@ -138,6 +143,14 @@ class Schema:
     lines: dict[str, list[Line]] = field(default_factory=dict)
     scans: dict[str, Scan | None] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+
+    def forget(self, pairs: Sequence[Pair]) -> None:
+        """Drop what was kept for the detection files of ``pairs`` once they are read
+        (freeing 25,000 scans at once held the interpreter 0.17 s)."""
+        for pair in pairs:
+            if pair.det is not None:
+                self.scans.pop(pair.det.label, None)
+                self.lines.pop(pair.det.label, None)
 
 
 def find_schema(members: Sequence[Member], opts: LoadOptions) -> Schema:

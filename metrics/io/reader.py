@@ -24,6 +24,7 @@ from metrics.io.formats.base import forget_parsed
 from metrics.io.hiertext import load_hiertext
 from metrics.io.icdar_files import read_det, read_gt
 from metrics.io.icdar_plan import (
+    IcdarPlan,
     LoadOptions,
     Schema,
     find_schema,
@@ -37,7 +38,7 @@ from metrics.quads import is_convex_quad
 
 PathLike = str | os.PathLike[str]
 
-__all__ = ["LoadOptions", "geometry_warnings", "load_dataset"]
+__all__ = ["LoadOptions", "geometry_warnings", "load_dataset", "read_planned"]
 
 
 def _suspect(rings: list[FloatArray]) -> tuple[np.ndarray, np.ndarray]:
@@ -147,13 +148,30 @@ def _load(
         return dataclasses.replace(ds, name=name, _index={})
     plan = plan_icdar(gt, det, gfound, dfound, gt_lines, images, opts)
     found = find_schema(plan.det_members, opts) if plan.has_det else Schema()
-    problems = [*plan.problems[: plan.head], *found.problems, *plan.problems[plan.head :]]
-    samples, read = read_pairs(plan, plan.pairs, found)
-    problems.extend(read)
-    problems.extend(geometry_warnings(samples))
+    return read_planned(plan, found, name=name)
+
+
+def read_planned(
+    plan: IcdarPlan, found: Schema, *, run: int | None = None, name: str = ""
+) -> Dataset:
+    """The dataset of a paired ICDAR set, its pairs read ``run`` at a time (all at once by
+    default; the viewer reads in runs so that no call over the whole set holds the
+    interpreter long) and their geometry checked per run; the scans of files read are
+    dropped as it goes. The same samples and problems whatever ``run`` is."""
+    samples: list[Sample] = []
+    read: list[Problem] = []
+    shapes: list[Problem] = []
+    step = run or max(1, len(plan.pairs))
+    for k in range(0, len(plan.pairs), step):
+        pairs = plan.pairs[k : k + step]
+        done, problems = read_pairs(plan, pairs, found)
+        samples.extend(done)
+        read.extend(problems)
+        shapes.extend(geometry_warnings(done))
+        found.forget(pairs)
     return Dataset(
         tuple(samples),
-        tuple(problems),
+        (*plan.problems_with(found.problems), *read, *shapes),
         gt_path=plan.gt_path,
         det_path=plan.det_path,
         gt_lines_path=plan.gt_lines_path,

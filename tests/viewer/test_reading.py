@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
+import metrics.io.reader as reader
 from metrics.io.reader import load_dataset
 from tests.support import ht_files, ht_words_image, wait_evaluated, write_dir, write_zip
 from viewer import reading
@@ -59,8 +60,8 @@ def test_reading_in_runs_gives_the_dataset_load_dataset_gives(
 
 def test_the_ids_come_before_any_box_is_read(tmp_path: Path, monkeypatch) -> None:
     calls: list[str] = []
-    real = reading.read_pairs
-    monkeypatch.setattr(reading, "read_pairs", lambda *a: calls.append("read") or real(*a))
+    real = reader.read_pairs
+    monkeypatch.setattr(reader, "read_pairs", lambda *a: calls.append("read") or real(*a))
     paths = DatasetPaths(
         str(write_zip(tmp_path / "gt.zip", GT)), str(write_zip(tmp_path / "det.zip", DET))
     )
@@ -82,13 +83,13 @@ def test_the_table_lists_the_ids_while_the_set_is_read(qtbot, tmp_path: Path, mo
     """Rows come once the files are paired; their counts and scores show as pending
     ("…"), never as 0; choosing a row meanwhile does nothing; then the read set's rows."""
     release = threading.Event()
-    real = reading.read_pairs
+    real = reader.read_pairs
 
     def slow(*args: Any) -> Any:
         release.wait(30)
         return real(*args)
 
-    monkeypatch.setattr(reading, "read_pairs", slow)
+    monkeypatch.setattr(reader, "read_pairs", slow)
     paths = DatasetPaths(
         str(write_zip(tmp_path / "gt.zip", GT)), str(write_zip(tmp_path / "det.zip", DET))
     )
