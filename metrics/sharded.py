@@ -127,13 +127,15 @@ def evaluate(
     opts = options or LoadOptions()
     if not all(shardable(s) for s in specs):
         return None
-    try:  # what detecting the formats parsed is not kept (as in load_dataset)
+    try:
         gfound = detect(gt, "gt", opts.gt_format)
         dfound = detect(det, "det", opts.det_format)
-    finally:
+    except BaseException:
         forget_parsed()
+        raise
     if gfound.format is not ICDAR or dfound.format is not ICDAR:
-        return None
+        return None  # what detecting parsed stays for load_dataset (which forgets it)
+    forget_parsed()
     plan = plan_icdar(gt, det, gfound, dfound, gt_lines, images, opts)
     with pool.paused_gc():
         schema, found = _schema(plan, workers)

@@ -215,3 +215,26 @@ def test_tallies_only_drops_the_gt_list_and_records_and_nothing_else(metric: str
             b.warnings,
         )
         assert jsonable(a.evidence) == jsonable(b.evidence)
+
+
+def test_a_json_set_declined_is_parsed_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Named metrics on a JSON set: the sharded path detects the formats and declines, and
+    ``load_dataset`` reads the set; what detection parsed is reused, so the files are
+    parsed no more often than by ``load_dataset`` alone."""
+    import json
+
+    from tests.support import ht_files, ht_words_image
+
+    gt, det = ht_files(
+        tmp_path, [ht_words_image([(0, 0, 40, 20)])], [ht_words_image([(1, 0, 41, 21)])]
+    )
+    parsed: list[int] = []
+    real = json.loads
+    monkeypatch.setattr(json, "loads", lambda *a, **k: parsed.append(1) or real(*a, **k))
+    load_dataset(gt, det)
+    alone, parsed[:] = len(parsed), []
+    code, _, err = _cli("eval", "--gt", str(gt), "--det", str(det), "--metric", "tiou", "-q")
+    assert code == 0, err
+    assert alone >= 2 and len(parsed) == alone
