@@ -201,20 +201,17 @@ class Dataset:
 
     @property
     def has_confidences(self) -> bool:
-        dets = [d for s in self.samples for d in s.det]
-        return bool(dets) and all(d.confidence is not None for d in dets)
+        return self.facts.has_confidences
 
     @property
     def has_transcriptions(self) -> bool:
-        dets = [d for s in self.samples for d in s.det]
-        return bool(dets) and all(d.text is not None for d in dets)
+        return self.facts.has_transcriptions
 
-    @cached_property
+    @property
     def polygon_share(self) -> float:
         """Share of the GT boxes written as polygons of other than 4 vertices (0 without
-        GT); computed once, as every metric's ``applies`` asks for it."""
-        kinds = [g.box_type for s in self.samples for g in s.gt]
-        return sum(k is BoxType.POLY for k in kinds) / len(kinds) if kinds else 0.0
+        GT); counted once with the other facts, as every metric's ``applies`` asks for it."""
+        return self.facts.polygon_share
 
     @cached_property
     def facts(self) -> Facts:
@@ -222,7 +219,7 @@ class Dataset:
         return facts_of(self.samples, self.gt_lines_path is not None)
 
     def box_types(self) -> set[BoxType]:
-        return {i.box_type for s in self.samples for i in (*s.gt, *s.det)}
+        return set(self.facts.box_types)
 
 
 @dataclass(frozen=True, slots=True)
