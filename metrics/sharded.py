@@ -9,7 +9,8 @@ finds the detection schema (its files shared out too); then every slice of pairs
 (``metrics.pool``: the caller takes slices from the front, workers from the back). A slice
 sends back what the command line's summary needs: the facts of its samples (counts, box
 types), its problems, and per metric each sample's tally (and, for a metric with
-``global_extras``, the sample's result without its per-instance lists); with ``results``
+``global_extras``, the sample's result without its per-instance lists, and without its
+evidence where ``global_extras`` does not read it); with ``results``
 (``--json``, ``--csv``) every sample's whole result, pickled.
 
 The outcome is what ``load_dataset`` + ``runner.run`` give for the same inputs: the same
@@ -29,7 +30,7 @@ import functools
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import metrics.detail as detail
 import metrics.pool as pool
@@ -58,6 +59,7 @@ from metrics.tally import Tally
 PathLike = str | os.PathLike[str]
 S = TypeVar("S")
 T = TypeVar("T")
+_Light = Literal["none", "lists", "evidence"]  # what a slice leaves out of a result it sends
 Kept = tuple[str, Tally, SampleResult | None]  # sample id, tally, light result (extras)
 
 
@@ -88,7 +90,7 @@ class _Job:
     ids: tuple[str, ...]
     params: tuple[Any, ...]
     reader_bad: frozenset[str]  # samples the pairing and the schema found errors in
-    light: tuple[bool, ...]  # per metric: send the light results (it has global_extras)
+    light: tuple[_Light, ...]  # per metric: what global_extras needs of each result
     full: bool  # send every sample's whole result (for --json / --csv)
 
 
@@ -147,7 +149,7 @@ def evaluate(
             tuple(s.id for s in specs),
             params,
             frozenset(p.sample_id for p in head if _error(p) and p.sample_id is not None),
-            tuple(s.global_extras is not None for s in specs),
+            tuple(_light_kind(s) for s in specs),
             results,
         )
         bounds = _bounds(len(plan.pairs), workers, _BLOCK)
@@ -235,16 +237,27 @@ def _part(pairs: Sequence[Pair], job: _Job) -> _Part:
     for s, row in zip(samples, rows, strict=True):
         for col, r in enumerate(row):
             if r is not None:
-                keep = r if job.full else _light(r) if job.light[col] else None
+                keep = r if job.full else _light(r, job.light[col])
                 kept[col].append((s.id, r.tally, keep))
     facts = facts_of(samples, job.plan.has_lines)
     return _Part(facts, read, warnings, found, list(excluded.values()), failed, kept)
 
 
-def _light(r: SampleResult) -> SampleResult:
-    """The result without its per-instance lists (``global_extras`` reads the tally, the
-    evidence and the extra values)."""
-    return dataclasses.replace(r, gt=(), det=(), matches=())
+def _light_kind(spec: MetricSpec) -> _Light:
+    if spec.global_extras is None:
+        return "none"
+    return "lists" if spec.extras_read_evidence else "evidence"
+
+
+def _light(r: SampleResult, kind: _Light) -> SampleResult | None:
+    """What ``global_extras`` reads of a result, as the slice sends it back: nothing
+    ("none"), the result without its per-instance lists ("lists") or also without its
+    evidence ("evidence", ``MetricSpec.extras_read_evidence`` False)."""
+    if kind == "none":
+        return None
+    if kind == "lists":
+        return dataclasses.replace(r, gt=(), det=(), matches=())
+    return dataclasses.replace(r, gt=(), det=(), matches=(), evidence=None)
 
 
 def _assemble(

@@ -88,6 +88,10 @@ class MetricSpec:
     shown at the k-th threshold of the sweep (the viewer's threshold selector).
     ``requires`` says in words what ``applies`` asks of the data, where its predicate's
     docstring does not (the CLI's "X is meant for ..." warning).
+    ``extras_read_evidence`` False says that ``global_extras`` reads each result's tally,
+    extra values and metric id only, never its evidence: worker processes then send the
+    results it reads without their evidence (a TedEval or CLEval result's evidence is ten
+    times its tally and extras, and pickling it cost as much CPU as half the evaluation).
     ``shardable`` says that ``validate`` over any split of the samples gives, concatenated,
     what it gives over the whole set (no rule about the set as a whole), so worker
     processes may each read, check and evaluate a part (``metrics.sharded``); a metric with
@@ -111,6 +115,7 @@ class MetricSpec:
     at_threshold: Callable[[SampleResult, int], SampleResult] | None = None
     requires: str = ""
     shardable: bool = True
+    extras_read_evidence: bool = True
 
 
 def per_sample(fn: Callable[[Sample, Any], SampleResult]) -> EvaluateBatch:

@@ -20,6 +20,7 @@ SPECS: tuple[MetricSpec, ...] = (
         validate=_validate,
         aliases=("cleval", "cleval_det_polyfix"),
         global_extras=metric.global_extras,
+        extras_read_evidence=False,
     ),
     MetricSpec(
         id="cleval_e2e",
@@ -30,6 +31,7 @@ SPECS: tuple[MetricSpec, ...] = (
         aliases=("cleval_e2e_polyfix",),
         applies=transcribed,
         global_extras=metric.global_extras,
+        extras_read_evidence=False,
     ),
     MetricSpec(
         id="cleval_legacy_det",
@@ -39,6 +41,7 @@ SPECS: tuple[MetricSpec, ...] = (
         validate=_validate,
         aliases=("cleval_legacy", "cleval_legacy_det_polyfix"),
         global_extras=metric.global_extras,
+        extras_read_evidence=False,
     ),
     MetricSpec(
         id="cleval_legacy_e2e",
@@ -48,5 +51,6 @@ SPECS: tuple[MetricSpec, ...] = (
         validate=_validate_e2e,
         applies=transcribed,
         global_extras=metric.global_extras,
+        extras_read_evidence=False,
     ),
 )

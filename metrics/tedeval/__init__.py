@@ -18,5 +18,6 @@ SPECS: tuple[MetricSpec, ...] = (
         aliases=("ted",),
         applies=quad_data,
         global_extras=metric.global_extras,
+        extras_read_evidence=False,
     ),
 )

@@ -238,3 +238,41 @@ def test_a_json_set_declined_is_parsed_once(
     code, _, err = _cli("eval", "--gt", str(gt), "--det", str(det), "--metric", "tiou", "-q")
     assert code == 0, err
     assert alone >= 2 and len(parsed) == alone
+
+
+@pytest.mark.parametrize("confidences", ["false", "true"])
+def test_extras_that_do_not_read_the_evidence_are_the_same_without_it(confidences: str) -> None:
+    """``MetricSpec.extras_read_evidence`` False: ``global_extras`` over results stripped of
+    their evidence (as the workers send them) equals it over the whole results."""
+    import dataclasses
+
+    ds = load_dataset(demo_paths().gt, demo_paths().det_b)
+    specs = [s for s in METRICS.values() if s.global_extras and not s.extras_read_evidence]
+    assert {"tedeval", "cleval_det", "cleval_legacy_e2e"} <= {s.id for s in specs}
+    seen: set[str] = set()
+    for spec in specs:
+        assert spec.global_extras is not None
+        over = {"confidences": confidences} if spec.id == "tedeval" else {}
+        (ev,) = run(ds, [spec], {spec.id: over}, policy="skip_sample")
+        results = list(ev.results.values())
+        assert any(r.evidence is not None for r in results), spec.id
+        bare = [dataclasses.replace(r, evidence=None) for r in results]
+        assert spec.global_extras(bare) == spec.global_extras(results) == ev.extras, spec.id
+        seen.update(ev.extras)
+    assert ("ap" in seen) == (confidences == "true")  # TedEval's extra, read from r.extra
+    assert "split" in seen  # CLEval's counters
+
+
+def test_slices_send_no_evidence_that_the_extras_do_not_read() -> None:
+    """What a slice sends back for a metric whose extras read no evidence carries none."""
+    demo = demo_paths()
+    plan_specs = [resolve(m) for m in ("tedeval", "cleval_det", "ic15_iou", "tiou")]
+    kinds = [sharded._light_kind(s) for s in plan_specs]
+    assert kinds == ["evidence", "evidence", "lists", "none"]
+    ds = load_dataset(demo.gt, demo.det_b)
+    (ev,) = run(ds, [plan_specs[0]], {}, policy="skip_sample")
+    r = next(iter(ev.results.values()))
+    light = sharded._light(r, "evidence")
+    assert light is not None and light.evidence is None and light.tally == r.tally
+    assert light.extra == r.extra and light.gt == light.det == light.matches == ()
+    assert sharded._light(r, "none") is None
