@@ -23,6 +23,7 @@ from metrics.tally import (
     SweepPoint,
     SweepTally,
     Tally,
+    add_up,
     credit_tally,
     hmean,
     per_image_rule,
@@ -193,9 +194,7 @@ def summarize(tallies: Sequence[Tally]) -> Summary:
     same whichever process evaluated which sample)."""
     if not tallies:
         raise ValueError("aggregate() needs at least one sample result")
-    total = tallies[0]
-    for t in tallies[1:]:
-        total = total + t
+    total = add_up(tallies)
     recall, precision, h = total.scores()
     return Summary(recall, precision, h, total, len(tallies))
 

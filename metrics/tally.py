@@ -10,8 +10,11 @@ Asking a tally for a key it does not have is an error, never a silent 0.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import operator
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Self
+from typing import ClassVar, Self, TypeVar
 
 
 def hmean(recall: float, precision: float) -> float:
@@ -48,10 +51,7 @@ class Tally:
         if type(other) is not type(self):
             raise ValueError(f"cannot add a {other.kind} tally to a {self.kind} tally")
         return type(self)(
-            **{
-                f.name: getattr(self, f.name) + getattr(other, f.name)
-                for f in dataclasses.fields(self)
-            }
+            **{name: getattr(self, name) + getattr(other, name) for name in _names(type(self))}
         )
 
     def __getitem__(self, key: str) -> float:
@@ -62,7 +62,7 @@ class Tally:
     @property
     def values(self) -> dict[str, float]:
         """The sums by name (for JSON output)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return {name: getattr(self, name) for name in _names(type(self))}
 
     def rates(self) -> tuple[float, float]:
         """(recall, precision) of these sums."""
@@ -72,6 +72,37 @@ class Tally:
         """(recall, precision, hmean) of these sums."""
         recall, precision = self.rates()
         return recall, precision, hmean(recall, precision)
+
+
+T = TypeVar("T", bound=Tally)
+
+
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _names(cls: type[Tally]) -> tuple[str, ...]:
+    """The field names of a tally class, in order (cached: ``fields`` builds a tuple)."""
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
+def add_up(tallies: Sequence[T]) -> T:
+    """``tallies[0] + tallies[1] + ...`` added left to right (the same floating-point sums),
+    field by field in C loops: what a summary of 25,000 images adds, without 25,000
+    intermediate tallies. Raises ``ValueError`` as ``+`` does for tallies of two kinds."""
+    first = tallies[0]
+    cls = type(first)
+    if cls.__add__ is not Tally.__add__:  # its own addition (a sweep checks its thresholds)
+        return functools.reduce(operator.add, tallies)
+    for t in tallies:
+        if type(t) is not cls:
+            raise ValueError(f"cannot add a {t.kind} tally to a {first.kind} tally")
+    names = _names(cls)
+    columns = zip(*map(operator.attrgetter(*names), tallies), strict=True)
+    sums = [functools.reduce(operator.add, column) for column in columns]
+    return cls(**dict(zip(names, sums, strict=True)))
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from metrics.analysis.fixes import ALL, CLASSES, Fix, apply, fix_of
 from metrics.model import Dataset
 from metrics.results import Evaluation
 from metrics.spec import MetricSpec
-from metrics.tally import Tally
+from metrics.tally import Tally, add_up
 
 
 @dataclass(frozen=True)
@@ -95,10 +95,7 @@ def applies(spec: MetricSpec) -> str | None:
 
 
 def _total(tallies: Sequence[Tally]) -> Tally:
-    total = tallies[0]
-    for t in tallies[1:]:
-        total = total + t
-    return total
+    return add_up(tallies)
 
 
 def attribute(

@@ -79,7 +79,7 @@ from metrics.cleval.results import View
 from metrics.cleval.validate import sample_problems
 from metrics.model import Problem, Sample
 from metrics.results import SampleResult, Verdict, hmean
-from metrics.tally import ClevalLegacyTally, ClevalTally
+from metrics.tally import ClevalLegacyTally, ClevalTally, add_up
 
 ID = "cleval_det"
 ID_E2E = "cleval_e2e"
@@ -315,9 +315,7 @@ def global_extras(results: Iterable[SampleResult]) -> dict[str, float]:
     items = list(results)
     if not items:
         return {}
-    total = items[0].tally
-    for item in items[1:]:
-        total = total + item.tally
+    total = add_up([item.tally for item in items])
     out = {k: total[k] for k in ("split", "merge", "overlap", "miss")}
     out["fp"] = total["fp_boxes"]
     out["fp_chars"] = total["fp_chars"]

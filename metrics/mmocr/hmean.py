@@ -36,6 +36,7 @@ from metrics.mmocr.params import HmeanIouParams
 from metrics.mmocr.verdicts import compose
 from metrics.model import FloatArray, Problem, Sample, Severity
 from metrics.results import InstanceResult, NearMiss, SampleResult, SweepTally, Verdict
+from metrics.tally import add_up
 
 BoolArray = npt.NDArray[np.bool_]
 NEEDS_SCORE = "MMOCR hmean-iou sweeps detection scores (write x1,y1,...,xn,yn,score)"
@@ -217,9 +218,7 @@ def finalize(
     """Every image shown at the globally best threshold (the summed tallies' best)."""
     del params
     items = list(results.values())
-    total = items[0].tally
-    for r in items[1:]:
-        total = total + r.tally
+    total = add_up([r.tally for r in items])
     best = total.best_index if isinstance(total, SweepTally) else 0
     out = {}
     for sid, r in results.items():

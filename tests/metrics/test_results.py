@@ -4,9 +4,15 @@ subset give ``Evaluation.subset`` scores, for the credit family and for CLEval."
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import math
+import operator
 import pickle
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from metrics.demo import demo_paths
 from metrics.io.reader import load_dataset
@@ -14,7 +20,16 @@ from metrics.io.writers import evaluation_dict
 from metrics.registry import METRICS
 from metrics.results import aggregate, hmean
 from metrics.runner import run
-from metrics.tally import ClevalTally, CreditTally
+from metrics.tally import (
+    ClevalLegacyTally,
+    ClevalTally,
+    CreditTally,
+    MatchedCreditTally,
+    PqTally,
+    SweepTally,
+    Tally,
+    add_up,
+)
 
 
 def _demo(*metrics: str):
@@ -87,3 +102,31 @@ def test_tallies_of_different_kinds_do_not_add() -> None:
         CreditTally() + ClevalTally()  # type: ignore[operator]
     with pytest.raises(ValueError):
         aggregate([])
+
+
+_KINDS = [CreditTally, MatchedCreditTally, ClevalTally, ClevalLegacyTally, PqTally]
+_VALUES = st.floats(-1e6, 1e6, allow_nan=False, allow_subnormal=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(kind=st.sampled_from(_KINDS), rows=st.lists(st.lists(_VALUES, min_size=20, max_size=20)))
+def test_add_up_is_the_left_to_right_sum_bit_for_bit(
+    kind: type[Tally], rows: list[list[float]]
+) -> None:
+    """``add_up`` gives what ``+`` over the list gives, the same floats (same order)."""
+    names = [f.name for f in dataclasses.fields(kind)]
+    tallies = [kind(**dict(zip(names, row, strict=False))) for row in rows] or [kind()]
+    folded = functools.reduce(operator.add, tallies)
+    assert add_up(tallies) == folded
+    assert [math.copysign(1, v) for v in add_up(tallies).values.values()] == [
+        math.copysign(1, v) for v in folded.values.values()
+    ]
+
+
+def test_add_up_refuses_two_kinds_and_keeps_the_sweeps_own_rule() -> None:
+    with pytest.raises(ValueError, match="cannot add a cleval tally to a credit tally"):
+        add_up([CreditTally(1, 1, 1, 1), ClevalTally()])
+    a = SweepTally(1, 2, (0.3, 0.5), (1, 1), (2, 1))
+    assert add_up([a, a, a]) == a + a + a
+    with pytest.raises(ValueError, match="different thresholds"):
+        add_up([a, SweepTally(1, 2, (0.3,), (1,), (2,))])
