@@ -101,8 +101,11 @@ def match_numbers(
 ) -> _Matches:
     gi, dj = p.pi[m], p.pj[m]
     tiou = score == "tiou"
+    drawn = tiou and detail.instance_lists()  # the regions only the match records carry
     others = _outliers(p, m, g_dc, opts.dc_as_outlier) if tiou else [[] for _ in m]
-    ot, regions = outlier_regions(f.d_geoms[dj], f.g_geoms[gi], f.g_geoms, others, opts.ot_zero_eps)
+    ot, regions = outlier_regions(
+        f.d_geoms[dj], f.g_geoms[gi], f.g_geoms, others, opts.ot_zero_eps, drawn
+    )
     values = pair_value_arrays(p.inter[m], f.g_area[gi], f.d_area[dj], ot, opts)
     if score == "iou":
         rc = pc = np.ones(len(m))
@@ -110,7 +113,7 @@ def match_numbers(
         rc = pc = values["iou"]
     else:
         rc, pc = values["tiou_recall"], values["tiou_precision"]
-    if tiou:
+    if drawn:
         cut = regions_of(robust.difference(f.g_geoms[gi], f.d_geoms[dj]))
         outlier = regions_of(regions)
     else:

@@ -263,10 +263,12 @@ def outlier_regions(
     gt_geoms: GeomArray,
     others: Sequence[Sequence[int]],
     eps: float,
+    with_regions: bool = True,
 ) -> tuple[FloatArray, GeomArray]:
     """Ot and the outlier region (D ∩ V) minus G of each pair, vectorized over pairs.
 
     ``det_geoms[m]`` / ``target_geoms[m]`` are pair m's D and G; ``others[m]`` its outlier GTs.
+    ``with_regions`` False: the regions (drawn as evidence, never counted) are left empty.
     """
     n = len(others)
     ot = np.zeros(n)
@@ -278,7 +280,8 @@ def outlier_regions(
         pieces = robust.intersection(det_geoms[sm], gt_geoms[ks])
         inside = robust.intersection(pieces, target_geoms[sm])
         ot[sm] = shapely.area(pieces) - shapely.area(inside)
-        regions[sm] = robust.difference(pieces, target_geoms[sm])
+        if with_regions:
+            regions[sm] = robust.difference(pieces, target_geoms[sm])
     multi = [m for m in range(n) if len(others[m]) > 1]
     if multi:  # outlier_area of each, vectorized
         mm = np.asarray(multi, dtype=np.intp)
@@ -286,7 +289,8 @@ def outlier_regions(
         dv = robust.intersection(det_geoms[mm], v)
         inside = robust.intersection(robust.intersection(det_geoms[mm], target_geoms[mm]), v)
         ot[mm] = shapely.area(dv) - shapely.area(inside)
-        regions[mm] = robust.difference(dv, target_geoms[mm])
+        if with_regions:
+            regions[mm] = robust.difference(dv, target_geoms[mm])
     ot[ot <= eps] = 0.0
     return ot, regions
 

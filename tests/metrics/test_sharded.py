@@ -276,3 +276,33 @@ def test_slices_send_no_evidence_that_the_extras_do_not_read() -> None:
     assert light is not None and light.evidence is None and light.tally == r.tally
     assert light.extra == r.extra and light.gt == light.det == light.matches == ()
     assert sharded._light(r, "none") is None
+
+
+@pytest.mark.parametrize("metric", ["tiou", "curved_tiou"])
+def test_tallies_only_clips_no_evidence_regions(
+    metric: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cut and outlier regions (``difference``, drawn in the viewer, never counted) are
+    not computed in a summary-only run; with them the tallies are the same."""
+    import metrics.detail as detail
+    from metrics import robust
+
+    ds = load_dataset(demo_paths().gt, demo_paths().det_b)
+    spec = resolve(metric)
+    prm = spec.params_type(auto_orient=True) if metric.startswith("curved") else spec.params_type()
+    calls: list[int] = []
+    real = robust.difference
+
+    def counted(a: object, b: object) -> object:
+        calls.append(1)
+        return real(a, b)
+
+    monkeypatch.setattr(robust, "difference", counted)
+    whole = spec.evaluate(list(ds.samples), prm)
+    assert calls, "the full run draws the regions"
+    calls.clear()
+    with detail.tallies_only():
+        light = spec.evaluate(list(ds.samples), prm)
+    assert not calls
+    assert [r.tally for r in whole if r] == [r.tally for r in light if r]
+    assert any(r.matches and r.matches[0].regions for r in whole if r)
