@@ -212,11 +212,20 @@ def scan_plain(data: bytes) -> Scan | None:
         return None
     text, n_lines = found
     for pattern in _PLAIN.values():
+        if not _first_fits(pattern, text):
+            continue  # its first line rules the pattern out: no scan of the whole text
         rows = pattern.findall(text)
         if len(rows) == n_lines and not any(_MORE.match(r[-1]) for r in rows):
             return text, rows
     rows = _PLAIN_POLY.findall(text)  # more integers on some line: polygons
     return (text, rows) if len(rows) == n_lines else None
+
+
+def _first_fits(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether the first line is one ``pattern`` takes (matched, its tail not starting with
+    more integers): when it is not, the whole file cannot be read with the pattern."""
+    m = pattern.match(text)
+    return m is not None and not _MORE.match(m.groups()[-1] or "")
 
 
 def plain_det_shape(scan: Scan) -> tuple[bool, bool] | None:

@@ -187,3 +187,20 @@ def test_the_plain_path_takes_ordinary_files_and_leaves_the_rest() -> None:
     assert ltrb[0].points.tolist() == [[38, 43], [920, 43], [920, 215], [38, 215]]
     assert plain_quads(b"9,0,3,4,a\n", None) is None  # xmax < xmin: the line parser says
     assert plain_quads(b"1,2,3,4,a\n", BoxType.QUAD) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(plain_files())
+def test_scanning_skips_a_pattern_only_when_its_first_line_rules_it_out(data: bytes) -> None:
+    """``scan_plain`` tries the whole-file QUAD / LTRB scan only when the first line fits:
+    the same scan as trying every pattern over the whole text."""
+    from metrics.io import filelines
+
+    fast = filelines.scan_plain(data)
+    real = filelines._first_fits
+    filelines._first_fits = lambda pattern, text: True  # type: ignore[assignment]
+    try:
+        slow = filelines.scan_plain(data)
+    finally:
+        filelines._first_fits = real
+    assert fast == slow
