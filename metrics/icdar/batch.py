@@ -97,11 +97,20 @@ class _Matches:
 
 
 def match_numbers(
-    f: FlatGeometry, p: Pairs, m: IntArray, g_dc: BoolArray, score: Score, opts: TiouOptions
+    f: FlatGeometry,
+    p: Pairs,
+    m: IntArray,
+    g_dc: BoolArray,
+    score: Score,
+    opts: TiouOptions,
+    regions: bool = True,
 ) -> _Matches:
+    """The matched pairs' numbers; under TIoU also their cut and outlier regions, which
+    only the match records carry (``regions`` False: not clipped, ``cut`` and ``outlier``
+    left empty)."""
     gi, dj = p.pi[m], p.pj[m]
     tiou = score == "tiou"
-    drawn = tiou and detail.instance_lists()  # the regions only the match records carry
+    drawn = tiou and regions
     others = _outliers(p, m, g_dc, opts.dc_as_outlier) if tiou else [[] for _ in m]
     ot, regions = outlier_regions(
         f.d_geoms[dj], f.g_geoms[gi], f.g_geoms, others, opts.ot_zero_eps, drawn
@@ -142,7 +151,7 @@ def evaluate_batch(
     p = Pairs(f.pi, f.pj, f.inter, iou)
     rank = ranks(samples, f, params.confidences)
     m = greedy_pairs(p.pi, p.pj, p.iou, rank, ~g_dc, ~det_dc, params.iou_threshold)
-    mt = match_numbers(f, p, m, g_dc, score, opts)
+    mt = match_numbers(f, p, m, g_dc, score, opts, regions=detail.instance_lists())
     near_g = best_partner(p.pi, p.pj, np.where(det_dc[p.pj], -1.0, iou), len(f.g_area))
     near_d = best_partner(p.pj, p.pi, np.where(g_dc[p.pi], -1.0, iou), len(f.d_area))
     ctx = _Context(f, g_dc, det_dc, absorbed, mt, near_g, near_d, metric)

@@ -306,3 +306,27 @@ def test_tallies_only_clips_no_evidence_regions(
     assert not calls
     assert [r.tally for r in whole if r] == [r.tally for r in light if r]
     assert any(r.matches and r.matches[0].regions for r in whole if r)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_word_and_text_line_metrics_summary_only(tmp_path: Path, workers: int) -> None:
+    """The word + text-line metrics keep their match regions in a summary-only run (their
+    records are built either way): every image evaluated, the numbers of the loaded path."""
+    words = "10,10,40,10,40,20,10,20,BLOCK\n44,10,80,10,80,20,44,20,441B\n0,50,9,50,9,60,0,60,###\n"
+    words += "200,200,240,200,240,210,200,210,WORD\n"  # no line: matched word to word
+    line = "10,10,80,10,80,20,10,20,aaa\n"
+    dets = "10,10,80,10,80,20,10,20\n0,50,9,50,9,60,0,60\n100,100,120,100,120,110,100,110\n"
+    dets += "201,200,240,200,240,210,201,210\n"
+    n = 9
+    gt = write_dir(tmp_path / "gt", {f"gt_img_{k}.txt": words for k in range(1, n + 1)})
+    lines = write_dir(tmp_path / "lines", {f"gt_img_{k}.txt": line for k in range(1, n + 1)})
+    det = write_dir(tmp_path / "det", {f"res_img_{k}.txt": dets for k in range(1, n + 1)})
+    specs = [resolve("wordline_tiou"), resolve("wordline_iou")]
+    expected = run(load_dataset(gt, det, gt_lines=lines), specs, {}, policy="strict")
+    got = sharded.evaluate(gt, det, specs, {}, gt_lines=lines, policy="strict", workers=workers)
+    assert got is not None and got.refused is None
+    for a, b in zip(expected, got.evaluations, strict=True):
+        assert not a.excluded and not b.excluded and not b.problems
+        assert (a.summary, a.extras) == (b.summary, b.extras)
+        assert b.summary is not None and b.summary.n_samples == n
+    assert got.evaluations[0].recall > 0
