@@ -112,7 +112,7 @@ def match_numbers(
     tiou = score == "tiou"
     drawn = tiou and regions
     others = _outliers(p, m, g_dc, opts.dc_as_outlier) if tiou else [[] for _ in m]
-    ot, regions = outlier_regions(
+    ot, outside = outlier_regions(
         f.d_geoms[dj], f.g_geoms[gi], f.g_geoms, others, opts.ot_zero_eps, drawn
     )
     values = pair_value_arrays(p.inter[m], f.g_area[gi], f.d_area[dj], ot, opts)
@@ -124,7 +124,7 @@ def match_numbers(
         rc, pc = values["tiou_recall"], values["tiou_precision"]
     if drawn:
         cut = regions_of(robust.difference(f.g_geoms[gi], f.d_geoms[dj]))
-        outlier = regions_of(regions)
+        outlier = regions_of(outside)
     else:
         cut = outlier = []
     return _Matches(gi, dj, values, rc, pc, cut, outlier, others)
