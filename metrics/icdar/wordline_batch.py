@@ -20,6 +20,7 @@ import numpy.typing as npt
 import shapely
 
 import metrics.cache as cache
+import metrics.detail as detail
 from metrics import robust
 from metrics.evidence import Region
 from metrics.geometry import (
@@ -215,7 +216,8 @@ def evaluate_batch(
     det_ok[list(matched)] = False
     iou = pair_iou(f.inter, f.g_area[f.pi], f.d_area[f.pj])
     m = greedy_pairs(f.pi, f.pj, iou, rank, gt_ok, det_ok, params.iou_threshold)
-    mt = match_numbers(f, Pairs(f.pi, f.pj, f.inter, iou), m, g_dc, "tiou", b.opts)
+    drawn = detail.instance_lists()  # a summary-only run: the records carry no regions
+    mt = match_numbers(f, Pairs(f.pi, f.pj, f.inter, iou), m, g_dc, "tiou", b.opts, drawn)
     words = _Words(mt.gi, mt.dj, _columns(mt.values), mt.others, mt.cut, mt.outlier)
     at = np.searchsorted(mt.gi, f.g_off).tolist()
     out = []
@@ -326,7 +328,7 @@ def _words_of(b: _Block, words: _Words, s: int, ks: range, st: wordline.State) -
                 det=(j,),
                 values={name: c[k] for name, c in words.values.items()},
                 label="OO",
-                regions={"cut": words.cut[k], "outlier": words.outlier[k]},
+                regions={"cut": words.cut[k], "outlier": words.outlier[k]} if words.cut else {},
                 related={
                     "outlier_gts": others,
                     "outlier_dont_care": tuple(o for o in others if b.g_dc[o + g0]),
