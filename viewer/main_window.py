@@ -332,7 +332,7 @@ class MainWindow(QMainWindow):
     def _on_session_progress(self, done: int, total: int) -> None:
         self.busy.setMaximum(max(total, 1))
         self.busy.setValue(done)
-        self.busy.setFormat(f"evaluating {done}/{total}")
+        self.busy.setFormat(f"evaluating {100 * done // max(total, 1)} %")  # every metric's part
 
     def _restore_layout(self) -> None:
         """Dock sizes and places as the user left them (saved when the window closes)."""

@@ -281,3 +281,42 @@ def test_showing_a_set_fills_the_table_once(qtbot, tmp_path: Path) -> None:
     before = len(resets)
     s.results_changed.emit()  # nothing new: no reset
     assert len(resets) == before
+
+
+def test_the_shown_metric_comes_in_before_the_others(qtbot, tmp_path: Path, monkeypatch) -> None:
+    """The whole set is evaluated in two passes: the metric shown, then every other one, so
+    its scores are in the table while the others are still being evaluated (on a
+    25,000-image set, minutes earlier); the progress bar runs once over both."""
+    import viewer.workers as workers
+
+    release = threading.Event()
+    real_run = workers.run
+    passes: list[list[str]] = []
+
+    def held_run(ds: Any, specs: Any, *args: Any, **kwargs: Any) -> Any:
+        if len(ds) > 1:
+            passes.append([s.id for s in specs])
+            if len(passes) > 1:  # the other metrics wait
+                release.wait(30)
+        return real_run(ds, specs, *args, **kwargs)
+
+    monkeypatch.setattr(workers, "run", held_run)
+    w = MainWindow(restore_layout=False)
+    qtbot.addWidget(w)
+    values: list[tuple[int, int]] = []
+    w.session.progress_changed.connect(lambda d, t: values.append((d, t)))
+    try:
+        assert w.open_paths(_set(tmp_path))
+        s = w.session
+        shown = s.metric
+        qtbot.waitUntil(lambda: shown in s.evaluations, timeout=10_000)
+        assert s.is_busy() and set(s.evaluations) == {shown}
+        assert all(_texts(w, row)["R"] not in ("…", "–") for row in range(6))
+        assert "evaluating" in w.busy.format() and "%" in w.busy.format()
+    finally:
+        release.set()
+    wait_evaluated(qtbot, w.session)
+    assert passes[0] == [shown] and shown not in passes[1] and len(passes) == 2
+    assert set(s.evaluations) == {shown, *passes[1]}
+    done, total = values[-1]
+    assert done == total and all(a <= b for (a, _), (b, _) in zip(values, values[1:]))
