@@ -1,10 +1,12 @@
 """How the viewer copes with a large set (issue 11): time to the first table rows and the
 longest stall of the UI thread while the set is read, planned and evaluated.
 
-``python -m viewer.probe --gt G --det D [--until rows|evaluated] [--metric M]`` prints one
-JSON object: ``first_rows_s`` when the table first has rows (an ICDAR txt set's sample ids,
+``python -m viewer.probe --gt G --det D [--until rows|evaluated|all]`` prints one JSON
+object: ``first_rows_s`` when the table first has rows (an ICDAR txt set's sample ids,
 listed before its boxes are read), ``loaded_s`` when the read set is shown, ``evaluated_s``
-when the shown metric's results are in; ``--until rows`` watches until the set is shown.
+when the shown metric's results are in, ``all_evaluated_s`` when every metric's are (the
+evaluation is over); it watches until then, or until the set is shown (``--until rows``) or
+the shown metric's results are in (``--until evaluated``).
 A 10 ms ``QTimer`` on the UI thread records the gaps between its ticks: a gap well
 over 10 ms is the UI thread blocked (by its own work, or by a worker thread holding the
 interpreter), so ``max_stall_ms`` is the longest time the window could not repaint or react.
@@ -29,6 +31,7 @@ class Probe:
     first_rows_s: float | None = None  # the sample table has rows
     loaded_s: float | None = None  # the read set is shown (its rows have their counts)
     evaluated_s: float | None = None  # the shown metric's results are in
+    all_evaluated_s: float | None = None  # every metric's results are in, nothing running
     max_stall_ms: float = 0.0
     stall_at_s: float = 0.0  # when the longest stall ended
     stalls_over_100ms: int = 0
@@ -38,7 +41,7 @@ class Probe:
     stalls: list[tuple[float, float]] = field(default_factory=list)  # (at s, ms) over 50 ms
 
 
-def measure(gt: str, det: str, until: str = "evaluated", limit_s: float = 600.0) -> Probe:
+def measure(gt: str, det: str, until: str = "all", limit_s: float = 600.0) -> Probe:
     """Open ``gt``/``det`` in a main window (offscreen when no display) and watch."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QTimer
@@ -74,6 +77,8 @@ def measure(gt: str, det: str, until: str = "evaluated", limit_s: float = 600.0)
             probe.loaded_s = at
         if probe.evaluated_s is None and s.metric and s.metric in s.evaluations:
             probe.evaluated_s = at
+        if probe.evaluated_s is not None and probe.all_evaluated_s is None and not s.is_busy():
+            probe.all_evaluated_s = at
 
     timer = QTimer()
     timer.setInterval(TICK_MS)
@@ -81,7 +86,7 @@ def measure(gt: str, det: str, until: str = "evaluated", limit_s: float = 600.0)
     timer.start()
     if not window.open_paths(DatasetPaths(gt=gt, det=det)):
         raise SystemExit(f"cannot open: {window.last_error}")
-    key = "loaded_s" if until == "rows" else "evaluated_s"
+    key = {"rows": "loaded_s", "evaluated": "evaluated_s"}.get(until, "all_evaluated_s")
     while getattr(probe, key) is None and time.perf_counter() - t0 < limit_s:
         app.processEvents()
         time.sleep(0.001)
@@ -98,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--gt", required=True)
     parser.add_argument("--det", required=True)
-    parser.add_argument("--until", choices=("rows", "evaluated"), default="evaluated")
+    parser.add_argument("--until", choices=("rows", "evaluated", "all"), default="all")
     parser.add_argument("--limit", type=float, default=600.0, help="seconds to give up after")
     args = parser.parse_args(argv)
     probe = measure(args.gt, args.det, args.until, args.limit)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import QEventLoop, QThread, Signal
@@ -34,6 +36,10 @@ class Evaluated:
     evals: list[Evaluation]
     rows: Rows
     ordered: dict[str, tuple[Evaluation, list[SampleRow]]]
+    taken: threading.Event = field(default_factory=threading.Event)  # the UI thread has them
+
+
+HANDOVER_S = 2.0
 
 
 class EvaluationWorker(QThread):
@@ -83,7 +89,9 @@ class EvaluationWorker(QThread):
                 ordered = {
                     e.metric: (e, ordered_rows(self.dataset, e, rows[e.metric])) for e in evals
                 }
-                self.evaluated.emit(Evaluated(evals, rows, ordered))
+                done = Evaluated(evals, rows, ordered)
+                self.evaluated.emit(done)
+                self._handed_over(done)
         except Cancelled:
             for spec in self.specs:
                 self.metric_failed.emit(spec.id, CANCELLED)
@@ -93,6 +101,16 @@ class EvaluationWorker(QThread):
             for spec in self.specs:
                 self.metric_failed.emit(spec.id, f"{type(exc).__name__}: {exc}")
             self.failed.emit(f"evaluation failed ({type(exc).__name__}: {exc})")
+
+    def _handed_over(self, done: Evaluated) -> None:
+        """Wait (at most ``HANDOVER_S``) until the UI thread has taken a pass's results in
+        before the next pass starts: taking in a large set's results (the table's rows
+        sorted and reset) then runs alone, instead of sharing the interpreter with the next
+        pass's work (on 25,000 images: 160 ms of a held window instead of about 90)."""
+        deadline = time.monotonic() + HANDOVER_S
+        while not self._cancel and not done.taken.wait(0.02):
+            if time.monotonic() > deadline:
+                return
 
     def _phases(self) -> list[tuple[list[MetricSpec], Callable[[int, int], None]]]:
         """The dataset passes: the first metric (the one shown) alone, then the others
@@ -297,6 +315,7 @@ class ResultStore:
         for e in done.evals:
             self.partial.pop(e.metric, None)
         self._changed()
+        done.taken.set()
 
     def _on_metric_failed(self, metric: str, why: str) -> None:
         if metric not in self.evaluations:

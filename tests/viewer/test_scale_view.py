@@ -68,11 +68,11 @@ def test_quiet_gc_holds_collection_off_while_any_job_runs() -> None:
 
 def test_probe_reports_rows_results_and_stalls(qtbot, tmp_path: Path) -> None:
     gt, det = _set(tmp_path, images=60, words=40)
-    got = probe.measure(gt, det, until="evaluated", limit_s=120)
+    got = probe.measure(gt, det, until="all", limit_s=120)
     assert got.samples == got.rows == 60
     assert got.first_rows_s is not None and got.evaluated_s is not None
-    assert got.loaded_s is not None
-    assert got.first_rows_s <= got.loaded_s <= got.evaluated_s  # ids listed before read
+    assert got.loaded_s is not None and got.all_evaluated_s is not None
+    assert got.first_rows_s <= got.loaded_s <= got.evaluated_s <= got.all_evaluated_s
     assert got.metric
     assert got.max_stall_ms >= 0 and got.stalls_over_100ms >= 0
 

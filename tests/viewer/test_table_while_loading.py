@@ -4,6 +4,7 @@ set in a child process, the table's sort and filter on whole row lists."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 from pathlib import Path
 from typing import Any
@@ -297,9 +298,11 @@ def test_the_shown_metric_comes_in_before_the_others(qtbot, tmp_path: Path, monk
         if len(ds) > 1:
             passes.append([s.id for s in specs])
             if len(passes) > 1:  # the other metrics wait
+                taken.append(set(w.session.evaluations))  # what the UI thread had taken in
                 release.wait(30)
         return real_run(ds, specs, *args, **kwargs)
 
+    taken: list[set[str]] = []
     monkeypatch.setattr(workers, "run", held_run)
     w = MainWindow(restore_layout=False)
     qtbot.addWidget(w)
@@ -317,6 +320,7 @@ def test_the_shown_metric_comes_in_before_the_others(qtbot, tmp_path: Path, monk
         release.set()
     wait_evaluated(qtbot, w.session)
     assert passes[0] == [shown] and shown not in passes[1] and len(passes) == 2
+    assert taken == [{shown}]  # the next pass began once the window had the first one
     assert set(s.evaluations) == {shown, *passes[1]}
     done, total = values[-1]
-    assert done == total and all(a <= b for (a, _), (b, _) in zip(values, values[1:]))
+    assert done == total and all(a <= b for (a, _), (b, _) in itertools.pairwise(values))
