@@ -33,9 +33,10 @@ from viewer.widgets.help import HelpDialog
 from viewer.widgets.inspector import InspectorPanel
 from viewer.widgets.open_dialog import FILE_FILTER, DropOpener, OpenDatasetDialog, guess_paths
 from viewer.widgets.pair_matrix import PairMatrixPanel
-from viewer.widgets.panels import LayerPanel, ParamPanel, SummaryPanel
+from viewer.widgets.panels import LayerPanel, ParamPanel
 from viewer.widgets.problems import ProblemsPanel
 from viewer.widgets.sample_table import SampleTablePanel
+from viewer.widgets.summary_panel import SummaryPanel
 
 RECENT_KEY = "recent_datasets"
 LAYOUT_KEY = "window_layout"

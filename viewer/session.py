@@ -172,6 +172,13 @@ class Session(QObject):
             self.selection = None
             self.metric_changed.emit(metric)
             self.results_changed.emit()
+            self._evaluate_shown(metric)
+
+    def _evaluate_shown(self, metric: str) -> None:
+        """On a large (lazy) set, a metric shown without results is evaluated now."""
+        for side in self._evaluating_sides():
+            if side.wants(metric):
+                side.evaluate([metric], self.sample_id)
 
     def set_params(self, metric: str, values: Mapping[str, Any]) -> None:
         """Change a metric's parameters and re-evaluate that metric (current image first)."""
@@ -209,7 +216,7 @@ class Session(QObject):
             self.b.set_score_threshold(self.score_threshold)
         self.sample_chosen = False  # the table then opens the largest |ΔH| (unless chosen)
         self.comparison_changed.emit()
-        self.b.evaluate(self.metric_ids(), self.sample_id)  # A's metrics, as in A
+        self.b.evaluate(None if self.b.lazy else self.metric_ids(), self.sample_id)  # as A
         return True
 
     def compare_metrics(self, metric_b: str) -> bool:
@@ -232,6 +239,7 @@ class Session(QObject):
         self.b.follow(a)
         self.sample_chosen = False  # the table then opens the largest |ΔH| (unless chosen)
         self.comparison_changed.emit()
+        self._evaluate_shown(metric_b)
         return True
 
     def close_comparison(self, emit: bool = True) -> None:

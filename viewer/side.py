@@ -5,6 +5,10 @@ metric it shows, the parameter overrides it evaluates with, and its display name
 sides of a comparison are symmetric: two detectors are two sides with their own datasets and
 stores; two metrics on one detector are two sides sharing the dataset and the store. A side
 knows nothing of the session: it reports through the callbacks of its store.
+
+A large set (more than ``LAZY_INSTANCES`` GT boxes and detections, a TextOCR-size set) is
+``lazy``: a metric is evaluated when it is shown, not every metric as the set opens (the
+per-instance results of every metric of 2,000,000 boxes took 14 GB).
 """
 
 from __future__ import annotations
@@ -20,7 +24,14 @@ from metrics.model import Dataset, Problem, Sample, Severity
 from metrics.registry import METRICS, MetricSpec, applicable, make_params
 from metrics.results import Evaluation, SampleResult
 from metrics.runner import Plan, plan_all
-from viewer.workers import ResultStore
+from viewer.workers import CANCELLED, ResultStore
+
+LAZY_INSTANCES = 500_000
+
+
+def lazy_set(dataset: Dataset) -> bool:
+    """Whether a set is large enough to be evaluated one metric at a time, when shown."""
+    return dataset.facts.n_gt + dataset.facts.n_det > LAZY_INSTANCES
 
 
 def detector_name(path: str | None) -> str:
@@ -77,6 +88,7 @@ class Side:
             plan = plan_all(dataset, applicable(dataset), overrides)
         self.plan = plan
         self.plan_dataset = dataset  # what the plan validated
+        self.lazy = lazy_set(dataset)  # a metric is evaluated when shown
         self.overrides: dict[str, dict[str, Any]] = {
             k: dict(v) for k, v in {**(overrides or {}), **plan.overrides}.items() if v
         }
@@ -155,13 +167,26 @@ class Side:
 
     # ------------------------------------------------------------------ evaluation
     def evaluate(self, metrics: list[str] | None = None, first: str | None = None) -> None:
-        """Evaluate ``metrics`` (default: every applicable one), the shown metric first and
-        the sample ``first`` before the rest of the dataset."""
+        """Evaluate ``metrics`` (default: every applicable one; on a ``lazy`` set the shown
+        metric), the shown metric first and the sample ``first`` before the rest."""
+        if metrics is None and self.lazy and self.metric is not None:
+            metrics = [self.metric]
         specs: list[MetricSpec] = [METRICS[m] for m in (metrics or self.metric_ids())]
         if self.metric is not None and METRICS[self.metric] in specs:
             specs.sort(key=lambda s: s.id != self.metric)
         self.store.start(
             self.dataset, specs, self.overrides, first, self._progress, self._validated(specs)
+        )
+
+    def wants(self, metric: str) -> bool:
+        """A ``lazy`` side's metric that has no results and is not being evaluated (or was
+        cancelled by choosing another): showing it evaluates it."""
+        return (
+            self.lazy
+            and metric in self.metric_ids()
+            and metric not in self.evaluations
+            and metric not in self.store.running()
+            and self.store.failures.get(metric) in (None, CANCELLED)
         )
 
     def _validated(self, specs: list[MetricSpec]) -> dict[str, list[Problem]]:

@@ -283,6 +283,11 @@ class ResultStore:
         self.evaluations, self.partial, self.failures, self.rows = {}, {}, {}, {}
         self.ordered = {}
 
+    def running(self) -> set[str]:
+        """The metrics the running worker evaluates (none when idle)."""
+        worker = self._worker
+        return {s.id for s in worker.specs} if worker is not None and self._running else set()
+
     def is_busy(self) -> bool:
         """Running, or finished with its results still on their way to this thread."""
         return self._worker is not None and self._running

@@ -324,3 +324,50 @@ def test_the_shown_metric_comes_in_before_the_others(qtbot, tmp_path: Path, monk
     assert set(s.evaluations) == {shown, *passes[1]}
     done, total = values[-1]
     assert done == total and all(a <= b for (a, _), (b, _) in itertools.pairwise(values))
+
+
+def test_a_large_set_evaluates_a_metric_when_it_is_shown(
+    qtbot, tmp_path: Path, monkeypatch
+) -> None:
+    """Above ``LAZY_INSTANCES`` boxes only the shown metric is evaluated as the set opens;
+    choosing another evaluates it then (and one cancelled by choosing again); the summary
+    says so. A metric comparison evaluates its second metric."""
+    import viewer.side as side
+
+    monkeypatch.setattr(side, "LAZY_INSTANCES", 10)  # 6 images of 2 GT + 1 detection: 18
+    w = MainWindow(restore_layout=False)
+    qtbot.addWidget(w)
+    assert w.open_paths(_set(tmp_path))
+    s = w.session
+    wait_evaluated(qtbot, s)
+    assert s.a is not None and s.a.lazy
+    first = s.metric
+    assert set(s.evaluations) == {first}
+    assert "each metric is evaluated when you choose it" in w.summary.text()
+    other = next(m for m in s.metric_ids() if m != first)
+    s.set_metric(other)
+    assert s.is_busy() and other in s.a.store.running()
+    wait_evaluated(qtbot, s)
+    assert set(s.evaluations) == {first, other}
+    assert all(_texts(w, row)["R"] not in ("…", "–") for row in range(6))
+    third, fourth = [m for m in s.metric_ids() if m not in (first, other)][:2]
+    s.set_metric(third)
+    s.set_metric(fourth)  # the third is cancelled: shown again, it runs again
+    s.set_metric(third)
+    wait_evaluated(qtbot, s)
+    assert third in s.evaluations  # shown again after it was cancelled: evaluated
+    fifth = next((m for m in s.metric_ids() if m not in s.evaluations), None)
+    if fifth is not None:
+        assert s.compare_metrics(fifth)
+        wait_evaluated(qtbot, s)
+        assert fifth in s.evaluations
+
+
+def test_a_small_set_evaluates_every_metric_as_it_opens(qtbot, tmp_path: Path) -> None:
+    w = MainWindow(restore_layout=False)
+    qtbot.addWidget(w)
+    assert w.open_paths(_set(tmp_path))
+    wait_evaluated(qtbot, w.session)
+    assert w.session.a is not None and not w.session.a.lazy
+    assert set(w.session.evaluations) == set(w.session.metric_ids())
+    assert "when you choose it" not in w.summary.text()

@@ -206,8 +206,8 @@ class AnalysisPanel(QWidget):
     def _on_session_busy_changed(self, busy: bool) -> None:
         """At a threshold the shown metric is evaluated first; then the others, once."""
         s, a = self.session, self.session.a
-        if busy or a is None or s.score_threshold is None:
-            return
+        if busy or a is None or s.score_threshold is None or a.lazy:
+            return  # a large set: each metric is evaluated when shown
         key = (s.score_threshold, id(a.dataset))
         missing = [m for m in a.metric_ids() if m not in a.evaluations]
         if missing and self._completed != key:
