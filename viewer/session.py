@@ -170,9 +170,9 @@ class Session(QObject):
             if b is not None and not b.shares_results_with(a):
                 b.metric = metric  # two detectors: B follows A's metric
             self.selection = None
+            self._evaluate_shown(metric)  # before the signals: the table sees it running
             self.metric_changed.emit(metric)
             self.results_changed.emit()
-            self._evaluate_shown(metric)
 
     def _evaluate_shown(self, metric: str) -> None:
         """On a large (lazy) set, a metric shown without results is evaluated now."""

@@ -371,3 +371,29 @@ def test_a_small_set_evaluates_every_metric_as_it_opens(qtbot, tmp_path: Path) -
     assert w.session.a is not None and not w.session.a.lazy
     assert set(w.session.evaluations) == set(w.session.metric_ids())
     assert "when you choose it" not in w.summary.text()
+
+
+def test_choosing_a_metric_of_a_large_set_keeps_the_columns(
+    qtbot, tmp_path: Path, monkeypatch
+) -> None:
+    """While the chosen metric of a large set runs, the table keeps its columns and widths
+    (fitted to scores, not to the "…" of rows not evaluated yet)."""
+    import viewer.side as side
+
+    monkeypatch.setattr(side, "LAZY_INSTANCES", 10)
+    w = MainWindow(restore_layout=False)
+    qtbot.addWidget(w)
+    w.resize(1600, 900)
+    w.show()
+    assert w.open_paths(_set(tmp_path))
+    s = w.session
+    wait_evaluated(qtbot, s)
+    view = w.samples.view
+    hidden = [view.isColumnHidden(c) for c in range(len(COLUMNS))]
+    widths = [view.columnWidth(c) for c in range(len(COLUMNS))]
+    other = next(m for m in s.metric_ids() if m != s.metric and m.startswith(("siou", "tiou")))
+    s.set_metric(other)
+    assert s.is_busy()
+    assert [view.isColumnHidden(c) for c in range(len(COLUMNS))] == hidden
+    assert [view.columnWidth(c) for c in range(len(COLUMNS))] == widths
+    wait_evaluated(qtbot, s)
