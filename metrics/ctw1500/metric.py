@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+import metrics.detail as detail
 from metrics.ctw1500.match import Block, block
 from metrics.ctw1500.params import Ctw1500Params
 from metrics.ctw1500.voc import voc_ap
@@ -95,8 +96,9 @@ def evaluate_batch(samples: Sequence[Sample], params: Ctw1500Params) -> list[Sam
     """Evaluate a block of samples; results in the order of ``samples``."""
     if not samples:
         return []
-    b = _lists(block(samples, params))
-    return [_sample_result(b, s, sample) for s, sample in enumerate(samples)]
+    lists = detail.instance_lists()  # False: no GT results and no match records
+    b = _lists(block(samples, params, near=lists))
+    return [_sample_result(b, s, sample, lists) for s, sample in enumerate(samples)]
 
 
 def evaluate_sample(sample: Sample, params: Ctw1500Params) -> SampleResult:
@@ -176,7 +178,7 @@ def _skipped(reasons: list[str], lo: int, hi: int) -> tuple[Skipped, ...]:
     return tuple(Skipped(k - lo, reasons[k]) for k in range(lo, hi) if reasons[k])
 
 
-def _sample_result(b: _Lists, s: int, sample: Sample) -> SampleResult:
+def _sample_result(b: _Lists, s: int, sample: Sample, lists: bool = True) -> SampleResult:
     g0, g1, d0, d1 = b.g_off[s], b.g_off[s + 1], b.d_off[s], b.d_off[s + 1]
     steps = _steps(b, s, sample)
     tp, fp = sum(steps.tp), sum(steps.fp)
@@ -194,6 +196,7 @@ def _sample_result(b: _Lists, s: int, sample: Sample) -> SampleResult:
         for j, tp_j in zip(steps.order, steps.tp, strict=True)
         if tp_j
     )
+    gt = _gt_results(b, s, {m.gt[0]: m.det[0] for m in matches}) if lists else ()
     ap = voc_ap(steps.tp, steps.fp, npos) if steps.order else np.nan
     det_file = (sample.det_source or sample.id).rsplit(":", 1)[-1].rsplit("/", 1)[-1]
     return SampleResult(
@@ -203,9 +206,9 @@ def _sample_result(b: _Lists, s: int, sample: Sample) -> SampleResult:
         precision=precision,
         hmean=hmean(recall, precision),
         tally=credit_tally(npos, tp + fp, tp, tp, n_matched=tp),
-        gt=_gt_results(b, s, {m.gt[0]: m.det[0] for m in matches}),
+        gt=gt,
         det=_det_results(b, s),
-        matches=matches,
+        matches=matches if lists else (),
         evidence=VocEvidence(
             det_file=det_file,
             order=steps.order,

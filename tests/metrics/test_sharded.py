@@ -188,7 +188,8 @@ def test_workers_that_receive_the_job_pickled(monkeypatch: pytest.MonkeyPatch) -
 
 
 @pytest.mark.parametrize(
-    "metric", ["ic15_iou", "siou", "tiou", "curved_tiou", "cleval_det", "cleval_legacy_e2e"]
+    "metric",
+    ["ic15_iou", "siou", "tiou", "curved_tiou", "cleval_det", "cleval_legacy_e2e", "ctw1500_eval"],
 )
 def test_tallies_only_drops_the_gt_list_and_records_and_nothing_else(metric: str) -> None:
     import metrics.detail as detail
