@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+import metrics.detail as detail
 from metrics.geometry import intersection_areas
 from metrics.icdar.common import (
     Prepared,
@@ -236,6 +237,7 @@ def result(
     else:
         rc, pc = st.recall_credit, st.precision_credit
     recall, precision, h = per_image_rule(n_gt, n_det, rc, pc)
+    lists = detail.instance_lists()  # False: no GT results and no match records
     gt = tuple(
         _instance(
             i,
@@ -245,6 +247,7 @@ def result(
             Verdict.MISSED,
         )
         for i in range(len(sample.gt))
+        if lists
     )
     det = tuple(
         _instance(j, bool(dc_file[j]), st.det_credit, st.det_partner, Verdict.FALSE_POSITIVE)
@@ -259,7 +262,7 @@ def result(
         tally=credit_tally(n_gt, n_det, rc, pc, n_matched=st.matched_count),
         gt=gt,
         det=det,
-        matches=tuple(st.records),
+        matches=tuple(st.records) if lists else (),
         extra={"num_gt_care": n_gt, "num_det_care": n_det, "num_matched": st.matched_count},
     )
 

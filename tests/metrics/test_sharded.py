@@ -331,3 +331,13 @@ def test_word_and_text_line_metrics_summary_only(tmp_path: Path, workers: int) -
         assert (a.summary, a.extras) == (b.summary, b.extras)
         assert b.summary is not None and b.summary.n_samples == n
     assert got.evaluations[0].recall > 0
+    import metrics.detail as detail
+
+    ds = load_dataset(gt, det, gt_lines=lines)
+    for spec in specs:
+        whole = spec.evaluate(list(ds.samples), spec.params_type())
+        with detail.tallies_only():
+            light = spec.evaluate(list(ds.samples), spec.params_type())
+        assert any(r.gt and r.matches for r in whole)
+        for a, b in zip(whole, light, strict=True):
+            assert b.gt == () and b.matches == () and (a.tally, a.det) == (b.tally, b.det)
