@@ -7,8 +7,11 @@ has taken, then collects the workers' results. So the caller's share is never pi
 two processes on two cores finish together whatever the speed of each slice.
 
 With the fork start method (the Linux default, when no other thread runs) the workers
-inherit the samples and the slice function instead of receiving them pickled; automatic
-garbage collection is paused for the run (``paused_gc``).
+inherit the samples and the slice function instead of receiving them pickled, and a slice
+is claimed (from a counter the processes share) only when a process starts it: the calls
+the pool queues ahead hold no slice, so when the caller runs out of slices it waits for at
+most the one slice each worker is on. Automatic garbage collection is paused for the run
+(``paused_gc``).
 """
 
 from __future__ import annotations
@@ -35,10 +38,13 @@ class Cancelled(Exception):
     """The caller's cancel callback returned True."""
 
 
-# The samples and the slice function of the run in progress: forked workers read them from
-# here instead of receiving them pickled.
+# The samples, the slice function and the slices of the run in progress: forked workers read
+# them from here instead of receiving them pickled. ``_CLAIMS``: the first and the last
+# slice nobody has claimed yet, in memory the forked processes share, and its lock.
 _SHARED: Sequence[Any] = ()
 _JOB: Callable[[Sequence[Any]], Any] | None = None
+_BOUNDS: list[tuple[int, int]] = []
+_CLAIMS: tuple[Any, Any] | None = None
 
 
 @contextmanager
@@ -67,10 +73,39 @@ def slice_bounds(n: int, workers: int, largest: int) -> list[tuple[int, int]]:
     return [(a, min(a + size, n)) for a in range(0, n, size)]
 
 
-def _forked_slice(start: int, stop: int) -> Any:
-    """The slice function on ``_SHARED[start:stop]`` (in a forked worker)."""
+def _claim(front: bool) -> int | None:
+    """The first (``front``) or the last slice nobody has claimed, now claimed; None when
+    every slice is."""
+    assert _CLAIMS is not None
+    ends, lock = _CLAIMS
+    with lock:
+        first, last = ends[0], ends[1]
+        if first > last:
+            return None
+        if front:
+            ends[0] = first + 1
+            return int(first)
+        ends[1] = last - 1
+        return int(last)
+
+
+def _claim_none() -> None:
+    """Every slice claimed: the workers start no other (cancel, or an error)."""
+    assert _CLAIMS is not None
+    ends, lock = _CLAIMS
+    with lock:
+        ends[0], ends[1] = 1, 0
+
+
+def _forked_slice() -> tuple[int, Any] | None:
+    """In a forked worker: the last unclaimed slice and the slice function's result on it;
+    None when none is left."""
     assert _JOB is not None
-    return _JOB(_SHARED[start:stop])
+    k = _claim(front=False)
+    if k is None:
+        return None
+    start, stop = _BOUNDS[k]
+    return k, _JOB(_SHARED[start:stop])
 
 
 def fork_context() -> Any:
@@ -101,27 +136,73 @@ def run_slices(
     or a ``functools.partial`` of one) unless the workers fork."""
     from concurrent.futures import ProcessPoolExecutor  # only with workers (start-up)
 
-    global _SHARED, _JOB
+    global _SHARED, _JOB, _BOUNDS, _CLAIMS
     context = fork_context()
     try:
-        if context is not None:
-            _SHARED, _JOB = samples, job  # before the first submit: the workers fork then
+        if context is not None:  # before the first submit: the workers fork then
+            _SHARED, _JOB, _BOUNDS = samples, job, bounds
+            _CLAIMS = (context.RawArray("q", [0, len(bounds) - 1]), context.Lock())
         with ProcessPoolExecutor(
             max_workers=workers - 1, mp_context=context, initializer=_ignore_interrupts
         ) as pool:
-            futures = {
-                k: pool.submit(_forked_slice, a, b)
-                if context is not None
-                else pool.submit(job, samples[a:b])
-                for k, (a, b) in reversed(list(enumerate(bounds)))
-            }
             try:
+                if context is not None:
+                    calls = [pool.submit(_forked_slice) for _ in bounds]
+                    return _claimed(samples, job, bounds, calls, progress, cancel)
+                futures = {
+                    k: pool.submit(job, samples[a:b])
+                    for k, (a, b) in reversed(list(enumerate(bounds)))
+                }
                 return _share(samples, job, bounds, futures, progress, cancel)
-            except BaseException:  # Ctrl-C or cancel: drop the queued slices, then re-raise
+            except BaseException:  # Ctrl-C, cancel or an error: drop the queued slices
+                if context is not None:
+                    _claim_none()
                 pool.shutdown(wait=True, cancel_futures=True)
                 raise
     finally:
-        _SHARED, _JOB = (), None
+        _SHARED, _JOB, _BOUNDS, _CLAIMS = (), None, [], None
+
+
+def _claimed(
+    samples: Sequence[S],
+    job: Callable[[Sequence[S]], T],
+    bounds: list[tuple[int, int]],
+    calls: list[Future[tuple[int, T] | None]],
+    progress: Progress | None,
+    cancel: Cancel | None,
+) -> list[T]:
+    """Forked workers: the caller claims slices from the front while any is left, then
+    collects what the workers' calls claimed and evaluated."""
+    out: dict[int, T] = {}
+    waiting = list(calls)
+    done = 0
+
+    def took(k: int, result: T) -> None:
+        nonlocal done
+        out[k] = result
+        done += bounds[k][1] - bounds[k][0]
+        if progress is not None:
+            progress(done, len(samples))
+
+    def collect(block: bool) -> None:
+        while waiting and (block or waiting[0].done()):
+            if cancel is not None and cancel():
+                raise Cancelled()
+            got = waiting.pop(0).result()
+            if got is not None:
+                took(*got)
+
+    while True:
+        if cancel is not None and cancel():
+            raise Cancelled()
+        k = _claim(front=True)
+        if k is None:
+            break
+        a, b = bounds[k]
+        took(k, job(samples[a:b]))
+        collect(block=False)
+    collect(block=True)
+    return [out[k] for k in range(len(bounds))]
 
 
 def _share(

@@ -57,6 +57,54 @@ def test_caller_and_worker_share_the_slices_in_order(
     assert pool._SHARED == () and pool._JOB is None
 
 
+def _slow_worker(caller: int, items: Sequence[int]) -> tuple[int, list[int]]:
+    time.sleep(0.01 if os.getpid() == caller else 0.6)
+    return os.getpid(), list(items)
+
+
+def _fails_in_worker(caller: int, items: Sequence[int]) -> list[int]:
+    if os.getpid() != caller:
+        raise ValueError(f"slice from {items[0]}")
+    time.sleep(0.05)
+    return list(items)
+
+
+def _forking() -> None:
+    if pool.fork_context() is None:
+        pytest.skip("fork is not this platform's default start method (or a thread runs)")
+
+
+def test_a_slow_worker_holds_one_slice_at_most() -> None:
+    """A worker claims a slice when it starts it: the pool's calls queued ahead hold none,
+    so the caller takes every slice the worker has not started (before, a worker's queue
+    held three slices the caller then waited for)."""
+    _forking()
+    items = list(range(96))
+    t0 = time.perf_counter()
+    out = pool.run_slices(
+        items,  # type: ignore[arg-type]
+        partial(_slow_worker, os.getpid()),
+        pool.slice_bounds(len(items), 2, 256),
+        2,
+    )
+    assert [x for _, chunk in out for x in chunk] == items
+    assert sum(pid != os.getpid() for pid, _ in out) <= 1
+    assert time.perf_counter() - t0 < 1.7  # not three slices of 0.6 s in a row
+    assert pool._CLAIMS is None and pool._BOUNDS == []
+
+
+def test_a_workers_error_reaches_the_caller() -> None:
+    _forking()
+    with pytest.raises(ValueError, match="slice from"):
+        pool.run_slices(
+            list(range(40)),  # type: ignore[arg-type]
+            partial(_fails_in_worker, os.getpid()),
+            pool.slice_bounds(40, 2, 256),
+            2,
+        )
+    assert pool._SHARED == () and pool._CLAIMS is None
+
+
 def test_cancel_stops_the_shared_run() -> None:
     items = list(range(40))
     with pytest.raises(pool.Cancelled):
