@@ -231,7 +231,8 @@ def _part(pairs: Sequence[Pair], job: _Job) -> _Part:
             bad.update(s.id for s in samples)  # a dataset-level error: no sample can be used
         found.append(problems)
         excluded[mid] = bad
-    with contextlib.nullcontext() if job.full else detail.tallies_only():
+    extras = any(kind != "none" for kind in job.light)  # some extras read the results
+    with contextlib.nullcontext() if job.full else detail.tallies_only(results=extras):
         rows, failed = evaluate_chunk(samples, job.ids, job.params, excluded)
     kept: list[list[Kept]] = [[] for _ in job.ids]
     for s, row in zip(samples, rows, strict=True):

@@ -27,7 +27,7 @@ from metrics.geometry import (
     FlatGeometry,
 )
 from metrics.icdar import wordline
-from metrics.icdar.batch import Pairs, match_numbers, ranks
+from metrics.icdar.batch import Pairs, Score, match_numbers, ranks
 from metrics.icdar.common import pair_value_arrays
 from metrics.icdar.greedy import tiou_options
 from metrics.icdar.overlaps import Lines, Overlaps, Side, lines_of
@@ -131,7 +131,8 @@ def _line_outliers(b: _Block, t: IntArray, j: IntArray, others: list[list[int]])
     return ot
 
 
-def _line_stage(b: _Block) -> _LineStage:
+def _line_stage(b: _Block, outliers: bool = True) -> _LineStage:
+    """``outliers`` False: every Ot left 0 (nothing read of the TIoU credits)."""
     f, lines, thr = b.f, b.lines, b.params.iou_threshold
     o = Overlaps.of(lines.side, b.dets)
     l_iou = pair_iou(o.inter, lines.area[o.ia], f.d_area[o.ib])
@@ -149,7 +150,7 @@ def _line_stage(b: _Block) -> _LineStage:
         keep = ks - f.g_off[s[owner]] != t[owner] - lines.off[s[owner]]
         owner, ks = owner[keep], ks[keep]
     others = _split(owner, ks, len(t))
-    ot = _line_outliers(b, t, j, others)
+    ot = _line_outliers(b, t, j, others) if outliers else np.zeros(len(t))
     values = pair_value_arrays(o.inter[m], lines.area[t], f.d_area[j], ot, b.opts)
     members, covered, credit = _members(b, t, j)
     return _LineStage(t, j, values, others, members, covered, credit)
@@ -202,7 +203,10 @@ def evaluate_batch(
     gts, dets = Side.of(f.g_geoms, f.g_owner), Side.of(f.d_geoms, f.d_owner)
     opts = tiou_options(params, False)
     b = _Block(f, lines_of(samples), gts, dets, g_dc, det_dc, rank, params, opts)
-    ls = _line_stage(b)
+    # IoU's tally counts matches: where nothing else of the results is read, no TIoU
+    # outlier is clipped (the results' credits and verdicts are TIoU's)
+    tiou = metric == "wordline_tiou" or detail.results_read()
+    ls = _line_stage(b, outliers=tiou)
     full = [bool(len(s.gt) and len(s.det)) for s in samples]
     matched = set(ls.j.tolist())
     at = np.searchsorted(b.lines.side.owner[ls.t], np.arange(len(samples) + 1)).tolist()
@@ -217,7 +221,8 @@ def evaluate_batch(
     iou = pair_iou(f.inter, f.g_area[f.pi], f.d_area[f.pj])
     m = greedy_pairs(f.pi, f.pj, iou, rank, gt_ok, det_ok, params.iou_threshold)
     drawn = detail.instance_lists()  # a summary-only run: the records carry no regions
-    mt = match_numbers(f, Pairs(f.pi, f.pj, f.inter, iou), m, g_dc, "tiou", b.opts, drawn)
+    score: Score = "tiou" if tiou else "iou"
+    mt = match_numbers(f, Pairs(f.pi, f.pj, f.inter, iou), m, g_dc, score, b.opts, drawn)
     words = _Words(mt.gi, mt.dj, _columns(mt.values), mt.others, mt.cut, mt.outlier)
     at = np.searchsorted(mt.gi, f.g_off).tolist()
     out = []

@@ -8,6 +8,7 @@ import contextlib
 import io
 import itertools
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -341,3 +342,46 @@ def test_word_and_text_line_metrics_summary_only(tmp_path: Path, workers: int) -
         assert any(r.gt and r.matches for r in whole)
         for a, b in zip(whole, light, strict=True):
             assert b.gt == () and b.matches == () and (a.tally, a.det) == (b.tally, b.det)
+
+
+def test_word_and_text_line_iou_clips_no_outlier_when_only_tallies_are_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``tallies_only(results=False)`` (no metric of the run reads more than the tallies):
+    the word + text-line IoU counts its matches without clipping TIoU's outliers; its
+    tallies are those of the whole run. TIoU, which reads them, still clips them; and with
+    results read (``tallies_only()``) IoU's detection verdicts are the whole run's."""
+    import metrics.detail as detail
+    from metrics.icdar import wordline_batch
+
+    words = "10,10,40,10,40,20,10,20,AB\n44,10,80,10,80,20,44,20,CD\n90,10,99,10,99,20,90,20,E\n"
+    line = "10,10,80,10,80,20,10,20,aaa\n"
+    dets = "12,8,85,8,85,22,12,22\n88,9,101,9,101,21,88,21\n"
+    gt = write_dir(tmp_path / "gt", {f"gt_img_{k}.txt": words for k in range(1, 4)})
+    lines = write_dir(tmp_path / "lines", {f"gt_img_{k}.txt": line for k in range(1, 4)})
+    det = write_dir(tmp_path / "det", {f"res_img_{k}.txt": dets for k in range(1, 4)})
+    samples = list(load_dataset(gt, det, gt_lines=lines).samples)
+    calls: list[int] = []
+    real = wordline_batch._line_outliers
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(wordline_batch, "_line_outliers", counted)
+    for metric, clips in (("wordline_iou", False), ("wordline_tiou", True)):
+        spec = resolve(metric)
+        whole = spec.evaluate(samples, spec.params_type())
+        assert calls and any(r.tally.n_matched for r in whole)  # type: ignore[attr-defined]
+        calls.clear()
+        with detail.tallies_only(results=False):
+            bare = spec.evaluate(samples, spec.params_type())
+        assert bool(calls) is clips, metric
+        calls.clear()
+        with detail.tallies_only():
+            light = spec.evaluate(samples, spec.params_type())
+        assert calls, metric
+        for a, b, c in zip(whole, bare, light, strict=True):
+            assert a.tally == b.tally == c.tally
+            assert a.det == c.det
+    assert detail.results_read() and detail.instance_lists()
