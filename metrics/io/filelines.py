@@ -32,7 +32,7 @@ from metrics.io.lines import (
     parse_det_line,
     parse_gt_line,
 )
-from metrics.io.plainpoly import LTRB_CORNERS, int_floats, plain_polygons
+from metrics.io.plainpoly import LTRB_CORNERS, int_floats, plain_polygons, scanned_floats
 from metrics.model import BoxType, FloatArray, Instance
 
 Parsed = Instance | LineError
@@ -283,9 +283,10 @@ def plain_quads(
 
 
 def _int_values(rows: list[tuple[str, ...]]) -> FloatArray | None:
-    """The integer fields of each row as floats (``int_floats``), one row per line."""
-    values = int_floats([v for r in rows for v in r[:-1]])
-    return None if values is None else values.reshape(len(rows), -1)
+    """The integer fields of each row as floats (``scanned_floats``), one row per line."""
+    width = len(rows[0]) - 1
+    values = scanned_floats(",".join([v for r in rows for v in r[:-1]]), len(rows) * width)
+    return None if values is None else values.reshape(len(rows), width)
 
 
 def _tails(

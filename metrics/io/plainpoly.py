@@ -35,6 +35,29 @@ def int_floats(flat: list[str]) -> FloatArray | None:
     return values
 
 
+def scanned_floats(joined: str, n: int) -> FloatArray | None:
+    """The ``n`` comma-separated integer fields of ``joined`` as floats, parsed by numpy from
+    the text in one call: only for fields a ``scan_plain`` regex took, each an optional
+    minus and digits between blanks (``np.fromstring`` would read ``1 2`` as two numbers
+    where ``int_floats`` refuses it). None when one lies beyond ``COORD_LIMIT`` (a number too
+    long for 64 bits comes out saturated, so beyond it too)."""
+    try:
+        ints = np.fromstring(joined, dtype=np.int64, sep=",")
+    except ValueError:
+        return None
+    if len(ints) != n or (n and np.abs(ints).max() > COORD_LIMIT):
+        return None
+    values = ints.astype(np.float64)
+    if "-0" in joined:  # a written -0 keeps its sign, as float("-0") does
+        zeros = np.flatnonzero(ints == 0).tolist()
+        if zeros:
+            flat = joined.split(",")
+            for k in zeros:
+                if flat[k].lstrip().startswith("-"):
+                    values[k] = -0.0
+    return values
+
+
 def _kind(n: int, det: bool) -> BoxType | None:
     """The box type of ``n`` integer coordinates as the line parser decides it (no forced
     type); None where it would raise or re-read the numbers."""
@@ -60,9 +83,9 @@ def _det_confidence(tail: str, schema: DetSchema) -> tuple[bool, float | None]:
 
 
 def _values(rows: list[tuple[str, ...]]) -> tuple[FloatArray, list[int]] | None:
-    fields = [r[0].split(",") for r in rows]
-    values = int_floats([v for f in fields for v in f])
-    return None if values is None else (values, [len(f) for f in fields])
+    counts = [r[0].count(",") + 1 for r in rows]
+    values = scanned_floats(",".join([r[0] for r in rows]), sum(counts))
+    return None if values is None else (values, counts)
 
 
 def plain_polygons(

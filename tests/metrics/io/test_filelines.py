@@ -204,3 +204,29 @@ def test_scanning_skips_a_pattern_only_when_its_first_line_rules_it_out(data: by
     finally:
         filelines._first_fits = real
     assert fast == slow
+
+
+FIELD = st.one_of(
+    st.integers(-3000, 3000).map(str),
+    st.sampled_from(["-0", "0", "-00", "007", "999999999", "1000000001", "-1000000001"]),
+    st.sampled_from(["9" * 25, "-" + "9" * 25, "18446744073709551617"]),  # beyond 64 bits
+)
+BLANK = st.sampled_from(["", " ", "\t", "  ", "\f", "\v"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(BLANK, FIELD, BLANK), max_size=40))
+def test_scanned_fields_parse_as_each_integer_alone(fields: list[tuple[str, str, str]]) -> None:
+    """``scanned_floats`` (one numpy parse of the joined text, for the fields a scan regex
+    took) gives ``int_floats``'s floats, signs of zero included, and None where it does (a
+    number beyond ``COORD_LIMIT``, or too long for 64 bits)."""
+    from metrics.io.plainpoly import int_floats, scanned_floats
+
+    flat = [a + v + b for a, v, b in fields]
+    got, want = scanned_floats(",".join(flat), len(flat)), int_floats(flat)
+    if want is None:
+        assert got is None
+    else:
+        assert got is not None
+        assert got.tolist() == want.tolist()
+        assert [str(x) for x in got] == [str(x) for x in want]  # -0.0 stays -0.0
