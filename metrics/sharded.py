@@ -59,6 +59,9 @@ from metrics.tally import Tally
 PathLike = str | os.PathLike[str]
 S = TypeVar("S")
 T = TypeVar("T")
+# Detection files under this many bytes in all: one process keeps their scans between
+# finding the schema and reading (about 15 bytes held per byte of plain QUAD lines).
+_KEEP_SCANS = 8 * 2**20
 _Light = Literal["none", "lists", "evidence"]  # what a slice leaves out of a result it sends
 Kept = tuple[str, Tally, SampleResult | None]  # sample id, tally, light result (extras)
 
@@ -92,6 +95,7 @@ class _Job:
     reader_bad: frozenset[str]  # samples the pairing and the schema found errors in
     light: tuple[_Light, ...]  # per metric: what global_extras needs of each result
     full: bool  # send every sample's whole result (for --json / --csv)
+    scanned: Schema | None = None  # one process: the schema's scans and lines, read again
 
 
 @dataclass
@@ -140,7 +144,7 @@ def evaluate(
     forget_parsed()
     plan = plan_icdar(gt, det, gfound, dfound, gt_lines, images, opts)
     with pool.paused_gc():
-        schema, found = _schema(plan, workers)
+        schema, found, scanned = _schema(plan, workers)
         head = plan.problems_with(found)
         params = tuple(make_params(s, overrides.get(s.id)) for s in specs)
         job = _Job(
@@ -151,6 +155,7 @@ def evaluate(
             frozenset(p.sample_id for p in head if _error(p) and p.sample_id is not None),
             tuple(_light_kind(s) for s in specs),
             results,
+            scanned,
         )
         bounds = _bounds(len(plan.pairs), workers, _BLOCK)
         work = functools.partial(_part, job=job)
@@ -188,12 +193,17 @@ def _error(p: Problem) -> bool:
     return p.severity is Severity.ERROR
 
 
-def _schema(plan: IcdarPlan, workers: int) -> tuple[DetSchema, list[Problem]]:
+def _schema(plan: IcdarPlan, workers: int) -> tuple[DetSchema, list[Problem], Schema | None]:
     """The detection schema over every detection file (its problems in file order), the
-    files shared out like the samples."""
+    files shared out like the samples. In one process, a set whose detection files are
+    small (``_KEEP_SCANS``) keeps what finding it scanned and split, which reading uses
+    instead of scanning each file again."""
     members = plan.det_members
     if not members:
-        return find_schema((), plan.opts).schema, []
+        return find_schema((), plan.opts).schema, [], None
+    if workers == 1 and sum(len(m.data) for m in members) <= _KEEP_SCANS:
+        whole = find_schema(members, plan.opts)
+        return whole.schema, whole.problems, whole
     bounds = _bounds(len(members), workers, _BLOCK * 4)
     shapes = functools.partial(_shape, opts=plan.opts)
     found = _map(members, shapes, bounds, workers)
@@ -204,7 +214,7 @@ def _schema(plan: IcdarPlan, workers: int) -> tuple[DetSchema, list[Problem]]:
         confidence=confidence if conf is None else conf,
         transcription=transcription if text is None else text,
     )
-    return schema, [p for f in found for p in f.problems]
+    return schema, [p for f in found for p in f.problems], None
 
 
 def _shape(members: Sequence[Member], opts: LoadOptions) -> Schema:
@@ -217,7 +227,9 @@ def _shape(members: Sequence[Member], opts: LoadOptions) -> Schema:
 
 def _part(pairs: Sequence[Pair], job: _Job) -> _Part:
     """Read, check, validate and evaluate one slice of pairs."""
-    samples, read = read_pairs(job.plan, pairs, Schema(job.schema))
+    samples, read = read_pairs(job.plan, pairs, job.scanned or Schema(job.schema))
+    if job.scanned is not None:
+        job.scanned.forget(pairs)
     warnings = geometry_warnings(samples)
     bad_reader = set(job.reader_bad)
     bad_reader.update(p.sample_id for p in read if _error(p) and p.sample_id is not None)

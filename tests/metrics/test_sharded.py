@@ -61,11 +61,14 @@ def _compare(gt: Path, det: Path, metrics: list[str], policy: Policy, workers: i
         )
 
 
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("workers", [1, 2, 0])  # 0: one process, the scans not kept
 @pytest.mark.parametrize("policy", ["strict", "skip_sample"])
 def test_bad_inputs_give_the_same_problems_and_refusals(
-    tmp_path: Path, workers: int, policy: Policy
+    tmp_path: Path, workers: int, policy: Policy, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    if workers == 0:
+        monkeypatch.setattr(sharded, "_KEEP_SCANS", 0)
+        workers = 1
     gt, det = _files(40)
     gt["gt_img_3.txt"] = "1,2,3,abc\n" + GOOD  # a bad GT line
     gt["gt_img_7.txt"] = "0,0,10,0,0,10,10,10,bowtie\n"  # self-intersecting: a warning
@@ -74,6 +77,35 @@ def test_bad_inputs_give_the_same_problems_and_refusals(
     det["res_unmatched_x.txt"] = DET  # matches no GT file
     g, d = write_dir(tmp_path / "gt", gt), write_dir(tmp_path / "det", det)
     _compare(g, d, ["ic15_iou", "tiou", "cleval_det"], policy, workers)
+
+
+def test_one_process_scans_each_small_detection_file_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In one process, a small set's detection files are scanned once: finding the schema
+    keeps the scans for reading (a large set, or workers, scan again per slice)."""
+    from metrics.io import filelines, icdar_files, icdar_plan
+
+    gt, det = _files(12)
+    g, d = write_dir(tmp_path / "gt", gt), write_dir(tmp_path / "det", det)
+    scanned: list[bytes] = []
+    real = filelines.scan_plain
+
+    def counted(data: bytes) -> Any:
+        scanned.append(data)
+        return real(data)
+
+    for module in (filelines, icdar_files, icdar_plan):
+        if hasattr(module, "scan_plain"):
+            monkeypatch.setattr(module, "scan_plain", counted)
+    counts = []
+    for keep in (sharded._KEEP_SCANS, 0):
+        monkeypatch.setattr(sharded, "_KEEP_SCANS", keep)
+        scanned.clear()
+        got = sharded.evaluate(g, d, [resolve("tiou")], {}, workers=1)
+        assert got is not None and got.evaluations[0].summary is not None
+        counts.append(len(scanned))
+    assert counts == [24, 36]  # 12 GT + 12 detection files; then the detections twice
 
 
 @pytest.mark.parametrize("workers", [1, 2])
