@@ -66,6 +66,25 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
+@contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Ctrl-C (SIGINT) held back during the block, delivered when it ends. The workers fork
+    inside it: an interrupt that lands in fork's callbacks (``logging`` releasing its lock
+    in the parent) is printed as an ignored exception there and lost, so the command ran on.
+    A no-op off the main thread or where signals cannot be masked."""
+    import threading
+
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = mask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, old)
+
+
 def slice_bounds(n: int, workers: int, largest: int) -> list[tuple[int, int]]:
     """``[start, stop)`` of the slices: about ``_SLICES_PER_WORKER`` per process, at most
     ``largest`` samples each."""
@@ -147,7 +166,8 @@ def run_slices(
         ) as pool:
             try:
                 if context is not None:
-                    calls = [pool.submit(_forked_slice) for _ in bounds]
+                    with interrupts_held():  # the first call forks the workers
+                        calls = [pool.submit(_forked_slice) for _ in bounds]
                     return _claimed(samples, job, bounds, calls, progress, cancel)
                 futures = {
                     k: pool.submit(job, samples[a:b])

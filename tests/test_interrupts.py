@@ -113,3 +113,28 @@ def test_ctrl_c_during_report_is_never_lost(tmp_path: Path, delay: float) -> Non
     assert code == 130, err
     assert err.strip().splitlines()[-1] == "detlens: interrupted"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["det", "gt"]  # no report, no temp
+
+
+HELD = """
+import os, signal, sys, time
+from metrics.pool import interrupts_held
+signal.signal(signal.SIGINT, signal.default_int_handler)
+try:
+    with interrupts_held():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        print("inside", flush=True)
+except KeyboardInterrupt:
+    print("after", flush=True)
+"""
+
+
+def test_an_interrupt_while_the_workers_fork_comes_after_it() -> None:
+    """Ctrl-C is held back while the pool forks (raised inside fork's callbacks it was
+    printed as an ignored exception and lost) and delivered right after."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", HELD], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.split() == ["inside", "after"], done.stderr
+    assert "Traceback" not in done.stderr
