@@ -305,6 +305,8 @@ def main() -> None:
     parser.add_argument("--skip-dense", action="store_true")
     parser.add_argument("--skip-textocr", action="store_true")
     args = parser.parse_args()
+    if args.pairs is not None and args.pairs < 1:
+        parser.error("--pairs: give 1 or more")
     load = os.getloadavg()
     print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     if not args.skip_dense:
