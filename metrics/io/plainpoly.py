@@ -11,7 +11,10 @@ last numbers) returns None, and the file is read line by line.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
+import numpy.typing as npt
 
 from metrics.io.lines import _CONF, _NUM, COORD_LIMIT, DONT_CARE, DetSchema, dequote
 from metrics.model import BoxType, FloatArray, Instance
@@ -28,11 +31,7 @@ def int_floats(flat: list[str]) -> FloatArray | None:
         return None
     if len(ints) and np.abs(ints).max() > COORD_LIMIT:
         return None
-    values = ints.astype(np.float64)
-    for k in np.flatnonzero(ints == 0).tolist():
-        if flat[k].lstrip().startswith("-"):
-            values[k] = -0.0
-    return values
+    return _floats(ints, lambda: flat)
 
 
 def scanned_floats(joined: str, n: int) -> FloatArray | None:
@@ -47,14 +46,18 @@ def scanned_floats(joined: str, n: int) -> FloatArray | None:
         return None
     if len(ints) != n or (n and np.abs(ints).max() > COORD_LIMIT):
         return None
+    return _floats(ints, lambda: joined.split(",") if "-0" in joined else [])
+
+
+def _floats(ints: npt.NDArray[np.int64], fields: Callable[[], list[str]]) -> FloatArray:
+    """``ints`` as floats, a zero written ``-0`` in ``fields`` (asked for only when there is
+    a zero; empty: none is) keeping its sign, as ``float("-0")`` does."""
     values = ints.astype(np.float64)
-    if "-0" in joined:  # a written -0 keeps its sign, as float("-0") does
-        zeros = np.flatnonzero(ints == 0).tolist()
-        if zeros:
-            flat = joined.split(",")
-            for k in zeros:
-                if flat[k].lstrip().startswith("-"):
-                    values[k] = -0.0
+    zeros = np.flatnonzero(ints == 0).tolist()
+    written = fields() if zeros else []
+    for k in zeros if written else ():
+        if written[k].lstrip().startswith("-"):
+            values[k] = -0.0
     return values
 
 
