@@ -5,9 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+)
 from PySide6.QtGui import QColor
 
+from metrics.results import Evaluation
 from viewer.scene.row_lists import RowFilter, blank_rows
 from viewer.scene.rows import SampleRow, compare_row, sample_row, sorted_rows
 from viewer.session import Session
@@ -55,6 +62,8 @@ _COMPARE_FIELDS = ("hmean_b", "delta", "disagreement", "a_only", "b_only")
 HMEAN_COLUMN = 5
 DELTA_COLUMN = len(COLUMNS) + 1
 Index = QModelIndex | QPersistentModelIndex
+_PARTIAL = 4  # where the partial results stand in ``SampleTableModel._source``
+_PATCH_MAX = 64  # partial results beyond this many samples: the rows are made again
 _ROLES = {
     Qt.ItemDataRole.DisplayRole,
     Qt.ItemDataRole.ToolTipRole,
@@ -77,17 +86,35 @@ class SampleTableModel(QAbstractTableModel):
         self.shown: list[SampleRow] = []
         self.filter = RowFilter()
         self.sort_key: tuple[int, Qt.SortOrder] = (HMEAN_COLUMN, Qt.SortOrder.AscendingOrder)
-        self.row_of: dict[str, int] = {}  # sample id -> row shown
+        self._row_of: dict[str, int] | None = {}  # sample id -> row shown (made when asked)
         self._made: dict[str, tuple[object, object, SampleRow]] = {}  # id -> sample, result, row
         self._from: tuple[object, ...] | None = None  # what the rows were made from
         session.dataset_changed.connect(self.reload)
         session.results_changed.connect(self.reload)  # set_metric emits it too
         session.comparison_changed.connect(self.reload)
-        session.loading_changed.connect(lambda _: self.reload())  # the new set's ids, listed
+        session.loading_changed.connect(self._on_loading_changed)
 
     @property
     def focus(self) -> dict[str, int] | None:
         return self.filter.focus
+
+    def _on_loading_changed(self, on: bool) -> None:
+        """The new set's ids are listed while it is read. When reading ends the rows are
+        made after the events in hand: the dataset shown next (``set_dataset`` follows at
+        once) or, on bad input, the old one; not an empty table first (at 25,000 images each
+        reset holds the window)."""
+        if on:
+            self.reload()
+        else:
+            QTimer.singleShot(0, self.reload)
+
+    @property
+    def row_of(self) -> dict[str, int]:
+        """Sample id -> its row, made when first asked after the rows changed (at 25,000
+        rows a dictionary is ~6 ms, which every reset would otherwise pay)."""
+        if self._row_of is None:
+            self._row_of = {r.sample_id: k for k, r in enumerate(self.shown)}
+        return self._row_of
 
     def reload(self) -> None:
         """Rows from the current results: the evaluation worker's rows when the shown results
@@ -97,6 +124,8 @@ class SampleTableModel(QAbstractTableModel):
         if source is not None and _same(source, self._from):  # e.g. set_dataset's signals
             if self.shown:  # only the pending/not evaluated marks may change: repaint them
                 self.dataChanged.emit(self.index(0, 0), self.index(len(self.shown) - 1, 0))
+            return
+        if self._patch(source):
             return
         self._from = source
         self.beginResetModel()
@@ -117,6 +146,36 @@ class SampleTableModel(QAbstractTableModel):
             return (pending,)
         ev, part = a.evaluation(), a.partial.get(m)
         return (pending, s.dataset, m, ev, part, a.shown.get(m), a.store.ordered.get(m))
+
+    def _patch(self, source: tuple[object, ...] | None) -> bool:
+        """The current image's first result (only the partial results changed, no filter
+        on): its row is replaced where it stands, without re-sorting 25,000 rows on the UI
+        thread; the table is sorted again when the whole evaluation arrives. False when the
+        rows must be made again."""
+        old, s = self._from, self.session
+        if source is None or old is None or len(source) != len(old) or self.filter.active:
+            return False
+        pairs = enumerate(zip(source, old, strict=True))
+        if not all(x is y for k, (x, y) in pairs if k != _PARTIAL):
+            return False
+        part, ds = source[_PARTIAL], s.dataset
+        if not isinstance(part, Evaluation) or ds is None or len(part.results) > _PATCH_MAX:
+            return False
+        a = s.a
+        made = a.store.rows.get(s.metric or "", {}) if a is not None else {}
+        changed = []
+        for sid in part.results:
+            row = self.row_of.get(sid)
+            if row is None:
+                return False
+            changed.append((row, self._row(ds[sid], made)))  # a listed row: ds has it
+        self._from = source
+        for row, new in changed:
+            self.shown[row] = new
+            if self.rows is not self.shown:
+                self.rows[row] = new
+            self.dataChanged.emit(self.index(row, 0), self.index(row, self.columnCount() - 1))
+        return True
 
     def _base(self) -> list[SampleRow]:
         s = self.session
@@ -173,7 +232,7 @@ class SampleTableModel(QAbstractTableModel):
         descending = order == Qt.SortOrder.DescendingOrder
         self.rows = sorted_rows(self.rows, field, descending=descending, focus=self.focus)
         self.shown = self.filter.apply(self.rows)
-        self.row_of = {r.sample_id: k for k, r in enumerate(self.shown)}
+        self._row_of = None
 
     def fields(self) -> tuple[str, ...]:
         return _FIELDS + (_COMPARE_FIELDS if self.session.comparing() else ())
