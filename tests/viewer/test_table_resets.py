@@ -134,3 +134,21 @@ def test_opening_a_set_never_shows_an_empty_table(qtbot, tmp_path: Path) -> None
     bad = tmp_path / "b" / "missing.zip"
     assert not w.open_paths(DatasetPaths(str(bad), str(bad)))
     qtbot.waitUntil(lambda: sorted(r.sample_id for r in model.shown) == ids, timeout=5000)
+
+
+def test_the_column_fit_is_as_wide_as_qts(qtbot, tmp_path: Path) -> None:
+    """``_fit_columns`` (a dozen calls into Qt) gives each shown column at least the width
+    Qt's own ``resizeColumnsToContents`` gives it, and hardly more: nothing is cut."""
+    w = MainWindow(restore_layout=False)
+    qtbot.addWidget(w)
+    w.show()
+    assert w.open_paths(_set(tmp_path, images=12))
+    wait_evaluated(qtbot, w.session)
+    panel, view = w.samples, w.samples.view
+    shown = [c for c in range(panel.model.columnCount()) if not view.isColumnHidden(c)]
+    assert len(shown) >= 6
+    panel._fit_columns()
+    ours = [view.columnWidth(c) for c in shown]
+    view.resizeColumnsToContents()
+    qts = [view.columnWidth(c) for c in shown]
+    assert all(q <= o <= q + 8 for o, q in zip(ours, qts, strict=True)), (ours, qts)

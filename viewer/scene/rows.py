@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from operator import attrgetter
 
 import numpy as np
 
@@ -125,7 +126,9 @@ def sorted_rows(
         return sorted(rows, key=lambda r: focus.get(r.sample_id, len(focus)))
     if field is None:
         return list(rows)
-    keys = [getattr(r, field) for r in rows]
+    keys = list(map(attrgetter(field), rows))
+    if keys.count(None) == len(keys):  # nothing known yet (a set being read or evaluated)
+        return list(rows)
     if field == "sample_id":
         perm = sorted(range(len(keys)), key=keys.__getitem__, reverse=descending)
         return [rows[k] for k in perm]

@@ -3,6 +3,7 @@ and filtered as whole row lists (``viewer.scene.row_lists``)."""
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from PySide6.QtCore import (
@@ -62,6 +63,7 @@ _COMPARE_FIELDS = ("hmean_b", "delta", "disagreement", "a_only", "b_only")
 HMEAN_COLUMN = 5
 DELTA_COLUMN = len(COLUMNS) + 1
 Index = QModelIndex | QPersistentModelIndex
+_SAMPLE_ID = attrgetter("sample_id")
 _PARTIAL = 4  # where the partial results stand in ``SampleTableModel._source``
 _PATCH_MAX = 64  # partial results beyond this many samples: the rows are made again
 _ROLES = {
@@ -113,7 +115,8 @@ class SampleTableModel(QAbstractTableModel):
         """Sample id -> its row, made when first asked after the rows changed (at 25,000
         rows a dictionary is ~6 ms, which every reset would otherwise pay)."""
         if self._row_of is None:
-            self._row_of = {r.sample_id: k for k, r in enumerate(self.shown)}
+            ids = map(_SAMPLE_ID, self.shown)
+            self._row_of = dict(zip(ids, range(len(self.shown)), strict=True))
         return self._row_of
 
     def reload(self) -> None:
@@ -273,6 +276,14 @@ class SampleTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.BackgroundRole and value is not None:
             return _background(field, float(value)) if field in ("hmean", "delta") else None
         return None
+
+    def texts(self, column: int, count: int) -> list[str]:
+        """What the first ``count`` rows show in ``column`` (for fitting its width)."""
+        fields = self.fields()
+        if not 0 <= column < len(fields):
+            return []
+        field = fields[column]
+        return [self._text(field, getattr(r, field), column) for r in self.shown[:count]]
 
     def _text(self, field: str, value: Any, column: int) -> str:
         if isinstance(value, float):

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLineEdit,
     QPushButton,
+    QStyle,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -38,6 +39,9 @@ from viewer.widgets.sample_model import (
 __all__ = ["COLUMNS", "HMEAN_COLUMN", "SampleTableModel", "SampleTablePanel"]
 
 
+FIT_ROWS = 40  # the rows a column's width is fitted to (a double click on its edge too)
+
+
 class SampleTablePanel(QWidget):
     """Table plus its filters; selecting a row opens that sample."""
 
@@ -56,7 +60,7 @@ class SampleTablePanel(QWidget):
         # sizes from the first rows only, fitted in _hide_empty_counts (ResizeToContents
         # measured at every reset, which blocked the window for seconds at 5,000 images)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setResizeContentsPrecision(40)
+        header.setResizeContentsPrecision(FIT_ROWS)
         self.filter_edit = QLineEdit(placeholderText="filter sample id… or attribute=value")
         self.filter_edit.textChanged.connect(self._on_filter_text_changed)
         session.dataset_changed.connect(self._on_session_dataset_changed)
@@ -147,7 +151,8 @@ class SampleTablePanel(QWidget):
         rows, fields = self.model.rows, self.model.fields()
         hidden = []
         for col in range(FIRST_COUNT_COLUMN, len(COLUMNS)):
-            empty = bool(rows) and not any_nonzero(rows, fields[col])
+            # a set being read: its listed rows know no count yet
+            empty = bool(rows) and (s.loading or not any_nonzero(rows, fields[col]))
             hidden.append(empty)
             if self.view.isColumnHidden(col) != empty:  # each call lays the table out again
                 self.view.setColumnHidden(col, empty)
@@ -157,7 +162,25 @@ class SampleTablePanel(QWidget):
         sized = (tuple(hidden), len(fields), bool(rows), s.metric if done else None, done)
         if sized != self._sized:
             self._sized = sized
-            self.view.resizeColumnsToContents()
+            self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """Each shown column as wide as its header or the widest text of its first rows.
+
+        What ``resizeColumnsToContents`` does, with a dozen calls into Qt instead of one
+        callback per cell and role: while a worker thread reads or evaluates a set, each
+        callback waited for the interpreter (a fit took 30-46 ms instead of 8 at 25,000
+        images)."""
+        view, header = self.view, self.view.horizontalHeader()
+        fm = view.fontMetrics()
+        margin = 2 * (view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1)
+        margin += 2 if view.showGrid() else 1  # as Qt's fit: the grid line, a rounding pixel
+        for col in range(self.model.columnCount()):
+            if view.isColumnHidden(col):
+                continue
+            texts = sorted(set(self.model.texts(col, FIT_ROWS)), key=len, reverse=True)
+            cells = max((fm.horizontalAdvance(t) for t in texts[:3]), default=0) + margin
+            view.setColumnWidth(col, max(cells, header.sectionSizeHint(col)))
 
     def _publish_visible(self, *_: object) -> None:
         self.session.set_visible(self.visible_ids())
