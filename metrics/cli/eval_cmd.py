@@ -8,6 +8,7 @@ dataset is loaded here and ``runner.run`` evaluates it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
@@ -188,17 +189,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not specs:
         raise UserError("no metric applies to these inputs")
     bar = None if args.quiet else ProgressBar()
-    evals, seen = analysis.evaluate(
-        ds,
-        specs,
-        overrides,
-        thresholds,
-        policy=args.policy,
-        workers=max(1, args.workers),
-        progress=bar,
-        lenient=lenient,
-        validated=validated,
-    )
+    with _summary_only(args):
+        evals, seen = analysis.evaluate(
+            ds,
+            specs,
+            overrides,
+            thresholds,
+            policy=args.policy,
+            workers=max(1, args.workers),
+            progress=bar,
+            lenient=lenient,
+            validated=validated,
+        )
     if not args.quiet:
         _report(ds.problems, ds.facts, evals, left_out=left_out)
         if auto:
@@ -211,6 +213,17 @@ def cmd_eval(args: argparse.Namespace) -> int:
     analysis.after(args, evals, seen, overrides)
     _write_outputs(args, evals)
     return 0
+
+
+def _summary_only(args: argparse.Namespace) -> contextlib.AbstractContextManager[None]:
+    """``metrics.detail.tallies_only`` when nothing of this run reads a result's GT list or
+    match records (no --json, --csv, --instances, --sweep or --attribution): the summary
+    table alone, e.g. ``--metric all``."""
+    from metrics import detail
+
+    if args.json or args.csv or args.instances or args.sweep or args.attribution:
+        return contextlib.nullcontext()
+    return detail.tallies_only()
 
 
 def _sharded(args: argparse.Namespace) -> bool:

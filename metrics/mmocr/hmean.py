@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from metrics import detail
 from metrics.evidence import Absorbed, SweepEvidence
 from metrics.matching import best_in_matrix, greedy_cells, maximum_matching
 from metrics.mmocr.geometry import IGNORE_EPS, SampleAreas, block_areas
@@ -166,7 +167,8 @@ def _base(
     g_idx, g_val = (x.tolist() for x in best_in_matrix(a.iou, counted, axis=1))
     d_idx, d_val = (x.tolist() for x in best_in_matrix(a.iou, care, axis=0))
     gt = []
-    for i, (is_dc, is_removed) in enumerate(zip(dc.tolist(), removed.tolist(), strict=True)):
+    flags = zip(dc.tolist(), removed.tolist(), strict=True) if detail.instance_lists() else ()
+    for i, (is_dc, is_removed) in enumerate(flags):  # none in a summary-only run
         if is_dc or is_removed:
             values = {"removed_lt3pts": 1.0} if is_removed else {}
             gt.append(InstanceResult(i, Verdict.DONT_CARE, values=values))

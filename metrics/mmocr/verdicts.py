@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from metrics import detail
 from metrics.evidence import SweepEvidence
 from metrics.results import (
     InstanceResult,
@@ -55,6 +56,7 @@ def _det(base: InstanceResult, partner: int | None, counted: bool, score: float)
 def compose(r: SampleResult, ev: SweepEvidence, k: int) -> SampleResult:
     """``r`` shown at ``thresholds[k]``: dets under it are don't-care (not counted)."""
     tally = r.tally
+    lists = detail.instance_lists()  # False: a summary-only run keeps no match records
     if not isinstance(tally, SweepTally):
         raise TypeError("a sweep result needs a SweepTally")
     pairs = ev.pairs[k] if ev.pairs else ()
@@ -65,6 +67,7 @@ def compose(r: SampleResult, ev: SweepEvidence, k: int) -> SampleResult:
     matches = tuple(
         MatchRecord(MatchKind.ONE_TO_ONE, (i,), (j,), values={"iou": v})
         for (i, j), v in zip(pairs, ev.pair_iou[k] if ev.pair_iou else (), strict=True)
+        if lists
     )
     extra = {
         "num_gt_care": tally.n_gt_care,
