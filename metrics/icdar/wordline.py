@@ -234,15 +234,17 @@ def result(
     n_det = int(np.count_nonzero(~dc_file))
     if metric == "wordline_iou":
         rc = pc = float(st.matched_count)
+        gt_credit, det_credit = origin_credits(st)
     else:
         rc, pc = st.recall_credit, st.precision_credit
+        gt_credit, det_credit = st.gt_credit, st.det_credit
     recall, precision, h = per_image_rule(n_gt, n_det, rc, pc)
     lists = detail.instance_lists()  # False: no GT results and no match records
     gt = tuple(
         _instance(
             i,
             gt_dc[i] and i not in st.gt_partner,
-            st.gt_credit,
+            gt_credit,
             st.gt_partner,
             Verdict.MISSED,
         )
@@ -250,7 +252,7 @@ def result(
         if lists
     )
     det = tuple(
-        _instance(j, bool(dc_file[j]), st.det_credit, st.det_partner, Verdict.FALSE_POSITIVE)
+        _instance(j, bool(dc_file[j]), det_credit, st.det_partner, Verdict.FALSE_POSITIVE)
         for j in range(len(sample.det))
     )
     return SampleResult(
@@ -265,6 +267,21 @@ def result(
         matches=tuple(st.records) if lists else (),
         extra={"num_gt_care": n_gt, "num_det_care": n_det, "num_matched": st.matched_count},
     )
+
+
+def origin_credits(st: State) -> tuple[dict[int, float], dict[int, float]]:
+    """What each word and detection counts for in ``wordline_iou`` ("Origin": R and P count
+    matches): every matched detection 1; a word matched in the word stage 1; the words a
+    text-line match covers share its one match (W1: 1/n each for n words, so they show as
+    credited in part). The TIoU credits of ``st`` are ``wordline_tiou``'s."""
+    gt: dict[int, float] = {}
+    det: dict[int, float] = {}
+    for rec in st.records:
+        for w in rec.gt:
+            gt[w] = gt.get(w, 0.0) + 1.0 / len(rec.gt)
+        for j in rec.det:
+            det[j] = 1.0
+    return gt, det
 
 
 def _instance(

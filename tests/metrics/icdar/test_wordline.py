@@ -53,3 +53,32 @@ def test_partly_covered_line_leaves_words_for_word_stage() -> None:  # 3.10 E8
     o, r = wl(s, "iou"), wl(s)
     assert (o.recall, o.precision) == pytest.approx((2 / 3, 1.0))
     assert (r.recall, r.precision) == pytest.approx((2 / 3, 0.875))
+
+
+def _verdicts(r):
+    return [(x.verdict.value, round(x.credit, 6)) for x in r.gt], [
+        (x.verdict.value, round(x.credit, 6)) for x in r.det
+    ]
+
+
+def test_origin_instances_count_matches_not_tiou_credits() -> None:
+    """``wordline_iou`` shows what its R and P count: a matched detection 1 (not its TIoU
+    precision), the words of a matched line sharing its one match (W1); ``wordline_tiou``
+    shows the TIoU credits (E6, E8)."""
+    e6 = sample(gts(W0, W1), dets(T0), lines=[quad(T0, "line")])
+    gt, det = _verdicts(wl(e6, "iou"))
+    assert gt == [("partial", 0.5), ("partial", 0.5)] and det == [("matched", 1.0)]
+    gt, det = _verdicts(wl(e6))
+    assert gt == [("matched", 1.0), ("matched", 1.0)] and det == [("matched", 1.0)]
+    e8 = sample(
+        gts(W0, W1, ("300,0,400,0,400,20,300,20", "XYZ")),
+        dets("0,0,150,0,150,20,0,20", "300,0,400,0,400,20,300,20"),
+        lines=[quad(T0, "line")],
+    )
+    o = wl(e8, "iou")
+    gt, det = _verdicts(o)
+    assert gt == [("matched", 1.0), ("missed", 0.0), ("matched", 1.0)]
+    assert det == [("matched", 1.0), ("matched", 1.0)]
+    assert sum(x.credit for x in o.gt) == o.tally.recall_credit == 2  # type: ignore[union-attr]
+    gt, det = _verdicts(wl(e8))
+    assert det == [("partial", 0.75), ("matched", 1.0)]
