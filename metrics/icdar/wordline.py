@@ -15,6 +15,7 @@ marks at most one detection per entry (W6); a word can be credited twice (W7).
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -264,9 +265,17 @@ def result(
         tally=credit_tally(n_gt, n_det, rc, pc, n_matched=st.matched_count),
         gt=gt,
         det=det,
-        matches=tuple(st.records) if lists else (),
+        matches=_records(st, metric) if lists else (),
         extra={"num_gt_care": n_gt, "num_det_care": n_det, "num_matched": st.matched_count},
     )
+
+
+def _records(st: State, metric: str) -> tuple[MatchRecord, ...]:
+    """The match records; ``wordline_iou``'s without TIoU's cut and outlier regions (its
+    score takes no TIoU penalty: nothing to draw, as for ``ic15_iou``)."""
+    if metric != "wordline_iou":
+        return tuple(st.records)
+    return tuple(dataclasses.replace(r, regions={}) if r.regions else r for r in st.records)
 
 
 def origin_credits(st: State) -> tuple[dict[int, float], dict[int, float]]:

@@ -220,7 +220,8 @@ def evaluate_batch(
     det_ok[list(matched)] = False
     iou = pair_iou(f.inter, f.g_area[f.pi], f.d_area[f.pj])
     m = greedy_pairs(f.pi, f.pj, iou, rank, gt_ok, det_ok, params.iou_threshold)
-    drawn = detail.instance_lists()  # a summary-only run: the records carry no regions
+    # regions: not in a summary-only run, nor for wordline_iou (no TIoU penalty to draw)
+    drawn = detail.instance_lists() and metric == "wordline_tiou"
     score: Score = "tiou" if tiou else "iou"
     mt = match_numbers(f, Pairs(f.pi, f.pj, f.inter, iou), m, g_dc, score, b.opts, drawn)
     words = _Words(mt.gi, mt.dj, _columns(mt.values), mt.others, mt.cut, mt.outlier)

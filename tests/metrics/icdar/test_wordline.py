@@ -82,3 +82,12 @@ def test_origin_instances_count_matches_not_tiou_credits() -> None:
     assert sum(x.credit for x in o.gt) == o.tally.recall_credit == 2  # type: ignore[union-attr]
     gt, det = _verdicts(wl(e8))
     assert det == [("partial", 0.75), ("matched", 1.0)]
+    cut = sample(  # E8 with D1 cut short: its word match takes a TIoU penalty
+        gts(W0, W1, ("300,0,400,0,400,20,300,20", "XYZ")),
+        dets("0,0,150,0,150,20,0,20", "310,0,400,0,400,20,310,20"),
+        lines=[quad(T0, "line")],
+    )
+    o, r = wl(cut, "iou"), wl(cut)
+    assert r.matches[1].regions and not o.matches[1].regions  # drawn for TIoU only
+    assert [m.values for m in r.matches] == [m.values for m in o.matches]  # same evidence
+    assert _verdicts(o)[1][1] == ("matched", 1.0) and _verdicts(r)[1][1][0] == "partial"
