@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from metrics.analysis.bootstrap import Bootstrap, paired
+from metrics.cli.coverage import GT_LINES_HELP, need_gt_lines
 from metrics.compare import Comparison, compare, comparison_dict
 from metrics.demo import demo_paths
 from metrics.io.atomic import atomic_write, output_problem
@@ -34,6 +35,7 @@ def add_compare_command(sub: Any) -> None:
     )
     p.add_argument("--gt", help="GT zip or folder")
     p.add_argument("--det", action="append", default=[], help="detection zip or folder (1 or 2)")
+    p.add_argument("--gt-lines", help=GT_LINES_HELP)
     p.add_argument("--metric", action="append", default=[], help="metric id (1 or 2)")
     p.add_argument("--name", action="append", default=[], help="display names of A and B")
     p.add_argument("--top", type=int, default=20, help="images to list (default 20)")
@@ -68,12 +70,14 @@ def _inputs(args: argparse.Namespace) -> tuple[str, list[str]]:
 def _evaluations(args: argparse.Namespace) -> tuple[Evaluation, Evaluation, str, str]:
     gt, dets = _inputs(args)
     metrics = [resolve(m).id for m in args.metric] or ["ic15_iou"]
+    need_gt_lines([resolve(m) for m in metrics], args.gt_lines)
+    lines = args.gt_lines
     if len(dets) == 2 and len(metrics) == 1:
         taken: set[str] = set()
         names = [_name(d, taken) for d in dets]
-        evs = [run(load_dataset(gt, d), [resolve(metrics[0])])[0] for d in dets]
+        evs = [run(load_dataset(gt, d, gt_lines=lines), [resolve(metrics[0])])[0] for d in dets]
     elif len(dets) == 1 and len(metrics) == 2:
-        ds: Dataset = load_dataset(gt, dets[0])
+        ds: Dataset = load_dataset(gt, dets[0], gt_lines=lines)
         evs = run(ds, [resolve(m) for m in metrics])
         names = metrics
     else:

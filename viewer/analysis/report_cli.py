@@ -16,12 +16,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from metrics.cli.coverage import GT_LINES_HELP, need_gt_lines, say_skipped
 from metrics.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.model import InputError
 from metrics.progress import ProgressBar
 from metrics.registry import make_params, parse_sets, resolve
-from metrics.runner import plan_all, run
+from metrics.runner import Plan, plan_all, run
 from viewer.interrupts import Interrupts, guarded, headless_qt
 
 
@@ -35,6 +36,7 @@ def add_report_command(sub: Any) -> None:
     p.add_argument("--gt", help="GT zip or folder")
     p.add_argument("--det", action="append", default=[], help="detections (1 or 2)")
     p.add_argument("--images", help="image folder (optional)")
+    p.add_argument("--gt-lines", help=GT_LINES_HELP)
     p.add_argument("--metric", action="append", default=[], help="metric id (repeatable)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--worst", type=int, default=8, help="worst images shown (default 8)")
@@ -82,6 +84,15 @@ def _replace(tmp: Path, out: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
+def _left_out(plan: Plan) -> None:
+    """The named metrics that do not apply to the data are each said; with none left the
+    report is refused (an empty report would look like a result)."""
+    for mid, why in plan.left_out.items():
+        if not plan.specs:
+            raise InputError([], f"nothing to report: {mid} left out: {why}")
+        print(f"warning: {mid} left out: {why}", file=sys.stderr)
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     return guarded(lambda interrupts: _report(args, interrupts))  # Ctrl-C never lost
 
@@ -96,14 +107,17 @@ def _report(args: argparse.Namespace, interrupts: Interrupts) -> int:
     interrupts.check()
     gt, dets, images = _inputs(args)
     out = Path(args.out)
-    check_out(out, [gt, *dets] + ([images] if images else []))
+    lines = [args.gt_lines] if args.gt_lines else []
+    check_out(out, [gt, *dets, *lines] + ([images] if images else []))
     if args.worst < 0:
         raise InputError([], "--worst must be 0 or more")
+    named = [resolve(m) for m in args.metric]
+    need_gt_lines(named, args.gt_lines)
     with interrupts.direct():
-        datasets = [load_dataset(gt, d, images=images) for d in dets]
-    if args.metric:
-        specs = [resolve(m) for m in args.metric]
-        plan = plan_all(datasets[0], specs)
+        datasets = [load_dataset(gt, d, gt_lines=args.gt_lines, images=images) for d in dets]
+    if named:
+        plan = plan_all(datasets[0], named)
+        _left_out(plan)
     else:
         plan = plan_all(datasets[0], [resolve(m) for m in ("tiou", "curved_tiou", "ic15_iou")])
         plan = plan_all(datasets[0], plan.specs[:1] or [resolve("cleval_det")])
@@ -119,6 +133,8 @@ def _report(args: argparse.Namespace, interrupts: Interrupts) -> int:
     for spec in plan.specs:
         with interrupts.direct():
             evs = [run(ds, [spec], overrides, policy="skip_sample")[0] for ds in datasets]
+        for note in say_skipped(evs, datasets, names):
+            print(f"warning: {note}", file=sys.stderr)
         jobs.append(Job(spec.id, make_params(spec, overrides.get(spec.id)), evs))
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp."))

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from metrics.cli.coverage import GT_LINES_HELP, need_gt_lines, say_skipped
 from metrics.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.model import Dataset, InputError, Sample
@@ -29,6 +30,7 @@ def add_export_command(sub: Any) -> None:
     p.add_argument("--gt", help="GT zip or folder (default: the demo data)")
     p.add_argument("--det", action="append", default=[], help="detections (1 or 2)")
     p.add_argument("--images", help="image folder")
+    p.add_argument("--gt-lines", help=GT_LINES_HELP)
     p.add_argument("--metric", default="tiou", help="metric id (default tiou)")
     p.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE", help="metric parameter"
@@ -101,14 +103,17 @@ def _export(args: argparse.Namespace, interrupts: Interrupts) -> int:
     if not 1 <= len(dets) <= 2:
         raise InputError([], "give one or two --det")
     out = Path(args.out)
-    _check_out(out, [gt, *dets] + ([images] if images else []), args.allow_next_to_inputs)
+    lines = [args.gt_lines] if args.gt_lines else []
+    inputs = [gt, *dets, *lines] + ([images] if images else [])
+    _check_out(out, inputs, args.allow_next_to_inputs)
     spec = resolve(args.metric)
+    need_gt_lines([spec], args.gt_lines)
     try:
         overrides = parse_sets(args.set, [spec])[spec.id]
     except ValueError as exc:
         raise InputError([], exc.args[0]) from None
     params = make_params(spec, overrides)
-    datasets = [load_dataset(gt, d, images=images) for d in dets]
+    datasets = [load_dataset(gt, d, gt_lines=args.gt_lines, images=images) for d in dets]
     interrupts.check()
     try:
         evals = [
@@ -118,6 +123,8 @@ def _export(args: argparse.Namespace, interrupts: Interrupts) -> int:
     except Cancelled:
         raise KeyboardInterrupt from None
     names = [Path(d).name.removesuffix(".zip") for d in dets]
+    for note in say_skipped(evals, datasets, names):  # skipped images drawn unevaluated
+        print(f"warning: {note}", file=sys.stderr)
     layers = frozenset(x.strip() for x in args.layers.split(",")) if args.layers else DEFAULT_LAYERS
     unknown = set(layers) - set(LAYER_KEYS)
     if unknown:

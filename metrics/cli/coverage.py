@@ -1,0 +1,46 @@
+"""What a command that evaluates (``compare``, ``export``, ``report``) says about what it
+could not evaluate: a metric that needs the text-line GT without ``--gt-lines`` is an option
+mistake, and images a metric skipped (``policy="skip_sample"``) are named with the first
+reason, or refuse the command when none is left; never a silent empty result."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from metrics.model import Dataset, InputError, Severity
+from metrics.registry import MetricSpec
+from metrics.results import Evaluation
+
+GT_LINES_HELP = "text-line GT (wordline_* metrics), any GT format"
+
+
+def need_gt_lines(specs: Sequence[MetricSpec], gt_lines: str | None) -> None:
+    """A metric scored on text lines without them: one line, exit 2 (as ``eval``)."""
+    for s in specs:
+        if s.needs_gt_lines and gt_lines is None:
+            raise InputError([], f"{s.id} needs the text-line GT: add --gt-lines PATH")
+
+
+def skipped_note(ev: Evaluation, ds: Dataset, name: str) -> str | None:
+    """ "METRIC on NAME: K of N images skipped; first: FILE:LINE: why" (None: none skipped)."""
+    if not ev.excluded:
+        return None
+    first = next((p for p in ev.problems if p.severity is Severity.ERROR), None)
+    why = f"; first: {first}" if first is not None else ""
+    return f"{ev.metric} on {name}: {len(ev.excluded)} of {len(ds)} images skipped{why}"
+
+
+def say_skipped(
+    evals: Sequence[Evaluation], datasets: Sequence[Dataset], names: Sequence[str]
+) -> list[str]:
+    """The skipped-images notes of each evaluation; refuses (``InputError``) when a metric
+    evaluated no image of a set."""
+    notes = []
+    for ev, ds, name in zip(evals, datasets, names, strict=True):
+        note = skipped_note(ev, ds, name)
+        if note is None:
+            continue
+        if len(ev.excluded) >= len(ds):
+            raise InputError([], f"nothing evaluated: {note}")
+        notes.append(note)
+    return notes

@@ -1,0 +1,86 @@
+"""``export``, ``report`` and ``compare`` say what they could not evaluate: a word +
+text-line metric without ``--gt-lines`` is an option mistake (exit 2, one line, as ``eval``),
+skipped images are named with the first reason, and a metric that evaluates no image refuses
+the command instead of writing pictures or a report of nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from metrics.cli.main import main
+from tests.support import write_zip
+
+QUADS = "0,0,40,0,40,20,0,20,abc\n60,0,99,0,99,20,60,20,de\n"
+LINE = "0,0,99,0,99,20,0,20,abc de\n"
+
+
+def _set(tmp_path: Path, bad_det: bool = False) -> dict[str, str]:
+    gt = {f"gt_img_{k}.txt": QUADS for k in range(3)}
+    det = {f"res_img_{k}.txt": "1,0,41,0,41,21,1,21\n" for k in range(3)}
+    if bad_det:
+        det["res_img_1.txt"] = "1,0,41,0,41\n"  # too few coordinates
+    return {
+        "gt": str(write_zip(tmp_path / "gt.zip", gt)),
+        "det": str(write_zip(tmp_path / "det.zip", det)),
+        "lines": str(write_zip(tmp_path / "lines.zip", dict.fromkeys(gt, LINE))),
+    }
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(args)
+    return code, capsys.readouterr().err.strip()
+
+
+@pytest.mark.parametrize("command", ["export", "report", "compare"])
+def test_a_text_line_metric_needs_the_text_lines(
+    command: str, qtbot, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    s = _set(tmp_path)
+    args = [command, "--gt", s["gt"], "--det", s["det"], "--metric", "wordline_iou"]
+    if command == "compare":
+        args += ["--det", s["det"], "--resamples", "0"]
+    else:
+        args += ["--out", str(tmp_path / "out")]
+    code, err = _run(args, capsys)
+    assert code == 2 and err.count("\n") == 0
+    assert "wordline_iou needs the text-line GT: add --gt-lines PATH" in err
+    assert not (tmp_path / "out").exists()
+    assert main([*args, "--gt-lines", s["lines"]]) == 0
+
+
+def test_export_refuses_a_metric_that_evaluates_no_image(
+    qtbot, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    s = _set(tmp_path)
+    out = tmp_path / "out"
+    args = ["export", "--gt", s["gt"], "--det", s["det"], "--metric", "deteval", "--out", str(out)]
+    code, err = _run(args, capsys)
+    assert code == 2 and err.count("\n") == 0, err
+    assert "nothing evaluated: deteval on det: 3 of 3 images skipped; first: " in err
+    assert "gt.zip:gt_img_0.txt:1" in err and not out.exists()
+
+
+def test_export_names_the_images_it_skipped(
+    qtbot, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    s = _set(tmp_path, bad_det=True)
+    out = tmp_path / "out"
+    args = ["export", "--gt", s["gt"], "--det", s["det"], "--metric", "tiou", "--out", str(out)]
+    code, err = _run(args, capsys)
+    assert code == 0 and (out / "index.html").exists()
+    assert "warning: tiou on det: 1 of 3 images skipped; first: det.zip:res_img_1.txt:1" in err
+
+
+def test_report_says_which_named_metrics_it_left_out(
+    qtbot, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    s = _set(tmp_path)
+    base = ["report", "--gt", s["gt"], "--det", s["det"], "--metric", "deteval"]
+    code, err = _run([*base, "--out", str(tmp_path / "a")], capsys)
+    assert code == 2 and err.count("\n") == 0 and "nothing to report: deteval left out" in err
+    assert not (tmp_path / "a").exists()
+    code, err = _run([*base, "--metric", "tiou", "--out", str(tmp_path / "b")], capsys)
+    assert code == 0 and "warning: deteval left out: " in err
+    assert (tmp_path / "b" / "report.json").exists()
