@@ -17,19 +17,8 @@ from metrics.io.reader import load_dataset
 from metrics.io.writers import jsonable
 from metrics.registry import resolve
 from metrics.runner import run
+from tests.metrics.mmocr.test_sweep_runner import DET, GT
 from tests.support import write_zip
-
-GT = {
-    f"gt_img_{k}.txt": "0,0,10,0,10,10,0,10,word\n20,0,30,0,30,10,20,10,word\n"
-    "40,0,50,0,50,10,40,10,###\n"
-    for k in range(1, 7)
-}
-SCORES = [0.35, 0.95, 0.45, 0.75, 0.3, 0.9]
-DET = {
-    f"res_img_{k}.txt": f"0,0,10,0,10,10,0,10,{s}\n21,0,31,0,31,10,21,10,{SCORES[-k]}\n"
-    "60,60,70,60,70,70,60,70,0.31\n40,0,50,0,50,10,40,10,0.99\n"
-    for k, s in enumerate(SCORES, start=1)
-}
 
 
 def _lists_seen(monkeypatch: pytest.MonkeyPatch) -> list[bool]:

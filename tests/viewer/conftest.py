@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -26,3 +28,22 @@ def window(qtbot) -> Iterator[MainWindow]:
     wait_evaluated(qtbot, w.session)
     yield w
     w.session.cancel()
+
+
+@pytest.fixture
+def hold_whole_set(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
+    """The viewer's evaluation of a whole set waits until the event is set (the current
+    image's own run goes through): what the window shows before the set's results."""
+    import viewer.workers as workers
+
+    release = threading.Event()
+    real_run = workers.run
+
+    def held_run(ds: Any, *args: Any, **kwargs: Any) -> Any:
+        if len(ds) > 1:
+            release.wait(30)
+        return real_run(ds, *args, **kwargs)
+
+    monkeypatch.setattr(workers, "run", held_run)
+    yield release
+    release.set()

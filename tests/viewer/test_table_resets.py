@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import Qt
 
-from tests.support import wait_evaluated, write_zip
+from tests.support import wait_evaluated
+from tests.viewer.test_table_while_loading import _set
 from viewer.main_window import MainWindow
 from viewer.paths import DatasetPaths
 from viewer.widgets.sample_table import COLUMNS
@@ -18,35 +18,17 @@ from viewer.widgets.sample_table import COLUMNS
 R = COLUMNS.index("R")
 
 
-def _set(tmp_path: Path, images: int = 6) -> DatasetPaths:
-    gt, det = {}, {}
-    for k in range(images):
-        gt[f"gt_img_{k}.txt"] = "0,0,40,0,40,20,0,20,abc\n60,0,99,0,99,20,60,20,de\n"
-        det[f"res_img_{k}.txt"] = "1,0,41,0,41,21,1,21\n" if k % 2 else "200,0,240,0,240,9,200,9\n"
-    return DatasetPaths(
-        str(write_zip(tmp_path / "gt.zip", gt)), str(write_zip(tmp_path / "det.zip", det))
-    )
-
-
 def _text(w: MainWindow, row: int, column: int) -> str:
     m = w.samples.model
     return str(m.data(m.index(row, column), Qt.ItemDataRole.DisplayRole))
 
 
-def test_the_first_result_is_patched_into_its_row(qtbot, tmp_path: Path, monkeypatch) -> None:
+def test_the_first_result_is_patched_into_its_row(
+    qtbot, tmp_path: Path, hold_whole_set: threading.Event
+) -> None:
     """The current image's result arrives before the set's: its row shows its scores where it
     stands (no reset, the selection stays); the whole evaluation then sorts the table."""
-    import viewer.workers as workers
-
-    release = threading.Event()
-    real_run = workers.run
-
-    def slow_run(ds: Any, *args: Any, **kwargs: Any) -> Any:
-        if len(ds) > 1:  # the whole set waits; the current image's run goes through
-            release.wait(30)
-        return real_run(ds, *args, **kwargs)
-
-    monkeypatch.setattr(workers, "run", slow_run)
+    release = hold_whole_set
     w = MainWindow(restore_layout=False)
     qtbot.addWidget(w)
     w.show()
@@ -78,20 +60,12 @@ def test_the_first_result_is_patched_into_its_row(qtbot, tmp_path: Path, monkeyp
     assert all(model.row_of[r.sample_id] == k for k, r in enumerate(model.shown))
 
 
-def test_a_filter_on_makes_the_rows_again(qtbot, tmp_path: Path, monkeypatch) -> None:
+def test_a_filter_on_makes_the_rows_again(
+    qtbot, tmp_path: Path, hold_whole_set: threading.Event
+) -> None:
     """With a filter on, a result moves a row in or out of it: no patch, the rows are made
     and filtered again (the misses filter lists no unknown row, then the first image)."""
-    import viewer.workers as workers
-
-    release = threading.Event()
-    real_run = workers.run
-
-    def slow_run(ds: Any, *args: Any, **kwargs: Any) -> Any:
-        if len(ds) > 1:
-            release.wait(30)
-        return real_run(ds, *args, **kwargs)
-
-    monkeypatch.setattr(workers, "run", slow_run)
+    release = hold_whole_set
     w = MainWindow(restore_layout=False)
     qtbot.addWidget(w)
     w.show()

@@ -44,22 +44,12 @@ def _texts(window: MainWindow, row: int) -> dict[str, str]:
 
 
 def test_rows_come_before_the_results_and_nothing_unknown_looks_known(
-    qtbot, tmp_path: Path, monkeypatch
+    qtbot, tmp_path: Path, hold_whole_set: threading.Event
 ) -> None:
     """While the whole set is evaluated the table has a row per image; an image without its
     result shows its counts and "…" for scores and failure counts (never 0 or a score), and
     its boxes are drawn as not evaluated, not as matched."""
-    import viewer.workers as workers
-
-    release = threading.Event()
-    real_run = workers.run
-
-    def slow_run(ds: Any, *args: Any, **kwargs: Any) -> Any:
-        if len(ds) > 1:  # the whole set waits; the current image's run goes through
-            release.wait(30)
-        return real_run(ds, *args, **kwargs)
-
-    monkeypatch.setattr(workers, "run", slow_run)
+    release = hold_whole_set
     w = MainWindow(restore_layout=False)
     qtbot.addWidget(w)
     w.show()
