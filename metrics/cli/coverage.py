@@ -22,7 +22,8 @@ def need_gt_lines(specs: Sequence[MetricSpec], gt_lines: str | None) -> None:
 
 
 def skipped_note(ev: Evaluation, ds: Dataset, name: str) -> str | None:
-    """ "METRIC on NAME: K of N images skipped; first: FILE:LINE: why" (None: none skipped)."""
+    """The line saying which images ``ev`` skipped: 'METRIC on NAME: K of N images skipped;
+    first: FILE:LINE: why' (None when it skipped none)."""
     if not ev.excluded:
         return None
     first = next((p for p in ev.problems if p.severity is Severity.ERROR), None)

@@ -149,10 +149,10 @@ class SampleTablePanel(QWidget):
         if s.is_busy() and s.evaluation() is None and not s.comparing():
             return
         rows, fields = self.model.rows, self.model.fields()
+        listed = s.loading and bool(s.pending_rows)  # a set being read: no count known yet
         hidden = []
         for col in range(FIRST_COUNT_COLUMN, len(COLUMNS)):
-            # a set being read: its listed rows know no count yet
-            empty = bool(rows) and (s.loading or not any_nonzero(rows, fields[col]))
+            empty = bool(rows) and (listed or not any_nonzero(rows, fields[col]))
             hidden.append(empty)
             if self.view.isColumnHidden(col) != empty:  # each call lays the table out again
                 self.view.setColumnHidden(col, empty)
