@@ -51,6 +51,9 @@ def test_the_first_result_is_patched_into_its_row(
         others = [r for r in model.shown if r.sample_id != first]
         assert all(r.recall is None for r in others)  # nothing else looks known
         assert w.samples.view.currentIndex().row() == row
+        view = w.samples.view  # its scores fit their columns (not "0.…"), without a new fit
+        for c in (R, R + 1, R + 2):
+            assert view.columnWidth(c) >= view.sizeHintForColumn(c), (c, view.columnWidth(c))
     finally:
         release.set()
     wait_evaluated(qtbot, w.session)

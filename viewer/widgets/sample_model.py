@@ -64,6 +64,7 @@ HMEAN_COLUMN = 5
 DELTA_COLUMN = len(COLUMNS) + 1
 Index = QModelIndex | QPersistentModelIndex
 _SAMPLE_ID = attrgetter("sample_id")
+_SCORE_FIELDS = frozenset({"recall", "precision", "hmean", "hmean_b", "delta", "disagreement"})
 _PARTIAL = 4  # where the partial results stand in ``SampleTableModel._source``
 _PATCH_MAX = 64  # partial results beyond this many samples: the rows are made again
 _ROLES = {
@@ -278,12 +279,17 @@ class SampleTableModel(QAbstractTableModel):
         return None
 
     def texts(self, column: int, count: int) -> list[str]:
-        """What the first ``count`` rows show in ``column`` (for fitting its width)."""
+        """What the first ``count`` rows show in ``column`` (for fitting its width), and for
+        a score column the width of a score: scores come in later without a new fit (the
+        current image's first result), and must not show as "0.…"."""
         fields = self.fields()
         if not 0 <= column < len(fields):
             return []
         field = fields[column]
-        return [self._text(field, getattr(r, field), column) for r in self.shown[:count]]
+        out = [self._text(field, getattr(r, field), column) for r in self.shown[:count]]
+        if field in _SCORE_FIELDS:
+            out.append(self._text(field, -1.0 if field == "delta" else 1.0, column))
+        return out
 
     def _text(self, field: str, value: Any, column: int) -> str:
         if isinstance(value, float):
