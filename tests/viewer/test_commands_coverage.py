@@ -84,3 +84,20 @@ def test_report_says_which_named_metrics_it_left_out(
     code, err = _run([*base, "--metric", "tiou", "--out", str(tmp_path / "b")], capsys)
     assert code == 0 and "warning: deteval left out: " in err
     assert (tmp_path / "b" / "report.json").exists()
+
+
+def test_a_narrow_image_is_exported_in_a_panel_wide_enough_for_its_header(
+    qtbot, tmp_path: Path
+) -> None:
+    """The set's boxes span 139 px: each panel is MIN_PANEL_PX wide, the boxes centred, so
+    the header's scores and the legend are not cut."""
+    from PySide6.QtGui import QImage
+
+    from viewer.export.render import MIN_PANEL_PX
+
+    s = _set(tmp_path)
+    out = tmp_path / "out"
+    args = ["export", "--gt", s["gt"], "--det", s["det"], "--det", s["det"], "--out", str(out)]
+    assert main([*args, "--samples", "img_0"]) == 0
+    img = QImage(str(out / "img_0.png"))
+    assert img.width() == 2 * MIN_PANEL_PX

@@ -44,6 +44,9 @@ class Panel:
     sample: Sample | None = None  # this panel's detections (default: the rendered sample)
 
 
+MIN_PANEL_PX = 480  # width of each panel at least: the header's sample, metric and scores
+
+
 def _canvas_rect(sample: Sample, base: QImage | None) -> QRectF:
     if base is not None and not base.isNull():
         return QRectF(0, 0, base.width(), base.height())
@@ -74,16 +77,19 @@ def render_sample(
     used = {it.style for items in drawn for it in items if it.layer in layers}
     legend = [k for k in _legend_keys(layers) if k in used]
     legend_h = LEGEND_ROW_PX * ((len(legend) + 3) // 4) + 8 if legend else 0
-    out = QImage(w * len(panels), h + HEADER_PX + legend_h, QImage.Format.Format_ARGB32)
+    pw = max(w, MIN_PANEL_PX)  # a narrow image is centred: header and legend stay readable
+    out = QImage(pw * len(panels), h + HEADER_PX + legend_h, QImage.Format.Format_ARGB32)
     out.fill(QColor("#ffffff"))
     p = QPainter(out)
     font = QFont("DejaVu Sans")
     font.setPixelSize(14)
     for k, (panel, items) in enumerate(zip(panels, drawn, strict=True)):
         p.save()
-        p.translate(k * w, 0)
-        _header(p, sample, panel, w, font)
-        p.translate(-rect.left(), HEADER_PX - rect.top())
+        p.translate(k * pw, 0)
+        _header(p, sample, panel, pw, font)
+        if pw > w:
+            p.fillRect(QRectF(0, HEADER_PX, pw, h), QColor("#2a2a2a"))
+        p.translate((pw - w) // 2 - rect.left(), HEADER_PX - rect.top())
         p.fillRect(rect, QColor("#3a3a3a"))
         if base is not None and not base.isNull() and "image" in layers:
             p.drawImage(0, 0, base)
