@@ -174,10 +174,8 @@ class SampleTableModel(QAbstractTableModel):
                 return False
             changed.append((row, self._row(ds[sid], made)))  # a listed row: ds has it
         self._from = source
-        for row, new in changed:
+        for row, new in changed:  # no filter on: ``shown`` is ``rows`` itself
             self.shown[row] = new
-            if self.rows is not self.shown:
-                self.rows[row] = new
             self.dataChanged.emit(self.index(row, 0), self.index(row, self.columnCount() - 1))
         return True
 
