@@ -3,6 +3,7 @@
     python benchmarks/bench_all.py                    # quick TextOCR-like set (2,500 images)
     python benchmarks/bench_all.py --full --runs 5    # the 25,000-image set (long)
     python benchmarks/bench_all.py --official DIR     # time the official scripts side by side
+        [--python2 python2.7] [--python3 python3]     # their interpreters
 
 Runs, one after the other, each printing its figures with their targets:
 
@@ -74,12 +75,15 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="runs per whole-process figure")
     parser.add_argument("--full", action="store_true", help="the 25,000-image TextOCR set")
     parser.add_argument("--official", help="folder holding the official implementations")
+    parser.add_argument("--python2", help="interpreter of the official py2 scripts")
+    parser.add_argument("--python3", help="interpreter of the official py3 scripts")
     args = parser.parse_args()
     load = os.getloadavg()
     print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     side = ["benchmarks/bench_sidebyside.py", "--runs", str(args.runs)]
-    if args.official:
-        side += ["--official", args.official]
+    for name in ("official", "python2", "python3"):
+        if getattr(args, name):
+            side += [f"--{name}", getattr(args, name)]
     scale = ["benchmarks/bench_scale.py", "--runs", str(args.runs)] + (
         ["--full"] if args.full else []
     )

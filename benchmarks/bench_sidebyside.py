@@ -18,12 +18,18 @@ runs alternately, in one loop so that the machine's state is shared:
   ``$DETLENS_OFFICIAL``): ``DIR/TIoU-metric`` (``script.py``, ``Word_Text-Line/script.py``,
   ``curved-tiou/script.py``, run with ``--python2``), ``DIR/TedEval/script.py``,
   ``DIR/CLEval/script.py`` (the paper-era code), ``DIR/deteval/script.py`` (RRC TL2p) and the
-  ``cleval`` command (pip ``cleval`` 0.1.1) on ``PATH``, as in ``TIMINGS.md``.
+  ``cleval`` command (pip ``cleval`` 0.1.1) on ``PATH``, as in ``TIMINGS.md``. Each runs
+  with the reference file's own ``command`` (IC13's ``-p='{"LTRB": true}'``, CLEval's
+  ``--E2E`` and ``--BOX_TYPE`` included), its ``shared/...`` paths made absolute. The
+  protocols whose reference came from a conversion step or a toolkit's evaluator called in
+  process (Total-Text DetEval / VOC, CTW1500, MMOCR, PaddleOCR) have no plain command line.
 
-Where the official code is not found, it says so ("official code not found: ...") and uses
-the documented figures instead, labelled: ``TIMINGS.md`` (whole process, median of 3, on the
-reference machine) where the file has one, else the reference's ``runtime_s`` (the official
-evaluation call alone, no interpreter start, so the harder comparison for detlens).
+Where the official code is not found, it says so ("official code not found: ...");
+where an official command fails, it prints "official command failed (row): exit N: <its
+last line>" and goes on. Such rows use the documented figures instead, labelled:
+``TIMINGS.md`` (whole process, median of 3, on the reference machine) where the file has one,
+else the reference's ``runtime_s`` (the official evaluation call alone, no interpreter start,
+so the harder comparison for detlens).
 
 Per row it prints the medians, detlens / floor (a ratio within the run, robust to the
 machine's load), the ratio official / detlens, the target max(official / 5, 1.5 x floor) and
@@ -36,6 +42,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -74,33 +82,27 @@ TIMINGS = {
     ("ctw1500", "det", "curved_tiou"): 4.17,
 }
 
-# The official command lines (TIMINGS.md's exact commands): folder under --official, argv.
-# {py2}/{py3} are the interpreters, {gt}/{det}/{lines} the inputs, {box} LTRB or QUAD.
-_TIOU = ("TIoU-metric", ["{py2}", "script.py", "-g={gt}", "-s={det}"])
-_WORDLINE = (
-    "TIoU-metric/Word_Text-Line",
-    ["{py2}", "script.py", "-g={gt}", "-gl={lines}", "-s={det}"],
-)
-_CURVED = ("TIoU-metric", ["{py2}", "curved-tiou/script.py", "-g={gt}", "-s={det}"])
-OFFICIAL = {
-    "ic15_iou": _TIOU,
-    "siou": _TIOU,
-    "tiou": _TIOU,
-    "wordline_iou": _WORDLINE,
-    "wordline_tiou": _WORDLINE,
-    "curved_iou": _CURVED,
-    "curved_siou": _CURVED,
-    "curved_tiou": _CURVED,
-    "tedeval": ("TedEval", ["{py3}", "script.py", "-g={gt}", "-s={det}"]),
-    "deteval": ("deteval", ["{py3}", "script.py", "-g={gt}", "-s={det}"]),
-    "cleval_det": ("", ["cleval", "-g={gt}", "-s={det}", "--BOX_TYPE={box}"]),
-    "cleval_legacy_det": (
-        "CLEval",
-        ["{py3}", "script.py", "-g", "{gt}", "-s", "{det}", "--BOX_TYPE={box}", "-o", ""],
-    ),
+# Where each official implementation lives under --official DIR (TIMINGS.md's folders); the
+# command line itself is the reference file's own ``command`` (its parameters included, e.g.
+# IC13's ``-p='{"LTRB": true}'`` or CLEval's ``--E2E``), with its paths made absolute.
+FOLDERS = {
+    "ic15_iou": "TIoU-metric",
+    "siou": "TIoU-metric",
+    "tiou": "TIoU-metric",
+    "wordline_iou": "TIoU-metric/Word_Text-Line",
+    "wordline_tiou": "TIoU-metric/Word_Text-Line",
+    "curved_iou": "TIoU-metric",
+    "curved_siou": "TIoU-metric",
+    "curved_tiou": "TIoU-metric",
+    "tedeval": "TedEval",
+    "deteval": "deteval",
+    "cleval_det": "",
+    "cleval_e2e": "",
+    "cleval_legacy_det": "CLEval",
+    "cleval_legacy_e2e": "CLEval",
 }
-# the curved script finds its dataset by the GT file's name
-CURVED_GT_NAME = {"totaltext": "total-text-gt.zip", "ctw1500": "ctw1500-gt.zip"}
+# the curved script finds its dataset by the GT file's name: "cd <dir containing G as 'N'> && "
+_LINKED = re.compile(r"^cd <dir containing (\S+) as '([^']+)'> && ")
 
 
 @dataclass
@@ -110,7 +112,9 @@ class Row:
     metric: str  # detlens id (or "all")
     inputs: dict[str, str]
     runtime_s: float | None = None
+    command: str = ""  # the reference file's official command line
     official_cmd: tuple[list[str], str] | None = None  # argv, cwd
+    official_failed: str = ""  # why the official command could not be timed
     times: dict[str, list[float]] = field(default_factory=dict)
 
 
@@ -151,7 +155,14 @@ def rows(only: set[str]) -> list[Row]:
         if key in out and not main_set:
             continue
         inputs = {k: v for k, v in ref["inputs"].items() if not k.endswith("md5")}
-        out[key] = Row(f"{dataset}/{detset}", dataset, metric, inputs, ref.get("runtime_s"))
+        out[key] = Row(
+            f"{dataset}/{detset}",
+            dataset,
+            metric,
+            inputs,
+            ref.get("runtime_s"),
+            str(ref.get("command") or ""),
+        )
         out[key].label += f" {metric}"
     found = sorted(out.values(), key=lambda r: (list(DATASETS).index(r.dataset), r.metric))
     if not only or "all" in only:
@@ -163,37 +174,52 @@ def rows(only: set[str]) -> list[Row]:
 def official_command(
     row: Row, root: Path | None, py2: str, py3: str, scratch: Path
 ) -> tuple[list[str], str] | str:
-    """The official argv and folder to run it in, or what was not found."""
-    if row.metric not in OFFICIAL:
-        return "no command line in TIMINGS.md for this protocol"
-    folder, argv = OFFICIAL[row.metric]
+    """The official argv and folder to run it in (the reference's own command line, its
+    paths made absolute), or what was not found."""
+    if row.metric not in FOLDERS:
+        return "no plain command line for this protocol (see the reference's command)"
+    command, gt_link = row.command, None
+    linked = _LINKED.match(command)
+    if linked:
+        command, gt_link = command[linked.end() :], linked.groups()
+    if not command or any(c in command for c in ("&&", "(", "<")):
+        return f"no plain command line in the reference ({row.metric}: {command!r})"
+    argv = shlex.split(command)
+    found = _program(argv, FOLDERS[row.metric], root, py2, py3)
+    if isinstance(found, str):
+        return found
+    argv[0], cwd = found[0], found[1] or str(scratch)
+    if gt_link is not None:
+        source, name = gt_link
+        link = scratch / name
+        if not link.exists():
+            link.symlink_to(_path(source))
+        argv = [a.replace(f"={name}", f"={link}") for a in argv]
+    return [_absolute(a) for a in argv], cwd
+
+
+def _program(
+    argv: list[str], folder: str, root: Path | None, py2: str, py3: str
+) -> tuple[str, str] | str:
+    """The executable and the folder to run in ("" for a scratch folder), or what is missing."""
     if argv[0] == "cleval":
         exe = shutil.which("cleval")
-        if exe is None:
-            return "the cleval command (pip cleval 0.1.1) on PATH"
-        cwd = str(scratch)
-    elif root is None:
+        return (exe, "") if exe else "the cleval command (pip cleval 0.1.1) on PATH"
+    if root is None:
         return f"{folder}/ (give --official DIR or set DETLENS_OFFICIAL)"
-    else:
-        script = root / folder / argv[1]
-        if not script.is_file():
-            return str(script)
-        cwd = str(root / folder)
-    gt = _path(row.inputs["gt"])
-    if row.metric.startswith("curved"):
-        linked = scratch / CURVED_GT_NAME[row.dataset]
-        if not linked.exists():
-            linked.symlink_to(gt)
-        gt = str(linked)
-    values = {
-        "py2": py2,
-        "py3": py3,
-        "gt": gt,
-        "det": _path(row.inputs["det"]),
-        "lines": _path(row.inputs.get("gt_textline", "")),
-        "box": "LTRB" if row.dataset == "ic13" else "QUAD",
-    }
-    return [a.format(**values) for a in argv], cwd
+    interpreter = py2 if argv[0].startswith("python2") else py3
+    if shutil.which(interpreter) is None:
+        return f"the interpreter {interpreter} (give --python2 / --python3)"
+    script = root / folder / argv[1]
+    return (interpreter, str(root / folder)) if script.is_file() else str(script)
+
+
+def _absolute(arg: str) -> str:
+    """``-g=shared/data/x.zip`` or ``shared/data/x.zip`` with the shared folder's real path."""
+    head, sep, tail = arg.partition("=")
+    if sep and tail.startswith("shared/"):
+        return f"{head}={_path(tail)}"
+    return _path(arg) if arg.startswith("shared/") else arg
 
 
 def official_figure(row: Row) -> tuple[float | None, str]:
@@ -220,11 +246,26 @@ def _commands(row: Row) -> tuple[list[str], list[str]]:
     return ours, [sys.executable, "-c", FLOOR, *files]
 
 
+def _failed(cmd: list[str], cwd: str) -> str:
+    """Run the official command once (its warm-up); why it failed, or ""."""
+    try:
+        done = subprocess.run(cmd, env=_env(), capture_output=True, text=True, cwd=cwd)
+    except OSError as exc:
+        return f"{cmd[0]}: {exc.strerror}"
+    if done.returncode == 0:
+        return ""
+    last = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[-1]
+    return f"exit {done.returncode}: {last[:160]}"
+
+
 def measure(row: Row, runs: int) -> None:
     ours, floor = _commands(row)
     _time(ours)  # warm-up: byte code caches, file cache
     if row.official_cmd:
-        _time(*row.official_cmd)
+        row.official_failed = _failed(*row.official_cmd)
+        if row.official_failed:
+            row.official_cmd = None
+            print(f"official command failed ({row.label}): {row.official_failed}", flush=True)
     row.times = {"detlens": [], "floor": [], "official": []}
     for _ in range(runs):
         row.times["detlens"].append(_time(ours))
@@ -291,11 +332,15 @@ def main() -> None:
     )
     parser.add_argument("--python2", default="python2.7", help="interpreter of the py2 scripts")
     parser.add_argument("--python3", default="python3", help="interpreter of the py3 scripts")
+    parser.add_argument(
+        "--no-startup", action="store_true", help="leave out the --help start-up figures"
+    )
     args = parser.parse_args()
     if not (SHARED / "reference").is_dir():
         raise SystemExit(f"no reference folder at {SHARED} (set DETLENS_SHARED)")
     root = Path(args.official) if args.official else None
-    startup(args.runs)
+    if not args.no_startup:
+        startup(args.runs)
     load = os.getloadavg()
     print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; runs {args.runs}")
     with tempfile.TemporaryDirectory() as tmp:
