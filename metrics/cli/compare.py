@@ -6,11 +6,10 @@ import argparse
 import dataclasses
 import json
 import sys
-from pathlib import Path
 from typing import Any, TextIO
 
 from metrics.analysis.bootstrap import Bootstrap, paired
-from metrics.cli.coverage import GT_LINES_HELP, need_gt_lines
+from metrics.cli.coverage import GT_LINES_HELP, detector_names, need_gt_lines
 from metrics.compare import Comparison, compare, comparison_dict
 from metrics.demo import demo_paths
 from metrics.io.atomic import atomic_write, output_problem
@@ -50,14 +49,6 @@ def add_compare_command(sub: Any) -> None:
     p.set_defaults(func=cmd_compare)
 
 
-def _name(path: str, taken: set[str]) -> str:
-    name = Path(path).name.removesuffix(".zip") or path
-    while name in taken:
-        name += "'"
-    taken.add(name)
-    return name
-
-
 def _inputs(args: argparse.Namespace) -> tuple[str, list[str]]:
     if args.gt is None:
         if args.det:
@@ -73,8 +64,7 @@ def _evaluations(args: argparse.Namespace) -> tuple[Evaluation, Evaluation, str,
     need_gt_lines([resolve(m) for m in metrics], args.gt_lines)
     lines = args.gt_lines
     if len(dets) == 2 and len(metrics) == 1:
-        taken: set[str] = set()
-        names = [_name(d, taken) for d in dets]
+        names = detector_names(dets)
         evs = [run(load_dataset(gt, d, gt_lines=lines), [resolve(metrics[0])])[0] for d in dets]
     elif len(dets) == 1 and len(metrics) == 2:
         ds: Dataset = load_dataset(gt, dets[0], gt_lines=lines)

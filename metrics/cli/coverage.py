@@ -6,12 +6,25 @@ reason, or refuse the command when none is left; never a silent empty result."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from metrics.model import Dataset, InputError, Severity
 from metrics.registry import MetricSpec
 from metrics.results import Evaluation
 
 GT_LINES_HELP = "text-line GT (wordline_* metrics), any GT format"
+
+
+def detector_names(paths: Sequence[str]) -> list[str]:
+    """Display names of detection inputs: the file name without ``.zip``, a prime added to
+    a name already taken (``run1/det.zip`` and ``run2/det.zip`` show as ``det``, ``det'``)."""
+    names: list[str] = []
+    for path in paths:
+        name = Path(path).name.removesuffix(".zip") or path
+        while name in names:
+            name += "'"
+        names.append(name)
+    return names
 
 
 def need_gt_lines(specs: Sequence[MetricSpec], gt_lines: str | None) -> None:

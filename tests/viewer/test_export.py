@@ -106,3 +106,36 @@ def test_export_refuses_to_write_next_to_inputs(qtbot, tmp_path: Path, capsys) -
     code = main(["export", "--gt", str(d.gt), "--det", str(d.det_b), "--out", str(d.det_b)])
     assert code == 2 and "next to the input" in capsys.readouterr().err
     assert not list(Path(d.det_b).glob("*.png"))
+
+
+def test_two_detection_files_of_the_same_name_get_two_names(
+    qtbot, tmp_path: Path, monkeypatch
+) -> None:
+    """``run1/det`` and ``run2/det``: the panels read ``det`` and ``det'`` (as ``compare``
+    names them), not ``det`` twice."""
+    import shutil
+
+    import viewer.export.render as render
+
+    d = demo_paths()
+    for run in ("run1", "run2"):
+        (tmp_path / run).mkdir()
+        shutil.copytree(d.det_a, tmp_path / run / "det")
+    seen: list[list[str]] = []
+
+    def fake(samples, panels_of, *args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.extend([p.name for p in panels_of(s)] for s in samples)
+        return []
+
+    monkeypatch.setattr(render, "export_samples", fake)
+    argv = ["export", "--gt", str(d.gt), "--images", str(d.images), "--metric", "tiou"]
+    argv += ["--det", str(tmp_path / "run1" / "det"), "--det", str(tmp_path / "run2" / "det")]
+    assert main([*argv, "--samples", "img_4", "--out", str(tmp_path / "out")]) == 0
+    assert seen == [["det", "det'"]]
+
+
+def test_detector_names_add_a_prime_to_a_name_taken() -> None:
+    from metrics.cli.coverage import detector_names
+
+    assert detector_names(["a/det.zip", "b/det.zip", "c/det.zip"]) == ["det", "det'", "det''"]
+    assert detector_names(["x/pixellink.zip", "y/east"]) == ["pixellink", "east"]

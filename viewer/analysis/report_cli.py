@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from metrics.cli.coverage import GT_LINES_HELP, need_gt_lines, say_skipped
+from metrics.cli.coverage import GT_LINES_HELP, detector_names, need_gt_lines, say_skipped
 from metrics.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.model import InputError
@@ -128,7 +128,7 @@ def _report(args: argparse.Namespace, interrupts: Interrupts) -> int:
     overrides = {k: {**plan.overrides.get(k, {}), **v} for k, v in sets.items()}
     app = QApplication.instance() or QApplication(sys.argv[:1])
     del app
-    names = [Path(d).name.removesuffix(".zip") for d in dets]
+    names = detector_names(dets)
     jobs = []
     for spec in plan.specs:
         with interrupts.direct():

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from metrics.cli.coverage import GT_LINES_HELP, need_gt_lines, say_skipped
+from metrics.cli.coverage import GT_LINES_HELP, detector_names, need_gt_lines, say_skipped
 from metrics.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.model import Dataset, InputError, Sample
@@ -122,7 +122,7 @@ def _export(args: argparse.Namespace, interrupts: Interrupts) -> int:
         ]
     except Cancelled:
         raise KeyboardInterrupt from None
-    names = [Path(d).name.removesuffix(".zip") for d in dets]
+    names = detector_names(dets)
     for note in say_skipped(evals, datasets, names):  # skipped images drawn unevaluated
         print(f"warning: {note}", file=sys.stderr)
     layers = frozenset(x.strip() for x in args.layers.split(",")) if args.layers else DEFAULT_LAYERS
