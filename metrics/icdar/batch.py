@@ -152,6 +152,8 @@ def evaluate_batch(
     rank = ranks(samples, f, params.confidences)
     m = greedy_pairs(p.pi, p.pj, p.iou, rank, ~g_dc, ~det_dc, params.iou_threshold)
     mt = match_numbers(f, p, m, g_dc, score, opts, regions=detail.instance_lists())
+    if not detail.results_read():  # only the tallies are read: no verdicts, no near misses
+        return _scored_only(samples, f, g_dc, det_dc, mt, metric)
     near_g = best_partner(p.pi, p.pj, np.where(det_dc[p.pj], -1.0, iou), len(f.g_area))
     near_d = best_partner(p.pj, p.pi, np.where(g_dc[p.pi], -1.0, iou), len(f.d_area))
     ctx = _Context(f, g_dc, det_dc, absorbed, mt, near_g, near_d, metric)
@@ -250,6 +252,42 @@ class _Context:
                 "outlier_dont_care": tuple(o for o in others if self.g_dc[o + g0]),
             },
         )
+
+
+def _scored_only(
+    samples: Sequence[Sample],
+    f: FlatGeometry,
+    g_dc: BoolArray,
+    det_dc: BoolArray,
+    mt: _Matches,
+    metric: str,
+) -> list[SampleResult]:
+    """Inside ``tallies_only(results=False)``: each sample's scores, tally and extra values,
+    summed as ``_Context.sample_result`` sums them, without its instances' verdicts."""
+    n = len(samples)
+    g_care = _care_counts(f.g_owner, g_dc, f.g_off, n)
+    d_care = _care_counts(f.d_owner, det_dc, f.d_off, n)
+    at = np.searchsorted(mt.gi, f.g_off).tolist()
+    out = []
+    for s, sample in enumerate(samples):
+        lo, hi = at[s], at[s + 1]
+        n_gt, n_det = g_care[s], d_care[s]
+        rc, pc = float(np.sum(mt.rc[lo:hi])), float(np.sum(mt.pc[lo:hi]))
+        recall, precision, h = per_image_rule(n_gt, n_det, rc, pc)
+        out.append(
+            SampleResult(
+                metric=metric,
+                sample_id=sample.id,
+                recall=recall,
+                precision=precision,
+                hmean=h,
+                tally=credit_tally(n_gt, n_det, rc, pc, n_matched=hi - lo),
+                gt=(),
+                det=(),
+                extra={"num_gt_care": n_gt, "num_det_care": n_det, "num_matched": hi - lo},
+            )
+        )
+    return out
 
 
 def _care_counts(owner: IntArray, dc: BoolArray, off: IntArray, n: int) -> list[int]:

@@ -417,3 +417,39 @@ def test_word_and_text_line_iou_clips_no_outlier_when_only_tallies_are_read(
             assert a.tally == b.tally == c.tally
             assert a.det == c.det
     assert detail.results_read() and detail.instance_lists()
+
+
+@pytest.mark.parametrize(
+    ("data", "metrics"),
+    [
+        ("demo", ["siou", "tiou", "ic15_iou"]),
+        ("ic15", ["siou", "tiou"]),
+        ("totaltext", ["curved_iou", "curved_siou", "curved_tiou"]),
+    ],
+)
+def test_the_icdar_batch_reading_only_tallies_sums_them_as_the_whole_run(
+    data: str, metrics: list[str]
+) -> None:
+    """``tallies_only(results=False)``: the ICDAR batch returns each sample's scores, tally
+    and extra values, bit for bit those of the whole run, with no instance lists."""
+    import metrics.detail as detail
+
+    if data == "demo":
+        d = demo_paths()
+        gt, det = d.gt, d.det_b
+    elif data == "ic15":
+        gt, det = shared_or_skip("data/ic15/gt.zip"), shared_or_skip("data/ic15/det_pixellink.zip")
+    else:
+        gt = shared_or_skip("data/totaltext/gt_tiou_curved.zip")
+        det = shared_or_skip("data/totaltext/det_baseline.zip")
+    samples = list(load_dataset(gt, det).samples)
+    for metric in metrics:
+        spec = resolve(metric)
+        whole = spec.evaluate(samples, spec.params_type())
+        with detail.tallies_only(results=False):
+            bare = spec.evaluate(samples, spec.params_type())
+        assert any(r.det for r in whole) and not any(r.gt or r.det or r.matches for r in bare)
+        for a, b in zip(whole, bare, strict=True):
+            assert a.tally == b.tally and type(a.tally) is type(b.tally), (metric, a.sample_id)
+            assert (a.recall, a.precision, a.hmean) == (b.recall, b.precision, b.hmean)
+            assert {k: a.extra[k] for k in b.extra} == dict(b.extra)
