@@ -42,6 +42,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+import metrics.detail as detail
 from metrics.deteval.geometry import Geometry, geometries
 from metrics.deteval.match import Matcher
 from metrics.deteval.params import DetEvalParams
@@ -120,16 +121,26 @@ def _evaluate(sample: Sample, geo: Geometry, params: DetEvalParams) -> SampleRes
     recall, precision, h = per_image_scores(
         sample, params, n_gt, n_det, m.recall_sum, m.precision_sum
     )
+    extra = {
+        "num_gt_care": n_gt,
+        "num_det_care": n_det,
+        "num_gt": len(sample.gt),
+        "num_det": len(sample.det),
+    }
+    tally = credit_tally(n_gt, n_det, m.recall_sum, m.precision_sum)
+    if not detail.results_read():  # only the tallies are read (metrics.detail)
+        return SampleResult(ID, sample.id, recall, precision, h, tally, (), (), extra=extra)
+    lists = detail.instance_lists()  # False: no GT list and no match records
     return SampleResult(
         metric=ID,
         sample_id=sample.id,
         recall=recall,
         precision=precision,
         hmean=h,
-        tally=credit_tally(n_gt, n_det, m.recall_sum, m.precision_sum),
-        gt=gt_results(geo, m),
+        tally=tally,
+        gt=gt_results(geo, m) if lists else (),
         det=det_results(geo, m),
-        matches=tuple(m.matches),
+        matches=tuple(m.matches) if lists else (),
         evidence=DetEvalEvidence(
             discarded=tuple(m.discarded),
             match_types=tuple(m.match_types),
@@ -137,12 +148,7 @@ def _evaluate(sample: Sample, geo: Geometry, params: DetEvalParams) -> SampleRes
             area_recall=SparsePairs.of(_shape(geo), geo.pi, geo.pj, geo.recall),
             area_precision=SparsePairs.of(_shape(geo), geo.pi, geo.pj, geo.precision),
         ),
-        extra={
-            "num_gt_care": n_gt,
-            "num_det_care": n_det,
-            "num_gt": len(sample.gt),
-            "num_det": len(sample.det),
-        },
+        extra=extra,
     )
 
 

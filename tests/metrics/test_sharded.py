@@ -425,20 +425,27 @@ def test_word_and_text_line_iou_clips_no_outlier_when_only_tallies_are_read(
         ("demo", ["siou", "tiou", "ic15_iou"]),
         ("ic15", ["siou", "tiou"]),
         ("totaltext", ["curved_iou", "curved_siou", "curved_tiou"]),
+        ("ic13", ["deteval"]),
     ],
 )
 def test_the_icdar_batch_reading_only_tallies_sums_them_as_the_whole_run(
     data: str, metrics: list[str]
 ) -> None:
-    """``tallies_only(results=False)``: the ICDAR batch returns each sample's scores, tally
-    and extra values, bit for bit those of the whole run, with no instance lists."""
+    """``tallies_only(results=False)``: the ICDAR batch (and DetEval) returns each sample's
+    scores, tally and extra values, bit for bit those of the whole run, with no instance
+    lists; with results read (``tallies_only()``) the detections' verdicts and the evidence
+    are the whole run's."""
     import metrics.detail as detail
+    from metrics.io.writers import jsonable
 
     if data == "demo":
         d = demo_paths()
         gt, det = d.gt, d.det_b
     elif data == "ic15":
         gt, det = shared_or_skip("data/ic15/gt.zip"), shared_or_skip("data/ic15/det_pixellink.zip")
+    elif data == "ic13":
+        gt = shared_or_skip("data/ic13/gt.zip")
+        det = shared_or_skip("data/synthetic/ic13/split2.zip")
     else:
         gt = shared_or_skip("data/totaltext/gt_tiou_curved.zip")
         det = shared_or_skip("data/totaltext/det_baseline.zip")
@@ -448,7 +455,12 @@ def test_the_icdar_batch_reading_only_tallies_sums_them_as_the_whole_run(
         whole = spec.evaluate(samples, spec.params_type())
         with detail.tallies_only(results=False):
             bare = spec.evaluate(samples, spec.params_type())
+        with detail.tallies_only():
+            light = spec.evaluate(samples, spec.params_type())
         assert any(r.det for r in whole) and not any(r.gt or r.det or r.matches for r in bare)
+        for a, c in zip(whole, light, strict=True):
+            assert (a.det, a.tally) == (c.det, c.tally)
+            assert jsonable(a.evidence) == jsonable(c.evidence)
         for a, b in zip(whole, bare, strict=True):
             assert a.tally == b.tally and type(a.tally) is type(b.tally), (metric, a.sample_id)
             assert (a.recall, a.precision, a.hmean) == (b.recall, b.precision, b.hmean)
