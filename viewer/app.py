@@ -166,9 +166,14 @@ def parse_select(text: str) -> tuple[str, int]:
     return side, int(n) - 1
 
 
+SHOT_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
+
+
 def check_options(args: argparse.Namespace) -> None:
     """Everything that can be checked before a window exists (each mistake: one line, exit 2)."""
     parse_size(args.size)
+    if args.screenshot:
+        _check_shot(args)
     if args.select:
         parse_select(args.select)
     for name in (args.metric, args.compare_metric):
@@ -184,6 +189,24 @@ def check_options(args: argparse.Namespace) -> None:
             raise InputError(
                 [], f"unknown layers {sorted(unknown)}; known: {', '.join(LAYER_KEYS)}"
             )
+
+
+def _check_shot(args: argparse.Namespace) -> None:
+    """``--screenshot``: a PNG/JPEG/BMP name in a folder that exists, never an input (the
+    demo's files included)."""
+    from metrics.io.atomic import output_problem
+
+    out = str(args.screenshot)
+    demo = demo_paths()
+    inputs = [args.gt, *args.det, args.images, args.gt_lines, args.state]
+    inputs += [str(demo.gt), str(demo.det_b), str(demo.images)]
+    problem = output_problem(out, inputs)
+    if problem is not None:
+        raise InputError([], f"--screenshot {problem}")
+    if Path(out).suffix.lower() not in SHOT_SUFFIXES:
+        raise InputError(
+            [], f"--screenshot {out}: give a file name ending in {', '.join(SHOT_SUFFIXES)}"
+        )
 
 
 def _apply_metric(s: Session, args: argparse.Namespace) -> None:
@@ -297,11 +320,15 @@ def _screenshot(app: object, window: object, args: argparse.Namespace) -> int:
         window.canvas.zoom(float(args.zoom) / window.canvas.transform().m11())
     app.processEvents()
     out = Path(args.screenshot)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    ok = window.grab().save(str(out))
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp{out.suffix}")  # never a half file
+    ok = window.grab().save(str(tmp))
     window.close()
-    if not ok:
-        print(f"detlens: error: cannot write {out}", file=sys.stderr)
-        return 2
+    try:
+        if not ok:
+            print(f"detlens: error: cannot write {out}", file=sys.stderr)
+            return 2
+        os.replace(tmp, out)
+    finally:
+        tmp.unlink(missing_ok=True)
     print(out)
     return 0

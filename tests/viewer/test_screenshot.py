@@ -94,3 +94,35 @@ def test_a_mistake_found_after_loading_ends_the_process_cleanly(
     )
     assert done.returncode == 2, done.stderr
     assert "QThread" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_screenshot_never_writes_an_input_nor_a_half_file(
+    qtbot, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--screenshot`` naming an input (a zip, the demo's files) exits 2 with one line and
+    leaves the input as it was; so do a missing folder and a name that is not an image."""
+    import shutil
+
+    from metrics.demo import demo_paths
+
+    demo = demo_paths()
+    gt = tmp_path / "gt"
+    shutil.copytree(demo.gt, gt)
+    det = tmp_path / "det.zip"
+    det.write_bytes(b"PK\x05\x06" + b"\x00" * 18)  # an empty zip
+    before = det.read_bytes()
+    cases = [
+        (["--gt", str(gt), "--det", str(det), "--screenshot", str(det)], "is an input"),
+        (["--screenshot", str(demo.images / "img_1.png")], "is an input"),
+        (["--screenshot", str(tmp_path / "no" / "x.png")], "does not exist"),
+        (["--screenshot", str(tmp_path / "x.txt")], "ending in .png"),
+    ]
+    for argv, said in cases:
+        assert main(["view", *argv]) == 2, argv
+        err = capsys.readouterr().err.strip()
+        assert said in err and len(err.splitlines()) == 1, err
+    assert det.read_bytes() == before and not (tmp_path / "no").exists()
+    assert not list(tmp_path.glob(".*tmp*"))
+    out = tmp_path / "shot.jpg"
+    assert main(["view", "--screenshot", str(out), "--size", "800x600"]) == 0
+    assert QImage(str(out)).width() == 800 and not list(tmp_path.glob(".*tmp*"))
