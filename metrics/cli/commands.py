@@ -25,13 +25,31 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn
 
-__all__ = ["CommandParser", "add_command", "add_plugins", "entry_points", "input_error"]
+__all__ = [
+    "CommandParser",
+    "add_command",
+    "add_plugins",
+    "entry_points",
+    "input_error",
+    "positive_int",
+]
 
 log = logging.getLogger("detlens")
 
 
 class UserError(Exception):
     """A mistake in the command line or the inputs: reported in one line, no traceback."""
+
+
+def positive_int(text: str) -> int:
+    """An argparse ``type``: a whole number of 1 or more (a count of images, of rows)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value}: give 1 or more")
+    return value
 
 
 class CommandParser(argparse.ArgumentParser):

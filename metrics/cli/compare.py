@@ -9,6 +9,7 @@ import sys
 from typing import Any, TextIO
 
 from metrics.analysis.bootstrap import Bootstrap, paired
+from metrics.cli.commands import positive_int
 from metrics.cli.coverage import GT_LINES_HELP, detector_names, need_gt_lines
 from metrics.compare import Comparison, compare, comparison_dict
 from metrics.demo import demo_paths
@@ -37,7 +38,7 @@ def add_compare_command(sub: Any) -> None:
     p.add_argument("--gt-lines", help=GT_LINES_HELP)
     p.add_argument("--metric", action="append", default=[], help="metric id (1 or 2)")
     p.add_argument("--name", action="append", default=[], help="display names of A and B")
-    p.add_argument("--top", type=int, default=20, help="images to list (default 20)")
+    p.add_argument("--top", type=positive_int, default=20, help="images to list (default 20)")
     p.add_argument("--json", help="write the comparison as JSON")
     p.add_argument(
         "--resamples",

@@ -48,6 +48,8 @@ def _specs(names: Sequence[str] | None, ds: Dataset) -> tuple[list[MetricSpec], 
 def _named(names: Sequence[str] | None, has_gt_lines: bool) -> list[MetricSpec] | None:
     """The metrics asked for by name (None for ``all``)."""
     wanted = [n for arg in (names or ["all"]) for n in arg.split(",") if n.strip()]
+    if not wanted:
+        raise UserError("--metric is empty: give a metric id, several, or all")
     if any(n.strip().lower() == "all" for n in wanted):
         return None
     try:
@@ -88,10 +90,20 @@ def _check_outputs(paths: Sequence[str | None], inputs: list[str | None]) -> Non
     """Refuse, before evaluating, an output path that cannot or must not be written."""
     from metrics.io.atomic import output_problem
 
-    for p in paths:
+    given = [p for p in paths if p]
+    for p in given:
         problem = output_problem(p, inputs)
         if problem:
             raise UserError(problem)
+    same = [p for k, p in enumerate(given) if _same(p, given[:k])]
+    if same:
+        raise UserError(f"{same[0]} is named for two outputs (--json, --csv, --instances)")
+
+
+def _same(path: str, others: Sequence[str]) -> bool:
+    import os
+
+    return any(os.path.abspath(path) == os.path.abspath(o) for o in others)
 
 
 def _notes_before(

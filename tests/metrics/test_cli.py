@@ -271,6 +271,10 @@ def test_an_input_is_never_overwritten(tmp_path: Path, capsys) -> None:
         (["--det", "DET", "--workers", "0"], "--workers 0: give 1 or more"),
         (["--det", "DET", "--bogus"], "unrecognized arguments: --bogus (see detlens --help)"),
         (["--det", "DET", "--box-type", "xml"], "argument --box-type: invalid choice"),
+        (["--det", "DET", "--metric", ""], "--metric is empty"),
+        (["--det", "DET", "--metric", " , "], "--metric is empty"),
+        (["--det", "DET", "--json", "/tmp/x.json", "--csv", "/tmp/x.json"], "two outputs"),
+        (["--det", "DET", "--csv", "x.csv", "--instances", "./x.csv"], "two outputs"),
     ],
 )
 def test_option_mistakes_are_one_line(

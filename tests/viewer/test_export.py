@@ -6,6 +6,7 @@ import csv
 import json
 from pathlib import Path
 
+import pytest
 from PySide6.QtGui import QColor, QImage
 
 from metrics.cli.main import main
@@ -139,3 +140,24 @@ def test_detector_names_add_a_prime_to_a_name_taken() -> None:
 
     assert detector_names(["a/det.zip", "b/det.zip", "c/det.zip"]) == ["det", "det'", "det''"]
     assert detector_names(["x/pixellink.zip", "y/east"]) == ["pixellink", "east"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["export", "--metric", "tiou", "--worst", "-3", "--out", "OUT"],
+        ["export", "--metric", "tiou", "--worst", "0", "--out", "OUT"],
+        ["compare", "--top", "-1"],
+        ["compare", "--top", "x"],
+    ],
+)
+def test_a_count_below_one_is_an_option_mistake(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--worst -3`` wrote 497 images (a negative slice), ``--top -1`` listed none."""
+    argv = [str(tmp_path / "out") if a == "OUT" else a for a in argv]
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err.strip()
+    assert exc.value.code == 2 and len(err.splitlines()) == 1 and "argument --" in err, err
+    assert not (tmp_path / "out").exists()

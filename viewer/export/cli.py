@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from metrics.cli.commands import positive_int
 from metrics.cli.coverage import GT_LINES_HELP, detector_names, need_gt_lines, say_skipped
 from metrics.demo import demo_paths
 from metrics.io.reader import load_dataset
@@ -36,7 +37,7 @@ def add_export_command(sub: Any) -> None:
         "--set", action="append", default=[], metavar="KEY=VALUE", help="metric parameter"
     )
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--worst", type=int, help="the N images with the lowest H-mean")
+    which.add_argument("--worst", type=positive_int, help="the N images with the lowest H-mean")
     which.add_argument("--samples", help="comma-separated sample ids")
     p.add_argument("--layers", help=f"comma-separated layers ({', '.join(LAYER_KEYS)})")
     p.add_argument("--out", required=True, help="output folder")
