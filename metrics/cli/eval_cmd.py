@@ -315,12 +315,14 @@ def _report(
     from metrics.model import Severity
 
     out = out or sys.stdout
-    found = list(problems) + [p for ev in evals for p in ev.problems]  # + metric warnings
-    warnings = [p for p in dict.fromkeys(found) if p.severity is Severity.WARNING]
-    for p in warnings[:5]:
-        print(f"warning: {p}", file=sys.stderr)
-    if len(warnings) > 5:
-        print(f"warning: ... and {len(warnings) - 5} more", file=sys.stderr)
+    found = list(dict.fromkeys([*problems, *(p for ev in evals for p in ev.problems)]))
+    for severity in (Severity.ERROR, Severity.WARNING):  # errors: what skip_sample skipped
+        said = [p for p in found if p.severity is severity]
+        for p in said[:5]:
+            print(p, file=sys.stderr)  # FILE:LINE: error|warning: ...
+        if len(said) > 5:
+            more = len(said) - 5
+            print(f"... and {more} more {severity.value}s (all in --json)", file=sys.stderr)
     n, n_gt, n_det = facts.n_samples, facts.n_gt, facts.n_det
     print(f"{n} images, {n_gt} GT boxes, {n_det} detections", file=out)
     w = max([19, *(len(e.metric) + 1 for e in evals), *(len(m) + 1 for m in left_out or {})])
@@ -328,7 +330,8 @@ def _report(
     for ev in evals:
         notes = ", ".join(_note(k, v) for k, v in ev.extras.items())
         if ev.excluded:
-            notes = (notes + ", " if notes else "") + f"{len(ev.excluded)} images skipped"
+            k = len(ev.excluded)
+            notes = (notes + ", " if notes else "") + f"{k} image{'s' if k > 1 else ''} skipped"
         if ev.summary is None:  # nothing evaluated: no number that could pass for a score
             print(f"{ev.metric:<{w}}{'-':>8}{'-':>11}{'-':>9}  {notes}", file=out)
             continue

@@ -304,3 +304,25 @@ def test_the_gt_given_as_detections(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["eval", "--gt", str(gt), "--det", str(gt)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--det is the GT itself and does not read as detections" in err[0]
+
+
+def test_skip_sample_names_what_it_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--policy skip_sample`` says which files made it skip an image (file:line: error:),
+    and which detection file it ignored, not only "2 images skipped"."""
+    import shutil
+
+    demo = demo_paths()
+    det = tmp_path / "det"
+    shutil.copytree(demo.det_b, det)
+    first = sorted(det.iterdir())[0]
+    first.write_text(first.read_text() + "1,2,3\n")
+    (det / "res_img_999.txt").write_text("0,0,10,0,10,10,0,10\n")
+    argv = ["eval", "--gt", str(demo.gt), "--det", str(det), "--metric", "tiou"]
+    assert main([*argv, "--policy", "skip_sample"]) == 0
+    out, err = capsys.readouterr()
+    n = len(first.read_text().splitlines())
+    assert f"{first.name}:{n}: error: " in err
+    assert "res_img_999.txt: error: detection file matches no GT file" in err
+    assert "1 image skipped" in out and "1 images" not in out
