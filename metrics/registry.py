@@ -75,6 +75,19 @@ def applicable(ds: Dataset) -> list[MetricSpec]:
     return [METRICS[e.id] for e in ENTRIES if e.applies(ds)]
 
 
+# The metric shown (viewer) or run (compare, export, report) when none is named: the first
+# of these the dataset offers (TIoU on quad data, curved TIoU on polygon data such as
+# Total-Text and CTW1500).
+PREFERRED = ("tiou", "curved_tiou", "tedeval", "cleval_det", "ic15_iou", "deteval")
+
+
+def default_metric(ds: Dataset) -> MetricSpec | None:
+    """The first of ``PREFERRED`` that applies to ``ds``, else the first that applies."""
+    ids = [e.id for e in ENTRIES if e.applies(ds)]
+    first = next((m for m in PREFERRED if m in ids), ids[0] if ids else None)
+    return None if first is None else METRICS[first]
+
+
 def _coerce(value: str, annotation: Any) -> Any:
     text = value.strip()
     if text.lower() in ("none", "null") and _allows_none(annotation):

@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, Signal
 from metrics.compare import SampleDiff
 from metrics.io.reader import load_dataset
 from metrics.model import Dataset, InputError, Problem, Sample
-from metrics.registry import METRICS, MetricSpec, make_params
+from metrics.registry import METRICS, PREFERRED, MetricSpec, make_params
 from metrics.results import Evaluation, SampleResult
 from metrics.runner import Plan
 from viewer.checks import Checks
@@ -25,7 +25,7 @@ from viewer.paths import DatasetPaths
 from viewer.scene.items import Ref
 from viewer.scene.layers import DEFAULT_LAYERS
 from viewer.scene.rows import SampleRow
-from viewer.side import PREFERRED, Side, detector_name, pair_diff, threshold_sides
+from viewer.side import Side, detector_name, pair_diff, threshold_sides
 from viewer.workers import ResultStore
 
 __all__ = ["PREFERRED", "DatasetPaths", "Session"]

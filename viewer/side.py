@@ -38,11 +38,6 @@ def detector_name(path: str | None) -> str:
     return Path(path).name.removesuffix(".zip") if path else "no detections"
 
 
-# The metric shown first: the first of these the dataset offers (TIoU on quad data, curved
-# TIoU on polygon data such as Total-Text and CTW1500).
-PREFERRED = ("tiou", "curved_tiou", "tedeval", "cleval_det", "ic15_iou", "deteval")
-
-
 def pair_diff(a: Side | None, b: Side | None, sid: str | None) -> SampleDiff | None:
     """How A and B differ on a sample (None unless both sides exist)."""
     if a is None or b is None or sid is None:

@@ -10,7 +10,13 @@ from typing import Any, TextIO
 
 from metrics.analysis.bootstrap import Bootstrap, paired
 from metrics.cli.commands import positive_int
-from metrics.cli.coverage import GT_LINES_HELP, detector_names, need_gt_lines
+from metrics.cli.coverage import (
+    GT_LINES_HELP,
+    default_choice,
+    detector_names,
+    need_gt_lines,
+    say_skipped,
+)
 from metrics.compare import Comparison, compare, comparison_dict
 from metrics.demo import demo_paths
 from metrics.io.atomic import atomic_write, output_problem
@@ -36,7 +42,13 @@ def add_compare_command(sub: Any) -> None:
     p.add_argument("--gt", help="GT zip or folder")
     p.add_argument("--det", action="append", default=[], help="detection zip or folder (1 or 2)")
     p.add_argument("--gt-lines", help=GT_LINES_HELP)
-    p.add_argument("--metric", action="append", default=[], help="metric id (1 or 2)")
+    p.add_argument(
+        "--metric",
+        action="append",
+        default=[],
+        help="metric id (1 or 2; default: the first that applies of tiou, curved_tiou, "
+        "tedeval, cleval_det, ic15_iou, deteval)",
+    )
     p.add_argument("--name", action="append", default=[], help="display names of A and B")
     p.add_argument("--top", type=positive_int, default=20, help="images to list (default 20)")
     p.add_argument("--json", help="write the comparison as JSON")
@@ -61,12 +73,20 @@ def _inputs(args: argparse.Namespace) -> tuple[str, list[str]]:
 
 def _evaluations(args: argparse.Namespace) -> tuple[Evaluation, Evaluation, str, str]:
     gt, dets = _inputs(args)
-    metrics = [resolve(m).id for m in args.metric] or ["ic15_iou"]
+    metrics = [resolve(m).id for m in args.metric]
     need_gt_lines([resolve(m) for m in metrics], args.gt_lines)
     lines = args.gt_lines
-    if len(dets) == 2 and len(metrics) == 1:
+    if len(dets) == 2 and len(metrics) <= 1:
         names = detector_names(dets)
-        evs = [run(load_dataset(gt, d, gt_lines=lines), [resolve(metrics[0])])[0] for d in dets]
+        sets = [load_dataset(gt, d, gt_lines=lines) for d in dets]
+        if metrics:
+            evs = [run(ds, [resolve(metrics[0])])[0] for ds in sets]
+        else:  # as the viewer: TIoU on quads, curved TIoU on polygons; images it skips, said
+            spec, own = default_choice(sets)
+            lenient = frozenset({spec.id})
+            evs = [run(ds, [spec], {spec.id: own}, lenient=lenient)[0] for ds in sets]
+            for note in say_skipped(evs, sets, names):
+                print(f"warning: {note}", file=sys.stderr)
     elif len(dets) == 1 and len(metrics) == 2:
         ds: Dataset = load_dataset(gt, dets[0], gt_lines=lines)
         evs = run(ds, [resolve(m) for m in metrics])

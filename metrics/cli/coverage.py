@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from metrics.model import Dataset, InputError, Severity
-from metrics.registry import MetricSpec
+from metrics.registry import MetricSpec, default_metric
 from metrics.results import Evaluation
 
 GT_LINES_HELP = "text-line GT (wordline_* metrics), any GT format"
@@ -58,3 +59,19 @@ def say_skipped(
             raise InputError([], f"nothing evaluated: {note}")
         notes.append(note)
     return notes
+
+
+def default_choice(datasets: Sequence[Dataset]) -> tuple[MetricSpec, dict[str, Any]]:
+    """The metric a command runs when none is named (``registry.default_metric``: TIoU on
+    quads, curved TIoU on polygons), with the fallback values the viewer and ``eval
+    --metric all`` switch on where its defaults refuse the data (Total-Text's
+    counter-clockwise polygons: ``auto_orient=true``), the same for every side."""
+    from metrics.runner import plan_all
+
+    spec = default_metric(datasets[0])
+    if spec is None:
+        raise InputError([], "no metric applies to this dataset (see detlens check)")
+    merged: dict[str, Any] = {}
+    for ds in datasets:
+        merged.update(plan_all(ds, [spec]).overrides.get(spec.id, {}))
+    return spec, merged

@@ -101,3 +101,58 @@ def test_a_narrow_image_is_exported_in_a_panel_wide_enough_for_its_header(
     assert main([*args, "--samples", "img_0"]) == 0
     img = QImage(str(out / "img_0.png"))
     assert img.width() == 2 * MIN_PANEL_PX
+
+
+# Total-Text style: 8-point polygons, counter-clockwise in image coordinates (y down)
+POLY = "0,0,10,0,20,0,30,0,30,20,20,20,10,20,0,20\n"
+POLY_B = "5,0,15,0,25,0,35,0,35,20,25,20,15,20,5,20\n"
+
+
+def _polygons(tmp_path: Path) -> tuple[str, str, str]:
+    gt = {f"gt_img_{k}.txt": POLY.rstrip() + ",word\n" for k in range(3)}
+    a = {f"res_img_{k}.txt": POLY for k in range(3)}
+    b = {f"res_img_{k}.txt": POLY_B for k in range(3)}
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    return (
+        str(write_zip(tmp_path / "gt.zip", gt)),
+        str(write_zip(tmp_path / "a" / "det.zip", a)),
+        str(write_zip(tmp_path / "b" / "det.zip", b)),
+    )
+
+
+@pytest.mark.parametrize("command", ["export", "report", "compare"])
+def test_without_a_metric_polygons_get_curved_tiou_as_in_the_viewer(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], qtbot
+) -> None:
+    """No --metric on polygon data: the metric the viewer shows first (curved TIoU, with the
+    auto_orient its defaults need on counter-clockwise polygons), not TIoU on quads (which
+    refused every polygon, or skipped images)."""
+    import json
+
+    from metrics.demo import demo_paths
+    from metrics.io.reader import load_dataset
+    from metrics.registry import default_metric
+
+    gt, a, b = _polygons(tmp_path)
+    assert default_metric(load_dataset(gt, a)).id == "curved_tiou"  # type: ignore[union-attr]
+    demo = demo_paths()
+    assert default_metric(load_dataset(demo.gt, demo.det_b)).id == "tiou"  # type: ignore[union-attr]
+    out = tmp_path / "out"
+    args = {
+        "export": ["export", "--gt", gt, "--det", a, "--out", str(out)],
+        "report": ["report", "--gt", gt, "--det", a, "--out", str(out)],
+        "compare": ["compare", "--gt", gt, "--det", a, "--det", b, "--resamples", "0"],
+    }[command]
+    code = main(args)
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert "error" not in captured.err and "skipped" not in captured.err, captured.err
+    if command == "compare":
+        assert "compare curved_tiou: A = det, B = det'" in captured.out
+        assert "1.0000" in captured.out  # A is the GT itself
+    elif command == "export":
+        state = json.loads(next(out.glob("*.json")).read_text())
+        assert state["metric"] == "curved_tiou" and state["params"]["auto_orient"] is True
+    else:
+        assert "curved_tiou" in (out / "report.json").read_text()

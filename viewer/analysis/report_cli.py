@@ -16,12 +16,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from metrics.cli.commands import positive_int
 from metrics.cli.coverage import GT_LINES_HELP, detector_names, need_gt_lines, say_skipped
 from metrics.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.model import InputError
 from metrics.progress import ProgressBar
-from metrics.registry import make_params, parse_sets, resolve
+from metrics.registry import default_metric, make_params, parse_sets, resolve
 from metrics.runner import Plan, plan_all, run
 from viewer.interrupts import Interrupts, guarded, headless_qt
 
@@ -37,9 +38,15 @@ def add_report_command(sub: Any) -> None:
     p.add_argument("--det", action="append", default=[], help="detections (1 or 2)")
     p.add_argument("--images", help="image folder (optional)")
     p.add_argument("--gt-lines", help=GT_LINES_HELP)
-    p.add_argument("--metric", action="append", default=[], help="metric id (repeatable)")
+    p.add_argument(
+        "--metric",
+        action="append",
+        default=[],
+        help="metric id (repeatable; default: the first that applies of tiou, curved_tiou, "
+        "tedeval, cleval_det, ic15_iou, deteval)",
+    )
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--worst", type=int, default=8, help="worst images shown (default 8)")
+    p.add_argument("--worst", type=positive_int, default=8, help="worst images shown (default 8)")
     p.add_argument("--out", required=True, help="output folder (created or replaced)")
     p.set_defaults(func=cmd_report)
 
@@ -119,8 +126,10 @@ def _report(args: argparse.Namespace, interrupts: Interrupts) -> int:
         plan = plan_all(datasets[0], named)
         _left_out(plan)
     else:
-        plan = plan_all(datasets[0], [resolve(m) for m in ("tiou", "curved_tiou", "ic15_iou")])
-        plan = plan_all(datasets[0], plan.specs[:1] or [resolve("cleval_det")])
+        first = default_metric(datasets[0])  # as the viewer: TIoU on quads, curved on polygons
+        if first is None:
+            raise InputError([], "no metric applies to this dataset (see detlens check)")
+        plan = plan_all(datasets[0], [first])
     try:
         sets = parse_sets(args.set, plan.specs)
     except ValueError as exc:

@@ -9,12 +9,18 @@ from pathlib import Path
 from typing import Any
 
 from metrics.cli.commands import positive_int
-from metrics.cli.coverage import GT_LINES_HELP, detector_names, need_gt_lines, say_skipped
+from metrics.cli.coverage import (
+    GT_LINES_HELP,
+    default_choice,
+    detector_names,
+    need_gt_lines,
+    say_skipped,
+)
 from metrics.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.model import Dataset, InputError, Sample
 from metrics.progress import ProgressBar
-from metrics.registry import make_params, parse_sets, resolve
+from metrics.registry import MetricSpec, make_params, parse_sets, resolve
 from metrics.results import Evaluation
 from metrics.runner import Cancelled, run
 from viewer.interrupts import Interrupts, guarded, headless_qt
@@ -32,7 +38,11 @@ def add_export_command(sub: Any) -> None:
     p.add_argument("--det", action="append", default=[], help="detections (1 or 2)")
     p.add_argument("--images", help="image folder")
     p.add_argument("--gt-lines", help=GT_LINES_HELP)
-    p.add_argument("--metric", default="tiou", help="metric id (default tiou)")
+    p.add_argument(
+        "--metric",
+        help="metric id (default: the first that applies of tiou, curved_tiou, tedeval, "
+        "cleval_det, ic15_iou, deteval: TIoU on quads, curved TIoU on polygons)",
+    )
     p.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE", help="metric parameter"
     )
@@ -93,6 +103,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     return guarded(lambda interrupts: _export(args, interrupts))  # Ctrl-C never lost
 
 
+def _overrides(sets: list[str], spec: MetricSpec) -> dict[str, Any]:
+    try:
+        return dict(parse_sets(sets, [spec])[spec.id])
+    except ValueError as exc:
+        raise InputError([], exc.args[0]) from None
+
+
 def _export(args: argparse.Namespace, interrupts: Interrupts) -> int:
     if not headless_qt("export needs PySide6"):
         return 2
@@ -107,14 +124,14 @@ def _export(args: argparse.Namespace, interrupts: Interrupts) -> int:
     lines = [args.gt_lines] if args.gt_lines else []
     inputs = [gt, *dets, *lines] + ([images] if images else [])
     _check_out(out, inputs, args.allow_next_to_inputs)
-    spec = resolve(args.metric)
-    need_gt_lines([spec], args.gt_lines)
-    try:
-        overrides = parse_sets(args.set, [spec])[spec.id]
-    except ValueError as exc:
-        raise InputError([], exc.args[0]) from None
-    params = make_params(spec, overrides)
+    named = resolve(args.metric) if args.metric else None
+    need_gt_lines([named] if named else [], args.gt_lines)
+    if named is not None:
+        _overrides(args.set, named)  # a named metric's --set mistakes: before reading
     datasets = [load_dataset(gt, d, gt_lines=args.gt_lines, images=images) for d in dets]
+    spec, own = (named, {}) if named else default_choice(datasets)  # fallbacks as the viewer
+    overrides = {**own, **_overrides(args.set, spec)}
+    params = make_params(spec, overrides)
     interrupts.check()
     try:
         evals = [
