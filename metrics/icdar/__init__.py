@@ -39,8 +39,9 @@ def _wordline_validate(samples: Sequence[Sample], params: WordlineParams) -> lis
     return wordline.validate_batch(samples, params)
 
 
-# The official curved script refuses counter-clockwise polygons (spec 3.9 C1; Total-Text's
-# TedEval/CLEval GT copy is counter-clockwise): --metric all reverses them, with a note.
+# The official curved script refuses polygons in the ICDAR order, clockwise as drawn (y
+# down; counter-clockwise with y up), spec 3.9 C1, which Total-Text's TedEval/CLEval GT copy
+# uses: --metric all reverses them, with a note.
 _ORIENT = {"auto_orient": "true"}
 
 SPECS: tuple[MetricSpec, ...] = (

@@ -23,16 +23,17 @@ from metrics.icdar.params import CurvedParams
 from metrics.model import Instance, Problem, Sample, Severity
 from metrics.results import SampleResult
 
-_CCW = (
-    "polygon is counter-clockwise in image coordinates (curved TIoU needs the "
-    "opposite order; set auto_orient=true to reverse it)"
+_CCW = (  # shapely's ccw is with y up: in the image (y down) the ring is clockwise
+    "polygon in the ICDAR order (clockwise as drawn, y down): the curved TIoU script "
+    "refuses it and wants the reverse (set auto_orient=true to reverse it)"
 )
 
 
 def ring_problems(points: Sequence[np.ndarray]) -> list[str | None]:
     """What the official script refuses in each ring (float32 vertices): fewer than 3
-    points, an invalid polygon, a counter-clockwise ring; None for the good ones. The shapely
-    tests run once per vertex count over all rings of that count."""
+        points, an invalid polygon, a ring in the ICDAR order (counter-clockwise with y up,
+    clockwise as drawn); None for the good ones. The shapely
+        tests run once per vertex count over all rings of that count."""
     out: list[str | None] = [None] * len(points)
     lengths = np.fromiter((len(p) for p in points), dtype=np.intp, count=len(points))
     for n in sorted(set(lengths.tolist())):

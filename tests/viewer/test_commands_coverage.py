@@ -103,7 +103,7 @@ def test_a_narrow_image_is_exported_in_a_panel_wide_enough_for_its_header(
     assert img.width() == 2 * MIN_PANEL_PX
 
 
-# Total-Text style: 8-point polygons, counter-clockwise in image coordinates (y down)
+# 8-point polygons in the ICDAR order (clockwise as drawn, y down), which curved TIoU refuses
 POLY = "0,0,10,0,20,0,30,0,30,20,20,20,10,20,0,20\n"
 POLY_B = "5,0,15,0,25,0,35,0,35,20,25,20,15,20,5,20\n"
 
@@ -126,7 +126,7 @@ def test_without_a_metric_polygons_get_curved_tiou_as_in_the_viewer(
     command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], qtbot
 ) -> None:
     """No --metric on polygon data: the metric the viewer shows first (curved TIoU, with the
-    auto_orient its defaults need on counter-clockwise polygons), not TIoU on quads (which
+    auto_orient its defaults need on ICDAR-ordered polygons), not TIoU on quads (which
     refused every polygon, or skipped images)."""
     import json
 

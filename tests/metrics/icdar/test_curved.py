@@ -28,7 +28,7 @@ def test_curved_float_coordinates_and_greedy() -> None:  # 3.10 E5
 def test_curved_refuses_icdar_orientation_unless_auto_orient() -> None:  # 3.9 C1
     s = sample(gts(("0,0,100,0,100,20,0,20", "ABCDE")), dets("0,0,100,0,100,20,0,20"))
     problems = curved.validate(s, curved.CurvedParams())
-    assert len(problems) == 2 and "counter-clockwise" in problems[0].message
+    assert len(problems) == 2 and "ICDAR order (clockwise as drawn" in problems[0].message
     assert problems[0].line == 1 and problems[0].source == "gt:gt_img_1.txt"
     p = curved.CurvedParams(auto_orient=True)
     assert curved.validate(s, p) == []
