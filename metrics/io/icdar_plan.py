@@ -102,12 +102,13 @@ def plan_icdar(
 ) -> IcdarPlan:
     """Pair the files of an ICDAR txt set (both sides detected as ICDAR) without parsing them."""
     problems: list[Problem] = []
+    det_members = txt_members(dfound) if dfound is not None else []
+    problems.extend(_swapped(gt, det, txt_members(gfound), det_members))
     gt_by_id = _index_gt(txt_members(gfound), problems)
     if not gt_by_id:
         raise InputError([Problem(Severity.ERROR, str(gt), None, "no GT .txt files found")])
     head = len(problems)
     matcher = IdMatcher(gt_by_id)
-    det_members = txt_members(dfound) if dfound is not None else []
     det_by_id = _pair(det_members, matcher, "detection", problems)
     lines_by_id = (
         _pair(read_members(gt_lines), matcher, "text-line GT", problems)
@@ -193,6 +194,25 @@ def read_pairs(
             )
         )
     return samples, problems
+
+
+def _swapped(
+    gt: PathLike, det: PathLike | None, gts: list[Member], dets: list[Member]
+) -> list[Problem]:
+    """Every GT file named ``res_*`` and every detection file ``gt_*`` (the ICDAR names the
+    other way round): --gt and --det look swapped. Said first, as an error of the whole set,
+    before the errors that reading them gives (a transcription read as a confidence)."""
+
+    def named(members: list[Member], prefix: str) -> bool:
+        return bool(members) and all(Path(m.name).name.lower().startswith(prefix) for m in members)
+
+    if not (named(gts, "res_") and named(dets, "gt_")):
+        return []
+    why = (
+        f"--gt and --det look swapped: the GT files are named res_*.txt and the detection "
+        f"files ({det}) gt_*.txt"
+    )
+    return [Problem(Severity.ERROR, str(gt), None, why)]
 
 
 def _index_gt(members: list[Member], problems: list[Problem]) -> dict[str, Member]:

@@ -326,3 +326,20 @@ def test_skip_sample_names_what_it_skipped(
     assert f"{first.name}:{n}: error: " in err
     assert "res_img_999.txt: error: detection file matches no GT file" in err
     assert "1 image skipped" in out and "1 images" not in out
+
+
+def test_swapped_gt_and_det_are_said_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--gt naming res_*.txt files and --det gt_*.txt ones: the refusal's first line says
+    they look swapped, before the transcriptions read as confidences (in one process and
+    with workers)."""
+    from tests.support import write_dir
+
+    gt = write_dir(tmp_path / "g", {"res_img_1.txt": "0,0,10,0,10,10,0,10,0.9\n"})
+    det = write_dir(tmp_path / "d", {"gt_img_1.txt": "0,0,10,0,10,10,0,10,154\n"})
+    for workers in ("1", "2"):
+        argv = ["eval", "--gt", str(gt), "--det", str(det), "--metric", "tiou"]
+        assert main([*argv, "--workers", workers]) == 2
+        err = capsys.readouterr().err
+        assert "first: " in err and "--gt and --det look swapped" in err.splitlines()[0], err
