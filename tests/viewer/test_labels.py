@@ -105,3 +105,24 @@ def test_character_dots_shrink_on_small_words(window: MainWindow) -> None:
     s.set_sample("img_1")
     dots = [it for it in build_overlay(s.sample(), s.result()) if it.layer == "pcc"]
     assert dots and all(it.extra["size"] > 0 for it in dots)  # the word height, for the painter
+
+
+def test_a_near_miss_taken_by_another_match_says_so(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """DetEval on IC13's merge_line img_60: GT 2's exact copy (det 2) went into GT 1's
+    split, so GT 2 is missed; its label says the copy was matched elsewhere, not only
+    "best area recall 1.00" (which read as if DetEval had overlooked it)."""
+    from metrics.io.reader import load_dataset
+    from metrics.registry import resolve
+    from tests.support import write_dir
+    from viewer.scene.texts import label_items
+
+    gt = write_dir(
+        tmp_path / "gt",
+        {"gt_img_60.txt": '27, 49, 1108, 306, "Kenco"\n455, 85, 1153, 297, "R"\n'},
+    )
+    det = write_dir(tmp_path / "det", {"res_img_60.txt": "27,49,1108,306\n455,85,1153,297\n"})
+    sample = load_dataset(gt, det)["img_60"]
+    spec = resolve("deteval")
+    result = spec.evaluate([sample], spec.params_type())[0]
+    texts = [t for item in label_items(sample, result) for t in item.data["texts"]]
+    assert "missed, best area recall 1.00, det 2 matched elsewhere" in texts, texts

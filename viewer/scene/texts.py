@@ -7,6 +7,8 @@ whether it lost credit, for ``viewer.scene.labels`` to place them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from metrics.evidence import ClevalEvidence, RecognitionStep
@@ -18,17 +20,27 @@ from viewer.scene.palette import INSTANCE_LABEL, TEXT_LABEL, StyleKey
 _MEASURE = {"iou": "IoU", "area_recall": "area recall", "area_precision": "area precision"}
 
 
-def instance_label(side: str, r: InstanceResult) -> str:
+_TAKEN = (Verdict.MATCHED, Verdict.PARTIAL)
+
+
+def instance_label(
+    side: str, r: InstanceResult, others: Mapping[int, Verdict] | None = None
+) -> str:
     """What a score label says: the credit by its name, or why there is none ("missed,
-    best IoU 0.49"); numbers as the engine gives them."""
+    best IoU 0.49"); numbers as the engine gives them. Where that best partner (``others``:
+    the other side's verdicts by instance index) is matched to another instance, the label says so
+    ("missed, best area recall 1.00, det 2 matched elsewhere"): a good value alone read as
+    if the metric had ignored it."""
     if r.verdict is Verdict.MISSED or r.verdict is Verdict.FALSE_POSITIVE:
         word = "missed" if side == "gt" else "false positive"
         nm = r.near_miss
         if nm is None or nm.value < 0.005:  # nothing overlaps it to speak of
             return word
-        return (
-            f"{word}, best {_MEASURE.get(nm.measure, nm.measure.replace('_', ' '))} {nm.value:.2f}"
-        )
+        measure = _MEASURE.get(nm.measure, nm.measure.replace("_", " "))
+        text = f"{word}, best {measure} {nm.value:.2f}"
+        if others is not None and others.get(nm.partner) in _TAKEN:
+            text += f", {'det' if side == 'gt' else 'GT'} {nm.partner + 1} matched elsewhere"
+        return text
     return f"{'recall' if side == 'gt' else 'precision'} {r.credit:.2f}"
 
 
@@ -95,7 +107,10 @@ def label_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
         idx = np.fromiter((r.index for r in keep), dtype=np.intp, count=len(keep))
         b = boxes[idx]
         rec = e2e if side == "gt" else {}
-        texts = [rec[r.index][0] if r.index in rec else instance_label(side, r) for r in keep]
+        others = {o.index: o.verdict for o in (result.det if side == "gt" else result.gt)}
+        texts = [
+            rec[r.index][0] if r.index in rec else instance_label(side, r, others) for r in keep
+        ]
         lost = [rec[r.index][1] if r.index in rec else r.credit < 1.0 for r in keep]
         refs: list[Ref] = [(side, r.index) for r in keep]
         items.append(
