@@ -161,3 +161,23 @@ def test_a_count_below_one_is_an_option_mistake(
     err = capsys.readouterr().err.strip()
     assert exc.value.code == 2 and len(err.splitlines()) == 1 and "argument --" in err, err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_skipped_image_says_why_and_the_index_names_its_columns(qtbot, tmp_path: Path) -> None:
+    """TedEval skips the demo's img_8 (a curved GT polygon): its panel header gives the
+    first reason with file and line, the dotted outlines are in the legend, and the index
+    heads its score columns recall / precision / H-mean (no bare 'scores' over 4 cells)."""
+    from metrics.model import Problem, Severity
+    from viewer.export.render import Panel, _legend_columns, _skip_reason
+
+    out = tmp_path / "out"
+    argv = ["export", "--metric", "tedeval", "--samples", "img_8,img_4", "--out", str(out)]
+    assert main(argv) == 0
+    page = (out / "index.html").read_text()
+    assert "<th>recall</th><th>precision</th><th>H-mean</th>" in page and "colspan" not in page
+    why = Problem(Severity.ERROR, "/x/gt/gt_img_8.txt", 1, "TedEval reads QUAD", "img_8")
+    warn = Problem(Severity.WARNING, "/x/gt/gt_img_8.txt", 2, "odd", "img_8")
+    assert _skip_reason([warn, why], Panel("det", "tedeval", None)) == (
+        "gt_img_8.txt:1: TedEval reads QUAD"
+    )
+    assert _legend_columns(480) == 1 and _legend_columns(1024) == 3 and _legend_columns(5000) == 4

@@ -175,6 +175,7 @@ def _export(args: argparse.Namespace, interrupts: Interrupts) -> int:
             "zoom": "fit",
         }
 
-    done = export_samples(chosen, panels_of, layers, out, state_of, progress, datasets[0].problems)
+    problems = [*datasets[0].problems, *(p for ev in evals for p in ev.problems)]  # why skipped
+    done = export_samples(chosen, panels_of, layers, out, state_of, progress, problems)
     print(f"wrote {len(done)} images and {out / 'index.html'}")
     return 0

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter
 
 from metrics.io.atomic import atomic_write
 from metrics.model import Sample
@@ -57,9 +57,10 @@ def _canvas_rect(sample: Sample, base: QImage | None) -> QRectF:
 
 
 def _legend_keys(layers: frozenset[str]) -> list[StyleKey]:
-    return [
+    keys = [
         key for layer in LAYERS if layer.key in layers for key in LAYER_LEGEND.get(layer.key, ())
     ]
+    return [*keys, StyleKey.GT_NONE, StyleKey.DET_NONE]  # a skipped image's dotted outlines
 
 
 def render_sample(
@@ -76,8 +77,9 @@ def render_sample(
     ]
     used = {it.style for items in drawn for it in items if it.layer in layers}
     legend = [k for k in _legend_keys(layers) if k in used]
-    legend_h = LEGEND_ROW_PX * ((len(legend) + 3) // 4) + 8 if legend else 0
     pw = max(w, MIN_PANEL_PX)  # a narrow image is centred: header and legend stay readable
+    cols = _legend_columns(pw * len(panels))
+    legend_h = LEGEND_ROW_PX * (-(-len(legend) // cols)) + 8 if legend else 0
     out = QImage(pw * len(panels), h + HEADER_PX + legend_h, QImage.Format.Format_ARGB32)
     out.fill(QColor("#ffffff"))
     p = QPainter(out)
@@ -86,7 +88,7 @@ def render_sample(
     for k, (panel, items) in enumerate(zip(panels, drawn, strict=True)):
         p.save()
         p.translate(k * pw, 0)
-        _header(p, sample, panel, pw, font)
+        _header(p, sample, panel, pw, font, _skip_reason(mine, panel))
         if pw > w:
             p.fillRect(QRectF(0, HEADER_PX, pw, h), QColor("#2a2a2a"))
         p.translate((pw - w) // 2 - rect.left(), HEADER_PX - rect.top())
@@ -100,33 +102,59 @@ def render_sample(
     return out
 
 
-def _header(p: QPainter, sample: Sample, panel: Panel, width: int, font: QFont) -> None:
+def _skip_reason(mine: Sequence[object], panel: Panel) -> str:
+    """Why a panel's sample was not evaluated: the first error met on it (reading, or the
+    metric's own input rules), with its line."""
+    if panel.result is not None:
+        return ""
+    for pr in mine:
+        if getattr(getattr(pr, "severity", None), "value", "") == "error":
+            line, source = getattr(pr, "line", None), getattr(pr, "source", None)
+            name = Path(str(source)).name if source else ""
+            where = f"{name}:{line}: " if name and line is not None else f"{name}: " if name else ""
+            return f"{where}{getattr(pr, 'message', pr)}"
+    return ""
+
+
+def _header(
+    p: QPainter, sample: Sample, panel: Panel, width: int, font: QFont, why: str = ""
+) -> None:
     p.fillRect(QRectF(0, 0, width, HEADER_PX), QColor("#1f2937"))
     p.setPen(QColor("#ffffff"))
     p.setFont(font)
     r = panel.result
-    scores = (
-        "not evaluated"
-        if r is None
-        else (f"R {r.recall:.3f}  P {r.precision:.3f}  H {r.hmean:.3f}")
-    )
+    if r is None:
+        scores = f"not evaluated: {why}" if why else "not evaluated"
+    else:
+        scores = f"R {r.recall:.3f}  P {r.precision:.3f}  H {r.hmean:.3f}"
     text = f"{sample.id} · {panel.name} · {panel.metric} · {scores}"
+    text = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, width - 16)
     p.drawText(QRectF(8, 0, width - 16, HEADER_PX), int(Qt.AlignmentFlag.AlignVCenter), text)
+
+
+LEGEND_COLUMN_PX = 260  # room for most legend labels; a longer one is elided, never cut
+
+
+def _legend_columns(width: int) -> int:
+    return max(1, min(4, width // LEGEND_COLUMN_PX))
 
 
 def _legend(p: QPainter, keys: list[StyleKey], top: int, width: int, font: QFont) -> None:
     p.setFont(font)
-    col_w = max(width // 4, 1)
+    cols = _legend_columns(width)
+    col_w = max(width // cols, 1)
+    metrics = QFontMetrics(font)
     for n, key in enumerate(keys):
         st = PALETTE[key]
-        x, y = (n % 4) * col_w + 8, top + 4 + (n // 4) * LEGEND_ROW_PX
+        x, y = (n % cols) * col_w + 8, top + 4 + (n // cols) * LEGEND_ROW_PX
         p.fillRect(QRectF(x - 1, y + 1, 16, 16), QColor("#6b6b6b"))
         draw_swatch(p, key, QRectF(x - 1, y + 1, 16, 16))
         p.setPen(QColor("#111111"))
+        label = metrics.elidedText(st.label or key, Qt.TextElideMode.ElideRight, col_w - 26)
         p.drawText(
             QRectF(x + 18, y, col_w - 26, LEGEND_ROW_PX),
             int(Qt.AlignmentFlag.AlignVCenter),
-            st.label or key,
+            label,
         )
 
 
@@ -201,10 +229,13 @@ def write_index(out_dir: Path, items: Sequence[ExportedSample]) -> None:
             "width=320></a></td></tr>"
         )
     atomic_write(out_dir / "index.csv", buf.getvalue().encode("utf-8"))
+    panels = max((len(it.scores) for it in items), default=1)
     page = (
         "<!doctype html><meta charset=utf-8><title>detlens export</title>"
         "<style>body{font-family:sans-serif}td{padding:4px;vertical-align:top}</style>"
-        "<table><tr><th>sample</th><th colspan=4>scores</th><th>image</th></tr>"
+        "<table><tr><th>sample</th>"
+        + "<th>detector</th><th>recall</th><th>precision</th><th>H-mean</th>" * panels
+        + "<th>image</th></tr>"
         + "".join(rows)
         + "</table>\n"
     )
