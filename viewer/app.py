@@ -176,6 +176,8 @@ def check_options(args: argparse.Namespace) -> None:
         _check_shot(args)
     if args.select:
         parse_select(args.select)
+        if not args.sample:  # numbers are per image: without it, the first image was used
+            raise InputError([], f"--select {args.select} needs --sample ID (the image it is on)")
     for name in (args.metric, args.compare_metric):
         if name:
             try:

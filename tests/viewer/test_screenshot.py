@@ -58,6 +58,7 @@ BAD_OPTIONS = [
     (["--size", "100"], "--size takes WIDTHxHEIGHT"),
     (["--size", "0x0"], "between 200x150"),
     (["--gt", "/no/such/gt.zip"], "no such file or folder"),
+    (["--sample", "", "--select", "gt:1"], "--select gt:1 needs --sample ID"),
     (["--state", "/no/such/state.json"], "cannot read state file"),
 ]
 
