@@ -239,7 +239,10 @@ def _layout(
     obstacles = prep.boxes[words] * s if words else np.zeros((0, 4))
     bounds = None if ctx.visible is None else tuple(v * s for v in ctx.visible)
     placed = place_labels(boxes, sizes, obstacles, bounds)  # type: ignore[arg-type]
-    layout = [(p, text, style) for p, (_, text, style, _) in zip(placed, entries, strict=True)]
+    pairs = list(zip(placed, entries, strict=True))
+    # no free spot: left out (counted in the note), except the selected / hovered ones
+    layout = [(p, text, style) for p, (rank, text, style, _) in pairs if rank == 0 or not p.crowded]
+    prep.labels_left_out += len(pairs) - len(layout)
     prep.label_key, prep.label_layout = key, layout
     return layout
 

@@ -19,13 +19,17 @@ def paint_banner(painter: QPainter, text: str, width: int, top: float) -> None:
     painter.drawText(box.adjusted(8, 5, -8, -5), flags, text)
 
 
-def paint_footer(painter: QPainter, text: str, height: int) -> None:
-    """A short note on a dark strip at the bottom left of a view (screen coordinates)."""
+def paint_footer(painter: QPainter, text: str, height: int, width: int = 100_000) -> None:
+    """A short note on a dark strip at the bottom left of a view (screen coordinates),
+    wrapped to the view's width (a half-width comparison pane cut it mid-word)."""
+    flags = int(Qt.TextFlag.TextWordWrap)
     fm = painter.fontMetrics()
-    box = QRectF(6, height - fm.height() - 16, fm.horizontalAdvance(text) + 16, fm.height() + 10)
+    room = max(width - 28, 80)
+    need = fm.boundingRect(QRect(0, 0, room, 2000), flags, text)
+    box = QRectF(6, height - need.height() - 16, need.width() + 16, need.height() + 10)
     painter.fillRect(box, QColor(30, 30, 30, 215))
     painter.setPen(QColor("#e5e7eb"))
-    painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+    painter.drawText(box.adjusted(8, 5, -8, -5), flags, text)
 
 
 def paint_name_tag(painter: QPainter, label: str) -> None:
@@ -39,6 +43,6 @@ def paint_notes(painter: QPainter, view: QRect, banner: str, footer: str, name: 
     """Everything a view says over its picture (screen coordinates); empty texts are skipped."""
     paint_banner(painter, banner, view.width(), 36.0 if name else 6.0)
     if footer:
-        paint_footer(painter, footer, view.height())
+        paint_footer(painter, footer, view.height(), view.width())
     if name:
         paint_name_tag(painter, name)

@@ -84,13 +84,15 @@ def test_gts_treated_differently_are_marked_and_explained(qtbot) -> None:
 
 def test_swipe_and_blend_in_one_canvas(qtbot) -> None:
     w = _compare(qtbot)
+    assert w.compare.slider.isHidden() and w.compare.slider_label.isHidden()  # side by side
     w.compare.mode.setCurrentIndex(1)  # swipe
+    assert not w.compare.slider.isHidden() and w.compare.slider_label.text() == "divider"
     assert not w.canvas_b.isVisible() and w.canvas.mix_mode == "swipe"
     assert w.canvas._b_overlay is not None
     w.compare.slider.setValue(30)
     assert abs(w.canvas.mix - 0.3) < 1e-9
     w.compare.cycle()  # blend
-    assert w.canvas.mix_mode == "blend"
+    assert w.canvas.mix_mode == "blend" and w.compare.slider_label.text() == "B opacity"
     w.compare.name_b.setText("weaker")
     w.compare.name_b.editingFinished.emit()
     assert w.session.names()[1] == "weaker"

@@ -126,3 +126,17 @@ def test_a_near_miss_taken_by_another_match_says_so(tmp_path) -> None:  # type: 
     result = spec.evaluate([sample], spec.params_type())[0]
     texts = [t for item in label_items(sample, result) for t in item.data["texts"]]
     assert "missed, best area recall 1.00, det 2 matched elsewhere" in texts, texts
+
+
+def test_labels_with_no_free_spot_are_left_out_not_piled() -> None:
+    """Twenty labels on twenty boxes in a strip too small for them: those that find no free
+    spot are marked crowded (left out by the painter and counted in the view's note); the
+    rest neither overlap each other nor leave the bounds."""
+    boxes = np.array([[10.0 * k, 0.0, 10.0 * k + 8, 8.0] for k in range(20)])
+    sizes = np.full((20, 2), (150.0, 18.0))
+    placed = place_labels(boxes, sizes, np.zeros((0, 4)), bounds=(0.0, -40.0, 220.0, 60.0))
+    shown = [p for p in placed if not p.crowded]
+    assert 0 < len(shown) < 20
+    for a, b in itertools.combinations(shown, 2):
+        assert a.x + a.w <= b.x or b.x + b.w <= a.x or a.y + a.h <= b.y or b.y + b.h <= a.y
+    assert all(p.x >= 0 and p.x + p.w <= 220 and p.y >= -40 and p.y + p.h <= 60 for p in shown)

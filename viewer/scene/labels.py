@@ -6,7 +6,10 @@ Each label is tried at the corners and sides of its own instance's box, then fur
 a leader line back to the box; the first spot that covers neither a label placed before it nor
 a word wins. Labels are placed in the order given (the painter puts the selected and
 hovered ones first, then the instances that lost credit). A label with no free spot at all
-takes the spot that covers the fewest placed labels, so it is never silently dropped.
+takes the spot that covers the fewest placed labels and is marked ``crowded``: the painter
+leaves it out (unless it is the selected or hovered one) and counts it in the view's note
+("N score labels not shown ... zoom in"), instead of piling labels over each other and over
+the view's edge.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ class Placed:
     w: float
     h: float
     leader: tuple[float, float] | None = None
+    crowded: bool = False  # no free spot: it covers another label or leaves the bounds
 
 
 class _Grid:
@@ -168,7 +172,7 @@ def _place(
         if best is None or (on_labels, on_words) < (best[0], best[1]):
             best = (on_labels, on_words, x, y, leader)
     assert best is not None
-    return Placed(best[2], best[3], w, h, best[4])
+    return Placed(best[2], best[3], w, h, best[4], crowded=best[0] > 0)
 
 
 def place_labels(
@@ -196,6 +200,7 @@ def place_labels(
     for box, size in zip(box_list, size_list, strict=True):
         w, h = float(size[0]), float(size[1])
         chosen = _place(box, w, h, words, placed, bounds)
-        placed.add((chosen.x, chosen.y, chosen.x + chosen.w, chosen.y + chosen.h))
+        if not chosen.crowded:  # a crowded one is left out by the painter: it blocks nothing
+            placed.add((chosen.x, chosen.y, chosen.x + chosen.w, chosen.y + chosen.h))
         out.append(chosen)
     return out

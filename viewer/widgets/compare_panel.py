@@ -38,6 +38,7 @@ class ComparePanel(QWidget):
         self.slider.setValue(50)
         self.slider.setMaximumWidth(180)
         self.slider.valueChanged.connect(lambda _: self._emit())
+        self.slider_label = QLabel()  # what the slider sets: the divider, or B's opacity
         close = QPushButton("Close comparison")
         close.clicked.connect(lambda: session.close_comparison())
         row = QHBoxLayout(self)
@@ -49,6 +50,7 @@ class ComparePanel(QWidget):
             self.name_b,
             QLabel("view"),
             self.mode,
+            self.slider_label,
             self.slider,
             close,
         ):
@@ -64,7 +66,15 @@ class ComparePanel(QWidget):
         self.mode.setCurrentIndex((self.mode.currentIndex() + 1) % len(MODES))
 
     def _emit(self) -> None:
-        self.slider.setEnabled(self.view_mode() != "split")
+        mode = self.view_mode()
+        self.slider_label.setText({"swipe": "divider", "blend": "B opacity"}.get(mode, ""))
+        self.slider.setToolTip(
+            {"swipe": "where the divider between A and B is", "blend": "how much of B shows"}.get(
+                mode, ""
+            )
+        )
+        for w in (self.slider, self.slider_label):  # side by side: nothing to set
+            w.setVisible(mode != "split")
         self.view_mode_changed.emit(self.view_mode(), self.slider.value() / 100.0)
 
     def _on_session_comparison_changed(self) -> None:
