@@ -35,7 +35,7 @@ def always(ds: Dataset | Facts) -> bool:
 
 def polygon_data(ds: Dataset | Facts) -> bool:
     """Curved family and the curved datasets' own protocols: polygon data (Total-Text,
-    CTW1500), i.e. at least ``POLYGON_SHARE`` of the GT boxes are polygons."""
+    CTW1500), i.e. at least a quarter of the GT boxes are polygons."""
     return _facts(ds).polygon_share >= POLYGON_SHARE
 
 
@@ -58,6 +58,7 @@ def totaltext_like(ds: Dataset | Facts) -> bool:
 
 
 def ltrb_only(ds: Dataset | Facts) -> bool:
+    """Axis-aligned LTRB boxes on every line (xmin,ymin,xmax,ymax: ICDAR 2013)."""
     from metrics.model import BoxType  # the data is read, so the model is loaded already
 
     return _facts(ds).box_types <= {BoxType.LTRB}

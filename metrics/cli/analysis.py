@@ -26,6 +26,8 @@ def check(args: argparse.Namespace, ds: Dataset) -> dict[str, float]:
     taken out of ``args.set``."""
     if args.instances and not args.instances.lower().endswith(_instance_formats()):
         raise ValueError(f"--instances {args.instances}: give a .csv or .jsonl file name")
+    if args.sweep_points is None:
+        args.sweep_points = 100
     if args.sweep_points < 0:
         raise ValueError("--sweep-points must be 0 (every distinct confidence) or more")
     if args.sweep and not len(thr.confidences(ds)):

@@ -19,7 +19,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--sweep-points",
         type=int,
-        default=100,
+        default=None,
         metavar="N",
         help="thresholds of --sweep: N spread over the distinct confidences (default 100; "
         "0 = every distinct confidence)",

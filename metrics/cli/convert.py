@@ -175,7 +175,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
         print("note: HierText lines and paragraphs are not kept (words only)", file=sys.stderr)
     for line in losses.lines():
         print(f"note: {line}", file=sys.stderr)
-    n_gt = sum(len(s.gt) for s in ds)
-    n_det = sum(len(s.det) for s in ds)
-    print(f"{args.out}: {len(ds)} images, {n_gt} GT boxes, {n_det} detections ({args.to})")
+    written = [f"{sum(len(s.gt) for s in ds)} GT boxes"] if gt else []
+    written += [f"{sum(len(s.det) for s in ds)} detections"] if det else []
+    print(f"{args.out}: {len(ds)} images, {', '.join(written)} ({args.to})")  # what was written
     return 0

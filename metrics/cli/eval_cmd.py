@@ -100,6 +100,16 @@ def _check_outputs(paths: Sequence[str | None], inputs: list[str | None]) -> Non
         raise UserError(f"{same[0]} is named for two outputs (--json, --csv, --instances)")
 
 
+def _check_pairs(args: argparse.Namespace) -> None:
+    """Options that only work with another: said, not silently ignored."""
+    if args.workers < 1:
+        raise UserError(f"--workers {args.workers}: give 1 or more")
+    if args.evidence and not args.json:
+        raise UserError("--evidence goes with --json (the evidence is written into it)")
+    if args.sweep_points is not None and not args.sweep:
+        raise UserError("--sweep-points goes with --sweep")
+
+
 def _same(path: str, others: Sequence[str]) -> bool:
     import os
 
@@ -179,8 +189,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     inputs = [args.gt, args.det, args.gt_lines, args.images]
     _check_outputs([args.json, args.csv, args.instances], inputs)
-    if args.workers < 1:
-        raise UserError(f"--workers {args.workers}: give 1 or more")
+    _check_pairs(args)
     if _sharded(args):
         return 0
     ds = _dataset(args)
