@@ -64,8 +64,9 @@ def say_skipped(
 def default_choice(datasets: Sequence[Dataset]) -> tuple[MetricSpec, dict[str, Any]]:
     """The metric a command runs when none is named (``registry.default_metric``: TIoU on
     quads, curved TIoU on polygons), with the fallback values the viewer and ``eval
-    --metric all`` switch on where its defaults refuse the data (Total-Text's
-    counter-clockwise polygons: ``auto_orient=true``), the same for every side."""
+    --metric all`` switch on where its defaults refuse the data (polygons in the ICDAR
+    clockwise order, which the curved script refuses: ``auto_orient=true``), the same for
+    every side."""
     from metrics.runner import plan_all
 
     spec = default_metric(datasets[0])
