@@ -108,6 +108,8 @@ def _check_pairs(args: argparse.Namespace) -> None:
         raise UserError("--evidence goes with --json (the evidence is written into it)")
     if args.sweep_points is not None and not args.sweep:
         raise UserError("--sweep-points goes with --sweep")
+    if args.images is not None and not os.path.isdir(args.images):
+        raise UserError(f"--images {args.images}: not a folder (give the folder of the images)")
 
 
 def _same(path: str, others: Sequence[str]) -> bool:

@@ -274,6 +274,7 @@ def test_an_input_is_never_overwritten(tmp_path: Path, capsys) -> None:
         (["--det", "DET", "--metric", ""], "--metric is empty"),
         (["--det", "DET", "--sweep-points", "5"], "--sweep-points goes with --sweep"),
         (["--det", "DET", "--evidence"], "--evidence goes with --json"),
+        (["--det", "DET", "--images", "/no/such"], "--images /no/such: not a folder"),
         (["--det", "DET", "--metric", " , "], "--metric is empty"),
         (["--det", "DET", "--json", "/tmp/x.json", "--csv", "/tmp/x.json"], "two outputs"),
         (["--det", "DET", "--csv", "x.csv", "--instances", "./x.csv"], "two outputs"),

@@ -79,3 +79,16 @@ def test_report_page_in_a_browser(tmp_path: Path, qtbot) -> None:  # type: ignor
     qtbot.waitUntil(lambda: bool(broken), timeout=10_000)
     assert broken == [0]
     assert errors == []
+
+
+def test_an_empty_bucket_has_no_score() -> None:
+    """A text-length bucket with GTs but no detection showed precision 0.0000."""
+    from viewer.analysis.report import bucket_rows
+
+    rows = bucket_rows(
+        [
+            {"label": "≥ 11", "n_gt": 2, "recall": 0.5, "n_det": 0, "precision": 0.0},
+            {"label": "2–3", "n_gt": 0, "recall": 0.0, "n_det": 3, "precision": 0.25},
+        ]
+    )
+    assert rows == [("≥ 11", 2, "0.5000", 0, "–"), ("2–3", 0, "–", 3, "0.2500")]

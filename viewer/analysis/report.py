@@ -162,6 +162,21 @@ def _notes(d: dict[str, Any], names: list[str]) -> list[str]:
     return out
 
 
+def bucket_rows(buckets: Sequence[dict[str, Any]]) -> list[tuple[object, ...]]:
+    """Rows of a bucket table; a bucket with no GT (no detection) has no recall (no
+    precision): "–", not a 0.0000 that reads as a measured failure."""
+    return [
+        (
+            b["label"],
+            b["n_gt"],
+            f"{b['recall']:.4f}" if b["n_gt"] else "–",
+            b["n_det"],
+            f"{b['precision']:.4f}" if b["n_det"] else "–",
+        )
+        for b in buckets
+    ]
+
+
 def _section(d: dict[str, Any], figs: list[tuple[str, str]], names: list[str]) -> str:
     rows: list[tuple[object, ...]] = [
         (n, f"{s['recall']:.4f}", f"{s['precision']:.4f}", f"{s['hmean']:.4f}")
@@ -194,10 +209,7 @@ def _section(d: dict[str, Any], figs: list[tuple[str, str]], names: list[str]) -
             parts.append(f"<p>{_e(d['attribution']['ceiling_note'])}</p>")
         parts.append("</div>")
     for attr, bs in d["buckets"].items():
-        rows = [
-            (b["label"], b["n_gt"], f"{b['recall']:.4f}", b["n_det"], f"{b['precision']:.4f}")
-            for b in bs
-        ]
+        rows = bucket_rows(bs)
         parts.append(f"<div><h3>Recall by {_e(attr)}</h3>")
         parts.append(_table(("bucket", "GT", "recall", "dets", "precision"), rows) + "</div>")
     parts.append(f"</div><h3>Worst images of {_e(names[0])} (click for full size)</h3>")
