@@ -11,6 +11,7 @@ from typing import Any, TextIO
 from metrics.analysis.bootstrap import Bootstrap, paired
 from metrics.cli.commands import positive_int
 from metrics.cli.coverage import (
+    DEFAULT_METRIC_HELP,
     GT_LINES_HELP,
     default_choice,
     detector_names,
@@ -46,8 +47,7 @@ def add_compare_command(sub: Any) -> None:
         "--metric",
         action="append",
         default=[],
-        help="metric id (1 or 2; default: the first that applies of tiou, curved_tiou, "
-        "tedeval, cleval_det, ic15_iou, deteval)",
+        help=f"metric id (1 or 2; {DEFAULT_METRIC_HELP})",
     )
     p.add_argument("--name", action="append", default=[], help="display names of A and B")
     p.add_argument("--top", type=positive_int, default=20, help="images to list (default 20)")

@@ -10,10 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from metrics.model import Dataset, InputError, Severity
-from metrics.registry import MetricSpec, default_metric
+from metrics.registry import PREFERRED, MetricSpec, default_metric
 from metrics.results import Evaluation
 
 GT_LINES_HELP = "text-line GT (wordline_* metrics), any GT format"
+DEFAULT_METRIC_HELP = (  # compare, export, report without --metric (``default_choice``)
+    f"default: the first that applies of {', '.join(PREFERRED)}: TIoU on quads, curved "
+    "TIoU on polygons"
+)
 
 
 def detector_names(paths: Sequence[str]) -> list[str]:

@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from metrics.cli.commands import positive_int
-from metrics.cli.coverage import GT_LINES_HELP, detector_names, need_gt_lines, say_skipped
+from metrics.cli.coverage import (
+    DEFAULT_METRIC_HELP,
+    GT_LINES_HELP,
+    detector_names,
+    need_gt_lines,
+    say_skipped,
+)
 from metrics.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.model import InputError
@@ -42,8 +48,7 @@ def add_report_command(sub: Any) -> None:
         "--metric",
         action="append",
         default=[],
-        help="metric id (repeatable; default: the first that applies of tiou, curved_tiou, "
-        "tedeval, cleval_det, ic15_iou, deteval)",
+        help=f"metric id (repeatable; {DEFAULT_METRIC_HELP})",
     )
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--worst", type=positive_int, default=8, help="worst images shown (default 8)")

@@ -10,6 +10,7 @@ from typing import Any
 
 from metrics.cli.commands import positive_int
 from metrics.cli.coverage import (
+    DEFAULT_METRIC_HELP,
     GT_LINES_HELP,
     default_choice,
     detector_names,
@@ -40,8 +41,7 @@ def add_export_command(sub: Any) -> None:
     p.add_argument("--gt-lines", help=GT_LINES_HELP)
     p.add_argument(
         "--metric",
-        help="metric id (default: the first that applies of tiou, curved_tiou, tedeval, "
-        "cleval_det, ic15_iou, deteval: TIoU on quads, curved TIoU on polygons)",
+        help=f"metric id ({DEFAULT_METRIC_HELP})",
     )
     p.add_argument(
         "--set", action="append", default=[], metavar="KEY=VALUE", help="metric parameter"
