@@ -102,9 +102,10 @@ def plan_icdar(
 ) -> IcdarPlan:
     """Pair the files of an ICDAR txt set (both sides detected as ICDAR) without parsing them."""
     problems: list[Problem] = []
+    gt_members = txt_members(gfound)
     det_members = txt_members(dfound) if dfound is not None else []
-    problems.extend(_swapped(gt, det, txt_members(gfound), det_members))
-    gt_by_id = _index_gt(txt_members(gfound), problems)
+    problems.extend(_swapped(gt, det, gt_members, det_members))
+    gt_by_id = _index_gt(gt_members, problems)
     if not gt_by_id:
         raise InputError([Problem(Severity.ERROR, str(gt), None, "no GT .txt files found")])
     head = len(problems)
