@@ -102,9 +102,11 @@ def rings_of(geom: shapely.Geometry) -> tuple[FloatArray, ...]:
 # --- bulk geometry of many samples, shared by the metrics of one run --------------------------
 
 RingMode = str
-"""How an official tool builds its polygons: ``"icdar"``: int()-truncated vertices;
-``"curved"``: float32 vertices; ``"exact"``: as given; ``"totaltext"``: int()-truncated
-vertices, every polygon ``buffer(0)``-ed and every candidate pair clipped by GEOS as
+"""How an official tool builds its polygons: ``"icdar"`` and ``"exact"``: the vertices as
+given (the official int() is a no-op on the integers it accepts; non-integer coordinates
+are evaluated as given, or rounded / truncated / refused before, by ``--floats``);
+``"curved"``: float32 vertices; ``"totaltext"``: as given,
+every polygon ``buffer(0)``-ed and every candidate pair clipped by GEOS as
 ``det ∩ gt`` (the Total-Text scripts' ``polygon_fast.area_of_intersection``), no numpy quad
 clipping."""
 
@@ -115,9 +117,7 @@ def mode_rings(points: Sequence[FloatArray], mode: RingMode) -> list[FloatArray]
     """Vertices as an official tool sees them (spec 0.4)."""
     if mode == "curved":
         return [p.astype(np.float32).astype(np.float64) for p in points]
-    if mode == "exact":
-        return [np.asarray(p, dtype=np.float64) for p in points]
-    return [np.trunc(p) for p in points]
+    return [np.asarray(p, dtype=np.float64) for p in points]
 
 
 class SampleGeometry:

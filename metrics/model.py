@@ -237,6 +237,8 @@ class Facts:
     n_det_conf: int = 0
     n_det_text: int = 0
     n_hier: int = 0  # samples with a hierarchy (HierText)
+    n_gt_float: int = 0  # GT boxes with a non-integer coordinate (as read)
+    n_det_float: int = 0  # detections with a non-integer coordinate (as read)
     box_types: frozenset[BoxType] = frozenset()
     has_gt_lines: bool = False
 
@@ -262,13 +264,13 @@ class Facts:
 
 
 _COUNTS: tuple[str, ...] = ("n_samples", "n_gt", "n_det", "n_gt_poly", "n_gt_14")
-_COUNTS += ("n_det_conf", "n_det_text", "n_hier")
+_COUNTS += ("n_det_conf", "n_det_text", "n_hier", "n_gt_float", "n_det_float")
 
 
 def facts_of(samples: Iterable[Sample], has_gt_lines: bool) -> Facts:
     """The facts of ``samples`` (one pass over their instances)."""
     poly = BoxType.POLY
-    n = n_gt = n_det = n_poly = n_14 = n_conf = n_text = n_hier = 0
+    n = n_gt = n_det = n_poly = n_14 = n_conf = n_text = n_hier = n_gf = n_df = 0
     kinds: set[BoxType] = set()
     for s in samples:
         n += 1
@@ -278,11 +280,13 @@ def facts_of(samples: Iterable[Sample], has_gt_lines: bool) -> Facts:
         for g in s.gt:
             n_poly += g.box_type is poly
             n_14 += len(g.points) == 14
+            n_gf += not g.integer
         n_conf += sum(d.confidence is not None for d in s.det)
         n_text += sum(d.text is not None for d in s.det)
+        n_df += sum(not d.integer for d in s.det)
         kinds.update(i.box_type for i in s.gt)
         kinds.update(i.box_type for i in s.det)
-    counts = (n, n_gt, n_det, n_poly, n_14, n_conf, n_text, n_hier)
+    counts = (n, n_gt, n_det, n_poly, n_14, n_conf, n_text, n_hier, n_gf, n_df)
     return Facts(*counts, box_types=frozenset(kinds), has_gt_lines=has_gt_lines)
 
 

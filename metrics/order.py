@@ -37,6 +37,6 @@ def clockwise_violations(items: Sequence[Instance]) -> list[int]:
     quads = [k for k, inst in enumerate(items) if inst.box_type is BoxType.QUAD]
     if not quads:
         return []
-    r = np.trunc(stacked([items[k].points for k in quads], 4))
+    r = stacked([items[k].points for k in quads], 4)
     s = np.sum((r[:, _NEXT, 0] - r[:, :, 0]) * (r[:, _NEXT, 1] + r[:, :, 1]), axis=1)
     return [quads[m] for m in np.flatnonzero(s > 0)]

@@ -23,7 +23,15 @@ if TYPE_CHECKING:
     from metrics.model import Dataset
     from metrics.spec import MetricSpec
 
-__all__ = ["METRICS", "MetricSpec", "applicable", "make_params", "parse_sets", "resolve"]
+__all__ = [
+    "METRICS",
+    "MetricSpec",
+    "applicable",
+    "float_refusals",
+    "make_params",
+    "parse_sets",
+    "resolve",
+]
 
 
 def __getattr__(name: str) -> Any:  # ``from metrics.registry import MetricSpec`` still works
@@ -145,12 +153,25 @@ def make_params(spec: MetricSpec, overrides: Mapping[str, Any] | None = None) ->
     return spec.params_type(**kwargs)
 
 
-def parse_sets(items: Sequence[str], specs: Sequence[MetricSpec]) -> dict[str, dict[str, str]]:
+def float_refusals(specs: Sequence[MetricSpec]) -> dict[str, dict[str, str]]:
+    """``allow_float=false`` for every metric of ``specs`` that has it (``--floats refuse``)."""
+    out: dict[str, dict[str, str]] = {}
+    for spec in specs:
+        names = {f.name for f in dataclasses.fields(spec.params_type)}
+        out[spec.id] = {"allow_float": "false"} if "allow_float" in names else {}
+    return out
+
+
+def parse_sets(
+    items: Sequence[str], specs: Sequence[MetricSpec], *, floats: str = "as-given"
+) -> dict[str, dict[str, str]]:
     """``--set [METRIC.]KEY=VALUE`` items as overrides per metric id (one parser for every
     command). A bare KEY applies to every metric of ``specs`` that has it; ``METRIC.KEY`` to
     that metric (which need not be among ``specs``). Raises ValueError on a malformed item
-    or a key that no targeted metric has."""
-    out: dict[str, dict[str, str]] = {s.id: {} for s in specs}
+    or a key that no targeted metric has. ``floats="refuse"`` (``--floats refuse``) sets
+    ``allow_float=false`` on every metric of ``specs`` that has it, before the items (an
+    explicit ``--set`` wins)."""
+    out = float_refusals(specs) if floats == "refuse" else {s.id: {} for s in specs}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep:

@@ -35,13 +35,11 @@ class RingStack:
 
 
 def convert(flat: FloatArray, mode: str) -> FloatArray:
-    """``metrics.geometry.mode_rings`` of vertices: float32 for ``curved``, as given for
-    ``exact``, int()-truncated otherwise."""
+    """``metrics.geometry.mode_rings`` of vertices: float32 for ``curved``, as given
+    otherwise (``--floats`` decides what non-integer coordinates become before)."""
     if mode == "curved":
         return flat.astype(np.float32).astype(np.float64)
-    if mode == "exact":
-        return np.asarray(flat, dtype=np.float64)
-    return np.trunc(flat)
+    return np.asarray(flat, dtype=np.float64)
 
 
 def ring_stack(points: Sequence[FloatArray], mode: str) -> RingStack:

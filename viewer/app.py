@@ -9,8 +9,9 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from metrics.cli.format_options import add_side_options, floats_mode, format_choices
 from metrics.demo import demo_paths
 from metrics.model import InputError
 from metrics.registry import resolve
@@ -29,13 +30,7 @@ def add_view_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
         description="Browse failure cases image by image with the evidence of "
         "every metric drawn on the image.",
     )
-    p.add_argument("--gt", help="GT zip or folder")
-    p.add_argument(
-        "--det",
-        action="append",
-        default=[],
-        help="detection zip or folder; a second --det opens a comparison of the two",
-    )
+    add_side_options(p, two_dets=True, box_type=True)
     p.add_argument("--compare-metric", help="compare the metric with this one (same detector)")
     p.add_argument("--images", help="image folder (optional)")
     p.add_argument("--gt-lines", help="text-line GT (wordline metrics)")
@@ -83,13 +78,23 @@ def _paths(args: argparse.Namespace) -> DatasetPaths:
     if args.gt is None and not args.det:
         demo = demo_paths()
         return DatasetPaths(
-            str(demo.gt), str(demo.det_b), args.images or str(demo.images), args.gt_lines
+            str(demo.gt),
+            str(demo.det_b),
+            args.images or str(demo.images),
+            args.gt_lines,
+            **_reading(args),
         )
     if args.gt is None:
         raise InputError([], "--det given without --gt")
     if args.images is not None and not os.path.isdir(args.images):
         raise InputError([], f"--images {args.images}: not a folder")
-    return DatasetPaths(args.gt, args.det[0] if args.det else None, args.images, args.gt_lines)
+    det = args.det[0] if args.det else None
+    return DatasetPaths(args.gt, det, args.images, args.gt_lines, **_reading(args))
+
+
+def _reading(args: argparse.Namespace) -> dict[str, Any]:
+    """The reading options of the command line, as ``DatasetPaths`` fields."""
+    return {**format_choices(args), "floats": floats_mode(args), "box_type": args.box_type}
 
 
 def cmd_view(args: argparse.Namespace) -> int:

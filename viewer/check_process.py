@@ -152,7 +152,13 @@ def main() -> int:
     _die_with_parent()
     paths = DatasetPaths(**json.loads(sys.stdin.read()))
     try:
-        ds = load_dataset(paths.gt, paths.det, gt_lines=paths.gt_lines, images=paths.images)
+        ds = load_dataset(
+            paths.gt,
+            paths.det,
+            gt_lines=paths.gt_lines,
+            images=paths.images,
+            options=paths.options(),
+        )
         _send("findings", check_dataset(ds))
     except Exception as exc:  # the viewer reads the same files and reports its own error
         _send("error", f"{type(exc).__name__}: {exc}")

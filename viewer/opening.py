@@ -12,7 +12,7 @@ from PySide6.QtCore import SignalInstance
 from metrics.model import Dataset
 from metrics.runner import Plan
 from viewer import check_process
-from viewer.paths import DatasetPaths
+from viewer.paths import DatasetPaths, reading_overrides
 from viewer.scene.rows import SampleRow
 from viewer.workers import load_in_background
 
@@ -53,7 +53,7 @@ def open_dataset(session: Opening, paths: DatasetPaths) -> bool:
     companion = check_process.Companion(paths) if big else None  # checks it meanwhile
     try:
         loaded, error = load_in_background(
-            paths, session.overrides, lambda rows: _pending(session, rows)
+            paths, reading_overrides(session.overrides, paths), lambda rows: _pending(session, rows)
         )
     finally:
         session.loading = False

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from metrics.io.detect import detect
 from metrics.io.formats import ICDAR
 from metrics.io.formats.base import forget_parsed
-from metrics.io.icdar_plan import LoadOptions, Schema, find_schema, plan_icdar
+from metrics.io.icdar_plan import Schema, find_schema, plan_icdar
 from metrics.io.reader import load_dataset, read_planned
 from metrics.model import Dataset
 from viewer.paths import DatasetPaths
@@ -27,11 +27,11 @@ def read_set(paths: DatasetPaths, paired: Paired | None = None) -> Dataset:
     """The dataset at ``paths``; ``paired`` gets the sample ids in dataset order as soon as
     the files are paired (ICDAR txt sets only: other formats say nothing before the end)."""
     p = paths
-    gfound = detect(p.gt, "gt")
-    dfound = None if p.det is None else detect(p.det, "det")
+    opts = p.options()
+    gfound = detect(p.gt, "gt", opts.gt_format)
+    dfound = None if p.det is None else detect(p.det, "det", opts.det_format)
     if gfound.format is not ICDAR or (dfound is not None and dfound.format is not ICDAR):
-        return load_dataset(p.gt, p.det, gt_lines=p.gt_lines, images=p.images)
-    opts = LoadOptions()
+        return load_dataset(p.gt, p.det, gt_lines=p.gt_lines, images=p.images, options=opts)
     try:
         plan = plan_icdar(p.gt, p.det, gfound, dfound, p.gt_lines, p.images, opts)
         if paired is not None:

@@ -21,7 +21,7 @@ from metrics.results import Evaluation, SampleResult
 from metrics.runner import Plan
 from viewer.checks import Checks
 from viewer.opening import open_dataset
-from viewer.paths import DatasetPaths
+from viewer.paths import DatasetPaths, reading_overrides
 from viewer.scene.items import Ref
 from viewer.scene.layers import DEFAULT_LAYERS
 from viewer.scene.rows import SampleRow
@@ -130,7 +130,7 @@ class Session(QObject):
             self._store(),
             metric=None,
             det=paths.det if paths is not None else None,
-            overrides=old.overrides if old is not None else None,
+            overrides=reading_overrides(old.overrides if old is not None else None, paths),
             progress=self.progress_changed.emit,
             plan=plan,
         )
@@ -197,7 +197,7 @@ class Session(QObject):
             self.error_raised.emit("open a dataset first")
             return False
         try:
-            ds = load_dataset(p.gt, det, gt_lines=p.gt_lines, images=p.images)
+            ds = load_dataset(p.gt, det, gt_lines=p.gt_lines, images=p.images, options=p.options())
         except InputError as exc:
             self.error_raised.emit(str(exc))
             return False

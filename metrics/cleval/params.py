@@ -28,7 +28,7 @@ class ClevalParams:
     fp_chars: Literal["official", "paper"] = "official"
     confidences: bool | None = None  # None: sort by confidence when every det has one
     box_type: BoxMode = "auto"
-    allow_float: bool = False  # accept non-integer QUAD/LTRB coordinates
+    allow_float: bool = True  # false: refuse non-integer QUAD/LTRB (official; --floats refuse)
 
     def __post_init__(self) -> None:
         _check_choice("fp_chars", self.fp_chars, ("official", "paper"))
@@ -46,7 +46,7 @@ class ClevalLegacyParams:
     rs: Literal["official", "paper"] = "official"
     confidences: bool | None = None
     box_type: BoxMode = "auto"
-    allow_float: bool = False
+    allow_float: bool = True
     check_orientation: bool = True  # the legacy RRC helper rejects anticlockwise QUADs
 
     def __post_init__(self) -> None:

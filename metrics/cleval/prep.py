@@ -148,7 +148,7 @@ def _recut(b: Shared, geo: Geo) -> None:
     g_poly = b.poly[b.g_owner]
     quads = np.full((len(g_poly), 4, 2), np.nan)  # strictly convex int quads, as polygons
     if len(b.g_quads):
-        rings = np.trunc(b.g_quads)
+        rings = b.g_quads
         idx = np.flatnonzero(~g_poly)
         convex = is_convex_quad(rings)
         quads[idx[convex]] = rings[convex]
@@ -216,7 +216,7 @@ def shared(samples: Sequence[Sample], box_type: str, confidences: bool | None) -
         np.fromiter(map(_DONT_CARE, gts), dtype=bool, count=len(gts)),
         _stack(gts, np.flatnonzero(~poly[g_owner])),
         d_quads,
-        np.trunc(d_quads),
+        d_quads,
         _NO_GEO,
     )
     sh.geo = _geometry(sh, dets)

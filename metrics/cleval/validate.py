@@ -13,6 +13,7 @@ from operator import attrgetter, is_
 
 import numpy as np
 
+from metrics.floats import REFUSED
 from metrics.model import BoxType, FloatArray, Instance, Problem, Sample, Severity
 from metrics.order import clockwise_violations
 
@@ -86,7 +87,7 @@ def _anticlockwise(gt: Sequence[Instance], det: Sequence[Instance]) -> tuple[lis
     flat = _quad_points(points)
     if flat is None:  # not all (4, 2): the original test (it raises as the official code)
         return clockwise_violations(gt), clockwise_violations(det)
-    x0, y0, x1, y1, x2, y2, x3, y3 = np.trunc(flat).reshape(-1, 8).T
+    x0, y0, x1, y1, x2, y2, x3, y3 = np.asarray(flat, dtype=np.float64).reshape(-1, 8).T
     # S = Σ (x' - x)(y' + y), summed in the order of np.sum(..., axis=1)
     s = (
         (x1 - x0) * (y1 + y0)
@@ -154,8 +155,7 @@ def _box_problems(sample: Sample, allow_float: bool, poly: bool) -> list[Problem
                         source,
                         side,
                         inst,
-                        "coordinates must be integers for CLEval QUAD/LTRB boxes "
-                        "(set allow_float=true to accept them)",
+                        f"CLEval QUAD/LTRB {REFUSED}",
                         sample,
                     )
                 )

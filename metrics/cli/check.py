@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from metrics.check import Finding, Level, check_dataset, exit_code
+from metrics.cli.format_options import add_side_options, load_options
 from metrics.demo import demo_paths
 from metrics.io.atomic import atomic_write, output_problem
-from metrics.io.reader import LoadOptions, load_dataset
-from metrics.model import BoxType, Dataset
+from metrics.io.reader import load_dataset
+from metrics.model import Dataset
 
 
 def add_check_command(sub: Any) -> None:
@@ -30,14 +31,8 @@ def add_check_command(sub: Any) -> None:
         "--gt the bundled demo data is checked. Exit status: 0 nothing above info, 1 "
         "warnings or errors found, 2 option mistakes.",
     )
-    p.add_argument("--gt", help="GT zip or folder")
-    p.add_argument("--det", help="detection zip or folder (optional)")
+    add_side_options(p, box_type=True)
     p.add_argument("--images", help="image folder (optional: boxes outside the image)")
-    p.add_argument(
-        "--box-type",
-        choices=[b.value for b in BoxType],
-        help="read every line as this box type (as a given official script would)",
-    )
     p.add_argument("--json", help="write every finding as JSON to this file")
     p.add_argument(
         "--show", type=int, default=5, metavar="N", help="findings shown per kind (default 5)"
@@ -52,9 +47,7 @@ def _load(args: argparse.Namespace) -> Dataset:
         gt, det, images = paths.gt, paths.det_b, images or paths.images
     elif gt is None:
         raise ValueError("--det given without --gt")
-    bt = BoxType(args.box_type) if args.box_type else None
-    opts = LoadOptions(gt_box_type=bt, det_box_type=bt)
-    return load_dataset(gt, det, images=images, options=opts)
+    return load_dataset(gt, det, images=images, options=load_options(args))
 
 
 def cmd_check(args: argparse.Namespace) -> int:

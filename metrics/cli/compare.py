@@ -18,12 +18,12 @@ from metrics.cli.coverage import (
     need_gt_lines,
     say_skipped,
 )
+from metrics.cli.format_options import add_side_options, floats_mode, read_sets
 from metrics.compare import Comparison, compare, comparison_dict
 from metrics.demo import demo_paths
 from metrics.io.atomic import atomic_write, output_problem
-from metrics.io.reader import load_dataset
 from metrics.model import Dataset
-from metrics.registry import resolve
+from metrics.registry import MetricSpec, make_params, parse_sets, resolve
 from metrics.results import Evaluation
 from metrics.runner import run
 
@@ -40,14 +40,20 @@ def add_compare_command(sub: Any) -> None:
         "or one detection set under two metrics (two --metric). Without --gt the demo "
         "data's detectors A and B are compared.",
     )
-    p.add_argument("--gt", help="GT zip or folder")
-    p.add_argument("--det", action="append", default=[], help="detection zip or folder (1 or 2)")
+    add_side_options(p, two_dets=True, box_type=True)
     p.add_argument("--gt-lines", help=GT_LINES_HELP)
     p.add_argument(
         "--metric",
         action="append",
         default=[],
         help=f"metric id (1 or 2; {DEFAULT_METRIC_HELP})",
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="metric parameter, e.g. tolerance=0 or tiou.tolerance=0",
     )
     p.add_argument("--name", action="append", default=[], help="display names of A and B")
     p.add_argument("--top", type=positive_int, default=20, help="images to list (default 20)")
@@ -71,6 +77,17 @@ def _inputs(args: argparse.Namespace) -> tuple[str, list[str]]:
     return args.gt, list(args.det)
 
 
+def _sets(args: argparse.Namespace, specs: list[MetricSpec]) -> dict[str, dict[str, str]]:
+    """``--set`` (with ``--floats refuse``) per metric; a mistake is a CompareError."""
+    try:
+        out = parse_sets(args.set, specs, floats=floats_mode(args))
+        for spec in specs:
+            make_params(spec, out.get(spec.id))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CompareError(f"--set: {exc.args[0]}") from None
+    return out
+
+
 def _evaluations(args: argparse.Namespace) -> tuple[Evaluation, Evaluation, str, str]:
     gt, dets = _inputs(args)
     metrics = [resolve(m).id for m in args.metric]
@@ -78,18 +95,22 @@ def _evaluations(args: argparse.Namespace) -> tuple[Evaluation, Evaluation, str,
     lines = args.gt_lines
     if len(dets) == 2 and len(metrics) <= 1:
         names = detector_names(dets)
-        sets = [load_dataset(gt, d, gt_lines=lines) for d in dets]
+        sets = read_sets(args, gt, dets, gt_lines=lines)
         if metrics:
-            evs = [run(ds, [resolve(metrics[0])])[0] for ds in sets]
+            spec = resolve(metrics[0])
+            given = _sets(args, [spec])
+            evs = [run(ds, [spec], given)[0] for ds in sets]
         else:  # as the viewer: TIoU on quads, curved TIoU on polygons; images it skips, said
             spec, own = default_choice(sets)
             lenient = frozenset({spec.id})
-            evs = [run(ds, [spec], {spec.id: own}, lenient=lenient)[0] for ds in sets]
+            given = {spec.id: {**own, **_sets(args, [spec])[spec.id]}}
+            evs = [run(ds, [spec], given, lenient=lenient)[0] for ds in sets]
             for note in say_skipped(evs, sets, names):
                 print(f"warning: {note}", file=sys.stderr)
     elif len(dets) == 1 and len(metrics) == 2:
-        ds: Dataset = load_dataset(gt, dets[0], gt_lines=lines)
-        evs = run(ds, [resolve(m) for m in metrics])
+        ds: Dataset = read_sets(args, gt, dets, gt_lines=lines)[0]
+        specs = [resolve(m) for m in metrics]
+        evs = run(ds, specs, _sets(args, specs))
         names = metrics
     else:
         raise CompareError("give two --det and one --metric, or one --det and two --metric")

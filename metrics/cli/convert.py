@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from metrics.cli.format_options import add_side_options, format_choices
+from metrics.cli.format_options import add_side_options, load_options
 from metrics.io.atomic import atomic_write, output_problem
 from metrics.io.formats.canonical import document
-from metrics.io.reader import LoadOptions, load_dataset
+from metrics.io.reader import load_dataset
 from metrics.model import BoxType, Dataset, Instance, Severity
 
 log = logging.getLogger("detlens")
@@ -155,7 +155,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
     problem = output_problem(args.out, [args.gt, args.det])
     if problem:
         raise ValueError(problem)
-    ds = load_dataset(args.gt, args.det, options=LoadOptions(**format_choices(args)))
+    ds = load_dataset(args.gt, args.det, options=load_options(args))
     errors = [p for p in ds.problems if p.severity is Severity.ERROR]
     for p in errors[:20]:
         print(f"warning: not converted: {p}", file=sys.stderr)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from metrics.catalog import ENTRIES
 from metrics.cli.commands import UserError
-from metrics.cli.format_options import format_choices
+from metrics.cli.format_options import floats_mode, load_options, say_floats
 from metrics.registry import METRICS, applicable, make_params, parse_sets, resolve
 
 if TYPE_CHECKING:
@@ -62,11 +62,14 @@ def _named(names: Sequence[str] | None, has_gt_lines: bool) -> list[MetricSpec] 
     return list(dict.fromkeys(specs))
 
 
-def _overrides(sets: Sequence[str], specs: Sequence[MetricSpec]) -> dict[str, dict[str, str]]:
-    """``--set`` items per metric, each value checked against its parameter's type now, so a
-    mistake is one line naming metric and parameter before anything is evaluated."""
+def _overrides(
+    sets: Sequence[str], specs: Sequence[MetricSpec], floats: str = "as-given"
+) -> dict[str, dict[str, str]]:
+    """``--set`` items per metric (``--floats refuse`` first), each value checked against its
+    parameter's type now, so a mistake is one line naming metric and parameter before
+    anything is evaluated."""
     try:
-        out = parse_sets(sets, specs)
+        out = parse_sets(sets, specs, floats=floats)
     except ValueError as exc:
         raise UserError(exc.args[0]) from None
     for mid, values in out.items():
@@ -150,8 +153,8 @@ def _notes_before(
 
 
 def _dataset(args: argparse.Namespace) -> Dataset:
-    from metrics.io.reader import LoadOptions, load_dataset
-    from metrics.model import BoxType, Severity
+    from metrics.io.reader import load_dataset
+    from metrics.model import Severity
 
     gt, det, images = args.gt, args.det, args.images
     if gt is None and det is None:
@@ -163,9 +166,7 @@ def _dataset(args: argparse.Namespace) -> Dataset:
         raise UserError("--det given without --gt")
     elif det is None:
         raise UserError("--det missing: nothing to evaluate")
-    bt = BoxType(args.box_type) if args.box_type else None
-    opts = LoadOptions(gt_box_type=bt, det_box_type=bt, **format_choices(args))
-    ds = load_dataset(gt, det, gt_lines=args.gt_lines, images=images, options=opts)
+    ds = load_dataset(gt, det, gt_lines=args.gt_lines, images=images, options=load_options(args))
     bad = [p for p in ds.problems if p.severity is Severity.ERROR]
     if bad and _same_file(gt, det):  # a slip, or a sanity check
         raise UserError(f"--det is the GT itself and does not read as detections: {bad[0]}")
@@ -198,10 +199,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     thresholds = analysis.check(args, ds)  # takes score_threshold out of args.set
     specs, auto = _specs(args.metric, ds)
     analysis.check_targets(thresholds, specs)
-    overrides = _overrides(args.set, specs)
+    overrides = _overrides(args.set, specs, floats_mode(args))
     offered = list(specs) if auto else []
     if not args.quiet:
         _notes_before(ds.facts, specs, auto, overrides)
+        say_floats(ds.facts, floats_mode(args))
     lenient: frozenset[str] = frozenset()
     validated = None
     left_out: dict[str, str] = {}
@@ -263,12 +265,9 @@ def _sharded(args: argparse.Namespace) -> bool:
     if specs is None:
         return False
     from metrics import sharded
-    from metrics.io.reader import LoadOptions
-    from metrics.model import BoxType
     from metrics.progress import ProgressBar
 
-    overrides = _overrides(args.set, specs)
-    bt = BoxType(args.box_type) if args.box_type else None
+    overrides = _overrides(args.set, specs, floats_mode(args))
     outcome = sharded.evaluate(
         args.gt,
         args.det,
@@ -276,7 +275,7 @@ def _sharded(args: argparse.Namespace) -> bool:
         overrides,
         gt_lines=args.gt_lines,
         images=args.images,
-        options=LoadOptions(gt_box_type=bt, det_box_type=bt, **format_choices(args)),
+        options=load_options(args),
         policy=args.policy,
         workers=args.workers,
         progress=None if args.quiet else ProgressBar(),
@@ -286,6 +285,7 @@ def _sharded(args: argparse.Namespace) -> bool:
         return False
     if not args.quiet:
         _notes_before(outcome.facts, specs, False, overrides)
+        say_floats(outcome.facts, floats_mode(args))
     if outcome.refused is not None:
         raise outcome.refused
     if not args.quiet:

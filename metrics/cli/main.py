@@ -44,7 +44,7 @@ def _add_eval(sub: Any) -> None:
         description="Evaluate detections against ground truth. Without --gt and "
         "--det the bundled demo data is used (detector B, the one with failures to show).",
     )
-    add_side_options(p, lines_and_images=True)
+    add_side_options(p, lines_and_images=True, box_type=True)
     p.add_argument(
         "--metric",
         action="append",
@@ -58,11 +58,6 @@ def _add_eval(sub: Any) -> None:
         default=[],
         metavar="KEY=VALUE",
         help="metric parameter, e.g. tolerance=0 or tiou.tolerance=0",
-    )
-    p.add_argument(
-        "--box-type",
-        choices=BOX_TYPES,
-        help="force the box type of every line (default: detected per line)",
     )
     p.add_argument(
         "--policy",

@@ -47,6 +47,7 @@ from metrics.deteval.geometry import Geometry, geometries
 from metrics.deteval.match import Matcher
 from metrics.deteval.params import DetEvalParams
 from metrics.evidence import Absorbed, DetEvalEvidence
+from metrics.floats import REFUSED
 from metrics.model import BoxType, FloatArray, Problem, Sample, Severity
 from metrics.results import (
     InstanceResult,
@@ -66,8 +67,8 @@ IntArray = npt.NDArray[np.intp]
 
 
 def validate(sample: Sample, params: DetEvalParams) -> list[Problem]:
-    """DetEval takes integer axis-aligned boxes (LTRB) only, for GT and detections."""
-    del params
+    """DetEval takes axis-aligned boxes (LTRB) only, for GT and detections; integers only
+    with ``allow_float=false`` (the official rule, ``--floats refuse``)."""
     out = []
     for side, source, items in (
         ("GT", sample.gt_source, sample.gt),
@@ -85,16 +86,8 @@ def validate(sample: Sample, params: DetEvalParams) -> list[Problem]:
                         sample.id,
                     )
                 )
-            if not inst.integer:
-                out.append(
-                    Problem(
-                        Severity.ERROR,
-                        source or side,
-                        inst.line,
-                        "coordinates must be integers for DetEval",
-                        sample.id,
-                    )
-                )
+            if not inst.integer and not params.allow_float:
+                out.append(Problem(Severity.ERROR, source or side, inst.line, REFUSED, sample.id))
     return out
 
 

@@ -20,6 +20,7 @@ class DetEvalParams:
     w_mo: float = 1.0
     variant: str = "rrc"
     per_image_empty_rule: str = "official"
+    allow_float: bool = True  # false: refuse non-integers (official; --floats refuse)
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:

@@ -105,10 +105,13 @@ def evaluator(level: str) -> EvaluateBatch:
     return evaluate
 
 
-def _float_words(sample: Sample, level: str) -> list[Problem]:
-    """Line / paragraph masks need integer word vertices (OpenCV fillPoly rejects floats)."""
+def _float_words(sample: Sample, level: str, allow_float: bool) -> list[Problem]:
+    """Line / paragraph masks need integer word vertices (OpenCV fillPoly rejects floats):
+    refused with ``allow_float=false``, otherwise rasterised at the nearest pixel."""
     hier = sample.hierarchy
     assert hier is not None
+    if allow_float:
+        return []
     out = []
     for source, words, paths in (
         (sample.gt_source, sample.gt, hier.gt_paths),
@@ -128,7 +131,6 @@ def validator(level: str) -> ValidateBatch:
     """Input rules of one level: HierText JSON at all, then the level's own problems."""
 
     def validate(samples: Sequence[Sample], params: HierTextParams) -> list[Problem]:
-        del params
         if any(s.hierarchy is None for s in samples):
             what = "" if level == "word" else f" with {level}s"
             source = next((s.gt_source for s in samples if s.gt_source), None) or "GT"
@@ -139,7 +141,7 @@ def validator(level: str) -> ValidateBatch:
             assert s.hierarchy is not None
             if level != "word":
                 out.extend(s.hierarchy.levels[level].problems)
-                out.extend(_float_words(s, level))
+                out.extend(_float_words(s, level, params.allow_float))
         return out
 
     validate.__qualname__ = validate.__name__ = f"validate_{level}"

@@ -203,8 +203,12 @@ def fill_polys(
     polygons: Sequence[npt.ArrayLike], width: int | Sequence[int], height: int | Sequence[int]
 ) -> list[Raster]:
     """``cv2.fillPoly(zeros((height, width)), [points], 1) > 0`` of each polygon, as a window
-    of its image (vectorized over all polygons; image sizes per polygon or shared)."""
-    every = [np.asarray(p, dtype=np.int64).reshape(-1, 2) for p in polygons]
+    of its image (vectorized over all polygons; image sizes per polygon or shared).
+    Non-integer vertices (``--floats as-given``) are rasterised at the nearest pixel corner:
+    fillPoly takes integers only."""
+    every = [
+        np.rint(np.asarray(p, dtype=np.float64)).astype(np.int64).reshape(-1, 2) for p in polygons
+    ]
     n_all = len(every)
     wid_all = np.broadcast_to(np.asarray(width, dtype=np.int64), (n_all,))
     hei_all = np.broadcast_to(np.asarray(height, dtype=np.int64), (n_all,))

@@ -17,6 +17,7 @@ import shapely
 import metrics.cache as cache
 import metrics.matching as matching
 from metrics import robust
+from metrics.floats import REFUSED
 from metrics.geometry import GeomArray, polygons, regions_of, signed_areas
 from metrics.icdar.params import TiouOptions
 from metrics.matching import iou_matrix
@@ -44,10 +45,11 @@ class Shapes:
 
 
 def rings(instances: Sequence[Instance], *, curved: bool = False) -> list[FloatArray]:
-    """Vertices as the official code sees them: int()-truncated, or float32 for curved."""
+    """Vertices as the official code sees them: as given (its int() is a no-op on the
+    integers it accepts; non-integers are evaluated as given), or float32 for curved."""
     if curved:
         return [i.points.astype(np.float32).astype(np.float64) for i in instances]
-    return [np.trunc(i.points) for i in instances]
+    return [np.asarray(i.points, dtype=np.float64) for i in instances]
 
 
 def shapes(instances: Sequence[Instance], *, curved: bool = False) -> Shapes:
@@ -171,8 +173,7 @@ def icdar_problems_batch(
                 Severity.ERROR,
                 where,
                 inst.line,
-                "coordinates must be integers for this "
-                "metric (set allow_float=true to truncate them)",
+                REFUSED,
                 s.id,
             )
             for s, where, inst in items

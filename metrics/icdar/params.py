@@ -16,7 +16,7 @@ class IouParams:
     iou_threshold: float = 0.5
     dc_area_precision: float = 0.5
     confidences: bool | None = None  # None: sort by confidence when every det has one
-    allow_float: bool = False
+    allow_float: bool = True  # false: refuse non-integers (official; --floats refuse)
     check_orientation: bool = True
 
 
@@ -30,7 +30,7 @@ class TiouParams:
     ot_zero_eps: float = 1e-10
     dc_as_outlier: bool = True
     confidences: bool | None = None
-    allow_float: bool = False
+    allow_float: bool = True  # false: refuse non-integers (official; --floats refuse)
     check_orientation: bool = True
 
 
@@ -63,7 +63,7 @@ class WordlineParams:
     skip_word: str = "line_index"  # or "none" (paper)
     exclude_dc_words: bool = False
     confidences: bool | None = None
-    allow_float: bool = False
+    allow_float: bool = True  # false: refuse non-integers (official; --floats refuse)
     check_orientation: bool = True
 
 

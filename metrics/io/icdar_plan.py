@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from metrics.floats import DEFAULT_FLOATS, FloatMode, settle
 from metrics.io.archive import IMAGE_SUFFIXES, Line, Member, read_members
 from metrics.io.detect import Detected
 from metrics.io.filelines import Scan, scan_plain
@@ -36,6 +37,9 @@ class LoadOptions:
     det_confidence / det_transcription:
         Force whether detection lines carry a confidence / transcription (None = infer from
         the whole detection set).
+    floats:
+        What non-integer coordinates become (``metrics.floats``): as given, refused by the
+        metrics, rounded or truncated.
     """
 
     gt_box_type: BoxType | None = None
@@ -44,6 +48,7 @@ class LoadOptions:
     det_transcription: bool | None = None
     gt_format: str | None = None
     det_format: str | None = None
+    floats: FloatMode = DEFAULT_FLOATS
 
     @property
     def forced(self) -> tuple[bool | None, bool | None]:
@@ -194,7 +199,7 @@ def read_pairs(
                 image=p.image,
             )
         )
-    return samples, problems
+    return settle(samples, opts.floats), problems
 
 
 def _swapped(

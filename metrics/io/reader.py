@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import operator
 import os
 
 import numpy as np
 import shapely
 
 from metrics.arrays import stacked
+from metrics.floats import settle
 from metrics.geometry import polygons, signed_areas
 from metrics.io.archive import Member
 from metrics.io.detect import detect
@@ -140,12 +142,12 @@ def _load(
     gfound = detect(gt, "gt", opts.gt_format)
     dfound = None if det is None else detect(det, "det", opts.det_format)
     if gfound.format is HIERTEXT and (dfound is None or dfound.format is HIERTEXT):
-        return _with_images(load_hiertext(gt, det, name=name), images)
+        return _settled(_with_images(load_hiertext(gt, det, name=name), images), opts)
     if gfound.format is not ICDAR or (dfound is not None and dfound.format is not ICDAR):
         icdar = functools.partial(_icdar_entries, opts=opts)
         sources = formats.Sources(gt, det, gt_lines, images)
         ds = formats.load_formats(sources, (gfound, dfound), icdar, geometry_warnings)
-        return dataclasses.replace(ds, name=name, _index={})
+        return _settled(dataclasses.replace(ds, name=name, _index={}), opts)
     plan = plan_icdar(gt, det, gfound, dfound, gt_lines, images, opts)
     found = find_schema(plan.det_members, opts) if plan.has_det else Schema()
     return read_planned(plan, found, name=name)
@@ -178,6 +180,14 @@ def read_planned(
         images_path=plan.images_path,
         name=name,
     )
+
+
+def _settled(ds: Dataset, opts: LoadOptions) -> Dataset:
+    """The dataset with its non-integer coordinates made what ``--floats`` says."""
+    samples = tuple(settle(ds.samples, opts.floats))
+    if all(map(operator.is_, samples, ds.samples)):
+        return ds
+    return dataclasses.replace(ds, samples=samples, _index={})
 
 
 def _with_images(ds: Dataset, images: PathLike | None) -> Dataset:

@@ -81,7 +81,7 @@ def _stack(items: Sequence[Instance]) -> tuple[FloatArray, FloatArray]:
     if flat.ndim != 2 or flat.shape[1] != 2:
         raise ValueError(_QUAD_ERROR)
     raw = flat.reshape(-1, 4, 2).astype(np.float64, copy=False)
-    ring = np.trunc(raw)
+    ring = raw
     types = map(_BOX_TYPE, items)
     ltrb = np.fromiter(map(operator.is_, types, repeat(BoxType.LTRB)), bool, len(items))
     return ring, np.where(ltrb[:, None, None], ring, raw)

@@ -54,6 +54,7 @@ from collections.abc import Iterable, Sequence
 from itertools import chain
 from operator import attrgetter, or_
 
+from metrics.floats import REFUSED
 from metrics.model import BoxType, Instance, Problem, Sample, Severity
 from metrics.results import SampleResult
 from metrics.tedeval.geometry import build_geometry
@@ -112,9 +113,7 @@ def _instance_problems(inst: Instance, is_gt: bool, params: TedEvalParams) -> li
     if inst.box_type is BoxType.POLY or inst.points.shape != (4, 2):
         out.append("TedEval reads QUAD (8 numbers) or LTRB (4 numbers) boxes only")
     if not inst.integer and not params.allow_float:
-        out.append(
-            "coordinates must be integers for this metric (set allow_float=true to truncate them)"
-        )
+        out.append(REFUSED)
     if is_gt and not inst.dont_care and not inst.text:
         out.append(
             "empty transcription: TedEval divides by the number of characters "

@@ -18,7 +18,7 @@ class TedEvalParams:
     multiline_angle: float = 45.0
     pivot_center: str = "centroid"
     confidences: bool | None = None  # None: sort by confidence when every det has one
-    allow_float: bool = False  # spec 7 row 1: truncate float coordinates like int()
+    allow_float: bool = True  # false: refuse non-integers (official, spec 7 row 1; --floats refuse)
 
     def __post_init__(self) -> None:
         if self.pivot_center not in PIVOT_CENTERS:

@@ -30,11 +30,11 @@ class TotalTextDetEvalParams:
     with ``sigma > tr`` is also the one with ``tau > tp`` (quirk 5);
     ``merge_gt_threshold="tr"`` qualifies the GTs of a many-to-one match with ``sigma >= tr``
     instead of ``tp`` (quirk 8). ``decimals`` is the rounding of sigma / tau (D2, quirk 7).
-    ``allow_float`` truncates non-integer detection coordinates instead of refusing them
-    (the script's ``int()`` crashes on them, quirk 16). ``missing_det_file``: the script
-    iterates over the detection files, so an image without one is not evaluated and its GT
-    counts nowhere (``"skip"``, quirk 1); ``"empty"`` scores it as an image without
-    detections (its GT missed).
+    ``allow_float=false`` refuses non-integer coordinates as the script's ``int()`` does
+    (quirk 16; ``--floats refuse``); by default they are evaluated as given.
+    ``missing_det_file``: the script iterates over the detection files, so an image
+    without one is not evaluated and its GT counts nowhere (``"skip"``, quirk 1);
+    ``"empty"`` scores it as an image without detections (its GT missed).
     """
 
     tr: float = 0.7
@@ -45,7 +45,7 @@ class TotalTextDetEvalParams:
     decimals: int = 2
     oo_same_det: bool = False
     merge_gt_threshold: str = "tp"
-    allow_float: bool = False
+    allow_float: bool = True
     missing_det_file: str = "skip"
 
     def __post_init__(self) -> None:
@@ -69,7 +69,7 @@ class TotalTextVocParams:
     dc_threshold: float = 0.5
     union_offset: float = 1.0
     second_choice: bool = False
-    allow_float: bool = False
+    allow_float: bool = True
     missing_det_file: str = "skip"
 
     def __post_init__(self) -> None:

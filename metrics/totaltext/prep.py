@@ -20,6 +20,7 @@ import shapely
 import metrics.cache as cache
 from metrics import robust
 from metrics.evidence import Absorbed
+from metrics.floats import REFUSED
 from metrics.geometry import FlatGeometry, SampleGeometry, split_geometry
 from metrics.model import FloatArray, Problem, Sample, Severity
 from metrics.results import InstanceResult, SampleResult, Verdict, credit_tally
@@ -195,7 +196,7 @@ def not_evaluated(sample: Sample, metric: str, extra: dict[str, float]) -> Sampl
 
 def validate(samples: Sequence[Sample], *, allow_float: bool) -> list[Problem]:
     """What crashes the scripts: a detection with fewer than 3 points (shapely refuses the
-    polygon) or non-integer coordinates (``int()``, quirk 16; ``allow_float`` truncates)."""
+    polygon) or, with ``allow_float=false``, non-integer coordinates (``int()``, quirk 16)."""
     out: list[Problem] = []
     for s in samples:
         where = s.det_source or "det"
@@ -204,9 +205,5 @@ def validate(samples: Sequence[Sample], *, allow_float: bool) -> list[Problem]:
                 msg = f"a detection needs at least 3 points, found {len(inst.points)}"
                 out.append(Problem(Severity.ERROR, where, inst.line, msg, s.id))
             if not inst.integer and not allow_float:
-                msg = (
-                    "coordinates must be integers for the Total-Text scripts "
-                    "(set allow_float=true to truncate them)"
-                )
-                out.append(Problem(Severity.ERROR, where, inst.line, msg, s.id))
+                out.append(Problem(Severity.ERROR, where, inst.line, REFUSED, s.id))
     return out

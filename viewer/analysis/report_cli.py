@@ -24,8 +24,8 @@ from metrics.cli.coverage import (
     need_gt_lines,
     say_skipped,
 )
+from metrics.cli.format_options import add_side_options, floats_mode, read_sets
 from metrics.demo import demo_paths
-from metrics.io.reader import load_dataset
 from metrics.model import InputError
 from metrics.progress import ProgressBar
 from metrics.registry import default_metric, make_params, parse_sets, resolve
@@ -40,8 +40,7 @@ def add_report_command(sub: Any) -> None:
         description="Analysis report of one detector (or two: --det twice) under one or "
         "more metrics. Without --gt the demo data (detectors A and B) is used.",
     )
-    p.add_argument("--gt", help="GT zip or folder")
-    p.add_argument("--det", action="append", default=[], help="detections (1 or 2)")
+    add_side_options(p, two_dets=True, box_type=True)
     p.add_argument("--images", help="image folder (optional)")
     p.add_argument("--gt-lines", help=GT_LINES_HELP)
     p.add_argument(
@@ -50,7 +49,13 @@ def add_report_command(sub: Any) -> None:
         default=[],
         help=f"metric id (repeatable; {DEFAULT_METRIC_HELP})",
     )
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="metric parameter, e.g. tolerance=0 or tiou.tolerance=0",
+    )
     p.add_argument("--worst", type=positive_int, default=8, help="worst images shown (default 8)")
     p.add_argument("--out", required=True, help="output folder (created or replaced)")
     p.set_defaults(func=cmd_report)
@@ -126,7 +131,7 @@ def _report(args: argparse.Namespace, interrupts: Interrupts) -> int:
     named = [resolve(m) for m in args.metric]
     need_gt_lines(named, args.gt_lines)
     with interrupts.direct():
-        datasets = [load_dataset(gt, d, gt_lines=args.gt_lines, images=images) for d in dets]
+        datasets = read_sets(args, gt, dets, gt_lines=args.gt_lines, images=images)
     if named:
         plan = plan_all(datasets[0], named)
         _left_out(plan)
@@ -136,7 +141,7 @@ def _report(args: argparse.Namespace, interrupts: Interrupts) -> int:
             raise InputError([], "no metric applies to this dataset (see detlens check)")
         plan = plan_all(datasets[0], [first])
     try:
-        sets = parse_sets(args.set, plan.specs)
+        sets = parse_sets(args.set, plan.specs, floats=floats_mode(args))
     except ValueError as exc:
         raise InputError([], exc.args[0]) from None
     overrides = {k: {**plan.overrides.get(k, {}), **v} for k, v in sets.items()}

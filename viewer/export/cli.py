@@ -17,8 +17,8 @@ from metrics.cli.coverage import (
     need_gt_lines,
     say_skipped,
 )
+from metrics.cli.format_options import add_side_options, floats_mode, read_sets
 from metrics.demo import demo_paths
-from metrics.io.reader import load_dataset
 from metrics.model import Dataset, InputError, Sample
 from metrics.progress import ProgressBar
 from metrics.registry import MetricSpec, make_params, parse_sets, resolve
@@ -35,8 +35,7 @@ def add_export_command(sub: Any) -> None:
         description="Render the evidence of a metric on chosen samples to PNG files, through "
         "the viewer's painter, without a window. Two --det put the detectors side by side.",
     )
-    p.add_argument("--gt", help="GT zip or folder (default: the demo data)")
-    p.add_argument("--det", action="append", default=[], help="detections (1 or 2)")
+    add_side_options(p, two_dets=True, box_type=True)
     p.add_argument("--images", help="image folder")
     p.add_argument("--gt-lines", help=GT_LINES_HELP)
     p.add_argument(
@@ -103,9 +102,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     return guarded(lambda interrupts: _export(args, interrupts))  # Ctrl-C never lost
 
 
-def _overrides(sets: list[str], spec: MetricSpec) -> dict[str, Any]:
+def _overrides(sets: list[str], spec: MetricSpec, floats: str = "as-given") -> dict[str, Any]:
     try:
-        return dict(parse_sets(sets, [spec])[spec.id])
+        return dict(parse_sets(sets, [spec], floats=floats)[spec.id])
     except ValueError as exc:
         raise InputError([], exc.args[0]) from None
 
@@ -128,9 +127,9 @@ def _export(args: argparse.Namespace, interrupts: Interrupts) -> int:
     need_gt_lines([named] if named else [], args.gt_lines)
     if named is not None:
         _overrides(args.set, named)  # a named metric's --set mistakes: before reading
-    datasets = [load_dataset(gt, d, gt_lines=args.gt_lines, images=images) for d in dets]
+    datasets = read_sets(args, gt, dets, gt_lines=args.gt_lines, images=images)
     spec, own = (named, {}) if named else default_choice(datasets)  # fallbacks as the viewer
-    overrides = {**own, **_overrides(args.set, spec)}
+    overrides = {**own, **_overrides(args.set, spec, floats_mode(args))}
     params = make_params(spec, overrides)
     interrupts.check()
     try:

@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
+from metrics.floats import check_mode, float_note
 from metrics.model import Dataset
 from viewer.session import Session
 
@@ -83,6 +84,11 @@ def _head(s: Session, ds: Dataset) -> str:
         head += f"<br>{n:,} boxes: each metric is evaluated when you choose it"
     if s.score_threshold is not None:
         head += f"<br>detections with confidence ≥ {s.score_threshold:.4g} only (Analysis)"
+    f = ds.facts
+    mode = check_mode(s.paths.floats if s.paths else "as-given")
+    note = float_note(f.n_gt_float, f.n_det_float, f.n_det, mode)
+    if note:
+        head += f"<br><span style='color:#b45309'>{html.escape(note)}</span>"
     return head
 
 

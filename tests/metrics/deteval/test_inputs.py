@@ -32,7 +32,10 @@ def test_quads_and_float_coordinates_are_errors() -> None:
     floats = Instance(
         points=ltrb_points(0, 0, 9.5, 9), box_type=BoxType.LTRB, text="A", line=2, integer=False
     )
-    problems = validate(ltrb_sample((G0, floats), (quad,)), DetEvalParams())
+    sample = ltrb_sample((G0, floats), (quad,))
+    # as given by default (--floats as-given): only the QUAD is an error
+    assert [p.line for p in validate(sample, DetEvalParams())] == [3]
+    problems = validate(sample, DetEvalParams(allow_float=False))  # --floats refuse
     assert [(p.severity, p.source, p.line, p.sample_id) for p in problems] == [
         (Severity.ERROR, "gt.zip:gt_img_1.txt", 2, "img_1"),
         (Severity.ERROR, "res.zip:res_img_1.txt", 3, "img_1"),

@@ -3,6 +3,8 @@ every official loader rule as a problem located by file and JSON path, never a t
 
 from __future__ import annotations
 
+from metrics.hiertext.params import HierTextParams
+
 import json
 from pathlib import Path
 
@@ -104,31 +106,31 @@ def test_level_rules_are_problems_of_their_level_only(tmp_path: Path) -> None:
     det = ht_image([ht_paragraph([ht_line([ht_word((0, 0, 5, 5))]), ht_line([])])])
     ds = load_dataset(*ht_files(tmp_path, [ht_words_image([(0, 0, 5, 5)])], [det]))
     assert not ds.errors
-    line = resolve("hiertext_line").validate(ds.samples, None)
+    line = resolve("hiertext_line").validate(ds.samples, HierTextParams(allow_float=False))
     assert [p.message for p in line] == [
         "annotations[0].paragraphs[0].lines[1]: predicted line has no words"
     ]
-    assert resolve("hiertext_paragraph").validate(ds.samples, None) == []
-    assert resolve("hiertext_word").validate(ds.samples, None) == []
+    assert resolve("hiertext_paragraph").validate(ds.samples, HierTextParams(allow_float=False)) == []
+    assert resolve("hiertext_word").validate(ds.samples, HierTextParams(allow_float=False)) == []
 
 
 def test_masks_need_integer_vertices_naming_the_word(tmp_path: Path) -> None:
     det = ht_words_image([[[0, 0], [5.5, 0], [5, 5], [0, 5]]])
     g, d = ht_files(tmp_path, [ht_words_image([(0, 0, 5, 5)])], [det])
     ds = load_dataset(g, d)
-    found = resolve("hiertext_paragraph").validate(ds.samples, None)
+    found = resolve("hiertext_paragraph").validate(ds.samples, HierTextParams(allow_float=False))
     assert messages(found) == [
         f"{d}: error: annotations[0].paragraphs[0].lines[0].words[0]: word vertices must be "
         "integers for hiertext_paragraph (the masks are drawn with OpenCV fillPoly, which "
         "rejects floats)"
     ]
-    assert resolve("hiertext_word").validate(ds.samples, None) == []
+    assert resolve("hiertext_word").validate(ds.samples, HierTextParams(allow_float=False)) == []
 
 
 def test_illegible_paragraph_needs_its_vertices(tmp_path: Path) -> None:
     img = ht_image([ht_paragraph([ht_line([ht_word((0, 0, 5, 5))])], legible=False)])
     ds = load_dataset(*ht_files(tmp_path, [img], [img]))
-    found = resolve("hiertext_paragraph").validate(ds.samples, None)
+    found = resolve("hiertext_paragraph").validate(ds.samples, HierTextParams(allow_float=False))
     assert [p.message for p in found] == [
         "annotations[0].paragraphs[0]: paragraph has no 'vertices' list (needed: it is "
         "illegible or has no words)"
@@ -140,7 +142,7 @@ def test_word_only_formats_get_one_problem(tmp_path: Path) -> None:
     (tmp_path / "gt" / "gt_img_1.txt").write_text("0,0,5,0,5,5,0,5,abc\n")
     ds = load_dataset(tmp_path / "gt", tmp_path / "gt")
     assert not resolve("hiertext_line").applies(ds)
-    found = resolve("hiertext_line").validate(ds.samples, None)
+    found = resolve("hiertext_line").validate(ds.samples, HierTextParams(allow_float=False))
     assert [p.message for p in found] == [
         "hiertext_line needs HierText JSON with lines (GT and detections)"
     ]
@@ -218,4 +220,4 @@ def test_reader_never_crashes_on_garbage(tmp_path: Path, data: object) -> None:
     except InputError:
         return
     for level in ("word", "line", "paragraph"):
-        resolve(f"hiertext_{level}").validate(ds.samples, None)
+        resolve(f"hiertext_{level}").validate(ds.samples, HierTextParams(allow_float=False))

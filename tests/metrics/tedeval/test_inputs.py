@@ -36,7 +36,7 @@ def test_empty_care_transcription_is_an_input_error() -> None:
 
 def test_polygons_and_float_coordinates_are_input_errors() -> None:
     s = sample(gts(("0,0,10,0,10,10,5,15,0,10", "ABC")), [quad("0.5,0,10,0,10,10,0,10")])
-    problems = validate(s, TedEvalParams())
+    problems = validate(s, TedEvalParams(allow_float=False))  # --floats refuse
     assert [(p.source, p.line) for p in problems] == [
         ("gt:gt_img_1.txt", 1),
         ("det:res_img_1.txt", 1),

@@ -25,13 +25,13 @@ def test_detections_with_few_points_or_float_coordinates_are_errors() -> None:
     )
     for metric in ("totaltext_deteval", "totaltext_voc"):
         spec = resolve(metric)
-        problems = spec.validate([s], spec.params_type())
+        problems = spec.validate([s], spec.params_type(allow_float=False))  # --floats refuse
         assert [(p.severity, p.source, p.line) for p in problems] == [
             (Severity.ERROR, "det:res_img_1.txt", 1),
             (Severity.ERROR, "det:res_img_1.txt", 2),
         ]
         assert "3 points" in problems[0].message and "integers" in problems[1].message
-        lenient = spec.validate([s], spec.params_type(allow_float=True))
+        lenient = spec.validate([s], spec.params_type())  # as given, the default
         assert [p.line for p in lenient] == [1]
 
 
