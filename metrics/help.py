@@ -136,7 +136,8 @@ METRIC_HELP: dict[str, MetricHelp] = {
     ),
     "ctw1500_eval": MetricHelp(
         "SCUT-CTW1500's VOC-style polygon matching: IoU > 0.5 against the best GT, in file "
-        "order; self-intersecting detections skipped; AP as an extra figure",
+        "order; self-intersecting detections skipped; its AP over the file order as an extra "
+        "figure (ap_file_order)",
         "Curve-Text-Detector tools/ctw1500_evaluation",
         "SCUT-CTW1500 (the dataset's own protocol)",
         _IOU_CANVAS + " Skipped (invalid) detections are drawn as not evaluated.",
@@ -186,8 +187,10 @@ PARAM_HELP: dict[str, str] = {
     "iou_threshold": "a pair matches when its IoU is above this",
     "dc_area_precision": "a detection is don't care when more than this share of it lies "
     "in one don't-care GT",
-    "confidences": "order detections by confidence and compute AP (auto: when every "
-    "detection has one)",
+    "confidences": "rank detections by confidence before matching (auto: when every "
+    "detection has one); ic15_iou also reports the AP of that ranking",
+    "sort_by_confidence": "rank detections by confidence, as the script meant to (it computes "
+    "the sort but keeps file order); its AP is then over that ranking (ap, not ap_file_order)",
     "allow_float": "accept non-integer coordinates (the official reader refuses them)",
     "check_orientation": "refuse quads that are not clockwise, as the official reader does",
     "tolerance": "a cut or outlier share up to this costs nothing (paper: 0)",

@@ -31,7 +31,9 @@ from metrics.offers import (
 from metrics.results import SampleResult
 
 __all__ = [  # the predicates live in metrics.offers (light); re-exported for the families
+    "AP_FILE_ORDER",
     "POLYGON_SHARE",
+    "ConfidenceUse",
     "MetricSpec",
     "always",
     "ctw1500_like",
@@ -62,6 +64,36 @@ def no_problems(samples: Sequence[Sample], params: Any) -> list[Problem]:
     """Validation of a metric that accepts every input the readers produce."""
     del samples, params
     return []
+
+
+AP_FILE_ORDER = "ap_file_order"  # the extra of an AP over detections in file order
+
+
+@dataclass(frozen=True)
+class ConfidenceUse:
+    """What a metric does with detection confidences, as its official script does; the
+    commands' notes (which metrics rank, which report an AP) are derived from it.
+
+    ``switch`` is its parameter that ranks the detections by confidence before matching:
+    True ranks, False keeps file order, None (auto) ranks when every detection has one.
+    ``ap``: ``""`` no AP; ``"ranked"`` the official AP, reported (extra ``ap``) only when
+    the detections are ranked; ``"any_order"`` an AP over the evaluation order, reported
+    as ``ap`` when ranked and as ``AP_FILE_ORDER`` when not. ``no_ap`` says why an AP the
+    official script prints is not reported (``--json`` writes it under ``not_reported``).
+    """
+
+    switch: str = "confidences"
+    ap: str = ""
+    no_ap: str = ""
+
+    def ranks(self, params: Any) -> bool:
+        """Whether these parameters rank detections that all carry a confidence."""
+        return getattr(params, self.switch) is not False
+
+    def not_reported(self, params: Any) -> dict[str, str]:
+        """``{"ap": why}`` when these parameters rank the detections and the official AP
+        of that ranking is not a score (``no_ap``); else empty."""
+        return {"ap": self.no_ap} if self.no_ap and self.ranks(params) else {}
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
@@ -96,6 +128,8 @@ class MetricSpec:
     what it gives over the whole set (no rule about the set as a whole), so worker
     processes may each read, check and evaluate a part (``metrics.sharded``); a metric with
     ``finalize`` is never evaluated that way.
+    ``confidences`` (``ConfidenceUse``) says whether and under which parameter the metric
+    ranks detections by confidence and whether it reports an AP; None: it does neither.
     """
 
     id: str
@@ -116,6 +150,7 @@ class MetricSpec:
     requires: str = ""
     shardable: bool = True
     extras_read_evidence: bool = True
+    confidences: ConfidenceUse | None = None
 
 
 def per_sample(fn: Callable[[Sample, Any], SampleResult]) -> EvaluateBatch:

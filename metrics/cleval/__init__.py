@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from metrics.cleval import metric
 from metrics.cleval.params import ClevalLegacyParams, ClevalParams
-from metrics.spec import MetricSpec, each_sample, transcribed
+from metrics.spec import ConfidenceUse, MetricSpec, each_sample, transcribed
 
 __all__ = ["SPECS", "ClevalLegacyParams", "ClevalParams"]
 
 _validate = each_sample(metric.validate)
 _validate_e2e = each_sample(metric.validate_e2e)
+_RANKS = ConfidenceUse()  # a stable sort by confidence before matching (spec 0.7); no AP
 
 SPECS: tuple[MetricSpec, ...] = (
     MetricSpec(
@@ -21,6 +22,7 @@ SPECS: tuple[MetricSpec, ...] = (
         aliases=("cleval", "cleval_det_polyfix"),
         global_extras=metric.global_extras,
         extras_read_evidence=False,
+        confidences=_RANKS,
     ),
     MetricSpec(
         id="cleval_e2e",
@@ -32,6 +34,7 @@ SPECS: tuple[MetricSpec, ...] = (
         applies=transcribed,
         global_extras=metric.global_extras,
         extras_read_evidence=False,
+        confidences=_RANKS,
     ),
     MetricSpec(
         id="cleval_legacy_det",
@@ -42,6 +45,7 @@ SPECS: tuple[MetricSpec, ...] = (
         aliases=("cleval_legacy", "cleval_legacy_det_polyfix"),
         global_extras=metric.global_extras,
         extras_read_evidence=False,
+        confidences=_RANKS,
     ),
     MetricSpec(
         id="cleval_legacy_e2e",
@@ -52,5 +56,6 @@ SPECS: tuple[MetricSpec, ...] = (
         applies=transcribed,
         global_extras=metric.global_extras,
         extras_read_evidence=False,
+        confidences=_RANKS,
     ),
 )

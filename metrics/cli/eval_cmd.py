@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import logging
 import os
 import sys
@@ -128,8 +129,8 @@ def _notes_before(
     overrides: Mapping[str, Mapping[str, Any]],
 ) -> None:
     """Say what the run will do that a user might not expect: metrics asked for that are
-    meant for other inputs, detections ranked by confidence (``confidences`` left to auto
-    or set true)."""
+    meant for other inputs; with confidences, which metrics rank by them and which report
+    an AP (``metrics.cli.confidence_notes``, from each ``MetricSpec.confidences``)."""
     if not auto:
         for s in specs:
             if not s.applies(facts):
@@ -138,18 +139,12 @@ def _notes_before(
                     s.id,
                     why_not(s).rstrip("."),
                 )
-    ranked = [
-        s.id
-        for s in specs
-        if getattr(make_params(s, overrides.get(s.id)), "confidences", False) is not False
-    ]
-    if ranked and facts.has_confidences:
-        log.warning(
-            "detections carry confidences: %s rank them by confidence before matching (the "
-            "official scripts' CONFIDENCES=True) and report AP; --set confidences=false keeps "
-            "file order",
-            ", ".join(ranked),
-        )
+    if facts.has_confidences:
+        from metrics.cli.confidence_notes import confidence_warning
+
+        said = confidence_warning(specs, {s.id: make_params(s, overrides.get(s.id)) for s in specs})
+        if said:
+            log.warning("%s", said)
 
 
 def _dataset(args: argparse.Namespace) -> Dataset:
@@ -323,9 +318,11 @@ def _report(
     left_out: Mapping[str, str] | None = None,
 ) -> None:
     """The summary table; metrics that ``--metric all`` left out follow it, with the reason."""
+    from metrics.cli.confidence_notes import extra_hint
     from metrics.model import Severity
 
     out = out or sys.stdout
+    conf = facts.has_confidences
     found = list(dict.fromkeys([*problems, *(p for ev in evals for p in ev.problems)]))
     for severity in (Severity.ERROR, Severity.WARNING):  # errors: what skip_sample skipped
         said = [p for p in found if p.severity is severity]
@@ -339,7 +336,8 @@ def _report(
     w = max([19, *(len(e.metric) + 1 for e in evals), *(len(m) + 1 for m in left_out or {})])
     print(f"{'metric':<{w}}{'recall':>8}{'precision':>11}{'hmean':>9}  notes", file=out)
     for ev in evals:
-        notes = ", ".join(_note(k, v) for k, v in ev.extras.items())
+        hint = functools.partial(extra_hint, METRICS.get(ev.metric), has_confidences=conf)
+        notes = ", ".join(_note(k, v) + hint(k) for k, v in ev.extras.items())
         if ev.excluded:
             k = len(ev.excluded)
             notes = (notes + ", " if notes else "") + f"{k} image{'s' if k > 1 else ''} skipped"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from metrics.ctw1500 import metric, validate, voc
 from metrics.ctw1500.params import Ctw1500Params
-from metrics.spec import MetricSpec, ctw1500_like, each_sample
+from metrics.spec import ConfidenceUse, MetricSpec, ctw1500_like, each_sample
 
 __all__ = ["SPECS", "Ctw1500Params"]
 
@@ -18,5 +18,8 @@ SPECS: tuple[MetricSpec, ...] = (
         aliases=("ctw1500", "ctw"),
         applies=ctw1500_like,
         global_extras=voc.global_extras,
+        # The official AP runs over the detections in file order (C2, C5: the confidence
+        # sort is computed but not applied): ``ap_file_order`` unless sort_by_confidence.
+        confidences=ConfidenceUse(switch="sort_by_confidence", ap="any_order"),
     ),
 )

@@ -17,7 +17,9 @@ Where the code is followed rather than the paper's VOC protocol:
   GT is the first argmax of the detection's IoU row; TP when IoU > 0.5 (strict) and that GT
   is free, otherwise FP even if another free GT qualifies (C4, quirks 10-11);
 * AP is the VOC (non-07) area under the interpolated P/R curve of all detections in
-  evaluation order (C5): order-dependent, as all confidences are 0.999.
+  evaluation order (C5): order-dependent, as all confidences are 0.999. Reported as
+  ``ap_file_order`` (what the official script prints as ``ap``), or as ``ap`` when
+  ``sort_by_confidence`` ranked the detections by confidence.
 
 What the official script cannot take is evaluated where the rule is well defined and reported
 as a located warning by ``validate`` (see ``metrics.ctw1500.validate``).
@@ -33,7 +35,7 @@ import numpy as np
 import metrics.detail as detail
 from metrics.ctw1500.match import Block, block
 from metrics.ctw1500.params import Ctw1500Params
-from metrics.ctw1500.voc import voc_ap
+from metrics.ctw1500.voc import ap_key, voc_ap
 from metrics.evidence import Skipped, VocEvidence, VocFalsePositive
 from metrics.matching import best_partner
 from metrics.model import Sample
@@ -98,7 +100,8 @@ def evaluate_batch(samples: Sequence[Sample], params: Ctw1500Params) -> list[Sam
         return []
     lists = detail.instance_lists()  # False: no GT results and no match records
     b = _lists(block(samples, params, near=lists))
-    return [_sample_result(b, s, sample, lists) for s, sample in enumerate(samples)]
+    by_conf = params.sort_by_confidence
+    return [_sample_result(b, s, sample, lists, by_conf) for s, sample in enumerate(samples)]
 
 
 def evaluate_sample(sample: Sample, params: Ctw1500Params) -> SampleResult:
@@ -178,7 +181,9 @@ def _skipped(reasons: list[str], lo: int, hi: int) -> tuple[Skipped, ...]:
     return tuple(Skipped(k - lo, reasons[k]) for k in range(lo, hi) if reasons[k])
 
 
-def _sample_result(b: _Lists, s: int, sample: Sample, lists: bool = True) -> SampleResult:
+def _sample_result(
+    b: _Lists, s: int, sample: Sample, lists: bool = True, by_conf: bool = False
+) -> SampleResult:
     g0, g1, d0, d1 = b.g_off[s], b.g_off[s + 1], b.d_off[s], b.d_off[s + 1]
     steps = _steps(b, s, sample)
     tp, fp = sum(steps.tp), sum(steps.fp)
@@ -226,6 +231,6 @@ def _sample_result(b: _Lists, s: int, sample: Sample, lists: bool = True) -> Sam
             "num_det_counted": tp + fp,
             "tp": tp,
             "fp": fp,
-            "ap": ap,
+            ap_key(b.sorted_conf[s] or (by_conf and not sample.det)): ap,
         },
     )

@@ -15,6 +15,13 @@ import numpy as np
 
 from metrics.evidence import VocEvidence
 from metrics.results import SampleResult
+from metrics.spec import AP_FILE_ORDER
+
+
+def ap_key(ranked: bool) -> str:
+    """The name of an AP: ``ap`` over detections ranked by confidence, ``ap_file_order``
+    over detections in file order (the official script's ``ap``: its sort is not applied)."""
+    return "ap" if ranked else AP_FILE_ORDER
 
 
 def voc_ap(tp: Sequence[bool], fp: Sequence[bool], npos: int) -> float:
@@ -33,7 +40,8 @@ def voc_ap(tp: Sequence[bool], fp: Sequence[bool], npos: int) -> float:
 
 
 def global_extras(results: Iterable[SampleResult]) -> dict[str, float]:
-    """Dataset AP (0 when undefined) and the official counters.
+    """Dataset AP (0 when undefined; ``ap_file_order`` unless the detections were ranked by
+    confidence, see ``ap_key``) and the official counters.
 
     The official tool concatenates the detection files in sorted file-name order, lines in
     order; with ``sort_by_confidence`` that list is then sorted (stable, descending).
@@ -64,7 +72,7 @@ def global_extras(results: Iterable[SampleResult]) -> dict[str, float]:
         rows.sort(key=lambda t: -t[2])
     ap = voc_ap([t[3] for t in rows], [t[4] for t in rows], npos)
     return {
-        "ap": 0.0 if np.isnan(ap) else ap,
+        ap_key(by_conf): 0.0 if np.isnan(ap) else ap,
         "tp": tp,
         "fp": fp,
         "skipped_dets": skipped,

@@ -14,7 +14,7 @@ from metrics.icdar.pairs import iou_table
 from metrics.icdar.params import CurvedParams, IouParams, TiouParams, WordlineParams
 from metrics.model import Problem, Sample
 from metrics.results import SampleResult
-from metrics.spec import MetricSpec, polygon_data, quad_data, with_gt_lines
+from metrics.spec import ConfidenceUse, MetricSpec, polygon_data, quad_data, with_gt_lines
 
 __all__ = ["SPECS", "CurvedParams", "IouParams", "TiouParams", "WordlineParams"]
 
@@ -44,6 +44,13 @@ def _wordline_validate(samples: Sequence[Sample], params: WordlineParams) -> lis
 # uses: --metric all reverses them, with a note.
 _ORIENT = {"auto_orient": "true"}
 
+# Every member ranks detections by confidence before matching (the scripts' CONFIDENCES=True,
+# spec 0.7; the curved script reads every confidence as 1.0, the engine ranks by the values).
+# Only the RRC "Origin" (ic15_iou) reports the AP of that ranking: the TIoU script computes
+# it without reporting it, the curved and word + text-line scripts have none (spec 1.3).
+_RANKS = ConfidenceUse()
+_RANKS_AP = ConfidenceUse(ap="ranked")
+
 SPECS: tuple[MetricSpec, ...] = (
     MetricSpec(
         id="ic15_iou",
@@ -55,6 +62,7 @@ SPECS: tuple[MetricSpec, ...] = (
         applies=quad_data,
         global_extras=iou.global_extras,
         pair_table=iou_table(curved=False),
+        confidences=_RANKS_AP,
     ),
     MetricSpec(
         id="siou",
@@ -64,6 +72,7 @@ SPECS: tuple[MetricSpec, ...] = (
         validate=tiou.validate_batch,
         applies=quad_data,
         pair_table=iou_table(curved=False),
+        confidences=_RANKS,
     ),
     MetricSpec(
         id="tiou",
@@ -73,6 +82,7 @@ SPECS: tuple[MetricSpec, ...] = (
         validate=tiou.validate_batch,
         applies=quad_data,
         pair_table=iou_table(curved=False),
+        confidences=_RANKS,
     ),
     MetricSpec(
         id="curved_iou",
@@ -84,6 +94,7 @@ SPECS: tuple[MetricSpec, ...] = (
         applies=polygon_data,
         fallback=_ORIENT,
         pair_table=iou_table(curved=True),
+        confidences=_RANKS,
     ),
     MetricSpec(
         id="curved_siou",
@@ -95,6 +106,7 @@ SPECS: tuple[MetricSpec, ...] = (
         applies=polygon_data,
         fallback=_ORIENT,
         pair_table=iou_table(curved=True),
+        confidences=_RANKS,
     ),
     MetricSpec(
         id="curved_tiou",
@@ -106,6 +118,7 @@ SPECS: tuple[MetricSpec, ...] = (
         applies=polygon_data,
         fallback=_ORIENT,
         pair_table=iou_table(curved=True),
+        confidences=_RANKS,
     ),
     MetricSpec(
         id="wordline_iou",
@@ -116,6 +129,7 @@ SPECS: tuple[MetricSpec, ...] = (
         aliases=("wl_iou",),
         needs_gt_lines=True,
         applies=with_gt_lines,
+        confidences=_RANKS,
     ),
     MetricSpec(
         id="wordline_tiou",
@@ -126,5 +140,6 @@ SPECS: tuple[MetricSpec, ...] = (
         aliases=("wl_tiou",),
         needs_gt_lines=True,
         applies=with_gt_lines,
+        confidences=_RANKS,
     ),
 )

@@ -6,7 +6,8 @@ Official implementation matched: the "Origin" numbers of Yuliang-Liu/TIoU-metric
 Follows the code where it departs from a plain reading of the protocol: greedy first-found
 matching in GT-major order (Q1), strict ``>`` thresholds (Q2), self-intersecting quads with
 cancelled area (Q3), integer-only coordinates (Q4). Detection indices in results are file
-indices even when confidences re-order the evaluation.
+indices even when confidences re-order the evaluation. AP (spec 1.3) only when they do:
+``confidences=false`` is the script's CONFIDENCES=False, which computes none.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ def evaluate_sample(sample: Sample, params: IouParams) -> SampleResult:
 def evaluate_batch(samples: Sequence[Sample], params: IouParams) -> list[SampleResult]:
     """Many samples in one vectorized pass (same results as evaluate_sample on each)."""
     results = evaluate_greedy_batch(samples, params, metric=ID, score="iou", curved=False)
+    if params.confidences is False:  # file order: the official script computes no AP
+        return results
     return [_with_ap(s, r) for s, r in zip(samples, results, strict=True)]
 
 

@@ -99,6 +99,7 @@ def evaluation_dict(ev: Evaluation, evidence: bool = False, lazy: bool = False) 
         glob.update(ev.summary.tally.values)
         glob["num_samples"] = ev.summary.n_samples
     glob.update(ev.extras)
+    glob.update(_not_reported(ev))
     if ev.sweep is not None:
         glob.update(sweep_dict(ev.sweep))
     return {
@@ -116,6 +117,16 @@ def evaluation_dict(ev: Evaluation, evidence: bool = False, lazy: bool = False) 
         "problems": [str(p) for p in ev.problems],
         "excluded": list(ev.excluded),
     }
+
+
+def _not_reported(ev: Evaluation) -> dict[str, Any]:
+    """``{"not_reported": {"ap": why}}`` for a metric whose official AP is no score (TedEval's,
+    always 0), declared by its ``MetricSpec.confidences``; else nothing."""
+    from metrics.registry import METRICS
+
+    spec = METRICS.get(ev.metric)
+    why = spec.confidences.not_reported(ev.params) if spec and spec.confidences else {}
+    return {"not_reported": why} if why else {}
 
 
 def write_json(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from metrics.spec import MetricSpec, quad_data
+from metrics.spec import ConfidenceUse, MetricSpec, quad_data
 from metrics.tedeval import metric
 from metrics.tedeval.params import TedEvalParams
 
@@ -17,7 +17,6 @@ SPECS: tuple[MetricSpec, ...] = (
         validate=metric.validate_batch,
         aliases=("ted",),
         applies=quad_data,
-        global_extras=metric.global_extras,
-        extras_read_evidence=False,
+        confidences=ConfidenceUse(no_ap=metric.NO_AP),
     ),
 )

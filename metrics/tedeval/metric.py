@@ -24,9 +24,9 @@ Where this follows the code rather than the paper (spec 4.6, 7 rows 19-23, Appen
   defines the reading direction (T6);
 - OO uses the don't-care-cut detection for its centroid and for R/P but the original points
   for the diagonal, and its uniqueness test counts don't-care rows and columns (T4);
-- with confidences the official code never records a matched detection, so AP is always 0;
-  ``extra["ap"]`` reports that value (per image: the precision when the image has no care GT,
-  as the official script does) (T5);
+- with confidences the official code never records a matched detection, so its AP is always
+  0 (per image: the precision when the image has no care GT): no figure, so none is reported
+  (``NO_AP`` says why, in ``--json``) (T5);
 - an empty care transcription divides by zero in the official run; ``validate`` reports it as
   an input error (T7);
 - don't-care regions (dc GTs minus the care GTs they overlap) are cut out of *every* detection
@@ -50,7 +50,7 @@ The steps live in helper modules: ``tedeval_inputs`` (flat inputs, Polygon3 numb
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from itertools import chain
 from operator import attrgetter, or_
 
@@ -65,6 +65,10 @@ from metrics.tedeval.params import TedEvalParams
 from metrics.tedeval.results import Assembler
 
 ID = "tedeval"
+NO_AP = (  # spec 4.6 T5
+    "TedEval's official code never records a matched detection, so the AP it computes from "
+    "confidences is always 0: not a score, so not reported"
+)
 
 
 # --------------------------------------------------------------------------- validation
@@ -141,11 +145,6 @@ def evaluate_batch(samples: Sequence[Sample], params: TedEvalParams) -> list[Sam
     rings = cut_rings(geo)
     hits = count_hits(inp, geo, pcc, matching, lambda: build_contours(inp, geo, rings))
     return Assembler(inp, geo, pcc, matching, hits, rings).results(ID)
-
-
-def global_extras(results: Iterable[SampleResult]) -> dict[str, float]:
-    """Global AP: always 0 in the official code (T5), reported when confidences were used."""
-    return {"ap": 0.0} if any("ap" in r.extra for r in results) else {}
 
 
 # The PCC inclusion test under the names tests/metrics/test_tedeval.py imports from here.

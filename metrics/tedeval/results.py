@@ -163,20 +163,11 @@ class Assembler:
         inp, gt, det = self.inp, self.gt, self.det
         g_off, d_off = inp.g_off.tolist(), inp.d_off.tolist()
         out = []
-        for s, (n_gt, n_det, rc, pc, conf) in enumerate(
-            zip(
-                self.n_gt_care,
-                self.n_det_care,
-                self.recall_sum,
-                self.precision_sum,
-                inp.sorted_by_conf.tolist(),
-                strict=True,
-            )
+        for s, (n_gt, n_det, rc, pc) in enumerate(
+            zip(self.n_gt_care, self.n_det_care, self.recall_sum, self.precision_sum, strict=True)
         ):
             recall, precision, h = per_image_rule(n_gt, n_det, rc, pc)
             extra: dict[str, float] = {"num_gt_care": n_gt, "num_det_care": n_det}
-            if conf:
-                extra["ap"] = precision if n_gt == 0 else 0.0
             g0, g1, d0, d1 = g_off[s], g_off[s + 1], d_off[s], d_off[s + 1]
             out.append(
                 SampleResult(

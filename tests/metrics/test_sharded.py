@@ -282,27 +282,28 @@ def test_extras_that_do_not_read_the_evidence_are_the_same_without_it(confidence
 
     ds = load_dataset(demo_paths().gt, demo_paths().det_b)
     specs = [s for s in METRICS.values() if s.global_extras and not s.extras_read_evidence]
-    assert {"tedeval", "cleval_det", "cleval_legacy_e2e"} <= {s.id for s in specs}
+    assert {"cleval_det", "cleval_legacy_e2e"} <= {s.id for s in specs}
     seen: set[str] = set()
     for spec in specs:
         assert spec.global_extras is not None
-        over = {"confidences": confidences} if spec.id == "tedeval" else {}
+        over = {"confidences": confidences} if spec.confidences else {}
         (ev,) = run(ds, [spec], {spec.id: over}, policy="skip_sample")
         results = list(ev.results.values())
         assert any(r.evidence is not None for r in results), spec.id
         bare = [dataclasses.replace(r, evidence=None) for r in results]
         assert spec.global_extras(bare) == spec.global_extras(results) == ev.extras, spec.id
         seen.update(ev.extras)
-    assert ("ap" in seen) == (confidences == "true")  # TedEval's extra, read from r.extra
+    assert "ap" not in seen  # none of these reports an AP (TedEval's, always 0, is withheld)
     assert "split" in seen  # CLEval's counters
 
 
 def test_slices_send_no_evidence_that_the_extras_do_not_read() -> None:
     """What a slice sends back for a metric whose extras read no evidence carries none."""
     demo = demo_paths()
-    plan_specs = [resolve(m) for m in ("tedeval", "cleval_det", "ic15_iou", "tiou")]
+    names = ("cleval_legacy_det", "cleval_det", "ic15_iou", "tiou", "tedeval")
+    plan_specs = [resolve(m) for m in names]
     kinds = [sharded._light_kind(s) for s in plan_specs]
-    assert kinds == ["evidence", "evidence", "lists", "none"]
+    assert kinds == ["evidence", "evidence", "lists", "none", "none"]  # TedEval: no extras
     ds = load_dataset(demo.gt, demo.det_b)
     (ev,) = run(ds, [plan_specs[0]], {}, policy="skip_sample")
     r = next(iter(ev.results.values()))
