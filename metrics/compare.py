@@ -1,5 +1,6 @@
 """Comparison of two evaluations of the same GT: two detectors under one metric, or one
-detector under two metrics (where the metrics disagree).
+detector under two metrics (where the metrics disagree), on the images both evaluated:
+an image one side skipped is left out of both, and said.
 
 Everything is read from the two evaluations' results; nothing is re-computed. A GT counts as
 "found" when its verdict is matched or partial.
@@ -11,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from metrics.results import Evaluation, SampleResult, Verdict
+from metrics.model import Severity
+from metrics.results import Evaluation, SampleResult, Summary, Verdict
 
 FOUND = (Verdict.MATCHED, Verdict.PARTIAL)
 
@@ -45,19 +47,39 @@ class SampleDiff:
 
 
 @dataclass(frozen=True)
+class LeftOut:
+    """An image of the set that A and B were not compared on: the sides that did not
+    evaluate it ("A", "B" or both) and why (the first error located in it, if any)."""
+
+    sample_id: str
+    sides: str
+    why: str
+
+
+@dataclass(frozen=True)
 class Comparison:
-    """Two evaluations side by side, per image, largest |ΔH| first."""
+    """Two evaluations side by side on the images both evaluated (``ids``), per image
+    largest |ΔH| first; the images only one side (or neither) evaluated are ``left_out``,
+    each with why. The globals (``side``), ``global_delta`` and the per-image table cover
+    the same images, so they never disagree."""
 
     name_a: str
     name_b: str
     a: Evaluation
     b: Evaluation
     samples: tuple[SampleDiff, ...] = field(default=())
+    ids: tuple[str, ...] = ()
+    left_out: tuple[LeftOut, ...] = ()
+
+    def side(self, which: str) -> Summary:
+        """A's (``"a"``) or B's scores over the compared images."""
+        ev = self.a if which == "a" else self.b
+        return ev.subset(self.ids)
 
     def global_delta(self) -> dict[str, float]:
-        return {
-            k: getattr(self.b, k) - getattr(self.a, k) for k in ("recall", "precision", "hmean")
-        }
+        """B − A over the compared images."""
+        sa, sb = self.side("a"), self.side("b")
+        return {k: getattr(sb, k) - getattr(sa, k) for k in ("recall", "precision", "hmean")}
 
 
 def _found(r: SampleResult | None) -> set[int]:
@@ -76,12 +98,38 @@ def sample_diff(sample_id: str, a: SampleResult | None, b: SampleResult | None) 
     )
 
 
+def common_ids(a: Evaluation, b: Evaluation) -> list[str]:
+    """The images both evaluations scored, in A's order."""
+    return [s for s in a.results if s in b.results]
+
+
+def _why(ev: Evaluation, sample_id: str) -> str | None:
+    for p in ev.problems:
+        if p.sample_id == sample_id and p.severity is Severity.ERROR:
+            return str(p)
+    return None
+
+
+def _left_out(a: Evaluation, b: Evaluation, kept: set[str]) -> list[LeftOut]:
+    out = []
+    every = [*a.results, *a.excluded, *b.results, *b.excluded]
+    for sid in dict.fromkeys(s for s in every if s not in kept):
+        sides = [n for n, ev in (("A", a), ("B", b)) if sid not in ev.results]
+        whys = [w for ev in (a, b) if sid not in ev.results and (w := _why(ev, sid))]
+        why = whys[0] if whys else "no result (the metric's protocol drops this image)"
+        out.append(LeftOut(sid, " and ".join(sides), why))
+    return out
+
+
 def compare(a: Evaluation, b: Evaluation, name_a: str = "A", name_b: str = "B") -> Comparison:
-    """Per-image differences of two evaluations over the same samples."""
-    ids = list(dict.fromkeys([*a.results, *b.results]))
-    diffs = [sample_diff(s, a.results.get(s), b.results.get(s)) for s in ids]
+    """Per-image differences of two evaluations, on the images both evaluated."""
+    ids = common_ids(a, b)
+    if not ids:
+        raise ValueError("the two evaluations share no evaluated image: nothing to compare")
+    diffs = [sample_diff(s, a.results[s], b.results[s]) for s in ids]
     diffs.sort(key=lambda d: (-(abs(d.delta() or 0.0)), d.sample_id))
-    return Comparison(name_a, name_b, a, b, tuple(diffs))
+    left = _left_out(a, b, set(ids))
+    return Comparison(name_a, name_b, a, b, tuple(diffs), tuple(ids), tuple(left))
 
 
 def _scores(r: SampleResult | None) -> dict[str, float] | None:
@@ -91,21 +139,27 @@ def _scores(r: SampleResult | None) -> dict[str, float] | None:
 
 
 def comparison_dict(c: Comparison) -> dict[str, Any]:
-    """JSON form: both globals, their difference, and every image (largest |ΔH| first)."""
+    """JSON form: both globals and their difference over the compared images, every
+    compared image (largest |ΔH| first), and the images left out with why."""
 
-    def side(name: str, ev: Evaluation) -> Mapping[str, Any]:
+    def side(name: str, ev: Evaluation, sc: Summary) -> Mapping[str, Any]:
         return {
             "name": name,
             "metric": ev.metric,
-            "recall": ev.recall,
-            "precision": ev.precision,
-            "hmean": ev.hmean,
+            "recall": sc.recall,
+            "precision": sc.precision,
+            "hmean": sc.hmean,
+            "evaluated": len(ev.results),
         }
 
     return {
-        "a": side(c.name_a, c.a),
-        "b": side(c.name_b, c.b),
+        "a": side(c.name_a, c.a, c.side("a")),
+        "b": side(c.name_b, c.b, c.side("b")),
         "delta": c.global_delta(),
+        "images": len(c.ids),
+        "left_out": [
+            {"sample": x.sample_id, "not_evaluated_by": x.sides, "why": x.why} for x in c.left_out
+        ],
         "per_image": [
             {
                 "sample": d.sample_id,

@@ -201,7 +201,10 @@ def summarize(tallies: Sequence[Tally]) -> Summary:
 
 @dataclass(frozen=True)
 class Evaluation:
-    """One metric over one dataset: per-sample results, global summary, problems."""
+    """One metric over one dataset: per-sample results, global summary, problems.
+
+    ``images`` is the number of images of the set it was run on (0: not known), so that a
+    summary over fewer (``excluded``) says so (``metrics.partial``)."""
 
     metric: str
     params: Any
@@ -210,6 +213,7 @@ class Evaluation:
     extras: Mapping[str, float] = field(default_factory=dict)
     problems: tuple[Problem, ...] = ()
     excluded: tuple[str, ...] = ()
+    images: int = 0
 
     @property
     def recall(self) -> float:

@@ -107,6 +107,48 @@ def plan_all(
     return Plan(keep, frozenset(lenient), notes, validated, merged, left_out)
 
 
+def meant_for(spec: MetricSpec) -> str:
+    """What a metric asks of the data, in words (``requires``, else its ``applies`` rule)."""
+    if spec.requires:
+        return spec.requires
+    doc = (spec.applies.__doc__ or "").strip().split("\n\n")[0]
+    return " ".join(doc.split()) or "other inputs"
+
+
+def plan_named(
+    dataset: Dataset,
+    specs: Sequence[MetricSpec],
+    overrides: Mapping[str, Mapping[str, Any]] | None = None,
+) -> Plan:
+    """Metrics named in a list (``--metric a,b,c``): one meant for other inputs (its
+    ``applies`` false) whose input rules these inputs break is left out with the reason and
+    the others run as asked; one that applies is evaluated under the policy (its errors
+    refuse the run under ``strict``). A single named metric is never left out."""
+    merged = {k: dict(v) for k, v in (overrides or {}).items()}
+    if len(specs) < 2:
+        return Plan(list(specs), frozenset(), [], {}, merged)
+    keep, notes = [], []
+    validated: dict[str, list[Problem]] = {}
+    left_out: dict[str, str] = {}
+    facts = dataset.facts
+    for spec in specs:
+        if spec.applies(facts):
+            keep.append(spec)
+            continue
+        found = _validate(spec, dataset, make_params(spec, (overrides or {}).get(spec.id)))
+        errors = _errors(found)
+        if not errors:
+            keep.append(spec)
+            validated[spec.id] = found
+            continue
+        left_out[spec.id] = (
+            f"meant for {meant_for(spec).rstrip('.')}; {len(errors)} input error(s), "
+            f"first: {errors[0]}"
+        )
+        notes.append(f"{spec.id} left out: {left_out[spec.id]}")
+    return Plan(keep, frozenset(), notes, validated, merged, left_out)
+
+
 def _validate(spec: MetricSpec, dataset: Dataset, prm: Any) -> list[Problem]:
     return spec.validate(dataset.samples, prm)
 
@@ -315,5 +357,12 @@ def _collect(
     summary = aggregate(results.values()) if results else None
     extras = spec.global_extras(results.values()) if spec.global_extras and results else {}
     return Evaluation(
-        spec.id, prm, results, summary, extras, tuple(problems), tuple(sorted(excluded))
+        spec.id,
+        prm,
+        results,
+        summary,
+        extras,
+        tuple(problems),
+        tuple(sorted(excluded)),
+        len(dataset),
     )

@@ -306,7 +306,13 @@ def _assemble(
         return Outcome(facts, tuple(reader), [], exc)
     evaluations = [
         _evaluation(
-            spec, prm, [k for part in parts for k in part.kept[col]], problems, excluded, full
+            spec,
+            prm,
+            [k for part in parts for k in part.kept[col]],
+            problems,
+            excluded,
+            full,
+            facts.n_samples,
         )
         for col, (spec, prm) in enumerate(zip(specs, params, strict=True))
     ]
@@ -320,6 +326,7 @@ def _evaluation(
     problems: Iterable[Problem],
     excluded: Mapping[str, set[str]],
     full: bool,
+    images: int,
 ) -> Evaluation:
     summary = summarize([t for _, t, _ in kept]) if kept else None
     extras: dict[str, float] = {}
@@ -327,5 +334,12 @@ def _evaluation(
         extras = spec.global_extras([r for _, _, r in kept if r is not None])
     results = {sid: r for sid, _, r in kept if r is not None} if full else {}
     return Evaluation(
-        spec.id, prm, results, summary, extras, tuple(problems), tuple(sorted(excluded[spec.id]))
+        spec.id,
+        prm,
+        results,
+        summary,
+        extras,
+        tuple(problems),
+        tuple(sorted(excluded[spec.id])),
+        images,
     )

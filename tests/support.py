@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import zipfile
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -193,6 +194,36 @@ def write_dir(path: Path, files: dict[str, str | bytes]) -> Path:
     for name, data in files.items():
         (path / name).write_bytes(data if isinstance(data, bytes) else data.encode())
     return path
+
+
+PARTIAL_GT = f"{rect(10, 10, 60, 30)},abc\n{rect(100, 10, 160, 30)},def\n"
+
+
+def partial_set(
+    folder: Path,
+    n: int,
+    ccw: Collection[int] = (),
+    miss: Collection[int] = (),
+    name: str = "det",
+) -> tuple[Path, Path]:
+    """``gt.zip`` and ``NAME.zip`` in ``folder``: ``n`` images (``img_0`` ...) of two words,
+    each found exactly, but the second missed in the images of ``miss`` and every box
+    written counter-clockwise (which the ICDAR IoU family refuses) in those of ``ccw``."""
+
+    def box(x0: int, y0: int, x1: int, y1: int, k: int) -> str:
+        pts = [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
+        return ",".join(f"{x},{y}" for x, y in (pts[::-1] if k in ccw else pts))
+
+    det = {
+        f"res_img_{k}.txt": box(10, 10, 60, 30, k)
+        + "\n"
+        + ("" if k in miss else box(100, 10, 160, 30, k) + "\n")
+        for k in range(n)
+    }
+    gt = folder / "gt.zip"
+    if not gt.exists():
+        write_zip(gt, {f"gt_img_{k}.txt": PARTIAL_GT for k in range(n)})
+    return gt, write_zip(folder / f"{name}.zip", det)
 
 
 # --------------------------------------------------------------------------- strategies

@@ -18,7 +18,7 @@ import numpy as np
 
 from metrics.analysis import tallies
 from metrics.model import FloatArray
-from metrics.results import Evaluation
+from metrics.results import Evaluation, aggregate
 
 EQUAL = 1e-9
 
@@ -70,8 +70,10 @@ def paired(
     ta = [a.results[s].tally for s in common]
     tb = [b.results[s].tally for s in common]
     fa, fb = tallies.matrix(ta), tallies.matrix(tb)
-    h_a = float(tallies.scores(ta[0], fa.sum(axis=0, keepdims=True))[0, 2])
-    h_b = float(tallies.scores(tb[0], fb.sum(axis=0, keepdims=True))[0, 2])
+    # the observed scores as every summary adds them (left to right): the same figures as
+    # the headline of a comparison over these images (``metrics.compare``), to the bit
+    h_a = aggregate(a.results[s] for s in common).hmean
+    h_b = aggregate(b.results[s] for s in common).hmean
     w = weights(len(common), resamples, np.random.default_rng(seed))
     d = tallies.scores(tb[0], w @ fb)[:, 2] - tallies.scores(ta[0], w @ fa)[:, 2]
     per_a = np.array([a.results[s].hmean for s in common])

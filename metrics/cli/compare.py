@@ -122,13 +122,38 @@ def _fmt(x: float | None) -> str:
     return "     –" if x is None else f"{x:6.3f}"
 
 
+def _images(c: Comparison) -> str:
+    n, total = len(c.ids), len(c.ids) + len(c.left_out)
+    return f"{n} images" if not c.left_out else f"on the {n} of {total} images both evaluated"
+
+
+def _left_out(c: Comparison, out: TextIO) -> None:
+    """The images not compared: how many each side did not evaluate, which, the first why."""
+    if not c.left_out:
+        return
+    by: dict[str, int] = {}
+    for x in c.left_out:
+        by[x.sides] = by.get(x.sides, 0) + 1
+    who = "; ".join(f"{k} not evaluated by {_side_name(c, s)}" for s, k in by.items())
+    names = ", ".join(x.sample_id for x in c.left_out[:5])
+    more = f", ... ({len(c.left_out)}; all in --json)" if len(c.left_out) > 5 else ""
+    print(f"left out of the comparison: {who}", file=out)
+    print(f"  {names}{more}; first: {c.left_out[0].why}", file=out)
+
+
+def _side_name(c: Comparison, sides: str) -> str:
+    names = {"A": f"A ({c.name_a})", "B": f"B ({c.name_b})"}
+    return " and ".join(names[s] for s in sides.split(" and "))
+
+
 def report(c: Comparison, top: int, out: TextIO, bs: Bootstrap | None = None) -> None:
     same_metric = c.a.metric == c.b.metric
     what = c.a.metric if same_metric else f"{c.a.metric} vs {c.b.metric}"
-    print(f"compare {what}: A = {c.name_a}, B = {c.name_b}, {len(c.samples)} images", file=out)
+    print(f"compare {what}: A = {c.name_a}, B = {c.name_b}, {_images(c)}", file=out)
+    _left_out(c, out)
     print(f"{'':<10}{'recall':>9}{'precision':>11}{'hmean':>9}", file=out)
-    for label, ev in (("A", c.a), ("B", c.b)):
-        print(f"{label:<10}{ev.recall:>9.4f}{ev.precision:>11.4f}{ev.hmean:>9.4f}", file=out)
+    for label, sc in (("A", c.side("a")), ("B", c.side("b"))):
+        print(f"{label:<10}{sc.recall:>9.4f}{sc.precision:>11.4f}{sc.hmean:>9.4f}", file=out)
     d = c.global_delta()
     print(f"{'B - A':<10}{d['recall']:>+9.4f}{d['precision']:>+11.4f}{d['hmean']:>+9.4f}", file=out)
     if bs is not None:
@@ -164,10 +189,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.resamples < 0:
         print("detlens: error: --resamples must be 0 or more", file=sys.stderr)
         return 2
-    c = compare(a, b, name_a, name_b)
+    try:
+        c = compare(a, b, name_a, name_b)  # on the images both evaluated
+    except ValueError as exc:
+        print(f"detlens: error: {exc}", file=sys.stderr)
+        return 2
     bs = None
-    if args.resamples and set(a.results) & set(b.results):
-        bs = paired(a, b, resamples=args.resamples, seed=args.seed)
+    if args.resamples:
+        bs = paired(a, b, resamples=args.resamples, seed=args.seed, ids=c.ids)
     report(c, max(args.top, 0), sys.stdout, bs)
     if args.json:
         data = comparison_dict(c)

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from metrics.catalog import ENTRIES
+from metrics.cli import skips
 from metrics.cli.commands import UserError
 from metrics.cli.format_options import floats_mode, load_options, say_floats
 from metrics.registry import METRICS, applicable, make_params, parse_sets, resolve
@@ -84,10 +85,9 @@ def _overrides(
 
 def why_not(spec: MetricSpec) -> str:
     """What a metric asks of the data, in words (``requires``, else its ``applies`` rule)."""
-    if spec.requires:
-        return spec.requires
-    doc = (spec.applies.__doc__ or "").strip().split("\n\n")[0]
-    return " ".join(doc.split()) or "other inputs"
+    from metrics.runner import meant_for
+
+    return meant_for(spec)
 
 
 def _check_outputs(paths: Sequence[str | None], inputs: list[str | None]) -> None:
@@ -188,20 +188,24 @@ def cmd_eval(args: argparse.Namespace) -> int:
     inputs = [args.gt, args.det, args.gt_lines, args.images]
     _check_outputs([args.json, args.csv, args.instances], inputs)
     _check_pairs(args)
-    if _sharded(args):
-        return 0
+    code = _sharded(args)
+    if code is not None:
+        return code
     ds = _dataset(args)
     thresholds = analysis.check(args, ds)  # takes score_threshold out of args.set
     specs, auto = _specs(args.metric, ds)
     analysis.check_targets(thresholds, specs)
     overrides = _overrides(args.set, specs, floats_mode(args))
     offered = list(specs) if auto else []
-    if not args.quiet:
-        _notes_before(ds.facts, specs, auto, overrides)
-        say_floats(ds.facts, floats_mode(args))
     lenient: frozenset[str] = frozenset()
     validated = None
     left_out: dict[str, str] = {}
+    if not auto:  # a metric of a list meant for other inputs that they break: left out
+        named = skips.plan_named(ds, specs, overrides)
+        specs, validated, left_out = named.specs, named.validated, dict(named.left_out)
+    if not args.quiet:
+        _notes_before(ds.facts, specs, auto, overrides)
+        say_floats(ds.facts, floats_mode(args))
     if auto:
         plan = _plan(ds, specs, overrides)
         specs, lenient, validated = plan.specs, plan.lenient, plan.validated
@@ -232,7 +236,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
                 )
     analysis.after(args, evals, seen, overrides)
     _write_outputs(args, evals)
-    return 0
+    return skips.exit_code(evals)
 
 
 def _summary_only(args: argparse.Namespace) -> contextlib.AbstractContextManager[None]:
@@ -246,19 +250,21 @@ def _summary_only(args: argparse.Namespace) -> contextlib.AbstractContextManager
     return detail.tallies_only()
 
 
-def _sharded(args: argparse.Namespace) -> bool:
+def _sharded(args: argparse.Namespace) -> int | None:
     """ICDAR txt inputs, metrics named, no analysis option: each process (``--workers``)
-    reads, checks and evaluates its own slices (``metrics.sharded``); False when the run
-    needs the dataset here (then nothing has been printed or read in full)."""
+    reads, checks and evaluates its own slices (``metrics.sharded``), the exit code; None
+    when the run needs the dataset here (then nothing has been printed or read in full):
+    also when a metric of several named is meant for other inputs and they break its rules
+    (it is left out there, ``runner.plan_named``)."""
     from metrics.analysis.threshold import split_sets
 
     if args.gt is None or args.det is None or args.instances or args.sweep or args.attribution:
-        return False
+        return None
     if split_sets(list(args.set))[1] or _same_file(args.gt, args.det):
-        return False  # score thresholds, or --det given the GT (the loaded path says why)
+        return None  # score thresholds, or --det given the GT (the loaded path says why)
     specs = _named(args.metric, args.gt_lines is not None)
     if specs is None:
-        return False
+        return None
     from metrics import sharded
     from metrics.progress import ProgressBar
 
@@ -276,8 +282,8 @@ def _sharded(args: argparse.Namespace) -> bool:
         progress=None if args.quiet else ProgressBar(),
         results=bool(args.json or args.csv),
     )
-    if outcome is None:
-        return False
+    if outcome is None or skips.leaves_out(specs, outcome):
+        return None
     if not args.quiet:
         _notes_before(outcome.facts, specs, False, overrides)
         say_floats(outcome.facts, floats_mode(args))
@@ -286,7 +292,7 @@ def _sharded(args: argparse.Namespace) -> bool:
     if not args.quiet:
         _report(outcome.problems, outcome.facts, outcome.evaluations)
     _write_outputs(args, outcome.evaluations)
-    return True
+    return skips.exit_code(outcome.evaluations)
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -317,9 +323,12 @@ def _report(
     out: TextIO | None = None,
     left_out: Mapping[str, str] | None = None,
 ) -> None:
-    """The summary table; metrics that ``--metric all`` left out follow it, with the reason."""
+    """The summary table; metrics that ``--metric all`` left out follow it, with the reason.
+    A metric that skipped images says on how many of the set it scored; one that read fewer
+    than half of them shows no figure, but why and the fix (``metrics.partial``)."""
     from metrics.cli.confidence_notes import extra_hint
     from metrics.model import Severity
+    from metrics.partial import coverage
 
     out = out or sys.stdout
     conf = facts.has_confidences
@@ -336,11 +345,12 @@ def _report(
     w = max([19, *(len(e.metric) + 1 for e in evals), *(len(m) + 1 for m in left_out or {})])
     print(f"{'metric':<{w}}{'recall':>8}{'precision':>11}{'hmean':>9}  notes", file=out)
     for ev in evals:
+        cov = coverage(ev, n, tuple(problems))
+        if skips.no_score(cov, w, out):  # fewer than half read: no figure, the reason
+            continue
         hint = functools.partial(extra_hint, METRICS.get(ev.metric), has_confidences=conf)
-        notes = ", ".join(_note(k, v) + hint(k) for k, v in ev.extras.items())
-        if ev.excluded:
-            k = len(ev.excluded)
-            notes = (notes + ", " if notes else "") + f"{k} image{'s' if k > 1 else ''} skipped"
+        extra = [_note(k, v) + hint(k) for k, v in ev.extras.items()]
+        notes = ", ".join([*extra, cov.label()] if cov.partial else extra)  # "on 101 of 500"
         if ev.summary is None:  # nothing evaluated: no number that could pass for a score
             print(f"{ev.metric:<{w}}{'-':>8}{'-':>11}{'-':>9}  {notes}", file=out)
             continue

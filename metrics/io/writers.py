@@ -17,6 +17,7 @@ from metrics.evidence import Region
 from metrics.geometry import rings_of
 from metrics.io.atomic import atomic_write
 from metrics.io.json_stream import Entries, write_document
+from metrics.partial import coverage
 from metrics.results import Evaluation, SampleResult, SweepTally
 
 
@@ -91,7 +92,8 @@ def sweep_dict(t: SweepTally) -> dict[str, Any]:
 
 
 def evaluation_dict(ev: Evaluation, evidence: bool = False, lazy: bool = False) -> dict[str, Any]:
-    """``{"metric", "params", "global", "per_image", "problems", "excluded"}``; ``lazy``:
+    """``{"metric", "params", "global", "per_image", "problems", "excluded", "coverage"}``
+    (``coverage``: ``metrics.partial.Coverage.as_dict``); ``lazy``:
     ``per_image`` made entry by entry as it is written (``metrics.io.json_stream``)."""
     items = list(ev.results.items())
     glob: dict[str, Any] = {"recall": ev.recall, "precision": ev.precision, "hmean": ev.hmean}
@@ -116,6 +118,7 @@ def evaluation_dict(ev: Evaluation, evidence: bool = False, lazy: bool = False) 
         ),
         "problems": [str(p) for p in ev.problems],
         "excluded": list(ev.excluded),
+        "coverage": coverage(ev).as_dict(),  # the images "global" covers; a score or not
     }
 
 

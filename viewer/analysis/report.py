@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from metrics.io.atomic import atomic_write
 from metrics.model import Dataset
+from metrics.partial import coverage
 from metrics.results import Evaluation
 from viewer.analysis import plots
 from viewer.analysis.data import AnalysisData, compute
@@ -93,7 +94,13 @@ def _json(job: Job, data: AnalysisData, worst: list[dict[str, Any]]) -> dict[str
         "metric": job.metric,
         "params": dataclasses.asdict(job.params),
         "sides": [
-            {"recall": e.recall, "precision": e.precision, "hmean": e.hmean} for e in job.evals
+            {
+                "recall": e.recall,
+                "precision": e.precision,
+                "hmean": e.hmean,
+                "coverage": coverage(e).as_dict(),  # the images the figures cover
+            }
+            for e in job.evals
         ],
         "sweep": None
         if sw is None
@@ -177,13 +184,35 @@ def bucket_rows(buckets: Sequence[dict[str, Any]]) -> list[tuple[object, ...]]:
     ]
 
 
+def side_row(name: str, side: dict[str, Any]) -> tuple[object, ...]:
+    """A side's row: its figures and the images they cover; "–" for a side that read fewer
+    than half of the images (no score of the set)."""
+    cov = side["coverage"]
+    images = f"{cov['images']} of {cov['of']}"
+    if not cov["score"]:
+        return (name, "–", "–", "–", images)
+    return (name, *(f"{side[k]:.4f}" for k in ("recall", "precision", "hmean")), images)
+
+
+def coverage_notes(docs: Sequence[dict[str, Any]], names: list[str]) -> list[str]:
+    """The report's header: each metric and side scored on part of the set, on how many
+    images, and why there is no score where fewer than half were read."""
+    out = []
+    for d in docs:
+        for name, side in zip(names, d["sides"], strict=True):
+            cov = side["coverage"]
+            if not cov["skipped"]:
+                continue
+            what = f"{d['metric']} on {name}: on {cov['images']} of {cov['of']} images"
+            why = cov.get("why_no_score") or f"{cov['skipped']} skipped (input errors)"
+            out.append(f"<p class=warn>{_e(what)}; {_e(why)}</p>")
+    return out
+
+
 def _section(d: dict[str, Any], figs: list[tuple[str, str]], names: list[str]) -> str:
-    rows: list[tuple[object, ...]] = [
-        (n, f"{s['recall']:.4f}", f"{s['precision']:.4f}", f"{s['hmean']:.4f}")
-        for n, s in zip(names, d["sides"], strict=True)
-    ]
+    rows = [side_row(n, s) for n, s in zip(names, d["sides"], strict=True)]
     parts = [f"<h2>{_e(d['metric'])}</h2>"]
-    parts.append(_table(("detections", "recall", "precision", "H-mean"), rows))
+    parts.append(_table(("detections", "recall", "precision", "H-mean", "images"), rows))
     parts += _notes(d, names)
     parts.append("<div class=row>")
     for name, png in figs:
@@ -228,7 +257,7 @@ STYLE = (
     "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:.5em 0}"
     "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}"
     ".row{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}figure{margin:0}"
-    ".row img{width:480px;border:1px solid #ddd}h3{font-size:1em}"
+    ".row img{width:480px;border:1px solid #ddd}h3{font-size:1em}.warn{color:#b45309}"
 )
 
 
@@ -263,6 +292,7 @@ def write_report(
     page = (
         f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>detlens report: "
         f"{_e(title)}</title><style>{STYLE}</style></head><body><h1>detlens report: "
-        f"{_e(title)}</h1>{''.join(sections)}</body></html>\n"
+        f"{_e(title)}</h1>{''.join(coverage_notes(docs, names))}{''.join(sections)}"
+        "</body></html>\n"
     )
     atomic_write(folder / "index.html", page)

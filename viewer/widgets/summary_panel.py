@@ -9,8 +9,11 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
+from metrics.compare import common_ids
 from metrics.floats import check_mode, float_note
 from metrics.model import Dataset
+from metrics.partial import coverage
+from metrics.results import Evaluation
 from viewer.session import Session
 
 __all__ = ["SummaryPanel"]
@@ -67,9 +70,10 @@ class SummaryPanel(QLabel):
             if ids and len(ids) < len(e.results):
                 lines.append(_scores(f"&nbsp;&nbsp;filtered ({len(ids)})", e, ids))
         if ev_b is not None:
-            lines.append(_delta("B − A", ev, ev_b, None))
+            both = common_ids(ev, ev_b)  # B − A on the images both evaluated, never more
+            lines.append(_delta(_both_label(ev, ev_b, both), ev, ev_b, both))
             ids = [i for i in s.visible_ids if i in ev.results and i in ev_b.results]
-            if ids and len(ids) < len(ev.results):
+            if ids and len(ids) < len(both):
                 lines.append(_delta(f"&nbsp;&nbsp;filtered ({len(ids)})", ev, ev_b, ids))
         lines.extend(_plan_lines(s))
         self.setText("<br>".join(lines))
@@ -128,7 +132,16 @@ def _plan_lines(s: Session) -> list[str]:
     return out
 
 
+def _both_label(a: Evaluation, b: Evaluation, both: list[str]) -> str:
+    """ "B − A", and on which images when either side skipped some."""
+    if not (a.excluded or b.excluded or len(both) < max(len(a.results), len(b.results))):
+        return "B − A"
+    return f"B − A (on the {len(both)} images both evaluated)"
+
+
 def _delta(name: str, a: Any, b: Any, ids: list[str] | None) -> str:
+    if ids is not None and not ids:
+        return f"<b>{name}</b>: no image evaluated by both"
     sa, sb = (a.subset(ids), b.subset(ids)) if ids is not None else (a, b)
     return (
         f"<b>{name}</b>: R {sb.recall - sa.recall:+.4f} · P "
@@ -137,5 +150,15 @@ def _delta(name: str, a: Any, b: Any, ids: list[str] | None) -> str:
 
 
 def _scores(name: str, ev: Any, ids: list[str] | None) -> str:
-    sc = ev.subset(ids) if ids is not None else ev
-    return f"<b>{name}</b>: R {sc.recall:.4f} · P {sc.precision:.4f} · H {sc.hmean:.4f}"
+    """A side's R / P / H (of the images ``ids``); the set's says on how many images it was
+    scored when the metric skipped some, and is "–" with the reason when it read fewer than
+    half of them (``metrics.partial``)."""
+    if ids is not None:
+        sc = ev.subset(ids)
+        return f"<b>{name}</b>: R {sc.recall:.4f} · P {sc.precision:.4f} · H {sc.hmean:.4f}"
+    cov = coverage(ev)
+    if not cov.scored:
+        why = html.escape(f"{cov.label()}: {cov.reason()}")
+        return f"<b>{name}</b>: R – · P – · H – <span style='color:#b91c1c'>{why}</span>"
+    text = f"<b>{name}</b>: R {ev.recall:.4f} · P {ev.precision:.4f} · H {ev.hmean:.4f}"
+    return text + (f" ({cov.label()})" if cov.partial else "")

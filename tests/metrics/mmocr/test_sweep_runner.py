@@ -89,9 +89,11 @@ def test_cli_without_confidences_skip_sample_prints_no_numbers(
     paths: tuple[Path, Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
     argv = ["eval", "--gt", str(paths[0]), "--det", str(paths[2]), "--metric", "mmocr"]
-    assert main([*argv, "--policy", "skip_sample"]) == 0
-    row = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("mmocr"))
-    assert "0.0000" not in row and "6 images skipped" in row
+    assert main([*argv, "--policy", "skip_sample"]) == 1  # no image scored: an error
+    out = capsys.readouterr().out
+    row = next(ln for ln in out.splitlines() if ln.startswith("mmocr"))
+    assert "0.0000" not in row and "on 0 of 6 images: no score" in row
+    assert "first problem: " in out and "no confidence" in out
 
 
 def test_metric_all_says_it_is_not_offered(
