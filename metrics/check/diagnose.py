@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.check.findings import Finding, Level
+from metrics.io.icdar_plan import GT_AS_DET
 from metrics.model import Dataset, FloatArray, Sample
 
 Transform = Callable[[FloatArray, Sample], FloatArray]
@@ -171,6 +172,25 @@ def guesses(b: Boxes, sizes: dict[str, tuple[int, int]]) -> list[Guess]:
             )
         )
     return out
+
+
+def gt_as_det(ds: Dataset) -> Iterator[Finding]:
+    """The reader's "--det looks like a GT set" with a quick box-match rate: an error when
+    it does not fit this GT (another dataset's GT: every score near 0), a warning when it
+    does (two annotations compared, or the GT with itself)."""
+    said = next((p for p in ds.problems if p.message.startswith(GT_AS_DET)), None)
+    if said is None:
+        return
+    b = boxes(ds)
+    rate = hit_rate(b.gt, b.det)
+    fits = rate >= 0.2
+    yield Finding(
+        Level.WARNING if fits else Level.ERROR,
+        "det_is_gt",
+        f"{said.message}; a quick box-match rate with this GT is {rate:.2f}"
+        + ("" if fits else ": the GT of other images or of another dataset?"),
+        said.source,
+    )
 
 
 def why_zero(ds: Dataset, sizes: dict[str, tuple[int, int]]) -> Iterator[Finding]:

@@ -104,7 +104,7 @@ def plan_icdar(
     problems: list[Problem] = []
     gt_members = txt_members(gfound)
     det_members = txt_members(dfound) if dfound is not None else []
-    problems.extend(_swapped(gt, det, gt_members, det_members))
+    problems.extend(_swapped(gt, det, gt_members, det_members) or _gt_as_det(det, det_members))
     gt_by_id = _index_gt(gt_members, problems)
     if not gt_by_id:
         raise InputError([Problem(Severity.ERROR, str(gt), None, "no GT .txt files found")])
@@ -204,16 +204,37 @@ def _swapped(
     other way round): --gt and --det look swapped. Said first, as an error of the whole set,
     before the errors that reading them gives (a transcription read as a confidence)."""
 
-    def named(members: list[Member], prefix: str) -> bool:
-        return bool(members) and all(Path(m.name).name.lower().startswith(prefix) for m in members)
-
-    if not (named(gts, "res_") and named(dets, "gt_")):
+    if not (_named(gts, "res_") and _named(dets, "gt_")):
         return []
     why = (
         f"--gt and --det look swapped: the GT files are named res_*.txt and the detection "
         f"files ({det}) gt_*.txt"
     )
     return [Problem(Severity.ERROR, str(gt), None, why)]
+
+
+GT_AS_DET = "--det looks like a GT set"
+
+
+def _gt_as_det(det: PathLike | None, dets: list[Member]) -> list[Problem]:
+    """Detection files all named ``gt_*`` or holding ``###`` (don't-care) lines: a GT set
+    given as --det (another dataset's GT gives zeros without a word). A warning: comparing
+    two annotations, or the GT with itself, is a choice."""
+    names = _named(dets, "gt_")
+    dc = sum(m.data.count(b"###") for m in dets)
+    if not (names or dc):
+        return []
+    said = (["its files are named gt_*.txt"] if names else []) + (
+        [f"{dc} of its lines are ### (don't care)"] if dc else []
+    )
+    why = f"{GT_AS_DET}: {' and '.join(said)}; its boxes are scored as detections" + (
+        ", ### ones too" if dc else ""
+    )
+    return [Problem(Severity.WARNING, str(det), None, why)]
+
+
+def _named(members: list[Member], prefix: str) -> bool:
+    return bool(members) and all(Path(m.name).name.lower().startswith(prefix) for m in members)
 
 
 def _index_gt(members: list[Member], problems: list[Problem]) -> dict[str, Member]:
