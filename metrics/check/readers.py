@@ -17,6 +17,8 @@ from metrics.spec import MetricSpec
 def _code(p: Problem) -> str:
     if "matches no GT file" in p.message:
         return "det_without_gt"
+    if p.message.startswith("images:"):
+        return "images"
     if "look swapped" in p.message:
         return "gt_det_swapped"
     if p.line is not None:

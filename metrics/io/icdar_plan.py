@@ -297,9 +297,28 @@ def images_by_id(path: PathLike, matcher: IdMatcher, problems: list[Problem]) ->
     except OSError as exc:
         problems.append(Problem(Severity.ERROR, str(p), None, f"images: cannot read: {exc}"))
         return {}
-    for f in files:
-        if f.suffix.lower() in IMAGE_SUFFIXES:
-            sid = matcher.match(f.name, prefixes=())
-            if sid is not None:
-                out.setdefault(sid, str(f))
+    images = [f for f in files if f.suffix.lower() in IMAGE_SUFFIXES]
+    for f in images:
+        sid = matcher.match(f.name, prefixes=())
+        if sid is not None:
+            out.setdefault(sid, str(f))
+    if 2 * len(out) < len(matcher.ids):
+        problems.append(_few_images(p, images, out, matcher))
     return out
+
+
+def _few_images(
+    folder: Path, images: list[Path], paired: dict[str, str], matcher: IdMatcher
+) -> Problem:
+    """Fewer than half of the GT files have an image: another dataset's images?"""
+    ids = sorted(matcher.ids, key=natural_key)[:3]
+    if not images:
+        why = f"no image file ({', '.join(IMAGE_SUFFIXES)}) in this folder"
+    else:
+        names = ", ".join(f.name for f in images[:3])
+        why = (
+            f"{len(paired)} of {len(matcher.ids)} GT files pair with one of its "
+            f"{len(images)} images (names like {names}; GT ids like {', '.join(ids)}): "
+            "the images of another dataset?"
+        )
+    return Problem(Severity.WARNING, str(folder), None, f"images: {why}")
