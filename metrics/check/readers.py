@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from metrics.check.findings import Finding, Level
-from metrics.io.icdar_plan import GT_AS_DET
+from metrics.io.icdar_plan import GT_AS_DET, SWAPPED
 from metrics.io.reader import geometry_warnings
 from metrics.model import Dataset, Problem, Severity
 from metrics.registry import METRICS
@@ -19,7 +19,7 @@ def _code(p: Problem) -> str:
         return "det_without_gt"
     if p.message.startswith("images:"):
         return "images"
-    if "look swapped" in p.message:
+    if p.message.startswith(SWAPPED):
         return "gt_det_swapped"
     if p.line is not None:
         return "unreadable_line"

@@ -197,6 +197,9 @@ def read_pairs(
     return samples, problems
 
 
+SWAPPED = "--gt and --det look swapped"  # the viewer refuses such a set, as the CLI does
+
+
 def _swapped(
     gt: PathLike, det: PathLike | None, gts: list[Member], dets: list[Member]
 ) -> list[Problem]:
@@ -206,10 +209,7 @@ def _swapped(
 
     if not (_named(gts, "res_") and _named(dets, "gt_")):
         return []
-    why = (
-        f"--gt and --det look swapped: the GT files are named res_*.txt and the detection "
-        f"files ({det}) gt_*.txt"
-    )
+    why = f"{SWAPPED}: the GT files are named res_*.txt and the detection files ({det}) gt_*.txt"
     return [Problem(Severity.ERROR, str(gt), None, why)]
 
 
