@@ -122,8 +122,7 @@ def cmd_view(args: argparse.Namespace) -> int:
     app.setApplicationName("detlens")
     window = MainWindow(restore_layout=not args.screenshot)
     if not window.open_paths(paths):
-        print(f"detlens: error: cannot open the dataset: {window.last_error}", file=sys.stderr)
-        return 2
+        return _not_opened(app, window, args)
     try:
         _apply_view_options(window, args)
         if args.panel:
@@ -299,6 +298,31 @@ def _raise_panel(window: object, title: str) -> None:
         raise InputError([], f"--panel {title}: no such panel; panels: {', '.join(docks)}")
     dock.show()
     dock.raise_()
+
+
+def _not_opened(app: object, window: object, args: argparse.Namespace) -> int:
+    """Exit status 2 with the reason; a set refused as the CLI refuses it (--gt and --det
+    swapped) is also said in the window, shown (a screenshot of it with --screenshot)."""
+    from PySide6.QtWidgets import QApplication
+
+    from viewer.main_window import MainWindow
+
+    assert isinstance(window, MainWindow) and isinstance(app, QApplication)
+    print(f"detlens: error: cannot open the dataset: {window.last_error}", file=sys.stderr)
+    if window.refusal.message is None:
+        return 2
+    if not args.screenshot:
+        window.show()
+        app.exec()
+        return 2
+    window.resize(*parse_size(args.size))
+    window.show()
+    app.processEvents()
+    ok = window.grab().save(str(args.screenshot))
+    window.close()
+    if ok:
+        print(args.screenshot)
+    return 2
 
 
 def _screenshot(app: object, window: object, args: argparse.Namespace) -> int:

@@ -35,6 +35,7 @@ from viewer.widgets.open_dialog import FILE_FILTER, DropOpener, OpenDatasetDialo
 from viewer.widgets.pair_matrix import PairMatrixPanel
 from viewer.widgets.panels import LayerPanel, ParamPanel
 from viewer.widgets.problems import ProblemsPanel
+from viewer.widgets.refusal import RefusalBanner
 from viewer.widgets.sample_table import SampleTablePanel
 from viewer.widgets.summary_panel import SummaryPanel
 
@@ -58,7 +59,8 @@ class MainWindow(QMainWindow):
         self.splitter = splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.canvas)
         splitter.addWidget(self.canvas_b)
-        self.setCentralWidget(splitter)
+        self.refusal = RefusalBanner(self.session)  # a set refused, said above the canvas
+        self.setCentralWidget(self.refusal.above(splitter))
         self.compare = ComparePanel(self.session)
         bar = QToolBar("Comparison")
         bar.setObjectName("Comparison")

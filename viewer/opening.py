@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from PySide6.QtCore import SignalInstance
 
+from metrics.io.icdar_plan import SWAPPED
 from metrics.model import Dataset
 from metrics.runner import Plan
 from viewer import check_process
@@ -30,6 +31,9 @@ class Opening(Protocol):
     def loading_changed(self) -> SignalInstance: ...
 
     @property
+    def refused(self) -> SignalInstance: ...
+
+    @property
     def overrides(self) -> Mapping[str, Mapping[str, Any]]: ...
 
     def set_dataset(
@@ -38,7 +42,8 @@ class Opening(Protocol):
 
 
 def open_dataset(session: Opening, paths: DatasetPaths) -> bool:
-    """Load a dataset and start evaluating it; on bad input say why and keep the old one.
+    """Load a dataset and start evaluating it; on bad input say why and keep the old one
+    (a set the CLI refuses is refused in the window too: ``refused``).
 
     Reading and planning run on a worker thread while the window keeps painting
     (``loading_changed``); a second open while one is loading is refused."""
@@ -59,13 +64,23 @@ def open_dataset(session: Opening, paths: DatasetPaths) -> bool:
         session.loading = False
         session.pending_rows = []
         session.loading_changed.emit(False)
-    if loaded is None:
+    refusal = None if loaded is None else refusal_of(loaded[0])
+    if loaded is None or refusal is not None:
         if companion is not None:
             companion.stop()
-        session.error_raised.emit(error)
+        if refusal is not None:
+            session.refused.emit(refusal)
+        session.error_raised.emit(refusal or error)
         return False
     session.set_dataset(loaded[0], paths, loaded[1])
     return True
+
+
+def refusal_of(ds: Dataset) -> str | None:
+    """Why the set is not shown, when the CLI refuses it whatever the policy: --gt and
+    --det swapped (no score of it means anything; the CLI's message)."""
+    swapped = next((p for p in ds.problems if p.message.startswith(SWAPPED)), None)
+    return None if swapped is None else str(swapped)
 
 
 def _pending(session: Opening, rows: list[SampleRow]) -> None:

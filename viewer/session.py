@@ -42,6 +42,7 @@ class Session(QObject):
     busy_changed = Signal(bool)
     progress_changed = Signal(int, int)
     error_raised = Signal(str)
+    refused = Signal(str)  # a set refused as the CLI refuses it (said in the window)
     visible_changed = Signal(object)  # list of sample ids the table shows (filtered)
     comparison_changed = Signal()  # detector B or metric B added, renamed or closed
     loading_changed = Signal(bool)  # a dataset is being read (off the UI thread)

@@ -12,9 +12,9 @@ from collections.abc import Iterable
 
 from metrics.check.boxes import duplicates, mixed_types, outside
 from metrics.check.demo import is_demo, label_demo
-from metrics.check.diagnose import why_zero
+from metrics.check.diagnose import gt_as_det, why_zero
 from metrics.check.findings import RANK, Finding, Level
-from metrics.check.images import image_size
+from metrics.check.images import image_size, misfit
 from metrics.check.readers import metric_findings, pairing_findings, reader_findings
 from metrics.check.shapes import shape_findings
 from metrics.model import Dataset
@@ -45,6 +45,8 @@ def check_dataset(ds: Dataset, *, with_metrics: bool = True) -> list[Finding]:
         found.extend(mixed_types(s))
         if s.id in sizes:
             found.extend(outside(s, sizes[s.id]))
+    found.extend(misfit(ds, sizes))
+    found.extend(gt_as_det(ds))
     found.extend(why_zero(ds, sizes))
     if with_metrics:
         found.extend(metric_findings(ds))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.check.findings import Finding, Level
+from metrics.io.icdar_plan import GT_AS_DET
 from metrics.model import Dataset, FloatArray, Sample
 
 Transform = Callable[[FloatArray, Sample], FloatArray]
@@ -91,30 +92,105 @@ def _sizes(bs: Sequence[FloatArray]) -> FloatArray:
     return np.stack([a[:, 2] - a[:, 0], a[:, 3] - a[:, 1]], axis=1)
 
 
-def guesses(b: Boxes, sizes: dict[str, tuple[int, int]]) -> list[tuple[str, list[FloatArray]]]:
-    """Candidate repairs of the detections: (what they undo, repaired bounds per sample)."""
-    out: list[tuple[str, list[FloatArray]]] = [("x and y swapped", [_swap(d) for d in b.det])]
-    dets = [d for d in b.det if len(d)]
-    unit = bool(dets) and float(np.max(np.abs(np.concatenate(dets)))) <= 1.5
-    if unit and sizes:
+@dataclass(frozen=True)
+class Guess:
+    """A suspected transform of the detections: what it is, what undoes it in the files,
+    and the detections' bounds with it undone (per sample)."""
+
+    what: str
+    fix: str
+    fixed: list[FloatArray]
+
+
+def _extent(bs: Sequence[FloatArray]) -> tuple[float, float]:
+    """The largest x and y of a side's boxes (the GT's: about the image size)."""
+    stacked = [b for b in bs if len(b)]
+    if not stacked:
+        return 0.0, 0.0
+    a = np.concatenate(stacked)
+    return float(a[:, 2].max()), float(a[:, 3].max())
+
+
+_UNIT = "normalised to 0-1"
+_UNIT_FIX = "multiply x by the image width and y by its height before evaluating"
+
+
+def _unit_guesses(b: Boxes, sizes: dict[str, tuple[int, int]]) -> list[Guess]:
+    """Detections in 0-1: multiplied back by each image's size (``--images``) or by the GT
+    extent (the largest GT x and y of the set: about the image size)."""
+    out = []
+    if sizes:
         fixed = [_scale(d, *sizes.get(s.id, (1, 1))) for s, d in zip(b.samples, b.det, strict=True)]
-        out.append(("normalised to 0-1 (multiplied back by the image size)", fixed))
+        out.append(Guess(f"{_UNIT} (multiplied back by the image sizes)", _UNIT_FIX, fixed))
+    w, h = _extent(b.gt)
+    if w > 1.5 and h > 1.5:
+        what = f"{_UNIT} (multiplied back by the GT extent, {w:.0f}x{h:.0f})"
+        out.append(Guess(what, _UNIT_FIX, [_scale(d, w, h) for d in b.det]))
+    return out
+
+
+def _scale_guesses(b: Boxes, unit: bool) -> list[Guess]:
+    """Detections on another scale: the ratio of the median box sizes and of the extents."""
+    out = []
     gs, ds = np.median(_sizes(b.gt), axis=0), np.median(_sizes(b.det), axis=0)
-    if np.all(ds > 0):
-        sx, sy = float(gs[0] / ds[0]), float(gs[1] / ds[1])
+    (gw, gh), (dw, dh) = _extent(b.gt), _extent(b.det)
+    ratios = [(float(gs[0] / ds[0]), float(gs[1] / ds[1]))] if np.all(ds > 0) else []
+    if dw > 0 and dh > 0 and not unit:
+        ratios.append((gw / dw, gh / dh))
+    for sx, sy in ratios:
         if not (0.8 < sx < 1.25 and 0.8 < sy < 1.25):
-            what = "normalised to 0-1" if unit else "on another scale"
+            what = _UNIT if unit else "on another scale"
             out.append(
-                (
+                Guess(
                     f"{what} (about x {1 / sx:.3g}, y {1 / sy:.3g} of the GT's)",
+                    f"multiply x by {sx:.4g} and y by {sy:.4g} (detections made on resized "
+                    "images?)",
                     [_scale(d, sx, sy) for d in b.det],
                 )
             )
+    return out
+
+
+def guesses(b: Boxes, sizes: dict[str, tuple[int, int]]) -> list[Guess]:
+    """Candidate repairs of the detections."""
+    out = [
+        Guess("x and y swapped", "swap x and y in the detection files", [_swap(d) for d in b.det])
+    ]
+    dets = [d for d in b.det if len(d)]
+    unit = bool(dets) and float(np.max(np.abs(np.concatenate(dets)))) <= 1.5
+    if unit:
+        out.extend(_unit_guesses(b, sizes))
+    out.extend(_scale_guesses(b, unit))
     gc, dc = np.median(_centres(b.gt), axis=0), np.median(_centres(b.det), axis=0)
     dx, dy = float(gc[0] - dc[0]), float(gc[1] - dc[1])
     if max(abs(dx), abs(dy)) >= 2:
-        out.append((f"shifted by ({-dx:+.0f}, {-dy:+.0f}) px", [_shift(d, dx, dy) for d in b.det]))
+        out.append(
+            Guess(
+                f"shifted by ({-dx:+.0f}, {-dy:+.0f}) px",
+                f"add ({dx:+.0f}, {dy:+.0f}) to the detections (cropped or padded images?)",
+                [_shift(d, dx, dy) for d in b.det],
+            )
+        )
     return out
+
+
+def gt_as_det(ds: Dataset) -> Iterator[Finding]:
+    """The reader's "--det looks like a GT set" with a quick box-match rate: an error when
+    it does not fit this GT (another dataset's GT: every score near 0), a warning when it
+    does (two annotations compared, or the GT with itself)."""
+    said = next((p for p in ds.problems if p.message.startswith(GT_AS_DET)), None)
+    if said is None:
+        return
+    b = boxes(ds)
+    rate = hit_rate(b.gt, b.det)
+    fits = rate >= 0.2
+    yield Finding(
+        Level.WARNING if fits else Level.ERROR,
+        "det_is_gt",
+        f"{said.message}; a quick box-match rate with this GT is {rate:.2f}"
+        + ("" if fits else ": the GT of other images or of another dataset?"),
+        said.source,
+    )
 
 
 def why_zero(ds: Dataset, sizes: dict[str, tuple[int, int]]) -> Iterator[Finding]:
@@ -144,17 +220,14 @@ def why_zero(ds: Dataset, sizes: dict[str, tuple[int, int]]) -> Iterator[Finding
         )
     b = boxes(ds)
     base = hit_rate(b.gt, b.det)
-    scored = [
-        (hit_rate(b.gt, fixed), what)
-        for what, fixed in guesses(b, {s.id: sizes[s.id] for s in b.samples if s.id in sizes})
-    ]
-    score, what = max(scored, default=(0.0, ""))
-    if score >= 0.2 and score > 2 * base + 0.1:
+    sizes = {s.id: sizes[s.id] for s in b.samples if s.id in sizes}
+    scored = [(hit_rate(b.gt, g.fixed), -k, g) for k, g in enumerate(guesses(b, sizes))]
+    score, _, best = max(scored, key=lambda t: t[:2], default=(0.0, 0, None))
+    if best is not None and score >= 0.2 and score > 2 * base + 0.1:
         yield Finding(
             Level.ERROR,
             "det_transform",
-            f"detections look {what}: a quick "
-            f"box-match rate is {base:.2f} as given and {score:.2f} with that "
-            "undone",
+            f"detections look {best.what}: a quick box-match rate is {base:.2f} as given "
+            f"and {score:.2f} with that undone; {best.fix}",
             ds.det_path,
         )

@@ -1,10 +1,16 @@
 """Image sizes from the file header (PNG, JPEG, GIF, BMP, WebP), without decoding the image
-and without Pillow (the engine stands alone)."""
+and without Pillow (the engine stands alone), and whether an image folder fits the GT."""
 
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterator
 from pathlib import Path
+
+import numpy as np
+
+from metrics.check.findings import Finding, Level
+from metrics.model import Dataset
 
 _SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
@@ -58,3 +64,28 @@ def _jpeg(data: bytes) -> tuple[int, int] | None:
             return int(w), int(h)
         pos += 2 + length
     return None
+
+
+def misfit(ds: Dataset, sizes: dict[str, tuple[int, int]]) -> Iterator[Finding]:
+    """GT boxes reaching beyond their image (by more than 2 % and 2 px) in a quarter of the
+    images or more: the images of another dataset, or a resized copy."""
+    over = []
+    for s in ds:
+        if s.id not in sizes or not s.gt:
+            continue
+        w, h = sizes[s.id]
+        top = np.max([g.points.max(axis=0) for g in s.gt], axis=0)
+        if top[0] > w * 1.02 + 2 or top[1] > h * 1.02 + 2:
+            over.append((s, (w, h), (float(top[0]), float(top[1]))))
+    if not over or 4 * len(over) < len(sizes):
+        return
+    s, (w, h), (x, y) = over[0]
+    yield Finding(
+        Level.ERROR,
+        "images_misfit",
+        f"the images do not fit the GT: in {len(over)} of {len(sizes)} images GT boxes reach "
+        f"beyond the image (first: {s.id}, GT up to x {x:g}, y {y:g} in a {w}x{h} image): "
+        "the images of another dataset, or a resized copy? (the scores do not depend on "
+        "the images; what is drawn on them does)",
+        ds.images_path,
+    )

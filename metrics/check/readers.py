@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from metrics.check.findings import Finding, Level
+from metrics.io.icdar_plan import GT_AS_DET, SWAPPED
 from metrics.io.reader import geometry_warnings
 from metrics.model import Dataset, Problem, Severity
 from metrics.registry import METRICS
@@ -16,16 +17,21 @@ from metrics.spec import MetricSpec
 def _code(p: Problem) -> str:
     if "matches no GT file" in p.message:
         return "det_without_gt"
+    if p.message.startswith("images:"):
+        return "images"
+    if p.message.startswith(SWAPPED):
+        return "gt_det_swapped"
     if p.line is not None:
         return "unreadable_line"
     return "unreadable_file"
 
 
 def reader_findings(ds: Dataset) -> Iterator[Finding]:
-    """The reader's problems (its geometry warnings aside: the checker has its own)."""
+    """The reader's problems (its geometry warnings aside: the checker has its own; a GT set
+    given as detections is said with a box-match rate by ``diagnose.gt_as_det``)."""
     own = set(geometry_warnings(list(ds.samples)))
     for p in ds.problems:
-        if p in own:
+        if p in own or p.message.startswith(GT_AS_DET):
             continue
         level = Level.ERROR if p.severity is Severity.ERROR else Level.WARNING
         yield Finding(level, _code(p), p.message, p.source, p.line, p.sample_id)

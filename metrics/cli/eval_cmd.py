@@ -165,6 +165,12 @@ def _dataset(args: argparse.Namespace) -> Dataset:
     bad = [p for p in ds.problems if p.severity is Severity.ERROR]
     if bad and _same_file(gt, det):  # a slip, or a sanity check
         raise UserError(f"--det is the GT itself and does not read as detections: {bad[0]}")
+    if images is not None:  # an image folder that does not fit the GT, said before the scores
+        from metrics.check import image_sizes
+        from metrics.check.images import misfit
+
+        for f in misfit(ds, image_sizes(ds)):
+            log.warning("%s: %s", f.where(), f.message)
     return ds
 
 
@@ -260,6 +266,8 @@ def _sharded(args: argparse.Namespace) -> int | None:
 
     if args.gt is None or args.det is None or args.instances or args.sweep or args.attribution:
         return None
+    if args.images is not None:
+        return None  # the loaded set is checked against the images' sizes (_dataset)
     if split_sets(list(args.set))[1] or _same_file(args.gt, args.det):
         return None  # score thresholds, or --det given the GT (the loaded path says why)
     specs = _named(args.metric, args.gt_lines is not None)

@@ -109,7 +109,7 @@ def plan_icdar(
     problems: list[Problem] = []
     gt_members = txt_members(gfound)
     det_members = txt_members(dfound) if dfound is not None else []
-    problems.extend(_swapped(gt, det, gt_members, det_members))
+    problems.extend(_swapped(gt, det, gt_members, det_members) or _gt_as_det(det, det_members))
     gt_by_id = _index_gt(gt_members, problems)
     if not gt_by_id:
         raise InputError([Problem(Severity.ERROR, str(gt), None, "no GT .txt files found")])
@@ -202,6 +202,9 @@ def read_pairs(
     return settle(samples, opts.floats), problems
 
 
+SWAPPED = "--gt and --det look swapped"  # the viewer refuses such a set, as the CLI does
+
+
 def _swapped(
     gt: PathLike, det: PathLike | None, gts: list[Member], dets: list[Member]
 ) -> list[Problem]:
@@ -209,16 +212,34 @@ def _swapped(
     other way round): --gt and --det look swapped. Said first, as an error of the whole set,
     before the errors that reading them gives (a transcription read as a confidence)."""
 
-    def named(members: list[Member], prefix: str) -> bool:
-        return bool(members) and all(Path(m.name).name.lower().startswith(prefix) for m in members)
-
-    if not (named(gts, "res_") and named(dets, "gt_")):
+    if not (_named(gts, "res_") and _named(dets, "gt_")):
         return []
-    why = (
-        f"--gt and --det look swapped: the GT files are named res_*.txt and the detection "
-        f"files ({det}) gt_*.txt"
-    )
+    why = f"{SWAPPED}: the GT files are named res_*.txt and the detection files ({det}) gt_*.txt"
     return [Problem(Severity.ERROR, str(gt), None, why)]
+
+
+GT_AS_DET = "--det looks like a GT set"
+
+
+def _gt_as_det(det: PathLike | None, dets: list[Member]) -> list[Problem]:
+    """Detection files all named ``gt_*`` or holding ``###`` (don't-care) lines: a GT set
+    given as --det (another dataset's GT gives zeros without a word). A warning: comparing
+    two annotations, or the GT with itself, is a choice."""
+    names = _named(dets, "gt_")
+    dc = sum(m.data.count(b"###") for m in dets)
+    if not (names or dc):
+        return []
+    said = (["its files are named gt_*.txt"] if names else []) + (
+        [f"{dc} of its lines are ### (don't care)"] if dc else []
+    )
+    why = f"{GT_AS_DET}: {' and '.join(said)}; its boxes are scored as detections" + (
+        ", ### ones too" if dc else ""
+    )
+    return [Problem(Severity.WARNING, str(det), None, why)]
+
+
+def _named(members: list[Member], prefix: str) -> bool:
+    return bool(members) and all(Path(m.name).name.lower().startswith(prefix) for m in members)
 
 
 def _index_gt(members: list[Member], problems: list[Problem]) -> dict[str, Member]:
@@ -281,9 +302,28 @@ def images_by_id(path: PathLike, matcher: IdMatcher, problems: list[Problem]) ->
     except OSError as exc:
         problems.append(Problem(Severity.ERROR, str(p), None, f"images: cannot read: {exc}"))
         return {}
-    for f in files:
-        if f.suffix.lower() in IMAGE_SUFFIXES:
-            sid = matcher.match(f.name, prefixes=())
-            if sid is not None:
-                out.setdefault(sid, str(f))
+    images = [f for f in files if f.suffix.lower() in IMAGE_SUFFIXES]
+    for f in images:
+        sid = matcher.match(f.name, prefixes=())
+        if sid is not None:
+            out.setdefault(sid, str(f))
+    if 2 * len(out) < len(matcher.ids):
+        problems.append(_few_images(p, images, out, matcher))
     return out
+
+
+def _few_images(
+    folder: Path, images: list[Path], paired: dict[str, str], matcher: IdMatcher
+) -> Problem:
+    """Fewer than half of the GT files have an image: another dataset's images?"""
+    ids = sorted(matcher.ids, key=natural_key)[:3]
+    if not images:
+        why = f"no image file ({', '.join(IMAGE_SUFFIXES)}) in this folder"
+    else:
+        names = ", ".join(f.name for f in images[:3])
+        why = (
+            f"{len(paired)} of {len(matcher.ids)} GT files pair with one of its "
+            f"{len(images)} images (names like {names}; GT ids like {', '.join(ids)}): "
+            "the images of another dataset?"
+        )
+    return Problem(Severity.WARNING, str(folder), None, f"images: {why}")

@@ -194,3 +194,58 @@ def test_demo_findings_are_labelled_as_the_demo_s() -> None:
     demo = [f for f in found if "[demo:" in f.message]
     assert {f.code for f in demo} == {"metric_skips", "mixed_types"}
     assert all(f.sample_id == "img_8" and f.line is not None for f in demo)
+
+
+def _boxes(rng: np.random.Generator, n: int, w: int, h: int) -> list[np.ndarray]:
+    """``n`` word quads inside a w x h image, one reaching its far corner."""
+    out = [np.array([[w - 120, h - 30], [w, h - 30], [w, h], [w - 120, h]], dtype=float)]
+    for _ in range(n - 1):
+        x, y = rng.uniform(0, w - 200), rng.uniform(0, h - 40)
+        bw, bh = rng.uniform(40, 200), rng.uniform(15, 40)
+        out.append(np.array([[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]]).round())
+    return out
+
+
+def _shrunk(box: np.ndarray) -> np.ndarray:
+    """A detection 8 % smaller than its GT around the same centre (IoU about 0.85)."""
+    c = box.mean(axis=0)
+    out: np.ndarray = c + (box - c) * 0.92
+    return out
+
+
+def _normalised_set(tmp_path: Path, sizes: list[tuple[int, int]]) -> Path:
+    """GT in pixels and detections divided by their image's size, one image per size."""
+    rng = np.random.default_rng(5)
+    for k, (w, h) in enumerate(sizes, 1):
+        gts = _boxes(rng, 12, w, h)
+        _write(tmp_path / "gt", f"gt_img_{k}.txt", [_line(b) + ",w" for b in gts])
+        dets = [_shrunk(b) / [w, h] for b in gts]
+        _write(
+            tmp_path / "det",
+            f"res_img_{k}.txt",
+            [",".join(f"{v:.6f}" for v in d.ravel()) for d in dets],
+        )
+        _png(tmp_path / "img" / f"img_{k}.png", w, h)
+    return tmp_path
+
+
+def _line(box: np.ndarray) -> str:
+    return ",".join(str(int(v)) for v in box.ravel())
+
+
+def test_normalised_detections_by_the_gt_extent(tmp_path: Path) -> None:
+    root = _normalised_set(tmp_path, [(1280, 720)] * 4)
+    found = check_dataset(load_dataset(root / "gt", root / "det"), with_metrics=False)
+    (f,) = _codes(found, "det_transform")
+    assert f.level is Level.ERROR
+    assert "normalised to 0-1 (multiplied back by the GT extent, 1280x720)" in f.message
+    assert "0.00 as given and 1.00 with that undone" in f.message
+    assert "multiply x by the image width and y by its height" in f.message
+
+
+def test_normalised_detections_by_the_image_sizes(tmp_path: Path) -> None:
+    root = _normalised_set(tmp_path, [(1280, 720), (640, 480), (1600, 1200), (500, 900)])
+    ds = load_dataset(root / "gt", root / "det", images=root / "img")
+    (f,) = _codes(check_dataset(ds, with_metrics=False), "det_transform")
+    assert "multiplied back by the image sizes" in f.message
+    assert "1.00 with that undone; multiply x by the image width" in f.message
