@@ -120,7 +120,10 @@ def _text(side: str, inst: Instance) -> Iterator[Raw]:
         msg = "care GT without transcription: TedEval and CLEval divide by its length"
         yield Level.WARNING, "empty_care_text", msg, ()
     if not inst.integer:
-        msg = "non-integer coordinates: the RRC scripts accept integers only"
+        msg = (
+            "non-integer coordinates: the official scripts accept integers only; detlens "
+            "evaluates them as given (--floats refuse|round|truncate)"
+        )
         yield Level.WARNING, "float_coords", msg, ()
 
 
