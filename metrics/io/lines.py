@@ -125,11 +125,12 @@ def _floats(nums: list[str]) -> list[float]:
 
 def _box_text(nums: list[str], rest: list[str], hint: int) -> tuple[list[str], list[str]]:
     """A line's coordinates and transcription fields (no forced box type): with a file's
-    ``box_hint``, the numbers after that box; else an odd count of numbers followed by text
-    is a QUAD (9 or more numbers) or LTRB box (5 or 7) whose text starts with the others;
-    10 or more integers and no text are a QUAD whose transcription is the rest."""
+    ``box_hint``, an odd count of numbers is that box and the others begin the text; else
+    an odd count of numbers followed by text is a QUAD (9 or more numbers) or LTRB box (5
+    or 7) whose text starts with the others; 10 or more integers and no text are a QUAD
+    whose transcription is the rest."""
     n = len(nums)
-    if hint and n > hint:
+    if hint and n > hint and n % 2 == 1:  # an even count stays a polygon
         return nums[:hint], nums[hint:] + rest
     if n % 2 == 1 and n >= 5 and rest:
         k = 8 if n >= 9 else 4
@@ -272,8 +273,6 @@ def _det_tail(
     if schema.transcription and not schema.confidence:
         return _text_only(nums, rest, hint)
     n = len(nums)
-    if schema.transcription and hint and n > hint:
-        return _box_conf_text(nums, rest, hint)
     if schema.transcription and not rest and n >= 11 and n % 2 == 1 and _conf_then_numbers(nums):
         return _box_conf_text(nums, rest, 8)  # x1,...,y4,0.9,9,080
     text = ",".join(rest) if rest else None
