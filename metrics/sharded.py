@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import operator
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from typing import Any, Literal, TypeVar
 import metrics.detail as detail
 import metrics.pool as pool
 from metrics.io.archive import Member
+from metrics.io.det_schema import SchemaEvidence
 from metrics.io.detect import detect
 from metrics.io.formats import ICDAR
 from metrics.io.formats.base import forget_parsed
@@ -207,13 +209,8 @@ def _schema(plan: IcdarPlan, workers: int) -> tuple[DetSchema, list[Problem], Sc
     bounds = _bounds(len(members), workers, _BLOCK * 4)
     shapes = functools.partial(_shape, opts=plan.opts)
     found = _map(members, shapes, bounds, workers)
-    confidence = any(f.schema.confidence for f in found)
-    transcription = any(f.schema.transcription for f in found)
-    conf, text = plan.opts.forced
-    schema = DetSchema(
-        confidence=confidence if conf is None else conf,
-        transcription=transcription if text is None else text,
-    )
+    evidence = functools.reduce(operator.or_, (f.evidence for f in found), SchemaEvidence())
+    schema = evidence.schema(plan.opts.forced)
     return schema, [p for f in found for p in f.problems], None
 
 
@@ -222,7 +219,7 @@ def _shape(members: Sequence[Member], opts: LoadOptions) -> Schema:
     only the schema and the problems travel back."""
     del opts
     found = find_schema(members, LoadOptions())
-    return Schema(found.schema, problems=found.problems)
+    return Schema(found.schema, found.evidence, problems=found.problems)
 
 
 def _part(pairs: Sequence[Pair], job: _Job) -> _Part:

@@ -76,8 +76,9 @@ class Losses:
             )
         if self.texts_empty:
             out.append(
-                f"{self.texts_empty} detection(s) with an empty transcription: read back as "
-                "having none (ICDAR txt cannot tell them apart)"
+                f"{self.texts_empty} detection(s) with an empty transcription: written with a "
+                "trailing comma, read back as empty only where other detections of the set "
+                "carry a transcription (else as none)"
             )
         if self.texts_cut:
             out.append(f"{self.texts_cut} transcription(s) with line breaks: breaks replaced")

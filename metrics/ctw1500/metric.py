@@ -203,7 +203,7 @@ def _sample_result(
     )
     gt = _gt_results(b, s, {m.gt[0]: m.det[0] for m in matches}) if lists else ()
     ap = voc_ap(steps.tp, steps.fp, npos) if steps.order else np.nan
-    det_file = (sample.det_source or sample.id).rsplit(":", 1)[-1].rsplit("/", 1)[-1]
+    det_file = _det_file(sample)
     return SampleResult(
         metric=ID,
         sample_id=sample.id,
@@ -234,3 +234,13 @@ def _sample_result(
             ap_key(b.sorted_conf[s] or (by_conf and not sample.det)): ap,
         },
     )
+
+
+def _det_file(sample: Sample) -> str:
+    """The name of the sample's detection file, which orders the dataset AP's detections.
+
+    A JSON source (one file for the set; its label a JSON path) or a per-image file of
+    another format names no such file: the sample's ``<id>.txt`` stands for it, so a set
+    converted to JSON keeps the order, and the AP, of its txt files."""
+    name = (sample.det_source or "").rsplit(":", 1)[-1].rsplit("/", 1)[-1]
+    return name if name.lower().endswith(".txt") else f"{sample.id}.txt"

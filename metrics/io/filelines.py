@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from metrics.io.archive import BOM, Line
+from metrics.io.det_schema import SchemaEvidence, box_hint
 from metrics.io.lines import (
     _CONF,
     _NUM,
@@ -122,8 +123,10 @@ def _batch(
 def parse_gt_file(lines: Sequence[Line], box_type: BoxType | None = None) -> list[Parsed]:
     """Each GT line as ``parse_gt_line`` reads it: its instance, or the error it raises."""
 
+    hint = box_hint(ln.text for ln in lines) if box_type is None else 0
+
     def fields(text: str) -> tuple[list[str], float | None, str | None, bool]:
-        nums, transcription, integer = gt_fields(text, box_type)
+        nums, transcription, integer = gt_fields(text, box_type, hint)
         return nums, None, transcription, integer
 
     def make(
@@ -137,13 +140,15 @@ def parse_gt_file(lines: Sequence[Line], box_type: BoxType | None = None) -> lis
     try:
         return _batch(lines, fields, make, box_type, 2)
     except _LineByLine:
-        return [_one(parse_gt_line, ln.text, ln.number, box_type) for ln in lines]
+        return [_one(parse_gt_line, ln.text, ln.number, box_type, hint) for ln in lines]
 
 
 def parse_det_file(
     lines: Sequence[Line], schema: DetSchema, box_type: BoxType | None = None
 ) -> list[Parsed]:
-    """Each detection line as ``parse_det_line`` reads it: its instance, or its error."""
+    """Each detection line as ``parse_det_line`` reads it: its instance, or its error (the
+    file's ``box_hint`` decides where the box of a set with transcriptions ends)."""
+    hint = box_hint(ln.text for ln in lines) if box_type is None and schema.transcription else 0
 
     def make(
         pts: FloatArray, kind: BoxType, conf: float | None, text: str | None, no: int, integer: bool
@@ -153,9 +158,9 @@ def parse_det_file(
         )
 
     try:
-        return _batch(lines, lambda t: det_fields(t, schema, box_type), make, box_type, 4)
+        return _batch(lines, lambda t: det_fields(t, schema, box_type, hint), make, box_type, 4)
     except _LineByLine:
-        return [_one(parse_det_line, ln.text, ln.number, schema, box_type) for ln in lines]
+        return [_one(parse_det_line, ln.text, ln.number, schema, box_type, hint) for ln in lines]
 
 
 def _one(parse: Callable[..., Instance], *args: object) -> Parsed:
@@ -228,13 +233,16 @@ def _first_fits(pattern: re.Pattern[str], text: str) -> bool:
     return m is not None and not _MORE.match(m.groups()[-1] or "")
 
 
-def plain_det_shape(scan: Scan) -> tuple[bool, bool] | None:
-    """What ``shape_of`` over the file's detection lines infers: (a confidence-like tail,
-    a transcription); None when a tail is more than an optional lone confidence."""
+def plain_det_shape(scan: Scan) -> SchemaEvidence | None:
+    """What ``shape_of`` over the file's detection lines finds (``det_evidence``); None when
+    a tail is more than an optional lone confidence, or a polygon line has an odd count of
+    integers (its last may be no confidence)."""
     tails = [r[-1] for r in scan[1]]
     if any(t and ("," in t or not _CONF.match(t)) for t in tails):
         return None
-    return any("." in t for t in tails), False
+    if len(scan[1][0]) == 2 and any(r[0].count(",") % 2 == 0 for r in scan[1]):
+        return None
+    return SchemaEvidence(conf_like=any("." in t for t in tails), odd=any(tails))
 
 
 def plain_quads(

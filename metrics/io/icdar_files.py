@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from metrics.io.archive import Line, Member, split_lines
+from metrics.io.det_schema import SchemaEvidence, box_hint, det_evidence, shape_of
 from metrics.io.filelines import (
     Scan,
     parse_det_file,
@@ -14,7 +15,7 @@ from metrics.io.filelines import (
     plain_det_shape,
     plain_quads,
 )
-from metrics.io.lines import DetSchema, LineError, infer_det_schema, shape_of
+from metrics.io.lines import DetSchema, LineError
 from metrics.model import BoxType, Instance, Problem, Severity
 
 _NUMBER_RUN = re.compile(r"\s*-?\d+(?:\s*,\s*-?\d+)+\s*")
@@ -32,12 +33,17 @@ def read_gt(
         return tuple(plain)
     out = []
     lines = split_lines(member, problems)
+    quads: list[bool] = []  # the file's lines with text are QUADs: no doubt (found once)
     for ln, parsed in zip(lines, parse_gt_file(lines, box_type), strict=True):
         if isinstance(parsed, LineError):
             problems.append(located_error(member, ln.number, f"{parsed}: {ln.text[:80]!r}", sid))
             continue
         out.append(parsed)
-        if out[-1].box_type is BoxType.QUAD and _NUMBER_RUN.fullmatch(out[-1].text or ""):
+        if out[-1].box_type is not BoxType.QUAD or not _NUMBER_RUN.fullmatch(out[-1].text or ""):
+            continue
+        if not quads:
+            quads.append(box_type is None and box_hint(x.text for x in lines) == 8)
+        if not quads[0]:
             problems.append(
                 Problem(
                     Severity.WARNING,
@@ -78,24 +84,19 @@ def read_det(
 def det_schema(
     members: list[Member],
     scans: dict[str, Scan | None],
-    forced: tuple[bool | None, bool | None],
     problems: list[Problem],
-) -> tuple[DetSchema, dict[str, list[Line]]]:
-    """Which optional fields the detection lines carry (inferred over the whole set unless
-    forced), and the lines of the files that are not plain integer QUADs."""
+) -> tuple[SchemaEvidence, dict[str, list[Line]]]:
+    """What the detection lines say about their optional fields, over the whole set (the
+    schema is ``evidence.schema(forced)``, forced by the caller once every file's evidence
+    is in), and the lines of the files that are not plain
+    integer QUADs."""
     lines: dict[str, list[Line]] = {}
-    confidence = transcription = False
+    evidence = SchemaEvidence()
     for m in members:
         scan = scans.get(m.label)
         shape = None if scan is None else plain_det_shape(scan)
         if shape is None:
             lines[m.label] = split_lines(m, problems)
-            found = infer_det_schema([shape_of(ln.text) for ln in lines[m.label]])
-            shape = found.confidence, found.transcription
-        confidence, transcription = confidence or shape[0], transcription or shape[1]
-    conf, text = forced  # --det-confidence / --det-transcription, None = inferred
-    schema = DetSchema(
-        confidence=confidence if conf is None else conf,
-        transcription=transcription if text is None else text,
-    )
-    return schema, lines
+            shape = det_evidence([shape_of(ln.text) for ln in lines[m.label]])
+        evidence |= shape
+    return evidence, lines

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from metrics.floats import DEFAULT_FLOATS, FloatMode, settle
 from metrics.io.archive import IMAGE_SUFFIXES, Line, Member, read_members
+from metrics.io.det_schema import SchemaEvidence
 from metrics.io.detect import Detected
 from metrics.io.filelines import Scan, scan_plain
 from metrics.io.icdar_files import det_schema, located_error, read_det, read_gt
@@ -143,10 +144,12 @@ def plan_icdar(
 
 @dataclass
 class Schema:
-    """The detection schema and what finding it left: the lines of the files that are not
-    plain integer QUADs, the one-regex scans, and the problems met on the way."""
+    """The detection schema and what finding it left: the evidence it was inferred from
+    (which parts of a set found in other processes add up), the lines of the files that
+    are not plain integer QUADs, the one-regex scans, and the problems met on the way."""
 
     schema: DetSchema = field(default_factory=DetSchema)
+    evidence: SchemaEvidence = field(default_factory=SchemaEvidence)
     lines: dict[str, list[Line]] = field(default_factory=dict)
     scans: dict[str, Scan | None] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
@@ -161,10 +164,12 @@ class Schema:
 
 
 def find_schema(members: Sequence[Member], opts: LoadOptions) -> Schema:
-    """The detection schema over ``members`` (inferred over all of them unless forced)."""
+    """The detection schema over ``members`` (inferred over all of them unless forced by
+    ``opts.det_confidence`` / ``opts.det_transcription``)."""
     out = Schema()
     out.scans = {m.label: scan_plain(m.data) for m in members}
-    out.schema, out.lines = det_schema(list(members), out.scans, opts.forced, out.problems)
+    out.evidence, out.lines = det_schema(list(members), out.scans, out.problems)
+    out.schema = out.evidence.schema(opts.forced)
     return out
 
 

@@ -4,7 +4,11 @@ A line is comma separated: coordinates, an optional confidence, an optional tran
 The transcription is everything after the last numeric field (commas included); a quoted
 transcription (``"word"``, IC13 style) is dequoted with the escapes ``\\\\`` and ``\\"`` undone.
 Coordinates always come in x,y pairs, which resolves most ambiguities: an odd number of
-leading numeric fields means the last one is a confidence or a numeric transcription.
+leading numeric fields means the last one is a confidence or a numeric transcription, and an
+odd number followed by text is a QUAD (or LTRB) box whose transcription starts with a number
+(``...,1,959`` + text: ``"1,959..."``), as the official QUAD / LTRB grammars read it. A file
+whose lines with text are all QUADs (all LTRB boxes) reads its other lines as that box too
+(``box_hint``): the numbers after the box begin the transcription, as in CLEval's test data.
 """
 
 from __future__ import annotations
@@ -70,15 +74,6 @@ def _float(text: str) -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class LineShape:
-    """What a first look at a line found, used to infer a file set's det schema."""
-
-    n_numeric: int
-    has_text: bool
-    conf_like_tail: bool  # odd numeric count whose last field looks like 0.xx
-
-
-@dataclass(frozen=True, slots=True)
 class DetSchema:
     """Which optional fields detection lines carry (inferred over the whole det set)."""
 
@@ -128,23 +123,21 @@ def _floats(nums: list[str]) -> list[float]:
         return [_float(v) for v in nums]  # raises, naming the field
 
 
-def shape_of(line: str) -> LineShape:
-    """Numeric field count, text present, confidence-like tail (a fast path for plain QUADs)."""
-    m = _FAST_QUAD.match(line)
-    if m is not None and m.group(9) is None:
-        return LineShape(8, False, False)
-    nums, rest = _split(line)
-    text = ",".join(rest)
-    tail = len(nums) % 2 == 1 and "." in nums[-1] and bool(_CONF.match(nums[-1]))
-    return LineShape(len(nums), bool(text.strip()), tail)
-
-
-def infer_det_schema(shapes: list[LineShape]) -> DetSchema:
-    """Confidences are present if some line ends its numbers with a 0.xx value."""
-    return DetSchema(
-        confidence=any(s.conf_like_tail for s in shapes),
-        transcription=any(s.has_text for s in shapes),
-    )
+def _box_text(nums: list[str], rest: list[str], hint: int) -> tuple[list[str], list[str]]:
+    """A line's coordinates and transcription fields (no forced box type): with a file's
+    ``box_hint``, an odd count of numbers is that box and the others begin the text; else
+    an odd count of numbers followed by text is a QUAD (9 or more numbers) or LTRB box (5
+    or 7) whose text starts with the others; 10 or more integers and no text are a QUAD
+    whose transcription is the rest."""
+    n = len(nums)
+    if hint and n > hint and n % 2 == 1:  # an even count stays a polygon
+        return nums[:hint], nums[hint:] + rest
+    if n % 2 == 1 and n >= 5 and rest:
+        k = 8 if n >= 9 else 4
+        return nums[:k], nums[k:] + rest
+    if not rest and _numeric_text(nums):
+        return nums[:8], nums[8:]
+    return nums, rest
 
 
 def _coords(
@@ -184,14 +177,18 @@ def _fixed_split(line: str, box_type: BoxType) -> tuple[list[str], list[str]]:
     return fields[:n], rest
 
 
-def parse_gt_line(line: str, lineno: int, box_type: BoxType | None = None) -> Instance:
+def parse_gt_line(
+    line: str, lineno: int, box_type: BoxType | None = None, hint: int = 0
+) -> Instance:
     """Parse a GT line: coordinates then the transcription (``###`` = don't care).
 
     A line of 10 or more integers and no text is the ICDAR grammar's QUAD whose
     transcription is a run of numbers (``12,34``): every GT line carries a transcription,
-    so no polygon grammar accepts it otherwise. A care GT needs at least two points.
+    so no polygon grammar accepts it otherwise. An odd count of numbers followed by text
+    is a QUAD or LTRB box and its transcription (``...,1,959`` + text); ``hint``: the
+    file's ``box_hint``. A care GT needs at least two points.
     """
-    nums, text, integer = gt_fields(line, box_type)
+    nums, text, integer = gt_fields(line, box_type, hint)
     pts, kind = _coords(nums, box_type, min_numbers=2)
     return Instance(
         points=pts,
@@ -217,7 +214,9 @@ def _quick(line: str, box_type: BoxType | None) -> tuple[list[str], str | None] 
     return None
 
 
-def gt_fields(line: str, box_type: BoxType | None = None) -> tuple[list[str], str | None, bool]:
+def gt_fields(
+    line: str, box_type: BoxType | None = None, hint: int = 0
+) -> tuple[list[str], str | None, bool]:
     """A GT line's coordinate fields, its dequoted transcription and whether every coordinate
     is an integer (``parse_gt_line`` without building the points)."""
     _clean(line)
@@ -229,8 +228,8 @@ def gt_fields(line: str, box_type: BoxType | None = None) -> tuple[list[str], st
         nums, rest = _fixed_split(line, box_type)
     else:
         nums, rest = _split(line)
-    if box_type is None and not rest and _numeric_text(nums):
-        nums, rest = nums[:8], nums[8:]
+        if box_type is None:
+            nums, rest = _box_text(nums, rest, hint)
     text: str | None = ",".join(rest) if rest else None
     if text is None and len(nums) % 2 == 1:
         text = nums.pop()
@@ -244,41 +243,73 @@ def gt_fields(line: str, box_type: BoxType | None = None) -> tuple[list[str], st
     return nums, text, _integers(nums)
 
 
-def _det_tail(
-    nums: list[str], rest: list[str], schema: DetSchema
+def _text_only(
+    nums: list[str], rest: list[str], hint: int
 ) -> tuple[list[str], float | None, str | None]:
-    """Split the numeric fields after the coordinates into confidence and transcription."""
+    """A line of a set with transcriptions and no confidences, read as a GT line is."""
+    nums, rest = _box_text(nums, rest, hint)
     text: str | None = ",".join(rest) if rest else None
-    if text is not None and not text.strip():
-        text = None  # one trailing comma is tolerated
+    if text is None and len(nums) % 2 == 1:
+        text = nums.pop()
+    return nums, None, None if text is None else dequote(text)
+
+
+def _box_conf_text(
+    nums: list[str], rest: list[str], k: int
+) -> tuple[list[str], float | None, str | None]:
+    """A box of ``k`` numbers, its confidence, and the rest as its transcription (None
+    when nothing follows the confidence)."""
+    text = ",".join(nums[k + 1 :] + rest) if len(nums) > k + 1 or rest else None
+    return nums[:k], _confidence(nums[k]), None if text is None else dequote(text)
+
+
+def _det_tail(
+    nums: list[str], rest: list[str], schema: DetSchema, hint: int = 0
+) -> tuple[list[str], float | None, str | None]:
+    """Split the numeric fields after the coordinates into confidence and transcription.
+
+    Without transcriptions, one trailing comma is tolerated; with them, it is an empty
+    transcription (``""``, as CLEval reads it), distinct from none (no comma)."""
+    if schema.transcription and not schema.confidence:
+        return _text_only(nums, rest, hint)
+    n = len(nums)
+    if schema.transcription and not rest and n >= 11 and n % 2 == 1 and _conf_then_numbers(nums):
+        return _box_conf_text(nums, rest, 8)  # x1,...,y4,0.9,9,080
+    text = ",".join(rest) if rest else None
     if text is not None and not schema.transcription:
-        raise LineError(
-            f"unexpected text after the numbers ({text[:20]!r}); detections of "
-            "this set carry no transcription"
-        )
-    conf: float | None = None
-    if len(nums) % 2 == 1:
-        last = nums.pop()
-        if text is None and schema.transcription and not schema.confidence:
-            text = last
-        elif not schema.confidence:
+        if text.strip():
             raise LineError(
-                f"{len(nums) + 1} numbers: coordinates come in x,y pairs (a truncated box?) "
+                f"unexpected text after the numbers ({text[:20]!r}); detections of "
+                "this set carry no transcription"
+            )
+        text = None  # one trailing comma is tolerated
+    conf: float | None = None
+    if n % 2 == 1:
+        last = nums.pop()
+        if not schema.confidence:
+            raise LineError(
+                f"{n} numbers: coordinates come in x,y pairs (a truncated box?) "
                 "and no detection of this set carries a confidence"
             )
-        else:
-            conf = _confidence(last)
-    elif text is None and schema.confidence and schema.transcription and len(nums) >= 6:
+        conf = _confidence(last)
+    elif text is None and schema.confidence and schema.transcription and n >= 6:
         text = nums.pop()
         conf = _confidence(nums.pop())
     return nums, conf, None if text is None else dequote(text)
 
 
+def _conf_then_numbers(nums: list[str]) -> bool:
+    """The last number is no confidence, the ninth is: a QUAD, its confidence and a
+    transcription made of numbers."""
+    return not _CONF.match(nums[-1]) and _CONF.match(nums[8]) is not None
+
+
 def parse_det_line(
-    line: str, lineno: int, schema: DetSchema, box_type: BoxType | None = None
+    line: str, lineno: int, schema: DetSchema, box_type: BoxType | None = None, hint: int = 0
 ) -> Instance:
-    """Parse a detection line: coordinates, optional confidence, optional transcription."""
-    nums, conf, text, integer = det_fields(line, schema, box_type)
+    """Parse a detection line: coordinates, optional confidence, optional transcription
+    (``hint``: the file's ``box_hint``)."""
+    nums, conf, text, integer = det_fields(line, schema, box_type, hint)
     pts, kind = _coords(nums, box_type)
     return Instance(
         points=pts, box_type=kind, text=text, confidence=conf, line=lineno, integer=integer
@@ -286,7 +317,7 @@ def parse_det_line(
 
 
 def det_fields(
-    line: str, schema: DetSchema, box_type: BoxType | None = None
+    line: str, schema: DetSchema, box_type: BoxType | None = None, hint: int = 0
 ) -> tuple[list[str], float | None, str | None, bool]:
     """A detection line's coordinate fields, confidence, transcription and whether every
     coordinate is an integer (``parse_det_line`` without building the points)."""
@@ -296,6 +327,8 @@ def det_fields(
         nums, tail = quick
         if tail is None:
             return nums, None, None, True
+        if not tail and schema.transcription:
+            return nums, None, "", True  # x1,...,y4, : an empty transcription
         if box_type is None and schema.confidence and "," not in tail and _CONF.match(tail):
             return nums, float(tail), None, True  # x1,...,y4,0.95: the confidence alone
     if box_type in (BoxType.LTRB, BoxType.QUAD):
@@ -306,8 +339,8 @@ def det_fields(
             conf = _confidence(tail_nums.pop(0))
             rest = tail_nums + tail_rest
         joined = ",".join(rest)
-        text = dequote(joined) if joined.strip() else None
+        text = dequote(joined) if joined.strip() or (rest and schema.transcription) else None
     else:
         nums, rest = _split(line)
-        nums, conf, text = _det_tail(nums, rest, schema)
+        nums, conf, text = _det_tail(nums, rest, schema, hint if box_type is None else 0)
     return nums, conf, text, _integers(nums)

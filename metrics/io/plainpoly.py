@@ -97,6 +97,8 @@ def plain_polygons(
     """The instances of a scanned polygon file (GT when ``schema`` is None), or None."""
     if schema is not None and schema.confidence and schema.transcription:
         return None  # without text, such a schema reads the last two numbers as conf and text
+    if schema is not None and schema.transcription and ",\n" in text + "\n":
+        return None  # a trailing comma: an empty transcription, which the line parser gives
     found = _values(rows)
     if found is None:
         return None

@@ -35,7 +35,7 @@ from metrics.io.icdar_plan import (
     read_pairs,
 )
 from metrics.io.pairing import IdMatcher, gt_id, stem
-from metrics.model import Dataset, FloatArray, Problem, Sample, Severity
+from metrics.model import Dataset, FloatArray, Instance, Problem, Sample, Severity
 from metrics.quads import is_convex_quad
 
 PathLike = str | os.PathLike[str]
@@ -142,11 +142,14 @@ def _load(
     gfound = detect(gt, "gt", opts.gt_format)
     dfound = None if det is None else detect(det, "det", opts.det_format)
     if gfound.format is HIERTEXT and (dfound is None or dfound.format is HIERTEXT):
-        return _settled(_with_images(load_hiertext(gt, det, name=name), images), opts)
+        ds = _forced_fields(load_hiertext(gt, det, name=name), opts)
+        return _settled(_with_images(ds, images), opts)
     if gfound.format is not ICDAR or (dfound is not None and dfound.format is not ICDAR):
         icdar = functools.partial(_icdar_entries, opts=opts)
         sources = formats.Sources(gt, det, gt_lines, images)
         ds = formats.load_formats(sources, (gfound, dfound), icdar, geometry_warnings)
+        if dfound is not None and dfound.format is not ICDAR:
+            ds = _forced_fields(ds, opts)
         return _settled(dataclasses.replace(ds, name=name, _index={}), opts)
     plan = plan_icdar(gt, det, gfound, dfound, gt_lines, images, opts)
     found = find_schema(plan.det_members, opts) if plan.has_det else Schema()
@@ -187,6 +190,25 @@ def _settled(ds: Dataset, opts: LoadOptions) -> Dataset:
     samples = tuple(settle(ds.samples, opts.floats))
     if all(map(operator.is_, samples, ds.samples)):
         return ds
+    return dataclasses.replace(ds, samples=samples, _index={})
+
+
+def _forced_fields(ds: Dataset, opts: LoadOptions) -> Dataset:
+    """Detections of a format that names its fields (JSON, PaddleOCR) without the
+    confidences or transcriptions that ``det_confidence`` / ``det_transcription`` = False
+    leave out (ICDAR txt lines are read with them already)."""
+    drop_conf, drop_text = opts.det_confidence is False, opts.det_transcription is False
+    if not (drop_conf or drop_text):
+        return ds
+
+    def strip(inst: Instance) -> Instance:
+        return dataclasses.replace(
+            inst,
+            confidence=None if drop_conf else inst.confidence,
+            text=None if drop_text else inst.text,
+        )
+
+    samples = tuple(dataclasses.replace(s, det=tuple(map(strip, s.det))) for s in ds)
     return dataclasses.replace(ds, samples=samples, _index={})
 
 

@@ -108,3 +108,35 @@ def test_option_mistakes_are_one_line(
 def test_no_gt_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["convert", "--to", "json", str(tmp_path / "o.json")]) == 2
     assert "convert needs --gt" in capsys.readouterr().err
+
+
+def _ctw_like(tmp_path: Path) -> tuple[Path, Path]:
+    """12 images (ids 1..12: ``samples[10]`` sorts before ``samples[2]``), each with a GT
+    polygon and a detection that hits it or misses, so the AP depends on the image order."""
+    gt, det = tmp_path / "gt", tmp_path / "det"
+    gt.mkdir()
+    det.mkdir()
+    box = "0,0,50,0,100,0,100,20,50,20,0,20"
+    for k in range(1, 13):
+        (gt / f"{k}.txt").write_text(f"{box},CARE\n")
+        hit = box if k % 3 else "200,0,250,0,300,0,300,20,250,20,200,20"
+        (det / f"{k}.txt").write_text(f"{hit}\n" if k % 2 else f"{hit}\n{box}\n")
+    return gt, det
+
+
+def test_a_json_conversion_keeps_the_ctw1500_ap(tmp_path: Path) -> None:
+    from metrics.io.reader import load_dataset
+    from metrics.registry import resolve
+    from metrics.runner import run
+
+    gt, det = _ctw_like(tmp_path)
+    out = tmp_path / "both.json"
+    assert main(["convert", "--gt", str(gt), "--det", str(det), "--to", "json", str(out)]) == 0
+    spec = resolve("ctw1500_eval")
+    (txt,) = run(load_dataset(gt, det), [spec])
+    (js,) = run(load_dataset(out, out), [spec])
+    assert dict(js.extras) == pytest.approx(dict(txt.extras), abs=1e-12)
+    back = tmp_path / "back.zip"
+    assert main(["convert", "--gt", str(out), "--det", str(out), "--to", "icdar", str(back)]) == 0
+    (zipped,) = run(load_dataset(back, back), [spec])
+    assert dict(zipped.extras) == pytest.approx(dict(txt.extras), abs=1e-12)

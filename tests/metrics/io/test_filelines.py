@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.io.archive import Line
+from metrics.io.det_schema import box_hint
 from metrics.io.filelines import parse_det_file, parse_gt_file, plain_quads
 from metrics.io.lines import DetSchema, LineError, parse_det_line, parse_gt_line
 from metrics.model import BoxType, Instance
@@ -68,8 +69,9 @@ def _one(parse: object, *args: object) -> Instance | LineError:
 @settings(max_examples=300, deadline=None)
 @given(st.booleans().flatmap(lines), BOX_TYPES)
 def test_gt_file_reads_each_line_as_the_line_parser(file: list[Line], bt: BoxType | None) -> None:
+    hint = box_hint(ln.text for ln in file) if bt is None else 0
     for got, ln in zip(parse_gt_file(file, bt), file, strict=True):
-        _same(got, _one(parse_gt_line, ln.text, ln.number, bt))
+        _same(got, _one(parse_gt_line, ln.text, ln.number, bt, hint))
 
 
 @settings(max_examples=300, deadline=None)
@@ -77,8 +79,9 @@ def test_gt_file_reads_each_line_as_the_line_parser(file: list[Line], bt: BoxTyp
 def test_det_file_reads_each_line_as_the_line_parser(
     file: list[Line], schema: DetSchema, bt: BoxType | None
 ) -> None:
+    hint = box_hint(ln.text for ln in file) if bt is None and schema.transcription else 0
     for got, ln in zip(parse_det_file(file, schema, bt), file, strict=True):
-        _same(got, _one(parse_det_line, ln.text, ln.number, schema, bt))
+        _same(got, _one(parse_det_line, ln.text, ln.number, schema, bt, hint))
 
 
 def test_a_bad_line_stays_located_and_the_others_are_read() -> None:
