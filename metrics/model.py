@@ -7,6 +7,7 @@ inclusive pixels, ...), as the official implementations do.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -43,8 +44,26 @@ class Problem:
     sample_id: str | None = None
 
     def __str__(self) -> str:
-        where = self.source if self.line is None else f"{self.source}:{self.line}"
-        return f"{where}: {self.severity.value}: {self.message}"
+        return f"{self.where}: {self.severity.value}: {self.message}"
+
+    @property
+    def where(self) -> str:
+        """``FILE:LINE``; in a JSON file, whose boxes have no line of their own, the image
+        and the box's place in it (``gt.json (image img_3, box 7)``)."""
+        return locate(self.source, self.line, self.sample_id)
+
+
+_JSON = re.compile(r"\.jsonl?(?::|$)", re.IGNORECASE)
+
+
+def locate(source: str, line: int | None, sample_id: str | None) -> str:
+    """Where a problem is: ``FILE:LINE`` for text files; for a box of a JSON file (a sample
+    id and the box's number among the image's boxes) the image id and that number, never
+    a line of what is often a one-line file."""
+    if sample_id is not None and _JSON.search(source):
+        box = "" if line is None else f", box {line}"
+        return f"{source} (image {sample_id}{box})"
+    return source if line is None else f"{source}:{line}"
 
 
 @dataclass(frozen=True, slots=True)

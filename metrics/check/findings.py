@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from metrics.model import FloatArray, Instance, Sample
+from metrics.model import FloatArray, Instance, Sample, locate
 
 
 class Level(StrEnum):
@@ -47,7 +47,7 @@ class Finding:
         """``file:line`` (or the file, or the sample, or ``dataset``)."""
         if self.source is None:
             return self.sample_id or "dataset"
-        return self.source if self.line is None else f"{self.source}:{self.line}"
+        return locate(self.source, self.line, self.sample_id)
 
     def __str__(self) -> str:
         inst = f" ({self.side} {self.index + 1})" if self.index is not None and self.side else ""
