@@ -18,7 +18,7 @@ from metrics.cli.coverage import (
     need_gt_lines,
     say_skipped,
 )
-from metrics.cli.format_options import add_side_options, floats_mode, read_sets
+from metrics.cli.format_options import add_set_option, add_side_options, floats_mode, read_sets
 from metrics.compare import Comparison, compare, comparison_dict
 from metrics.demo import demo_paths
 from metrics.io.atomic import atomic_write, output_problem
@@ -48,13 +48,7 @@ def add_compare_command(sub: Any) -> None:
         default=[],
         help=f"metric id (1 or 2; {DEFAULT_METRIC_HELP})",
     )
-    p.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="metric parameter, e.g. tolerance=0 or tiou.tolerance=0",
-    )
+    add_set_option(p)
     p.add_argument("--name", action="append", default=[], help="display names of A and B")
     p.add_argument("--top", type=positive_int, default=20, help="images to list (default 20)")
     p.add_argument("--json", help="write the comparison as JSON")

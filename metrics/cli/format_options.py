@@ -80,6 +80,14 @@ def add_side_options(
     add_format_options(p, box_type=box_type)
 
 
+SET_HELP = "metric parameter, e.g. tolerance=0 or tiou.tolerance=0"
+
+
+def add_set_option(p: argparse.ArgumentParser) -> None:
+    """``--set [METRIC.]KEY=VALUE`` (repeatable), the same in every command."""
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=SET_HELP)
+
+
 def _yes_no(value: str) -> bool:
     v = value.strip().lower()
     if v in ("yes", "true", "1"):

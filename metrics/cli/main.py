@@ -24,7 +24,7 @@ from metrics.cli.commands import (
     add_plugins,
     input_error,
 )
-from metrics.cli.format_options import CONVERT_HELP, add_side_options
+from metrics.cli.format_options import CONVERT_HELP, add_set_option, add_side_options
 from metrics.registry import METRICS
 
 if TYPE_CHECKING:
@@ -52,13 +52,7 @@ def _add_eval(sub: Any) -> None:
         help="metric id or alias, repeatable or comma-separated; 'all' (default) "
         f"runs every metric that applies. Ids: {', '.join(METRICS)}",
     )
-    p.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="metric parameter, e.g. tolerance=0 or tiou.tolerance=0",
-    )
+    add_set_option(p)
     p.add_argument(
         "--policy",
         choices=["strict", "skip_sample"],

@@ -24,7 +24,7 @@ from metrics.cli.coverage import (
     need_gt_lines,
     say_skipped,
 )
-from metrics.cli.format_options import add_side_options, floats_mode, read_sets
+from metrics.cli.format_options import add_set_option, add_side_options, floats_mode, read_sets
 from metrics.demo import demo_paths
 from metrics.model import InputError
 from metrics.progress import ProgressBar
@@ -49,13 +49,7 @@ def add_report_command(sub: Any) -> None:
         default=[],
         help=f"metric id (repeatable; {DEFAULT_METRIC_HELP})",
     )
-    p.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="metric parameter, e.g. tolerance=0 or tiou.tolerance=0",
-    )
+    add_set_option(p)
     p.add_argument("--worst", type=positive_int, default=8, help="worst images shown (default 8)")
     p.add_argument("--out", required=True, help="output folder (created or replaced)")
     p.set_defaults(func=cmd_report)

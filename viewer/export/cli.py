@@ -17,7 +17,7 @@ from metrics.cli.coverage import (
     need_gt_lines,
     say_skipped,
 )
-from metrics.cli.format_options import add_side_options, floats_mode, read_sets
+from metrics.cli.format_options import add_set_option, add_side_options, floats_mode, read_sets
 from metrics.demo import demo_paths
 from metrics.model import Dataset, InputError, Sample
 from metrics.progress import ProgressBar
@@ -42,9 +42,7 @@ def add_export_command(sub: Any) -> None:
         "--metric",
         help=f"metric id ({DEFAULT_METRIC_HELP})",
     )
-    p.add_argument(
-        "--set", action="append", default=[], metavar="KEY=VALUE", help="metric parameter"
-    )
+    add_set_option(p)
     which = p.add_mutually_exclusive_group()
     which.add_argument("--worst", type=positive_int, help="the N images with the lowest H-mean")
     which.add_argument("--samples", help="comma-separated sample ids")
