@@ -177,3 +177,14 @@ def test_every_reading_command_has_the_same_floats_option(
         for name in ("--floats", "--det-confidence", "--det-transcription", "--gt-format"):
             assert name in text, f"{cmd} has no {name}"
         assert "{as-given,refuse,round,truncate}" in text
+
+
+def test_report_header_says_floats(float_set: tuple[Path, Path], tmp_path: Path) -> None:
+    pytest.importorskip("PySide6")
+    pytest.importorskip("pyqtgraph")
+    gt, det = float_set
+    out = tmp_path / "rep"
+    argv = ["report", "--gt", str(gt), "--det", str(det), "--metric", "ic15_iou", "--out"]
+    assert main([*argv, str(out), "--worst", "1"]) == 0
+    page = (out / "index.html").read_text()
+    assert "3 of 4 detections have non-integer coordinates: evaluated as given" in page

@@ -14,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from metrics.floats import check_mode, float_note
 from metrics.io.atomic import atomic_write
 from metrics.model import Dataset
 from metrics.partial import coverage
@@ -194,6 +195,17 @@ def side_row(name: str, side: dict[str, Any]) -> tuple[object, ...]:
     return (name, *(f"{side[k]:.4f}" for k in ("recall", "precision", "hmean")), images)
 
 
+def float_notes(datasets: Sequence[Dataset], names: list[str], floats: str) -> list[str]:
+    """The header's sentence on each detection set's non-integer coordinates (``--floats``)."""
+    out = []
+    for name, ds in zip(names, datasets, strict=False):
+        f = ds.facts
+        note = float_note(f.n_gt_float, f.n_det_float, f.n_det, check_mode(floats))
+        if note:
+            out.append(f"<p class=warn>{_e(name)}: {_e(note)}</p>")
+    return out
+
+
 def coverage_notes(docs: Sequence[dict[str, Any]], names: list[str]) -> list[str]:
     """The report's header: each metric and side scored on part of the set, on how many
     images, and why there is no score where fewer than half were read."""
@@ -268,8 +280,11 @@ def write_report(
     jobs: Sequence[Job],
     worst: int,
     progress: Callable[[int, int], None],
+    *,
+    floats: str = "as-given",
 ) -> None:
-    """Everything into ``folder`` (a fresh temporary folder)."""
+    """Everything into ``folder`` (a fresh temporary folder); ``floats``: ``--floats``, for
+    the header's sentence on non-integer coordinates."""
     docs, sections = [], []
     total = len(jobs) * 3
     for k, job in enumerate(jobs):
@@ -292,7 +307,8 @@ def write_report(
     page = (
         f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>detlens report: "
         f"{_e(title)}</title><style>{STYLE}</style></head><body><h1>detlens report: "
-        f"{_e(title)}</h1>{''.join(coverage_notes(docs, names))}{''.join(sections)}"
+        f"{_e(title)}</h1>{''.join(float_notes(datasets, names, floats))}"
+        f"{''.join(coverage_notes(docs, names))}{''.join(sections)}"
         "</body></html>\n"
     )
     atomic_write(folder / "index.html", page)

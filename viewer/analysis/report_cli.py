@@ -158,7 +158,7 @@ def _report(args: argparse.Namespace, interrupts: Interrupts) -> int:
             interrupts.check()
             bar(done, total)
 
-        write_report(tmp, datasets, names, jobs, args.worst, progress)
+        write_report(tmp, datasets, names, jobs, args.worst, progress, floats=floats_mode(args))
         interrupts.check()
         _replace(tmp, out)
     except BaseException:
