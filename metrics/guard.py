@@ -40,7 +40,7 @@ def warm(geometry: cache.GeometryCache, samples: Sequence[Sample], mode: str) ->
 
 
 def evaluate(
-    spec: MetricSpec, samples: Sequence[Sample], prm: Any
+    spec: MetricSpec[Any], samples: Sequence[Sample], prm: Any
 ) -> tuple[list[SampleResult | None], list[Problem]]:
     """``spec.evaluate`` of a block; on an exception, sample by sample (results aligned with
     ``samples``, None where a sample failed) with one problem per failed sample."""

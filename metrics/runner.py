@@ -41,7 +41,7 @@ class Plan:
     metrics left out with the reason, and the notes to show (which also say which images a
     lenient metric skips)."""
 
-    specs: list[MetricSpec]
+    specs: list[MetricSpec[Any]]
     lenient: frozenset[str]
     notes: list[str]
     validated: dict[str, list[Problem]] = field(default_factory=dict)
@@ -54,7 +54,7 @@ def _errors(found: Sequence[Problem]) -> list[Problem]:
 
 
 def _with_fallback(
-    spec: MetricSpec, dataset: Dataset, own: Mapping[str, Any]
+    spec: MetricSpec[Any], dataset: Dataset, own: Mapping[str, Any]
 ) -> tuple[list[Problem], dict[str, Any], str | None]:
     """Validation with the caller's overrides, or with the metric's fallback values when the
     defaults refuse the data and the fallback refuses less (and the caller set none of them)."""
@@ -77,7 +77,7 @@ def _with_fallback(
 
 def plan_all(
     dataset: Dataset,
-    specs: Sequence[MetricSpec],
+    specs: Sequence[MetricSpec[Any]],
     overrides: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Plan:
     """Metrics whose input rules every sample breaks are left out; a metric that only some
@@ -107,7 +107,7 @@ def plan_all(
     return Plan(keep, frozenset(lenient), notes, validated, merged, left_out)
 
 
-def meant_for(spec: MetricSpec) -> str:
+def meant_for(spec: MetricSpec[Any]) -> str:
     """What a metric asks of the data, in words (``requires``, else its ``applies`` rule)."""
     if spec.requires:
         return spec.requires
@@ -117,7 +117,7 @@ def meant_for(spec: MetricSpec) -> str:
 
 def plan_named(
     dataset: Dataset,
-    specs: Sequence[MetricSpec],
+    specs: Sequence[MetricSpec[Any]],
     overrides: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Plan:
     """Metrics named in a list (``--metric a,b,c``): one meant for other inputs (its
@@ -149,13 +149,13 @@ def plan_named(
     return Plan(keep, frozenset(), notes, validated, merged, left_out)
 
 
-def _validate(spec: MetricSpec, dataset: Dataset, prm: Any) -> list[Problem]:
+def _validate(spec: MetricSpec[Any], dataset: Dataset, prm: Any) -> list[Problem]:
     return spec.validate(dataset.samples, prm)
 
 
 def _check(
     dataset: Dataset,
-    specs: Sequence[MetricSpec],
+    specs: Sequence[MetricSpec[Any]],
     params: Sequence[Any],
     policy: Policy,
     lenient: frozenset[str] = frozenset(),
@@ -232,7 +232,7 @@ def evaluate_chunk(
 
 def run(
     dataset: Dataset,
-    specs: Sequence[MetricSpec],
+    specs: Sequence[MetricSpec[Any]],
     overrides: Mapping[str, Mapping[str, Any]] | None = None,
     *,
     policy: Policy = "strict",
@@ -340,7 +340,7 @@ def apply_failures(
 
 def _collect(
     dataset: Dataset,
-    spec: MetricSpec,
+    spec: MetricSpec[Any],
     prm: Any,
     k: int,
     by_id: Mapping[str, list[SampleResult | None]],

@@ -68,7 +68,7 @@ _Light = Literal["none", "lists", "evidence"]  # what a slice leaves out of a re
 Kept = tuple[str, Tally, SampleResult | None]  # sample id, tally, light result (extras)
 
 
-def shardable(spec: MetricSpec) -> bool:
+def shardable(spec: MetricSpec[Any]) -> bool:
     """Whether ``spec`` can be evaluated slice by slice (see the module docstring)."""
     return spec.shardable and spec.finalize is None
 
@@ -116,7 +116,7 @@ class _Part:
 def evaluate(
     gt: PathLike,
     det: PathLike,
-    specs: Sequence[MetricSpec],
+    specs: Sequence[MetricSpec[Any]],
     overrides: Mapping[str, Mapping[str, Any]],
     *,
     gt_lines: PathLike | None = None,
@@ -253,7 +253,7 @@ def _part(pairs: Sequence[Pair], job: _Job) -> _Part:
     return _Part(facts, read, warnings, found, list(excluded.values()), failed, kept)
 
 
-def _light_kind(spec: MetricSpec) -> _Light:
+def _light_kind(spec: MetricSpec[Any]) -> _Light:
     if spec.global_extras is None:
         return "none"
     return "lists" if spec.extras_read_evidence else "evidence"
@@ -273,7 +273,7 @@ def _light(r: SampleResult, kind: _Light) -> SampleResult | None:
 def _assemble(
     head: list[Problem],
     parts: list[_Part],
-    specs: Sequence[MetricSpec],
+    specs: Sequence[MetricSpec[Any]],
     params: Sequence[Any],
     policy: Policy,
     again: set[Problem],
@@ -317,7 +317,7 @@ def _assemble(
 
 
 def _evaluation(
-    spec: MetricSpec,
+    spec: MetricSpec[Any],
     prm: Any,
     kept: list[Kept],
     problems: Iterable[Problem],

@@ -1,6 +1,8 @@
 """The uniform surface of a metric: ``MetricSpec``, batch first.
 
-Every family exposes ``SPECS``, a tuple of these built with keyword arguments. The runner
+Every family's ``specs`` module exposes ``SPECS``, a tuple of these built with keyword
+arguments around the metric's ``Card`` (``metrics.card``: id, title, aliases, ``applies``,
+the texts; declared in the family's ``cards.py``). The runner
 calls ``evaluate(samples, params)`` and ``validate(samples, params)`` on blocks of samples
 and never asks which optional callables a metric has; a metric written per sample is lifted
 with ``per_sample`` / ``each_sample``. The ``applies`` predicates say which datasets a metric
@@ -11,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic, TypeVar
 
+from metrics.card import Card
 from metrics.evidence import PairTable
 from metrics.model import Dataset, Facts, Problem, Sample
 from metrics.offers import (
@@ -50,17 +53,19 @@ __all__ = [  # the predicates live in metrics.offers (light); re-exported for th
     "with_gt_lines",
 ]
 
+P = TypeVar("P")  # a metric's Params dataclass
+
 # One result per sample, in order; None for a sample the protocol does not evaluate at all
 # (PaddleOCR drops images without GT): it gets no result and counts nowhere, and the
 # metric's ``validate`` says so with a located warning.
-EvaluateBatch = Callable[[Sequence[Sample], Any], Sequence[SampleResult | None]]
-ValidateBatch = Callable[[Sequence[Sample], Any], list[Problem]]
+EvaluateBatch = Callable[[Sequence[Sample], P], Sequence[SampleResult | None]]
+ValidateBatch = Callable[[Sequence[Sample], P], list[Problem]]
 GlobalExtras = Callable[[Iterable[SampleResult]], dict[str, float]]
-PairTableOf = Callable[[Sample, Any], PairTable]
-Finalize = Callable[[Mapping[str, SampleResult], Any], dict[str, SampleResult]]
+PairTableOf = Callable[[Sample, P], PairTable]
+Finalize = Callable[[Mapping[str, SampleResult], P], dict[str, SampleResult]]
 
 
-def no_problems(samples: Sequence[Sample], params: Any) -> list[Problem]:
+def no_problems(samples: Sequence[Sample], params: object) -> list[Problem]:
     """Validation of a metric that accepts every input the readers produce."""
     del samples, params
     return []
@@ -86,20 +91,21 @@ class ConfidenceUse:
     ap: str = ""
     no_ap: str = ""
 
-    def ranks(self, params: Any) -> bool:
+    def ranks(self, params: object) -> bool:
         """Whether these parameters rank detections that all carry a confidence."""
         return getattr(params, self.switch) is not False
 
-    def not_reported(self, params: Any) -> dict[str, str]:
+    def not_reported(self, params: object) -> dict[str, str]:
         """``{"ap": why}`` when these parameters rank the detections and the official AP
         of that ranking is not a score (``no_ap``); else empty."""
         return {"ap": self.no_ap} if self.no_ap and self.ranks(params) else {}
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
-class MetricSpec:
-    """One metric: id, parameters and the batch callables the runner uses. Compared and
-    hashed by identity (each spec exists once; some fields are mappings).
+class MetricSpec(Generic[P]):
+    """One metric: its card (id, title, aliases, ``applies``, texts), its parameters ``P``
+    and the batch callables the runner uses. Compared and hashed by identity (each spec
+    exists once; some fields are mappings).
 
     ``warm`` names the per-sample geometry mode the runner computes in bulk before calling
     ``evaluate`` (for metrics that read it sample by sample); batch metrics build their own.
@@ -118,8 +124,6 @@ class MetricSpec:
     lines of a HierText line metric instead of the words), for drawing and reading them.
     ``at_threshold(result, k)``, for metrics that sweep a score threshold, gives the result
     shown at the k-th threshold of the sweep (the viewer's threshold selector).
-    ``requires`` says in words what ``applies`` asks of the data, where its predicate's
-    docstring does not (the CLI's "X is meant for ..." warning).
     ``extras_read_evidence`` False says that ``global_extras`` reads each result's tally,
     extra values and metric id only, never its evidence: worker processes then send the
     results it reads without their evidence (a TedEval or CLEval result's evidence is ten
@@ -132,41 +136,68 @@ class MetricSpec:
     ranks detections by confidence and whether it reports an AP; None: it does neither.
     """
 
-    id: str
-    title: str
-    params_type: type
-    evaluate: EvaluateBatch
-    validate: ValidateBatch = no_problems
-    aliases: tuple[str, ...] = ()
-    needs_gt_lines: bool = False
-    applies: Callable[[Dataset | Facts], bool] = always
+    card: Card
+    evaluate: EvaluateBatch[P]
+    validate: ValidateBatch[P] = no_problems
     global_extras: GlobalExtras | None = None
     warm: str | None = None
     fallback: Mapping[str, str] | None = None
-    pair_table: PairTableOf | None = None
-    finalize: Finalize | None = None
+    pair_table: PairTableOf[P] | None = None
+    finalize: Finalize[P] | None = None
     view: Callable[[Sample], Sample] | None = None
     at_threshold: Callable[[SampleResult, int], SampleResult] | None = None
-    requires: str = ""
     shardable: bool = True
     extras_read_evidence: bool = True
     confidences: ConfidenceUse | None = None
 
+    # What the card says (read through the spec by the runner, the CLI and the viewer).
+    @property
+    def id(self) -> str:
+        return self.card.id
 
-def per_sample(fn: Callable[[Sample, Any], SampleResult]) -> EvaluateBatch:
+    @property
+    def title(self) -> str:
+        return self.card.title
+
+    @property
+    def aliases(self) -> tuple[str, ...]:
+        return self.card.aliases
+
+    @property
+    def applies(self) -> Callable[[Dataset | Facts], bool]:
+        return self.card.applies
+
+    @property
+    def needs_gt_lines(self) -> bool:
+        return self.card.needs_gt_lines
+
+    @property
+    def requires(self) -> str:
+        """What ``applies`` asks of the data in words, where its predicate's docstring does
+        not say it (the CLI's "X is meant for ..." warning)."""
+        return self.card.requires
+
+    @property
+    def params_type(self) -> type[P]:
+        """The metric's Params dataclass (its defaults are the official ones)."""
+        cls: type[P] = self.card.params_type()
+        return cls
+
+
+def per_sample(fn: Callable[[Sample, P], SampleResult]) -> EvaluateBatch[P]:
     """A batch evaluator from a per-sample one."""
 
-    def evaluate(samples: Sequence[Sample], params: Any) -> list[SampleResult]:
+    def evaluate(samples: Sequence[Sample], params: P) -> list[SampleResult]:
         return [fn(s, params) for s in samples]
 
     evaluate.__qualname__ = evaluate.__name__ = f"per_sample({fn.__name__})"
     return evaluate
 
 
-def each_sample(fn: Callable[[Sample, Any], list[Problem]]) -> ValidateBatch:
+def each_sample(fn: Callable[[Sample, P], list[Problem]]) -> ValidateBatch[P]:
     """A batch validator from a per-sample one."""
 
-    def validate(samples: Sequence[Sample], params: Any) -> list[Problem]:
+    def validate(samples: Sequence[Sample], params: P) -> list[Problem]:
         return [p for s in samples for p in fn(s, params)]
 
     validate.__qualname__ = validate.__name__ = f"each_sample({fn.__name__})"

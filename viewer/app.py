@@ -11,7 +11,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from metrics.cli.format_options import add_side_options, floats_mode, format_choices
+from metrics.cli.format_options import (
+    GT_LINES_HELP,
+    IMAGES_HELP,
+    add_side_options,
+    floats_mode,
+    format_choices,
+)
 from metrics.demo import demo_paths
 from metrics.model import InputError
 from metrics.registry import resolve
@@ -32,8 +38,8 @@ def add_view_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
     )
     add_side_options(p, two_dets=True, box_type=True)
     p.add_argument("--compare-metric", help="compare the metric with this one (same detector)")
-    p.add_argument("--images", help="image folder (optional)")
-    p.add_argument("--gt-lines", help="text-line GT (wordline metrics)")
+    p.add_argument("--images", help=IMAGES_HELP)
+    p.add_argument("--gt-lines", help=GT_LINES_HELP)
     p.add_argument("--metric", help="metric to show first (id or alias)")
     p.add_argument("--sample", help="sample id to show first")
     p.add_argument("--layers", help=f"comma-separated layers to show ({', '.join(LAYER_KEYS)})")

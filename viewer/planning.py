@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from metrics.model import Dataset, Problem, Sample
 from metrics.registry import applicable
@@ -20,6 +20,7 @@ from metrics.runner import Plan, plan_all
 from metrics.spec import ValidateBatch
 
 RUN = 250  # samples validated at a time
+P = TypeVar("P")
 
 
 def plan_in_runs(ds: Dataset, overrides: Mapping[str, Mapping[str, Any]] | None = None) -> Plan:
@@ -33,8 +34,8 @@ def plan_in_runs(ds: Dataset, overrides: Mapping[str, Mapping[str, Any]] | None 
     return dataclasses.replace(plan, specs=[own[s.id] for s in plan.specs])
 
 
-def _in_runs(validate: ValidateBatch) -> ValidateBatch:
-    def runs(samples: Sequence[Sample], params: Any) -> list[Problem]:
+def _in_runs(validate: ValidateBatch[P]) -> ValidateBatch[P]:
+    def runs(samples: Sequence[Sample], params: P) -> list[Problem]:
         found: list[Problem] = []
         for k in range(0, len(samples), RUN):
             found.extend(validate(samples[k : k + RUN], params))

@@ -158,7 +158,7 @@ class Session(QObject):
     def metric_ids(self) -> list[str]:
         return self.a.metric_ids() if self.a is not None else []
 
-    def specs(self) -> list[MetricSpec]:
+    def specs(self) -> list[MetricSpec[Any]]:
         return [METRICS[m] for m in self.metric_ids()]
 
     def params(self, metric: str | None = None) -> Any:

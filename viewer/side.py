@@ -166,7 +166,7 @@ class Side:
         metric), the shown metric first and the sample ``first`` before the rest."""
         if metrics is None and self.lazy and self.metric is not None:
             metrics = [self.metric]
-        specs: list[MetricSpec] = [METRICS[m] for m in (metrics or self.metric_ids())]
+        specs: list[MetricSpec[Any]] = [METRICS[m] for m in (metrics or self.metric_ids())]
         if self.metric is not None and METRICS[self.metric] in specs:
             specs.sort(key=lambda s: s.id != self.metric)
         self.store.start(
@@ -184,7 +184,7 @@ class Side:
             and self.store.failures.get(metric) in (None, CANCELLED)
         )
 
-    def _validated(self, specs: list[MetricSpec]) -> dict[str, list[Problem]]:
+    def _validated(self, specs: list[MetricSpec[Any]]) -> dict[str, list[Problem]]:
         """The plan's validation of the metrics it still holds for: the dataset as planned
         (no score threshold) and the parameters as planned."""
         if self.dataset is not self.plan_dataset:

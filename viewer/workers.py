@@ -57,7 +57,7 @@ class EvaluationWorker(QThread):
     def __init__(
         self,
         dataset: Dataset,
-        specs: Sequence[MetricSpec],
+        specs: Sequence[MetricSpec[Any]],
         overrides: Mapping[str, Mapping[str, Any]],
         first: str | None,
         validated: Mapping[str, list[Problem]] | None = None,
@@ -112,7 +112,7 @@ class EvaluationWorker(QThread):
             if time.monotonic() > deadline:
                 return
 
-    def _phases(self) -> list[tuple[list[MetricSpec], Callable[[int, int], None]]]:
+    def _phases(self) -> list[tuple[list[MetricSpec[Any]], Callable[[int, int], None]]]:
         """The dataset passes: the first metric (the one shown) alone, then the others
         together, so that the shown metric's results come in when it is done instead of
         after every metric (on a 25,000-image set, minutes apart). Progress runs over both:
@@ -134,7 +134,7 @@ class EvaluationWorker(QThread):
     def _each(
         self,
         ds: Dataset,
-        specs: Sequence[MetricSpec],
+        specs: Sequence[MetricSpec[Any]],
         progress: Callable[[int, int], None] | None,
         validated: Mapping[str, list[Problem]] | None = None,
     ) -> list[Evaluation]:
@@ -162,7 +162,7 @@ class EvaluationWorker(QThread):
     def _run(
         self,
         ds: Dataset,
-        specs: Sequence[MetricSpec],
+        specs: Sequence[MetricSpec[Any]],
         progress: Callable[[int, int], None] | None,
         validated: Mapping[str, list[Problem]] | None = None,
     ) -> list[Evaluation]:
@@ -177,7 +177,7 @@ class EvaluationWorker(QThread):
             first=self.first,
         )
 
-    def _report(self, spec: MetricSpec, exc: Exception) -> None:
+    def _report(self, spec: MetricSpec[Any], exc: Exception) -> None:
         if isinstance(exc, (InputError, KeyError, ValueError, TypeError)):
             why = str(exc)
         else:
@@ -227,7 +227,7 @@ class ResultStore:
     def start(
         self,
         dataset: Dataset,
-        specs: Sequence[MetricSpec],
+        specs: Sequence[MetricSpec[Any]],
         overrides: Mapping[str, Mapping[str, Any]],
         first: str | None,
         progress: Callable[[int, int], None] | None = None,

@@ -86,7 +86,7 @@ class Attribution:
         return sorted(found, key=lambda x: (-x[1], x[0]))
 
 
-def applies(spec: MetricSpec) -> str | None:
+def applies(spec: MetricSpec[Any]) -> str | None:
     """Why attribution is not offered for a metric, or None: its results must index the
     boxes of the files (not HierText's lines or paragraphs)."""
     if spec.view is not None:
@@ -100,7 +100,7 @@ def _total(tallies: Sequence[Tally]) -> Tally:
 
 def attribute(
     ds: Dataset,
-    spec: MetricSpec,
+    spec: MetricSpec[Any],
     params: Any,
     ev: Evaluation,
     classes: Sequence[str] = (*CLASSES, ALL),
@@ -135,7 +135,7 @@ def attribute(
 
 
 def _ceiling(
-    ds: Dataset, spec: MetricSpec, params: Any, ids: Sequence[str]
+    ds: Dataset, spec: MetricSpec[Any], params: Any, ids: Sequence[str]
 ) -> tuple[float, tuple[str, ...]]:
     """H-mean of the care GT fed in as detections (transcriptions kept), and the images
     where it is below 1."""

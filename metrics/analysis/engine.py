@@ -19,7 +19,7 @@ BLOCK = 256
 
 
 def evaluate_samples(
-    spec: MetricSpec, params: Any, samples: Sequence[Sample], *, finalize: bool = True
+    spec: MetricSpec[Any], params: Any, samples: Sequence[Sample], *, finalize: bool = True
 ) -> list[SampleResult | None]:
     """The metric's results for ``samples`` (None where the protocol drops a sample).
 

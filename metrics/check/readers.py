@@ -4,6 +4,7 @@ with no GT file, GT files without detections, and which metrics can read the dat
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from metrics.check.findings import Finding, Level
 from metrics.io.icdar_plan import GT_AS_DET, SWAPPED
@@ -53,7 +54,7 @@ def pairing_findings(ds: Dataset) -> Iterator[Finding]:
             )
 
 
-def _reason(spec: MetricSpec) -> str:
+def _reason(spec: MetricSpec[Any]) -> str:
     doc = spec.requires or (spec.applies.__doc__ or "other inputs").strip().split("\n\n")[0]
     return " ".join(doc.split()).rstrip(".").replace("``", "") or "other inputs"
 

@@ -8,7 +8,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from metrics.params import NON_NEGATIVE, UNIT, param
+
 BoxMode = Literal["auto", "QUAD", "POLY"]
+
+_CASE = "compare transcriptions with case (end-to-end metrics)"
+_CONF = (
+    "rank detections by confidence before matching (none: when every detection has one; "
+    "false: file order)"
+)
+_BOX = "how boxes are read: auto (from the vertex count), QUAD or POLY"
+_FLOAT = "accept non-integer QUAD / LTRB coordinates (false: refuse them, as the official reader)"
 
 
 def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
@@ -20,15 +30,36 @@ def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
 class ClevalParams:
     """cleval 0.1.1 defaults (spec 5.1), plus the switches of spec 7."""
 
-    area_precision: float = 0.3
-    recall_gran_weight: float = 1.0
-    precision_gran_weight: float = 1.0
-    vertical_thresh: float = 0.5  # vertical iff w/h < thresh
-    case_sensitive: bool = True
-    fp_chars: Literal["official", "paper"] = "official"
-    confidences: bool | None = None  # None: sort by confidence when every det has one
-    box_type: BoxMode = "auto"
-    allow_float: bool = True  # false: refuse non-integer QUAD/LTRB (official; --floats refuse)
+    area_precision: float = param(
+        0.3,
+        "a pair qualifies when at least this share of the detection lies in the GT (a merge "
+        "sums them)",
+        range=UNIT,
+    )
+    recall_gran_weight: float = param(
+        1.0,
+        "weight of the split penalty (detections - 1 per split GT) on recall",
+        range=NON_NEGATIVE,
+    )
+    precision_gran_weight: float = param(
+        1.0,
+        "weight of the merge penalty (GTs - 1 per merged detection) on precision",
+        range=NON_NEGATIVE,
+    )
+    vertical_thresh: float = param(
+        0.5,
+        "a box whose width / height is below this has its characters running vertically",
+        range=NON_NEGATIVE,
+    )
+    case_sensitive: bool = param(True, _CASE)
+    fp_chars: Literal["official", "paper"] = param(
+        "official",
+        "characters an unmatched detection costs: official (round(0.5 + h/w), 1 for any wide "
+        "box) or paper (long side / short side)",
+    )
+    confidences: bool | None = param(None, _CONF)
+    box_type: BoxMode = param("auto", _BOX)
+    allow_float: bool = param(True, _FLOAT)
 
     def __post_init__(self) -> None:
         _check_choice("fp_chars", self.fp_chars, ("official", "paper"))
@@ -39,15 +70,34 @@ class ClevalParams:
 class ClevalLegacyParams:
     """Paper-era CLEval defaults (@769dde2, spec 5.1), plus the switches of spec 7."""
 
-    area_precision: float = 0.5
-    gran_weight: float = 1.0
-    vertical_thresh: float = 2.0  # vertical iff h/w >= thresh
-    case_sensitive: bool = True
-    rs: Literal["official", "paper"] = "official"
-    confidences: bool | None = None
-    box_type: BoxMode = "auto"
-    allow_float: bool = True
-    check_orientation: bool = True  # the legacy RRC helper rejects anticlockwise QUADs
+    area_precision: float = param(
+        0.5,
+        "a pair qualifies when at least this share of the detection lies in the GT (a merge "
+        "sums them)",
+        range=UNIT,
+    )
+    gran_weight: float = param(
+        1.0,
+        "weight of the granularity penalty (splits on recall, merges on precision)",
+        range=NON_NEGATIVE,
+    )
+    vertical_thresh: float = param(
+        2.0,
+        "a box whose height / width is at least this has its characters running vertically",
+        range=NON_NEGATIVE,
+    )
+    case_sensitive: bool = param(True, _CASE)
+    rs: Literal["official", "paper"] = param(
+        "official",
+        "recognition score: official (consumed / detection characters) or paper (over "
+        "max(GT, detection characters))",
+    )
+    confidences: bool | None = param(None, _CONF)
+    box_type: BoxMode = param("auto", _BOX)
+    allow_float: bool = param(True, _FLOAT)
+    check_orientation: bool = param(
+        True, "refuse quads that are not clockwise, as the legacy RRC helper does"
+    )
 
     def __post_init__(self) -> None:
         _check_choice("rs", self.rs, ("official", "paper"))

@@ -42,14 +42,14 @@ def _instance_formats() -> tuple[str, ...]:
     return FORMATS
 
 
-def _threshold_of(spec: MetricSpec, found: Mapping[str, float]) -> float | None:
+def _threshold_of(spec: MetricSpec[Any], found: Mapping[str, float]) -> float | None:
     for name in (spec.id, *spec.aliases):
         if name in found:
             return found[name]
     return found.get("")
 
 
-def check_targets(found: Mapping[str, float], specs: Sequence[MetricSpec]) -> None:
+def check_targets(found: Mapping[str, float], specs: Sequence[MetricSpec[Any]]) -> None:
     """A ``METRIC.score_threshold`` must name a metric being evaluated."""
     names = {n for s in specs for n in (s.id, *s.aliases)}
     for name in found:
@@ -59,7 +59,7 @@ def check_targets(found: Mapping[str, float], specs: Sequence[MetricSpec]) -> No
 
 def evaluate(
     ds: Dataset,
-    specs: Sequence[MetricSpec],
+    specs: Sequence[MetricSpec[Any]],
     overrides: Mapping[str, Mapping[str, Any]],
     found: Mapping[str, float],
     **kwargs: Any,
@@ -67,7 +67,7 @@ def evaluate(
     """``run`` with each metric on its detections filtered at its score threshold (one
     pass per distinct threshold); results in the order of ``specs`` and the dataset each
     metric saw."""
-    groups: dict[float | None, list[MetricSpec]] = {}
+    groups: dict[float | None, list[MetricSpec[Any]]] = {}
     for s in specs:
         groups.setdefault(_threshold_of(s, found), []).append(s)
     by_id: dict[str, Evaluation] = {}

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from metrics.check import Finding, Level, check_dataset, exit_code
-from metrics.cli.format_options import add_side_options, load_options
+from metrics.cli.format_options import IMAGES_HELP, add_side_options, load_options
 from metrics.demo import demo_paths
 from metrics.io.atomic import atomic_write, output_problem
 from metrics.io.reader import load_dataset
@@ -32,7 +32,7 @@ def add_check_command(sub: Any) -> None:
         "warnings or errors found, 2 option mistakes.",
     )
     add_side_options(p, box_type=True)
-    p.add_argument("--images", help="image folder (optional: boxes outside the image)")
+    p.add_argument("--images", help=IMAGES_HELP)
     p.add_argument("--json", help="write every finding as JSON to this file")
     p.add_argument(
         "--show", type=int, default=5, metavar="N", help="findings shown per kind (default 5)"

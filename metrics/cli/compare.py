@@ -71,7 +71,7 @@ def _inputs(args: argparse.Namespace) -> tuple[str, list[str]]:
     return args.gt, list(args.det)
 
 
-def _sets(args: argparse.Namespace, specs: list[MetricSpec]) -> dict[str, dict[str, str]]:
+def _sets(args: argparse.Namespace, specs: list[MetricSpec[Any]]) -> dict[str, dict[str, str]]:
     """``--set`` (with ``--floats refuse``) per metric; a mistake is a CompareError."""
     try:
         out = parse_sets(args.set, specs, floats=floats_mode(args))

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from metrics.spec import MetricSpec
 
 
-def confidence_warning(specs: Sequence[MetricSpec], params: Mapping[str, Any]) -> str | None:
+def confidence_warning(specs: Sequence[MetricSpec[Any]], params: Mapping[str, Any]) -> str | None:
     """The warning for detections that all carry a confidence (None: nothing to say).
 
     ``params`` holds each spec's parameters by id, overrides applied."""
@@ -41,7 +41,7 @@ def confidence_warning(specs: Sequence[MetricSpec], params: Mapping[str, Any]) -
     return "detections carry confidences: " + "; ".join(parts) if parts else None
 
 
-def extra_hint(spec: MetricSpec | None, key: str, has_confidences: bool) -> str:
+def extra_hint(spec: MetricSpec[Any] | None, key: str, has_confidences: bool) -> str:
     """What follows an extra in the notes column: for a file-order AP over detections that
     carry confidences, the switch that ranks them."""
     if spec is None or spec.confidences is None or key != AP_FILE_ORDER or not has_confidences:
@@ -50,7 +50,7 @@ def extra_hint(spec: MetricSpec | None, key: str, has_confidences: bool) -> str:
     return f" ({switch} ranks by confidence)"
 
 
-def _setting(spec: MetricSpec, switch: str, value: str, own: bool = False) -> str:
+def _setting(spec: MetricSpec[Any], switch: str, value: str, own: bool = False) -> str:
     """``--set confidences=VALUE`` (the shared name: every metric that has it) or, for a
     metric's own name or ``own``, ``--set ID.SWITCH=VALUE``."""
     if switch == "confidences" and not own:
@@ -58,7 +58,7 @@ def _setting(spec: MetricSpec, switch: str, value: str, own: bool = False) -> st
     return f"--set {spec.id}.{switch}={value}"
 
 
-def _ids(items: Sequence[tuple[MetricSpec, Any]]) -> str:
+def _ids(items: Sequence[tuple[MetricSpec[Any], Any]]) -> str:
     return ", ".join(s.id for s, _ in items)
 
 

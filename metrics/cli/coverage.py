@@ -32,7 +32,7 @@ def detector_names(paths: Sequence[str]) -> list[str]:
     return names
 
 
-def need_gt_lines(specs: Sequence[MetricSpec], gt_lines: str | None) -> None:
+def need_gt_lines(specs: Sequence[MetricSpec[Any]], gt_lines: str | None) -> None:
     """A metric scored on text lines without them: one line, exit 2 (as ``eval``)."""
     for s in specs:
         if s.needs_gt_lines and gt_lines is None:
@@ -65,7 +65,7 @@ def say_skipped(
     return notes
 
 
-def default_choice(datasets: Sequence[Dataset]) -> tuple[MetricSpec, dict[str, Any]]:
+def default_choice(datasets: Sequence[Dataset]) -> tuple[MetricSpec[Any], dict[str, Any]]:
     """The metric a command runs when none is named (``registry.default_metric``: TIoU on
     quads, curved TIoU on polygons), with the fallback values the viewer and ``eval
     --metric all`` switch on where its defaults refuse the data (polygons in the ICDAR

@@ -16,7 +16,6 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from metrics.catalog import ENTRIES
 from metrics.cli import skips
 from metrics.cli.commands import UserError
 from metrics.cli.format_options import floats_mode, load_options, say_floats
@@ -31,23 +30,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("detlens")
 
 
-def list_metrics(out: TextIO | None = None) -> None:
-    """Every registered metric with its aliases and one line on what and where from."""
-    from metrics.help import metric_line
-
-    out = out or sys.stdout
-    for e in ENTRIES:  # the catalog: no metric family is imported
-        alias = f" ({', '.join(e.aliases)})" if e.aliases else ""
-        print(f"{e.id}{alias}", file=out)
-        print(f"    {metric_line(e.id) or e.title}", file=out)
-
-
-def _specs(names: Sequence[str] | None, ds: Dataset) -> tuple[list[MetricSpec], bool]:
+def _specs(names: Sequence[str] | None, ds: Dataset) -> tuple[list[MetricSpec[Any]], bool]:
     named = _named(names, ds.gt_lines_path is not None)
     return (applicable(ds), True) if named is None else (named, False)
 
 
-def _named(names: Sequence[str] | None, has_gt_lines: bool) -> list[MetricSpec] | None:
+def _named(names: Sequence[str] | None, has_gt_lines: bool) -> list[MetricSpec[Any]] | None:
     """The metrics asked for by name (None for ``all``)."""
     wanted = [n for arg in (names or ["all"]) for n in arg.split(",") if n.strip()]
     if not wanted:
@@ -65,7 +53,7 @@ def _named(names: Sequence[str] | None, has_gt_lines: bool) -> list[MetricSpec] 
 
 
 def _overrides(
-    sets: Sequence[str], specs: Sequence[MetricSpec], floats: str = "as-given"
+    sets: Sequence[str], specs: Sequence[MetricSpec[Any]], floats: str = "as-given"
 ) -> dict[str, dict[str, str]]:
     """``--set`` items per metric (``--floats refuse`` first), each value checked against its
     parameter's type now, so a mistake is one line naming metric and parameter before
@@ -83,7 +71,7 @@ def _overrides(
     return out
 
 
-def why_not(spec: MetricSpec) -> str:
+def why_not(spec: MetricSpec[Any]) -> str:
     """What a metric asks of the data, in words (``requires``, else its ``applies`` rule)."""
     from metrics.runner import meant_for
 
@@ -124,7 +112,7 @@ def _same(path: str, others: Sequence[str]) -> bool:
 
 def _notes_before(
     facts: Facts,
-    specs: Sequence[MetricSpec],
+    specs: Sequence[MetricSpec[Any]],
     auto: bool,
     overrides: Mapping[str, Mapping[str, Any]],
 ) -> None:
@@ -174,7 +162,7 @@ def _dataset(args: argparse.Namespace) -> Dataset:
     return ds
 
 
-def _plan(ds: Dataset, specs: Sequence[MetricSpec], overrides: Mapping[str, Any]) -> Plan:
+def _plan(ds: Dataset, specs: Sequence[MetricSpec[Any]], overrides: Mapping[str, Any]) -> Plan:
     """``--metric all``: the plan, its notes logged as warnings."""
     from metrics.runner import plan_all
 
@@ -185,9 +173,6 @@ def _plan(ds: Dataset, specs: Sequence[MetricSpec], overrides: Mapping[str, Any]
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    if args.list_metrics:
-        list_metrics()
-        return 0
     from metrics.cli import analysis
     from metrics.progress import ProgressBar
 

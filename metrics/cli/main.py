@@ -76,11 +76,25 @@ def _add_eval(sub: Any) -> None:
         help="list every metric: what it computes, the official code it reproduces and the "
         "datasets papers use it on; then exit",
     )
+    p.add_argument(
+        "--describe",
+        metavar="ID",
+        help="print a metric's card (what it computes, its source, credit formula, inputs) "
+        "and each parameter with its default, accepted values and meaning; then exit",
+    )
     p.set_defaults(func=cmd_eval)
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
     """``detlens eval`` (``metrics.cli.eval_cmd``, imported when it runs)."""
+    if args.list_metrics or args.describe:
+        from metrics.cli.describe import describe, list_metrics
+
+        if args.describe:
+            describe(args.describe)
+        else:
+            list_metrics()
+        return 0
     from metrics.cli.eval_cmd import cmd_eval as run
 
     return run(args)

@@ -31,7 +31,7 @@ def exit_code(evals: Sequence[Evaluation]) -> int:
     return 0 if all(coverage(ev).scored for ev in evals) else 1
 
 
-def plan_named(ds: Dataset, specs: Sequence[MetricSpec], overrides: Mapping[str, Any]) -> Plan:
+def plan_named(ds: Dataset, specs: Sequence[MetricSpec[Any]], overrides: Mapping[str, Any]) -> Plan:
     """``--metric a,b,c``: the plan (``runner.plan_named``), its notes logged as warnings;
     a list of which no metric is left is refused with every reason."""
     from metrics.runner import plan_named as plan_of
@@ -44,7 +44,7 @@ def plan_named(ds: Dataset, specs: Sequence[MetricSpec], overrides: Mapping[str,
     return plan
 
 
-def leaves_out(specs: Sequence[MetricSpec], outcome: Outcome) -> bool:
+def leaves_out(specs: Sequence[MetricSpec[Any]], outcome: Outcome) -> bool:
     """Whether a metric of several named is meant for other inputs and refused (some of)
     them: then the loaded path runs, which leaves it out and runs the others."""
     if len(specs) < 2:

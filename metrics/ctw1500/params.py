@@ -3,23 +3,27 @@ the family: imports nothing from it."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+
+from metrics.params import UNIT, param
 
 
 @dataclass(frozen=True)
 class Ctw1500Params:
-    """Official defaults (TOTALTEXT_CTW1500.md C1-C5).
+    """Official defaults (TOTALTEXT_CTW1500.md C1-C5)."""
 
-    iou_threshold:
-        ``ovthresh``; a detection is a TP when its IoU with its best GT is strictly above it.
-    min_union:
-        The union is clamped at this value before dividing.
-    sort_by_confidence:
-        The official code computes a confidence sort but does not apply it (C2): detections
-        are taken in file order. True applies the intended stable descending sort when the
-        detections carry confidences (matching order per image and the global AP curve).
-    """
-
-    iou_threshold: float = 0.5
-    min_union: float = 1e-5
-    sort_by_confidence: bool = False
+    iou_threshold: float = param(
+        0.5,
+        "a detection is a true positive when its IoU with its best GT is strictly above this "
+        "(ovthresh)",
+        range=UNIT,
+    )
+    min_union: float = param(
+        1e-5, "the union is clamped at this value before dividing", range=(1e-300, math.inf)
+    )
+    sort_by_confidence: bool = param(
+        False,
+        "rank detections by confidence, as the script meant to (it computes the sort but keeps "
+        "file order, C2); the AP is then over that ranking (ap, not ap_file_order)",
+    )

@@ -1,21 +1,5 @@
-"""ICDAR 2013 DetEval (one-to-one, split, merge). Face of the family: ``SPECS``."""
+"""ICDAR 2013 DetEval (one-to-one, split, merge).
 
-from __future__ import annotations
-
-from metrics.deteval import metric
-from metrics.deteval.params import DetEvalParams
-from metrics.spec import MetricSpec, each_sample, ltrb_only
-
-__all__ = ["SPECS", "DetEvalParams"]
-
-SPECS: tuple[MetricSpec, ...] = (
-    MetricSpec(
-        id="deteval",
-        title="ICDAR13 DetEval",
-        params_type=DetEvalParams,
-        evaluate=metric.evaluate_batch,
-        validate=each_sample(metric.validate),
-        aliases=("ic13", "deteval13"),
-        applies=ltrb_only,
-    ),
-)
+``cards.py`` says what the metric is, ``params.py`` declares its parameters (both light),
+``specs.py`` (``SPECS``) joins the card to the code that evaluates it.
+"""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from metrics.params import NON_NEGATIVE, UNIT, param
+
 VARIANTS = ("rrc", "legacy")
 EMPTY_RULES = ("official", "ic15")
 
@@ -12,15 +14,39 @@ EMPTY_RULES = ("official", "ic15")
 class DetEvalParams:
     """Official defaults (spec 2.1); ``variant`` (2.7) and ``per_image_empty_rule`` (2.5 Q6)."""
 
-    area_recall: float = 0.8
-    area_precision: float = 0.4
-    center_diff: float = 1.0
-    w_oo: float = 1.0
-    w_om: float = 0.8
-    w_mo: float = 1.0
-    variant: str = "rrc"
-    per_image_empty_rule: str = "official"
-    allow_float: bool = True  # false: refuse non-integers (official; --floats refuse)
+    area_recall: float = param(
+        0.8, "minimum share of the GT covered by the detection (DetEval tr, >=)", range=UNIT
+    )
+    area_precision: float = param(
+        0.4, "minimum share of the detection covering the GT (DetEval tp, >=)", range=UNIT
+    )
+    center_diff: float = param(
+        1.0,
+        "a one-to-one match needs 2 × the distance of the box centres / the sum of the "
+        "box diagonals strictly below this",
+        range=NON_NEGATIVE,
+    )
+    w_oo: float = param(1.0, "credit of a one-to-one match", range=UNIT)
+    w_om: float = param(
+        0.8,
+        "credit of a split (one GT, several detections), for the GT and each detection",
+        range=UNIT,
+    )
+    w_mo: float = param(1.0, "credit of a merge (several GTs, one detection)", range=UNIT)
+    variant: str = param(
+        "rrc",
+        "which copy of the official script: rrc (the RRC site's) or legacy (older copies: no "
+        "single-overlap test, no rounding)",
+        choices=VARIANTS,
+    )
+    per_image_empty_rule: str = param(
+        "official",
+        "per-image scores of an image without detections: official (R = P = 0, H = 0) or ic15",
+        choices=EMPTY_RULES,
+    )
+    allow_float: bool = param(
+        True, "accept non-integer coordinates (false: refuse them, as the official reader does)"
+    )
 
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:

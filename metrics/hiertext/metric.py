@@ -91,7 +91,7 @@ def evaluate_sample(
     return sample_result(metric_id(level), sample.id, ov, gt_dc, params)
 
 
-def evaluator(level: str) -> EvaluateBatch:
+def evaluator(level: str) -> EvaluateBatch[HierTextParams]:
     def evaluate(samples: Sequence[Sample], params: HierTextParams) -> list[SampleResult]:
         if level == "word":
             return [
@@ -127,7 +127,7 @@ def _float_words(sample: Sample, level: str, allow_float: bool) -> list[Problem]
     return out
 
 
-def validator(level: str) -> ValidateBatch:
+def validator(level: str) -> ValidateBatch[HierTextParams]:
     """Input rules of one level: HierText JSON at all, then the level's own problems."""
 
     def validate(samples: Sequence[Sample], params: HierTextParams) -> list[Problem]:

@@ -4,27 +4,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from metrics.params import UNIT, param
+
 
 @dataclass(frozen=True)
 class HierTextParams:
-    """Official defaults (HIERTEXT.md sections 3-5).
+    """Official defaults (HIERTEXT.md sections 3-5)."""
 
-    iou_threshold:
-        A mutually best pair matches when its IoU is ``>=`` this value.
-    filter_invalid_thr:
-        A detection is don't-care when ``inter / (area + 1e-5) >=`` this value for one
-        illegible GT.
-    box_prefilter:
-        Official rule (True): two masks intersect only when their boxes overlap with positive
-        area, so boxes that merely touch give 0 although the masks share their border pixels.
-        False gives the rule the prefilter stands for: every shared pixel counts.
-    allow_float:
-        Line and paragraph masks are drawn from the word vertices with OpenCV's fillPoly,
-        which takes integers only: False refuses non-integer word vertices (the official
-        rule, ``--floats refuse``), True (default) rasterises them at the nearest pixel.
-    """
-
-    iou_threshold: float = 0.5
-    filter_invalid_thr: float = 0.5
-    box_prefilter: bool = True
-    allow_float: bool = True
+    iou_threshold: float = param(
+        0.5, "a mutually best pair matches when its IoU is at least this (>=)", range=UNIT
+    )
+    filter_invalid_thr: float = param(
+        0.5,
+        "a detection is don't care when inter / (its area + 1e-5) is at least this (>=) for "
+        "one illegible GT",
+        range=UNIT,
+    )
+    box_prefilter: bool = param(
+        True,
+        "two masks intersect only when their boxes overlap with positive area, as the official "
+        "code (false: every shared pixel counts, also of boxes that merely touch)",
+    )
+    allow_float: bool = param(
+        True,
+        "rasterise non-integer word vertices at the nearest pixel (false: refuse them, as "
+        "OpenCV's fillPoly in the official code takes integers only)",
+    )

@@ -1,4 +1,5 @@
-"""Parameters of the ICDAR IoU family (defaults are the official ones).
+"""Parameters of the ICDAR IoU family (defaults are the official ones), each declared with
+its help and range (``metrics.params.param``).
 
 The bottom of the family: imports nothing from it.
 """
@@ -8,63 +9,93 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from metrics.params import NON_NEGATIVE, UNIT, param
+
+# The words every member shares (the greedy matcher compares with ``>``, spec 1.1).
+_IOU = "a GT and a detection match when their IoU is strictly above this"
+_DC = "a detection is don't care when more than this share of its area lies in one don't-care GT"
+_CONF = (
+    "rank detections by confidence before matching (none: when every detection has one; "
+    "false: file order)"
+)
+_FLOAT = "accept non-integer coordinates (false: refuse them, as the official reader does)"
+_CW = "refuse quads that are not clockwise, as the official reader does"
+_TOL = "a cut or outlier share up to this costs nothing (official 0.01; the paper's rule: 0)"
+_EPS = "an outlier area up to this is taken as 0"
+_DC_OT = "don't-care GTs count as outliers inside a detection (the official code; the paper: false)"
+
 
 @dataclass(frozen=True)
 class IouParams:
     """Official defaults (spec 1.1)."""
 
-    iou_threshold: float = 0.5
-    dc_area_precision: float = 0.5
-    confidences: bool | None = None  # None: sort by confidence when every det has one
-    allow_float: bool = True  # false: refuse non-integers (official; --floats refuse)
-    check_orientation: bool = True
+    iou_threshold: float = param(0.5, _IOU, range=UNIT)
+    dc_area_precision: float = param(0.5, _DC, range=UNIT)
+    confidences: bool | None = param(None, _CONF + "; the AP of that ranking is reported as ap")
+    allow_float: bool = param(True, _FLOAT)
+    check_orientation: bool = param(True, _CW)
 
 
 @dataclass(frozen=True)
 class TiouParams:
     """Official defaults (spec 1.1 and 3.1)."""
 
-    iou_threshold: float = 0.5
-    dc_area_precision: float = 0.5
-    tolerance: float = 0.01
-    ot_zero_eps: float = 1e-10
-    dc_as_outlier: bool = True
-    confidences: bool | None = None
-    allow_float: bool = True  # false: refuse non-integers (official; --floats refuse)
-    check_orientation: bool = True
+    iou_threshold: float = param(0.5, _IOU, range=UNIT)
+    dc_area_precision: float = param(0.5, _DC, range=UNIT)
+    tolerance: float = param(0.01, _TOL, range=UNIT)
+    ot_zero_eps: float = param(1e-10, _EPS, range=NON_NEGATIVE)
+    dc_as_outlier: bool = param(True, _DC_OT)
+    confidences: bool | None = param(None, _CONF)
+    allow_float: bool = param(True, _FLOAT)
+    check_orientation: bool = param(True, _CW)
 
 
 @dataclass(frozen=True)
 class CurvedParams:
     """Official defaults (spec 3.1, 3.5)."""
 
-    iou_threshold: float = 0.5
-    dc_area_precision: float = 0.5
-    tolerance: float = 0.01
-    ot_zero_eps: float = 1e-10
-    dc_as_outlier: bool = True
-    confidences: bool | None = None
-    auto_orient: bool = False
+    iou_threshold: float = param(0.5, _IOU, range=UNIT)
+    dc_area_precision: float = param(0.5, _DC, range=UNIT)
+    tolerance: float = param(0.01, _TOL, range=UNIT)
+    ot_zero_eps: float = param(1e-10, _EPS, range=NON_NEGATIVE)
+    dc_as_outlier: bool = param(True, _DC_OT)
+    confidences: bool | None = param(None, _CONF)
+    auto_orient: bool = param(
+        False,
+        "reverse counter-clockwise polygons instead of refusing them (the official curved "
+        "script refuses them)",
+    )
 
 
 @dataclass(frozen=True)
 class WordlineParams:
     """Official defaults (spec 3.1, 3.6, quirk switches of 3.7)."""
 
-    iou_threshold: float = 0.5
-    dc_area_precision: float = 0.5
-    tolerance: float = 0.01
-    ot_zero_eps: float = 1e-10
-    dc_as_outlier: bool = True
-    membership_op: str = ">="
-    membership: float = 0.5
-    coverage_op: str = ">"
-    coverage: float = 0.5
-    skip_word: str = "line_index"  # or "none" (paper)
-    exclude_dc_words: bool = False
-    confidences: bool | None = None
-    allow_float: bool = True  # false: refuse non-integers (official; --floats refuse)
-    check_orientation: bool = True
+    iou_threshold: float = param(0.5, _IOU, range=UNIT)
+    dc_area_precision: float = param(0.5, _DC, range=UNIT)
+    tolerance: float = param(0.01, _TOL, range=UNIT)
+    ot_zero_eps: float = param(1e-10, _EPS, range=NON_NEGATIVE)
+    dc_as_outlier: bool = param(True, _DC_OT)
+    membership_op: str = param(
+        ">=", "comparison of a word's share inside a text line with membership", choices=(">", ">=")
+    )
+    membership: float = param(
+        0.5, "share of a word inside a text line for the word to belong to it", range=UNIT
+    )
+    coverage_op: str = param(
+        ">", "comparison of a text line's coverage by its words with coverage", choices=(">", ">=")
+    )
+    coverage: float = param(0.5, "share of a text line its words must cover", range=UNIT)
+    skip_word: str = param(
+        "line_index",
+        "which word a matched line leaves out of its outliers (official: the word whose "
+        "index is the line's; the paper: none)",
+        choices=("line_index", "none"),
+    )
+    exclude_dc_words: bool = param(False, "leave don't-care words out of a line's word set")
+    confidences: bool | None = param(None, _CONF)
+    allow_float: bool = param(True, _FLOAT)
+    check_orientation: bool = param(True, _CW)
 
 
 @dataclass(frozen=True)

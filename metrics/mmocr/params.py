@@ -9,7 +9,7 @@ import functools
 from dataclasses import dataclass
 from typing import Literal
 
-import numpy as np
+from metrics.params import UNIT, param
 
 Strategy = Literal["vanilla", "max_matching"]
 
@@ -26,13 +26,30 @@ class HmeanIouParams:
     ``>=`` the threshold rounded to 10 decimals.
     """
 
-    strategy: Strategy = "vanilla"
-    match_iou_thr: float = 0.5
-    ignore_precision_thr: float = 0.5
-    score_start: float = 0.3
-    score_stop: float = 0.9
-    score_step: float = 0.1
-    decimal_scores: bool = False
+    strategy: Strategy = param(
+        "vanilla", "how pairs are matched: vanilla (greedy) or max_matching (maximum bipartite)"
+    )
+    match_iou_thr: float = param(
+        0.5, "a GT and a detection match when their IoU is strictly above this", range=UNIT
+    )
+    ignore_precision_thr: float = param(
+        0.5,
+        "a detection is ignored when more than this share of its area lies in one ignored GT",
+        range=UNIT,
+    )
+    score_start: float = param(0.3, "lowest score threshold of the sweep", range=UNIT)
+    score_stop: float = param(
+        0.9,
+        "end of the sweep (exclusive, but 0.9 is reached by floating-point error)",
+        range=UNIT,
+    )
+    score_step: float = param(0.1, "step between the sweep's score thresholds", range=(1e-6, 1.0))
+    decimal_scores: bool = param(
+        False,
+        "compare the written decimal score with the threshold rounded to 10 decimals (false: "
+        "the official float32 comparison, which drops scores written 0.7 or 0.9 at those "
+        "thresholds)",
+    )
 
     def __post_init__(self) -> None:
         if self.strategy not in ("vanilla", "max_matching"):
@@ -48,6 +65,8 @@ class HmeanIouParams:
 @functools.lru_cache(maxsize=64)
 def _thresholds(start: float, stop: float, step: float) -> tuple[float, ...]:
     """``np.arange(start, stop, step)`` as floats (asked once per sample: memoized)."""
+    import numpy as np  # the params are read by --describe and the viewer without numpy
+
     return tuple(float(t) for t in np.arange(start, stop, step))
 
 
@@ -55,4 +74,7 @@ def _thresholds(start: float, stop: float, step: float) -> tuple[float, ...]:
 class HmeanIouMaxMatchParams(HmeanIouParams):
     """``HmeanIOUMetric(strategy='max_matching')``."""
 
-    strategy: Strategy = "max_matching"
+    strategy: Strategy = param(
+        "max_matching",
+        "how pairs are matched: vanilla (greedy) or max_matching (maximum bipartite)",
+    )

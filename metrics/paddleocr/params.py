@@ -5,21 +5,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from metrics.params import UNIT, param
+
 
 @dataclass(frozen=True)
 class PaddleParams:
-    """Official defaults (``DetectionIoUEvaluator``, TOOLKITS.md sections 2, 3, 5).
+    """Official defaults (``DetectionIoUEvaluator``, TOOLKITS.md sections 2, 3, 5)."""
 
-    iou_constraint:
-        A GT and a detection match when their IoU is strictly above it.
-    area_precision_constraint:
-        A detection is don't-care when more than this share of its area lies in one
-        don't-care GT.
-    check_simple:
-        Skip polygons that are valid but not simple (the evaluated version, commit 4ffb5b6);
-        False follows later versions, which test ``is_valid`` only.
-    """
-
-    iou_constraint: float = 0.5
-    area_precision_constraint: float = 0.5
-    check_simple: bool = True
+    iou_constraint: float = param(
+        0.5, "a GT and a detection match when their IoU is strictly above this", range=UNIT
+    )
+    area_precision_constraint: float = param(
+        0.5,
+        "a detection is don't care when more than this share of its area lies in one don't-care GT",
+        range=UNIT,
+    )
+    check_simple: bool = param(
+        True,
+        "skip polygons that are valid but not simple (the evaluated version, commit 4ffb5b6; "
+        "false: later versions, which test validity only)",
+    )

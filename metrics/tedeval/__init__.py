@@ -1,22 +1,5 @@
-"""TedEval: character-level scores from pseudo character centres. Face: ``SPECS``."""
+"""TedEval: character-level scores from pseudo character centres.
 
-from __future__ import annotations
-
-from metrics.spec import ConfidenceUse, MetricSpec, quad_data
-from metrics.tedeval import metric
-from metrics.tedeval.params import TedEvalParams
-
-__all__ = ["SPECS", "TedEvalParams"]
-
-SPECS: tuple[MetricSpec, ...] = (
-    MetricSpec(
-        id="tedeval",
-        title="TedEval",
-        params_type=TedEvalParams,
-        evaluate=metric.evaluate_batch,
-        validate=metric.validate_batch,
-        aliases=("ted",),
-        applies=quad_data,
-        confidences=ConfidenceUse(no_ap=metric.NO_AP),
-    ),
-)
+``cards.py`` says what the metric is, ``params.py`` declares its parameters (both light),
+``specs.py`` (``SPECS``) joins the card to the code that evaluates it.
+"""

@@ -7,8 +7,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from metrics.params import NON_NEGATIVE, UNIT, param
+
 MERGE_GT_THRESHOLDS = ("tp", "tr")
 MISSING_DET_FILE = ("skip", "empty")
+
+_DC = "a detection is removed when inter / (its area + 1) with a don't-care GT is above this"
+_FLOAT = "accept non-integer coordinates (false: refuse them, as the script's int() does)"
+_MISSING = (
+    "an image without a detection file: skip (not evaluated, its GT counts nowhere, as the "
+    "script) or empty (scored as an image without detections)"
+)
 
 
 def _check_unit(name: str, value: float) -> None:
@@ -37,16 +46,36 @@ class TotalTextDetEvalParams:
     ``"empty"`` scores it as an image without detections (its GT missed).
     """
 
-    tr: float = 0.7
-    tp: float = 0.6
-    fsc_k: float = 0.8
-    k: int = 2
-    dc_threshold: float = 0.5
-    decimals: int = 2
-    oo_same_det: bool = False
-    merge_gt_threshold: str = "tp"
-    allow_float: bool = True
-    missing_det_file: str = "skip"
+    tr: float = param(
+        0.7,
+        "GT coverage sigma = |G ∩ D| / |G| a match needs (> for one-to-one, >= for splits "
+        "and merges)",
+        range=UNIT,
+    )
+    tp: float = param(
+        0.6,
+        "detection coverage tau = |G ∩ D| / |D| a match needs (> for one-to-one, >= for "
+        "splits and merges)",
+        range=UNIT,
+    )
+    fsc_k: float = param(0.8, "credit of a split or merge (one-to-many, many-to-one)", range=UNIT)
+    k: int = param(
+        2, "a split or merge needs at least this many overlapping partners", range=(1, 1000)
+    )
+    dc_threshold: float = param(0.5, _DC, range=UNIT)
+    decimals: int = param(2, "decimals sigma and tau are rounded to", range=(0, 15))
+    oo_same_det: bool = param(
+        False,
+        "a one-to-one match needs the detection with sigma > tr to be the one with tau > tp "
+        "(the paper; the script does not check it)",
+    )
+    merge_gt_threshold: str = param(
+        "tp",
+        "the coverage that qualifies the GTs of a merge: tp (the script) or tr (the paper)",
+        choices=MERGE_GT_THRESHOLDS,
+    )
+    allow_float: bool = param(True, _FLOAT)
+    missing_det_file: str = param("skip", _MISSING, choices=MISSING_DET_FILE)
 
     def __post_init__(self) -> None:
         for name in ("tr", "tp", "fsc_k", "dc_threshold"):
@@ -65,12 +94,21 @@ class TotalTextVocParams:
     ``missing_det_file`` as for DetEval.
     """
 
-    iou_threshold: float = 0.5
-    dc_threshold: float = 0.5
-    union_offset: float = 1.0
-    second_choice: bool = False
-    allow_float: bool = True
-    missing_det_file: str = "skip"
+    iou_threshold: float = param(
+        0.5, "a detection matches its best GT when their IoU is at least this (>=)", range=UNIT
+    )
+    dc_threshold: float = param(0.5, _DC, range=UNIT)
+    union_offset: float = param(
+        1.0,
+        "added to the union in the IoU (the script's + 1; 0: the plain IoU)",
+        range=NON_NEGATIVE,
+    )
+    second_choice: bool = param(
+        False,
+        "a detection whose best GT is taken falls back on its best free GT (the script does not)",
+    )
+    allow_float: bool = param(True, _FLOAT)
+    missing_det_file: str = param("skip", _MISSING, choices=MISSING_DET_FILE)
 
     def __post_init__(self) -> None:
         for name in ("iou_threshold", "dc_threshold"):

@@ -1,6 +1,7 @@
-"""Start-up: ``detlens --help``, ``eval --help`` and ``--list-metrics`` import no metric
-family, numpy, shapely or Qt; engine commands never import the viewer; subcommands added
-with ``add_command`` are imported only when they run."""
+"""Start-up: ``detlens --help``, ``eval --help``, ``--list-metrics`` and ``--describe``
+import no metric family's code (only the families' cards and params), numpy, shapely or Qt;
+engine commands never import the viewer; subcommands added with ``add_command`` are imported
+only when they run."""
 
 from __future__ import annotations
 
@@ -11,12 +12,24 @@ import sys
 
 import pytest
 
+from metrics.catalog import CARDS
 from metrics.cli.commands import CommandParser, add_command, entry_points
 from metrics.cli.main import BOX_TYPES, build_parser
 from metrics.model import BoxType
 
-HEAVY = ("numpy", "shapely", "PySide6", "viewer.", "metrics.icdar", "metrics.cleval")
+HEAVY = ("numpy", "shapely", "PySide6", "viewer.")
 PLUGIN = {"viewer.cli"}  # the viewer's entry point registers its commands by name
+FAMILIES = {c.family for c in CARDS}
+LIGHT = ("cards", "params")  # what a family declares without its metric code
+
+
+def family_code(loaded: set[str]) -> set[str]:
+    """The metric families' modules among ``loaded`` other than their cards and params."""
+    return {
+        m
+        for m in loaded
+        if any(m.startswith(f + ".") for f in FAMILIES) and m.rpartition(".")[2] not in LIGHT
+    }
 
 
 def _loaded_by(argv: list[str]) -> set[str]:
@@ -34,17 +47,27 @@ def _loaded_by(argv: list[str]) -> set[str]:
     return set(proc.stderr.split())
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["eval", "--help"], ["eval", "--list-metrics"]])
+@pytest.mark.parametrize(
+    "argv",
+    [["--help"], ["eval", "--help"], ["eval", "--list-metrics"], ["eval", "--describe", "tiou"]],
+)
 def test_help_and_the_metric_list_load_nothing_heavy(argv: list[str]) -> None:
     loaded = _loaded_by(argv)
     assert not {m for m in loaded if m.startswith(HEAVY)} - PLUGIN, sorted(loaded)
+    assert not family_code(loaded), sorted(family_code(loaded))
     assert "importlib.metadata" not in loaded
+
+
+def test_the_metric_list_creates_no_params_class() -> None:
+    loaded = _loaded_by(["eval", "--list-metrics"])
+    assert not {m for m in loaded if m.endswith(".params") and m != "metrics.params"}
 
 
 def test_an_evaluation_loads_its_family_only_and_no_viewer() -> None:
     loaded = _loaded_by(["eval", "--metric", "tiou", "-q"])
-    assert "metrics.icdar" in loaded and "numpy" in loaded
-    assert not {m for m in loaded if m.startswith(("PySide6", "viewer", "metrics.cleval"))}
+    assert "metrics.icdar.specs" in loaded and "numpy" in loaded
+    assert not {m for m in loaded if m.startswith(("PySide6", "viewer"))}
+    assert {m.split(".")[1] for m in family_code(loaded)} == {"icdar"}
 
 
 def test_view_is_listed_but_not_imported() -> None:

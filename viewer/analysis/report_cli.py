@@ -24,7 +24,13 @@ from metrics.cli.coverage import (
     need_gt_lines,
     say_skipped,
 )
-from metrics.cli.format_options import add_set_option, add_side_options, floats_mode, read_sets
+from metrics.cli.format_options import (
+    IMAGES_HELP,
+    add_set_option,
+    add_side_options,
+    floats_mode,
+    read_sets,
+)
 from metrics.demo import demo_paths
 from metrics.model import InputError
 from metrics.progress import ProgressBar
@@ -41,7 +47,7 @@ def add_report_command(sub: Any) -> None:
         "more metrics. Without --gt the demo data (detectors A and B) is used.",
     )
     add_side_options(p, two_dets=True, box_type=True)
-    p.add_argument("--images", help="image folder (optional)")
+    p.add_argument("--images", help=IMAGES_HELP)
     p.add_argument("--gt-lines", help=GT_LINES_HELP)
     p.add_argument(
         "--metric",

@@ -17,7 +17,13 @@ from metrics.cli.coverage import (
     need_gt_lines,
     say_skipped,
 )
-from metrics.cli.format_options import add_set_option, add_side_options, floats_mode, read_sets
+from metrics.cli.format_options import (
+    IMAGES_HELP,
+    add_set_option,
+    add_side_options,
+    floats_mode,
+    read_sets,
+)
 from metrics.demo import demo_paths
 from metrics.model import Dataset, InputError, Sample
 from metrics.progress import ProgressBar
@@ -36,7 +42,7 @@ def add_export_command(sub: Any) -> None:
         "the viewer's painter, without a window. Two --det put the detectors side by side.",
     )
     add_side_options(p, two_dets=True, box_type=True)
-    p.add_argument("--images", help="image folder")
+    p.add_argument("--images", help=IMAGES_HELP)
     p.add_argument("--gt-lines", help=GT_LINES_HELP)
     p.add_argument(
         "--metric",
@@ -100,7 +106,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     return guarded(lambda interrupts: _export(args, interrupts))  # Ctrl-C never lost
 
 
-def _overrides(sets: list[str], spec: MetricSpec, floats: str = "as-given") -> dict[str, Any]:
+def _overrides(sets: list[str], spec: MetricSpec[Any], floats: str = "as-given") -> dict[str, Any]:
     try:
         return dict(parse_sets(sets, [spec], floats=floats)[spec.id])
     except ValueError as exc:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from metrics.help import CREDIT_HELP, METRIC_HELP
+from metrics.catalog import BY_ID
 from metrics.model import Sample
 from metrics.results import SampleResult
 from viewer.scene.items import DrawItem, Ref
@@ -67,9 +67,8 @@ def label_tooltip(items: Sequence[DrawItem], ref: Ref | None, metric: str | None
     ]
     who = f"{'GT' if ref[0] == 'gt' else 'detection'} {ref[1] + 1}"
     lines = [f"{who}: {', '.join(texts)}" if texts else who]
-    formula = CREDIT_HELP.get(metric or "") or (
-        METRIC_HELP[metric].what if metric in METRIC_HELP else ""
-    )
+    card = BY_ID.get(metric or "")
+    formula = card.credit if card is not None else ""
     if formula:
         lines.append(f"{metric}: {formula}")
     return "\n".join(lines)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from PySide6.QtWidgets import QDialog, QTextBrowser, QVBoxLayout, QWidget
 
-from metrics.help import METRIC_HELP
+from metrics.catalog import BY_ID
 
 MOUSE = (
     ("wheel", "zoom at the cursor"),
@@ -31,7 +31,7 @@ def shortcuts_html(actions: Sequence[tuple[str, str]]) -> str:
 
 def metric_html(metric: str | None) -> str:
     """What the canvas shows under ``metric``, what the metric computes and its source."""
-    h = METRIC_HELP.get(metric or "")
+    h = BY_ID.get(metric or "")
     if h is None:
         return "<p>No metric is shown.</p>"
     return (

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import dataclasses
-import typing
 from typing import Any
 
 from PySide6.QtCore import QRectF, Qt
@@ -23,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from metrics.help import PARAM_HELP
+from metrics.params import docs
 from metrics.registry import METRICS
 from viewer.scene.layers import LAYERS
 from viewer.scene.palette import CANVAS_LEGEND, LAYER_LEGEND, PALETTE, StyleKey
@@ -92,11 +91,6 @@ class LayerPanel(QWidget):
                 box.blockSignals(True)
                 box.setChecked(key in layers)
                 box.blockSignals(False)
-
-
-def _base(annotation: Any) -> Any:
-    args = [a for a in typing.get_args(annotation) if a is not type(None)]
-    return _base(args[0]) if args and typing.get_origin(annotation) is not None else annotation
 
 
 def _same_number(a: Any, b: Any) -> bool:
@@ -211,17 +205,12 @@ class ParamPanel(QWidget):
         params = self.session.params()
         if params is None:
             return
-        hints = typing.get_type_hints(type(params))
-        defaults = type(params)()
-        for f in dataclasses.fields(params):
-            optional = type(None) in typing.get_args(hints[f.name])
-            editor = self._editor(_base(hints[f.name]), getattr(params, f.name), optional)
-            tip = (
-                f"{PARAM_HELP.get(f.name, f.name)}. Official default: {getattr(defaults, f.name)!r}"
-            )
+        for doc in docs(type(params)):  # declared by the metric's family, as --describe prints
+            editor = self._editor(doc.kind, getattr(params, doc.name), doc.optional)
+            tip = doc.tooltip()
             editor.setToolTip(tip)
-            self.editors[f.name] = editor
-            label = QLabel(f.name)
+            self.editors[doc.name] = editor
+            label = QLabel(doc.name)
             label.setToolTip(tip)
             self.form.addRow(label, editor)
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.ctw1500 import Ctw1500Params
 from metrics.ctw1500.metric import evaluate_sample
+from metrics.ctw1500.params import Ctw1500Params
 from metrics.model import BoxType, Instance, Sample
 from metrics.results import aggregate
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from metrics.ctw1500 import Ctw1500Params
 from metrics.ctw1500.metric import evaluate_sample
+from metrics.ctw1500.params import Ctw1500Params
 from metrics.ctw1500.validate import validate
 from metrics.ctw1500.voc import global_extras, voc_ap
 from metrics.evidence import skipped_of

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from metrics.evidence import skipped_of
 from metrics.model import Dataset, Sample
-from metrics.paddleocr import PaddleParams
 from metrics.paddleocr.metric import evaluate_sample
+from metrics.paddleocr.params import PaddleParams
 from metrics.paddleocr.validate import validate
 from metrics.registry import METRICS, resolve
 from metrics.results import Verdict
