@@ -141,12 +141,15 @@ def write_json(
 
 
 def write_csv(path: str | os.PathLike[str], evaluations: Sequence[Evaluation]) -> None:
-    """One row per metric and sample, plus one ``*`` row per metric with the global scores."""
+    """One row per metric and sample, plus one ``*`` row per metric with the global scores;
+    its ``images`` column says on how many of the set's images they are, and ``score`` is
+    ``no`` where fewer than half were read (the figures are then not the set's score)."""
     import io
 
     buf = io.StringIO()
     w = csv.writer(buf)
-    w.writerow(["metric", "sample", "recall", "precision", "hmean", "num_gt_care", "num_det_care"])
+    head = ["metric", "sample", "recall", "precision", "hmean", "num_gt_care", "num_det_care"]
+    w.writerow([*head, "images", "score"])
     for ev in evaluations:
         for sid, r in ev.results.items():
             w.writerow(
@@ -158,9 +161,12 @@ def write_csv(path: str | os.PathLike[str], evaluations: Sequence[Evaluation]) -
                     r.hmean,
                     int(r.tally.n_gt_care),
                     int(r.tally.n_det_care),
+                    "",
+                    "",
                 ]
             )
         tally = ev.summary.tally if ev.summary else None
+        cov = coverage(ev)
         w.writerow(
             [
                 ev.metric,
@@ -170,6 +176,8 @@ def write_csv(path: str | os.PathLike[str], evaluations: Sequence[Evaluation]) -
                 ev.hmean,
                 int(tally.n_gt_care) if tally else 0,
                 int(tally.n_det_care) if tally else 0,
+                f"{cov.evaluated} of {cov.total}",
+                "yes" if cov.scored else "no",
             ]
         )
     atomic_write(path, buf.getvalue())

@@ -118,4 +118,9 @@ def test_every_metric_can_be_asked_for_by_name(tmp_path) -> None:
 
     assert len({spec: None for spec in METRICS.values()}) == len(METRICS)
     for mid in ("curved_iou", "curved_tiou", "tiou"):
-        assert main(["eval", "--metric", f"{mid},{mid}", "--quiet", "--policy", "skip_sample"]) == 0
+        # curved_* read under half of the demo's quads (their orientation rule): exit 1, no
+        # traceback; tiou reads them all
+        want = 0 if mid == "tiou" else 1
+        assert (
+            main(["eval", "--metric", f"{mid},{mid}", "--quiet", "--policy", "skip_sample"]) == want
+        )
