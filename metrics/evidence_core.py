@@ -1,8 +1,13 @@
-"""What every evaluation's evidence uses: regions as coordinates, the pair table, and the
-ICDAR IoU family's ranked detections. Import these from ``metrics.evidence``."""
+"""What every evaluation's evidence uses: regions as coordinates, the pair table, the parts
+the viewer knows how to draw (pseudo character centres, TedEval-style multiline tests,
+absorbed and skipped instances, VOC false positives) and ``Evidence``, the base of every
+family's evidence type, whose methods answer what the viewer asks of a result. A family
+declares its evidence in its own package (``metrics.<family>.evidence``) and overrides the
+methods that apply to it. Import these from ``metrics.evidence``."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,25 +44,6 @@ class Region:
 EMPTY_REGION = Region((), 0.0)
 
 
-# --------------------------------------------------------------------------- per family
-# Indices are 0-based positions in the sample's GT / detection lists (file order).
-
-
-@dataclass(frozen=True, slots=True)
-class RankedDetection:
-    """ICDAR15 AP input: a care detection's confidence and whether it matched (spec 1.3)."""
-
-    confidence: float
-    matched: bool
-
-
-@dataclass(frozen=True, slots=True)
-class IouEvidence:
-    """``ic15_iou``: the ranked care detections behind the AP (empty without confidences)."""
-
-    ranked: tuple[RankedDetection, ...] = ()
-
-
 @dataclass(frozen=True, slots=True, eq=False)
 class PairTable:
     """The GT x detection values a metric decides on, for one image (the pair matrix).
@@ -74,3 +60,121 @@ class PairTable:
 
     def measure(self, name: str) -> FloatArray:
         return self.values[self.measures.index(name)]
+
+
+# --------------------------------------------------------------------------- shared parts
+# Indices are 0-based positions in the sample's GT / detection lists (file order).
+
+
+@dataclass(frozen=True, slots=True)
+class Absorbed:
+    """A detection made don't-care by a don't-care GT (its area precision over it)."""
+
+    det: int
+    gt: int
+    precision: float
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """An instance a protocol leaves out before matching (invalid or degenerate polygon),
+    with the reason (e.g. ``"self-intersecting (Self-intersection[5 3])"``)."""
+
+    index: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class VocFalsePositive:
+    """A VOC-style false positive: ``reason`` is ``FP_gt_taken`` (its best GT reached the
+    IoU threshold but was already taken) or ``FP_low_iou``; ``best_gt`` is the first best
+    care GT and ``best_iou`` its IoU."""
+
+    det: int
+    reason: str
+    best_gt: int | None
+    best_iou: float
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PccEvidence:
+    """Pseudo character centres of every GT word and who hit them (TedEval, CLEval).
+
+    Per GT (tuples aligned with the GT list): ``points`` (k, 2), ``vertical``, ``hits``
+    (count per character) and ``hit_by`` (per character, the detections that hit it).
+    """
+
+    points: tuple[FloatArray, ...]
+    vertical: tuple[bool, ...]
+    hits: tuple[IntArray, ...]
+    hit_by: tuple[tuple[tuple[int, ...], ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AnglePair:
+    """One ordered pair of the multiline test: labels, raw angle theta and folded angle."""
+
+    a: int
+    b: int
+    theta: float
+    angle: float
+    passed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MultilineTest:
+    """The multiline test of a split (``OM``) or merge (``MO``) candidate (TedEval, spec 4.4).
+
+    ``pivots`` maps each instance (GT for merges, detection for splits) to its two pivot
+    points; ``rejecting_pair`` is the first failing pair, the official decision.
+    """
+
+    kind: str
+    gt: tuple[int, ...]
+    det: tuple[int, ...]
+    pairs: tuple[AnglePair, ...]
+    rejected: bool
+    rejecting_pair: tuple[int, int] | None
+    pivots: Mapping[int, tuple[tuple[float, float], tuple[float, float]]]
+
+
+States = tuple[dict[int, str], dict[int, str]]
+
+
+def gt_taken(false_positives: tuple[VocFalsePositive, ...]) -> dict[int, str]:
+    """``{det: "gt_taken"}`` for the false positives whose best GT was already taken."""
+    return {f.det: "gt_taken" for f in false_positives if f.reason.endswith("taken")}
+
+
+class Evidence:
+    """The base of every family's evidence: what the viewer asks of a result, each answer
+    empty unless the family's type says otherwise (methods, not a central type switch)."""
+
+    __slots__ = ()
+
+    def pair_table(self) -> PairTable | None:
+        """The GT x detection table the result already carries (else the spec computes it)."""
+        return None
+
+    def pcc_evidence(self) -> PccEvidence | None:
+        """The pseudo character centres and their hits (TedEval, CLEval)."""
+        return None
+
+    def multiline_tests(self) -> tuple[MultilineTest, ...]:
+        """The multiline tests of split and merge candidates (TedEval)."""
+        return ()
+
+    def skipped(self) -> tuple[tuple[Skipped, ...], tuple[Skipped, ...]]:
+        """(GT, detections) the protocol left out before matching, with reasons."""
+        return (), ()
+
+    def instance_states(self) -> States:
+        """What the evidence says of single instances beyond their verdict, for drawing them:
+        (GT states, detection states) by index. ``"skipped"`` (left out before matching),
+        ``"below_threshold"`` (a swept metric's detection under the shown score threshold),
+        ``"gt_taken"`` (a VOC false positive whose best GT was already taken)."""
+        gt_skipped, det_skipped = self.skipped()
+        return (
+            {s.index: "skipped" for s in gt_skipped},
+            {s.index: "skipped" for s in det_skipped},
+        )

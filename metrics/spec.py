@@ -114,7 +114,7 @@ class MetricSpec(Generic[P]):
     curved family's ``auto_orient`` for counter-clockwise polygons); an explicit ``--metric``
     never switches anything on by itself. ``pair_table`` computes, for one image, the GT x
     detection values the metric decides on (the viewer's pair matrix); metrics whose
-    evidence carries the table (``metrics.evidence.evidence_pair_table``) need none.
+    evidence carries the table (``Evidence.pair_table``) need none.
     ``finalize(results, params)``, when given, is applied by the runner once every sample
     of the dataset has been evaluated (in the main process, whatever ``workers`` is) and
     returns the per-sample results to keep, same keys: for per-sample values that depend on

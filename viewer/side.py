@@ -19,7 +19,7 @@ from typing import Any
 
 from metrics.analysis.threshold import filter_dataset
 from metrics.compare import SampleDiff, sample_diff
-from metrics.evidence import PairTable, evidence_pair_table
+from metrics.evidence import PairTable
 from metrics.model import Dataset, Problem, Sample, Severity
 from metrics.registry import METRICS, MetricSpec, applicable, make_params
 from metrics.results import Evaluation, SampleResult
@@ -281,7 +281,8 @@ class Side:
         if mid is None or sample is None:
             return None
         result = self.result(sample_id, mid)
-        table = evidence_pair_table(result.evidence) if result is not None else None
+        ev = result.evidence if result is not None else None
+        table = ev.pair_table() if ev is not None else None
         spec = METRICS[mid]
         if table is None and spec.pair_table is not None:
             table = spec.pair_table(sample, self.params(mid))

@@ -11,10 +11,10 @@ import numpy as np
 import numpy.typing as npt
 
 from metrics.cleval.core import Batch, local_index
+from metrics.cleval.evidence import RecognitionStep
 from metrics.cleval.geometry import IntArray
 from metrics.cleval.match import Outcome, lcs, sums
 from metrics.cleval.params import Rules
-from metrics.evidence import RecognitionStep
 from metrics.model import FloatArray
 
 

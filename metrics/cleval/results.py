@@ -16,9 +16,10 @@ import numpy as np
 from metrics.arrays import grouped
 from metrics.cleval.core import Batch, local_index
 from metrics.cleval.e2e import E2E
+from metrics.cleval.evidence import ClevalEvidence
 from metrics.cleval.geometry import BoolArray, IntArray
 from metrics.cleval.match import Outcome, first_per
-from metrics.evidence import ClevalEvidence, PccEvidence
+from metrics.evidence import PccEvidence
 from metrics.results import InstanceResult, MatchKind, MatchRecord, NearMiss, Verdict
 
 _KIND = {"OO": MatchKind.ONE_TO_ONE, "OM": MatchKind.SPLIT, "MO": MatchKind.MERGE}

@@ -33,10 +33,11 @@ from dataclasses import dataclass
 import numpy as np
 
 import metrics.detail as detail
+from metrics.ctw1500.evidence import VocEvidence
 from metrics.ctw1500.match import Block, block
 from metrics.ctw1500.params import Ctw1500Params
 from metrics.ctw1500.voc import ap_key, voc_ap
-from metrics.evidence import Skipped, VocEvidence, VocFalsePositive
+from metrics.evidence import Skipped, VocFalsePositive
 from metrics.matching import best_partner
 from metrics.model import Sample
 from metrics.results import (

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from metrics.evidence import VocEvidence
+from metrics.ctw1500.evidence import VocEvidence
 from metrics.results import SampleResult
 from metrics.spec import AP_FILE_ORDER
 

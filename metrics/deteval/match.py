@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from metrics.deteval.evidence import Discarded
 from metrics.deteval.geometry import Geometry, center_distance
 from metrics.deteval.params import DetEvalParams
-from metrics.evidence import Discarded
 from metrics.results import MatchKind, MatchRecord
 
 BoolArray = npt.NDArray[np.bool_]

@@ -43,10 +43,11 @@ import numpy as np
 import numpy.typing as npt
 
 import metrics.detail as detail
+from metrics.deteval.evidence import DetEvalEvidence
 from metrics.deteval.geometry import Geometry, geometries
 from metrics.deteval.match import Matcher
 from metrics.deteval.params import DetEvalParams
-from metrics.evidence import Absorbed, DetEvalEvidence
+from metrics.evidence import Absorbed
 from metrics.floats import REFUSED
 from metrics.model import BoxType, FloatArray, Problem, Sample, Severity
 from metrics.results import (

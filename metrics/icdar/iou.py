@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from metrics.evidence import IouEvidence, RankedDetection
 from metrics.icdar.common import icdar_problems, icdar_problems_batch
+from metrics.icdar.evidence import IouEvidence, RankedDetection
 from metrics.icdar.greedy import evaluate_greedy_batch
 from metrics.icdar.params import IouParams
 from metrics.model import Problem, Sample

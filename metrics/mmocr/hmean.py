@@ -30,8 +30,9 @@ import numpy as np
 import numpy.typing as npt
 
 from metrics import detail
-from metrics.evidence import Absorbed, SweepEvidence
+from metrics.evidence import Absorbed
 from metrics.matching import best_in_matrix, greedy_cells, maximum_matching
+from metrics.mmocr.evidence import SweepEvidence
 from metrics.mmocr.geometry import IGNORE_EPS, SampleAreas, block_areas
 from metrics.mmocr.params import HmeanIouParams
 from metrics.mmocr.verdicts import compose

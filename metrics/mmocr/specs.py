@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from metrics.card import Card
-from metrics.evidence import SweepEvidence
 from metrics.mmocr import hmean
 from metrics.mmocr.cards import CARDS
+from metrics.mmocr.evidence import SweepEvidence
 from metrics.mmocr.params import HmeanIouParams
 from metrics.mmocr.verdicts import compose
 from metrics.model import Sample

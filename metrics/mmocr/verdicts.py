@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from metrics import detail
-from metrics.evidence import SweepEvidence
+from metrics.mmocr.evidence import SweepEvidence
 from metrics.results import (
     InstanceResult,
     MatchKind,

@@ -29,7 +29,7 @@ import numpy as np
 import shapely
 
 from metrics import robust
-from metrics.evidence import Skipped, SkippedEvidence
+from metrics.evidence import Skipped
 from metrics.geometry import (
     FlatGeometry,
     flat_geometry,
@@ -45,6 +45,7 @@ from metrics.matching import (
     pair_iou,
 )
 from metrics.model import FloatArray, Instance, Sample
+from metrics.paddleocr.evidence import SkippedEvidence
 from metrics.paddleocr.params import PaddleParams
 from metrics.results import (
     InstanceResult,

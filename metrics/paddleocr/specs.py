@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from metrics.evidence import SkippedEvidence
 from metrics.paddleocr import metric, validate
 from metrics.paddleocr.cards import CARDS
+from metrics.paddleocr.evidence import SkippedEvidence
 from metrics.results import SampleResult
 from metrics.spec import MetricSpec, each_sample
 

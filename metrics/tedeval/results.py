@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from metrics.arrays import grouped
-from metrics.evidence import MultilineTest, PccEvidence, TedEvalEvidence
+from metrics.evidence import MultilineTest, PccEvidence
 from metrics.model import FloatArray
 from metrics.results import (
     InstanceResult,
@@ -25,6 +25,7 @@ from metrics.results import (
     credit_tally,
     per_image_rule,
 )
+from metrics.tedeval.evidence import TedEvalEvidence
 from metrics.tedeval.geometry import Geometry
 from metrics.tedeval.hits import CutRings, Hits
 from metrics.tedeval.inputs import BoolArray, Inputs, IntArray, Pcc, group_starts, ratio

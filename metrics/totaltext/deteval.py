@@ -32,7 +32,6 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from metrics.evidence import TotalTextDetEvalEvidence
 from metrics.model import FloatArray, Problem, Sample
 from metrics.results import (
     InstanceResult,
@@ -44,6 +43,7 @@ from metrics.results import (
     credit_tally,
 )
 from metrics.totaltext import prep
+from metrics.totaltext.evidence import TotalTextDetEvalEvidence
 from metrics.totaltext.match import Match, Passes, sigma_tau
 from metrics.totaltext.params import TotalTextDetEvalParams
 from metrics.totaltext.prep import IntArray, Prepared

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from metrics.evidence import TotalTextVocEvidence, VocFalsePositive
+from metrics.evidence import VocFalsePositive
 from metrics.model import FloatArray, Problem, Sample
 from metrics.results import (
     InstanceResult,
@@ -38,6 +38,7 @@ from metrics.results import (
     credit_tally,
 )
 from metrics.totaltext import prep
+from metrics.totaltext.evidence import TotalTextVocEvidence
 from metrics.totaltext.params import TotalTextVocParams
 from metrics.totaltext.prep import Prepared
 

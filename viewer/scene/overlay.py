@@ -13,11 +13,6 @@ from typing import Any
 import numpy as np
 
 from metrics.check import Finding
-from metrics.evidence import (
-    instance_states,
-    multiline_of,
-    pcc_of,
-)
 from metrics.model import Problem, Sample
 from metrics.results import MatchKind, MatchRecord, SampleResult, Verdict
 from viewer.scene.checks import finding_items
@@ -63,7 +58,8 @@ def instance_items(sample: Sample, result: SampleResult | None) -> list[DrawItem
     """GT and detection outlines, coloured by the metric's verdict (or by what the evidence
     says beyond it: skipped, under the score threshold, best GT taken)."""
     partners = _partners(result)
-    states = instance_states(result.evidence) if result is not None else ({}, {})
+    ev = result.evidence if result is not None else None
+    states = ev.instance_states() if ev is not None else ({}, {})
     items = []
     none: tuple[Ref, ...] = ()
     for side, insts, state in (("gt", sample.gt, states[0]), ("det", sample.det, states[1])):
@@ -209,7 +205,7 @@ def _tiou_labels(
 def pcc_items(result: SampleResult, sample: Sample | None = None) -> list[DrawItem]:
     """Pseudo character centres in three states: missed (0), counted (1), overlapped (2+);
     ``extra["size"]`` is the word's height (the painter shrinks the dots of small words)."""
-    ev = pcc_of(result.evidence)
+    ev = result.evidence.pcc_evidence() if result.evidence is not None else None
     if ev is None:
         return []
     heights = (
@@ -235,7 +231,7 @@ def pcc_items(result: SampleResult, sample: Sample | None = None) -> list[DrawIt
 def multiline_items(result: SampleResult) -> list[DrawItem]:
     """TedEval multiline test: pivots (left and centre) and the angle of each tested pair."""
     items = []
-    for group in multiline_of(result.evidence):
+    for group in result.evidence.multiline_tests() if result.evidence is not None else ():
         side = "gt" if group.kind == "MO" else "det"
         rejected = group.rejected
         pivots = group.pivots

@@ -212,7 +212,7 @@ TIOU_TEXT = {"cut": K.TIOU_CUT_TEXT, "outlier": K.TIOU_OUTLIER_TEXT}
 PCC_STATE = {"missed": K.PCC_MISSED, "counted": K.PCC_COUNTED, "overlapped": K.PCC_OVERLAPPED}
 INSTANCE_LABEL = {"gt": K.LABEL_GT, "det": K.LABEL_DET}
 TEXT_LABEL = {"gt": K.TEXT_GT, "det": K.TEXT_DET}
-# What the evidence says of an instance beyond its verdict (``metrics.evidence.instance_states``)
+# What the evidence says of an instance beyond its verdict (``Evidence.instance_states``)
 STATE_STYLE = {
     ("gt", "skipped"): K.GT_NONE,
     ("det", "skipped"): K.DET_NONE,

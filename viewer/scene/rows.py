@@ -10,7 +10,7 @@ from operator import attrgetter
 import numpy as np
 
 from metrics.compare import SampleDiff
-from metrics.evidence import multiline_of
+from metrics.evidence import MultilineTest
 from metrics.model import Sample
 from metrics.results import MatchKind, SampleResult, Verdict
 
@@ -109,7 +109,7 @@ def sample_row(sample: Sample, result: SampleResult | None) -> SampleRow:
         splits=sum(m.kind is MatchKind.SPLIT for m in result.matches),
         merges=sum(m.kind is MatchKind.MERGE for m in result.matches),
         partial=sum(r.verdict is Verdict.PARTIAL for r in result.gt),
-        multiline=sum(g.rejected for g in multiline_of(result.evidence)),
+        multiline=sum(g.rejected for g in _multiline(result)),
     )
 
 
@@ -135,3 +135,8 @@ def sorted_rows(
     values = np.array([-1.0 if v is None else v for v in keys], dtype=float)
     order = np.argsort(-values if descending else values, kind="stable")  # ties keep order
     return [rows[k] for k in order.tolist()]
+
+
+def _multiline(result: SampleResult) -> tuple[MultilineTest, ...]:
+    """The result's multiline tests (TedEval; empty for the other metrics)."""
+    return result.evidence.multiline_tests() if result.evidence is not None else ()

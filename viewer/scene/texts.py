@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from metrics.evidence import ClevalEvidence, RecognitionStep
+from metrics.cleval.evidence import ClevalEvidence, RecognitionStep
 from metrics.model import Sample
 from metrics.results import InstanceResult, SampleResult, Verdict
 from viewer.scene.items import DrawItem, Ref, sample_boxes

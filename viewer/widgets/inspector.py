@@ -8,13 +8,8 @@ from collections.abc import Mapping
 from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from metrics.evidence import (
-    ClevalEvidence,
-    DetEvalEvidence,
-    instance_states,
-    multiline_of,
-    pcc_of,
-)
+from metrics.cleval.evidence import ClevalEvidence
+from metrics.deteval.evidence import DetEvalEvidence
 from metrics.help import discard_line
 from metrics.results import InstanceResult, MatchRecord, SampleResult
 from viewer.scene.attributes import instance_attributes
@@ -121,7 +116,7 @@ def _records(result: SampleResult, ref: Ref) -> list[MatchRecord]:
 
 
 def _pcc(result: SampleResult, ref: Ref) -> str:
-    ev = pcc_of(result.evidence)
+    ev = result.evidence.pcc_evidence() if result.evidence is not None else None
     if ref[0] != "gt" or ev is None or ref[1] >= len(ev.hits):
         return ""
     hits = ev.hits
@@ -152,7 +147,7 @@ def _recognition(session: Session, result: SampleResult, ref: Ref) -> str:
 
 def _multiline(result: SampleResult, ref: Ref) -> str:
     rows = []
-    for g in multiline_of(result.evidence):
+    for g in result.evidence.multiline_tests() if result.evidence is not None else ():
         side = "gt" if g.kind == "MO" else "det"
         if side != ref[0] or ref[1] not in (g.gt if side == "gt" else g.det):
             continue
@@ -204,7 +199,8 @@ def describe(session: Session, ref: Ref) -> str:
         items = result.gt if side == "gt" else result.det
         if k < len(items):
             body.append(f"<p><b>{session.metric}</b>: {_instance(items[k], other, result)}</p>")
-        state = instance_states(result.evidence)[0 if side == "gt" else 1].get(k)
+        states = result.evidence.instance_states() if result.evidence else ({}, {})
+        state = states[0 if side == "gt" else 1].get(k)
         if state:
             body.append(f"<p><i>{_STATE_TEXT[state]}</i></p>")
         for m in _records(result, ref):

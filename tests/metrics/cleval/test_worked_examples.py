@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from metrics.cleval.evidence import ClevalEvidence, RecognitionStep
 from metrics.cleval.metric import (
     ClevalLegacyParams,
     ClevalParams,
@@ -15,7 +16,6 @@ from metrics.cleval.metric import (
     evaluate_sample_legacy,
     evaluate_sample_legacy_e2e,
 )
-from metrics.evidence import ClevalEvidence, RecognitionStep
 from metrics.results import MatchKind, Verdict
 from tests.support import CLEVAL_LEGACY as LEGACY
 from tests.support import CLEVAL_V011 as V011

@@ -10,7 +10,6 @@ from metrics.ctw1500.metric import evaluate_sample
 from metrics.ctw1500.params import Ctw1500Params
 from metrics.ctw1500.validate import validate
 from metrics.ctw1500.voc import global_extras, voc_ap
-from metrics.evidence import skipped_of
 from metrics.model import Dataset, Sample
 from metrics.registry import METRICS, resolve
 from metrics.results import Verdict
@@ -77,7 +76,7 @@ def test_self_intersecting_detection_counts_nowhere() -> None:  # C3, quirk 12
     assert with_bowtie.det[1].verdict is Verdict.DONT_CARE
     (skipped,) = with_bowtie.evidence.skipped_dets
     assert skipped.index == 1 and "Self-intersection" in skipped.reason
-    assert skipped_of(with_bowtie.evidence)[1] == (skipped,)
+    assert with_bowtie.evidence.skipped()[1] == (skipped,)
     assert with_bowtie.extra["num_det_counted"] == 1
     ev = with_bowtie.evidence
     assert (ev.order, ev.tp, ev.fp) == ((0, 1), (True, False), (False, False))

@@ -8,8 +8,8 @@ import dataclasses
 
 import numpy as np
 
+from metrics.deteval.evidence import DetEvalEvidence
 from metrics.deteval.metric import DetEvalParams, evaluate_batch, evaluate_sample
-from metrics.evidence import DetEvalEvidence, evidence_pair_table
 from metrics.model import Sample
 from tests.support import box, boxes, ltrb_sample
 
@@ -31,7 +31,7 @@ def test_only_overlapping_pairs_are_kept() -> None:
     assert recall.shape == (1, 3)
     assert recall.gt.tolist() == [0, 0] and recall.det.tolist() == [0, 2]
     assert recall.values.tolist() == [1.0, 0.1]
-    table = evidence_pair_table(_evidence(s))
+    table = _evidence(s).pair_table()
     assert table is not None
     assert table.measure("area recall").tolist() == [[1.0, 0.0, 0.1]]
 

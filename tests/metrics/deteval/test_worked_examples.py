@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from metrics.evidence import Discarded
+from metrics.deteval.evidence import Discarded
 from metrics.results import MatchKind, NearMiss, Verdict
 from tests.support import DETEVAL_G0 as G0
 from tests.support import DETEVAL_G1 as G1

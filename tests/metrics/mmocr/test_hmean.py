@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.evidence import SweepEvidence
+from metrics.mmocr.evidence import SweepEvidence
 from metrics.model import Dataset, Instance, Sample
 from metrics.registry import make_params, resolve
 from metrics.results import Evaluation, SweepTally, Verdict

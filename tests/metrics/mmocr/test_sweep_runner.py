@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from metrics.cli.main import main
-from metrics.evidence import SweepEvidence
 from metrics.io.reader import load_dataset
 from metrics.io.writers import write_json
+from metrics.mmocr.evidence import SweepEvidence
 from metrics.registry import resolve
 from metrics.results import SweepTally
 from metrics.runner import run

@@ -4,7 +4,6 @@ images without GT dropped, the 2x2 example (R = P = 0.5), per-image and global f
 
 from __future__ import annotations
 
-from metrics.evidence import skipped_of
 from metrics.model import Dataset, Sample
 from metrics.paddleocr.metric import evaluate_sample
 from metrics.paddleocr.params import PaddleParams
@@ -54,7 +53,7 @@ def test_half_inside_dont_care_is_kept() -> None:  # section 2: > 0.5 of the det
 
 def test_skipped_dont_care_gt_cannot_absorb() -> None:  # section 5
     r = paddle(sample(gts((BOWTIE, "###"), (FAR, "x")), dets(A)))
-    gt_skip, det_skip = skipped_of(r.evidence)
+    gt_skip, det_skip = r.evidence.skipped()
     assert [g.index for g in gt_skip] == [0] and "Self-intersection" in gt_skip[0].reason
     assert det_skip == ()
     assert r.det[0].verdict is Verdict.FALSE_POSITIVE  # a valid ### would have absorbed it

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from metrics.evidence import TotalTextVocEvidence, VocFalsePositive
+from metrics.evidence import VocFalsePositive
 from metrics.results import SampleResult, Verdict
+from metrics.totaltext.evidence import TotalTextVocEvidence
 from metrics.totaltext.params import TotalTextVocParams
 from metrics.totaltext.voc import evaluate_sample
 from tests.support import Rect, approx_tuple, dets, gts, rect, rect_sample, sample, scores

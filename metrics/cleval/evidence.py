@@ -1,0 +1,36 @@
+"""The CLEval family's evidence: pseudo character centres, counters and, end-to-end, the
+recognition steps."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from metrics.evidence_core import Evidence, PccEvidence
+
+
+@dataclass(frozen=True, slots=True)
+class RecognitionStep:
+    """CLEval end-to-end: one GT's recognition against its detections (spec 5.6)."""
+
+    gt: int
+    dets: tuple[int, ...]
+    text: str
+    lcs: str
+    lcs_len: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ClevalEvidence(Evidence):
+    """CLEval: PCC, the don't-care rule per detection, the sample's counters and, for the
+    end-to-end metrics, the recognition steps and the characters consumed / remaining."""
+
+    pcc: PccEvidence
+    dc_det_rule: Mapping[int, str]
+    counters: Mapping[str, int]
+    e2e: tuple[RecognitionStep, ...] | None = None
+    consumed: Mapping[int, str] = field(default_factory=dict)
+    remaining: Mapping[int, str] = field(default_factory=dict)
+
+    def pcc_evidence(self) -> PccEvidence:
+        return self.pcc
