@@ -14,16 +14,17 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from metrics.api import evaluate
+    from metrics.api import evaluate, evaluate_all
     from metrics.io.reader import LoadOptions, load_dataset
     from metrics.registry import METRICS
 
-__all__ = ["METRICS", "LoadOptions", "evaluate", "load_dataset"]
+__all__ = ["METRICS", "LoadOptions", "evaluate", "evaluate_all", "load_dataset"]
 
 _HOME = {
     "METRICS": "metrics.registry",
     "LoadOptions": "metrics.io.reader",
     "evaluate": "metrics.api",
+    "evaluate_all": "metrics.api",
     "load_dataset": "metrics.io.reader",
 }
 

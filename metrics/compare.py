@@ -65,8 +65,8 @@ class Comparison:
 
     name_a: str
     name_b: str
-    a: Evaluation
-    b: Evaluation
+    a: Evaluation[Any]
+    b: Evaluation[Any]
     samples: tuple[SampleDiff, ...] = field(default=())
     ids: tuple[str, ...] = ()
     left_out: tuple[LeftOut, ...] = ()
@@ -98,19 +98,19 @@ def sample_diff(sample_id: str, a: SampleResult | None, b: SampleResult | None) 
     )
 
 
-def common_ids(a: Evaluation, b: Evaluation) -> list[str]:
+def common_ids(a: Evaluation[Any], b: Evaluation[Any]) -> list[str]:
     """The images both evaluations scored, in A's order."""
     return [s for s in a.results if s in b.results]
 
 
-def _why(ev: Evaluation, sample_id: str) -> str | None:
+def _why(ev: Evaluation[Any], sample_id: str) -> str | None:
     for p in ev.problems:
         if p.sample_id == sample_id and p.severity is Severity.ERROR:
             return str(p)
     return None
 
 
-def _left_out(a: Evaluation, b: Evaluation, kept: set[str]) -> list[LeftOut]:
+def _left_out(a: Evaluation[Any], b: Evaluation[Any], kept: set[str]) -> list[LeftOut]:
     out = []
     every = [*a.results, *a.excluded, *b.results, *b.excluded]
     for sid in dict.fromkeys(s for s in every if s not in kept):
@@ -121,7 +121,9 @@ def _left_out(a: Evaluation, b: Evaluation, kept: set[str]) -> list[LeftOut]:
     return out
 
 
-def compare(a: Evaluation, b: Evaluation, name_a: str = "A", name_b: str = "B") -> Comparison:
+def compare(
+    a: Evaluation[Any], b: Evaluation[Any], name_a: str = "A", name_b: str = "B"
+) -> Comparison:
     """Per-image differences of two evaluations, on the images both evaluated."""
     ids = common_ids(a, b)
     if not ids:
@@ -142,7 +144,7 @@ def comparison_dict(c: Comparison) -> dict[str, Any]:
     """JSON form: both globals and their difference over the compared images, every
     compared image (largest |ΔH| first), and the images left out with why."""
 
-    def side(name: str, ev: Evaluation, sc: Summary) -> Mapping[str, Any]:
+    def side(name: str, ev: Evaluation[Any], sc: Summary) -> Mapping[str, Any]:
         return {
             "name": name,
             "metric": ev.metric,

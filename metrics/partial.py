@@ -84,7 +84,7 @@ class Coverage:
         return out
 
 
-def first_error(ev: Evaluation, problems: tuple[Problem, ...] | None = None) -> Problem | None:
+def first_error(ev: Evaluation[Any], problems: tuple[Problem, ...] | None = None) -> Problem | None:
     """The first error located in an image ``ev`` skipped (among ``problems`` too: the
     reader's)."""
     skipped = set(ev.excluded)
@@ -95,7 +95,7 @@ def first_error(ev: Evaluation, problems: tuple[Problem, ...] | None = None) -> 
 
 
 def coverage(
-    ev: Evaluation, total: int | None = None, problems: tuple[Problem, ...] | None = None
+    ev: Evaluation[Any], total: int | None = None, problems: tuple[Problem, ...] | None = None
 ) -> Coverage:
     """The images ``ev`` covers out of ``total`` (default: ``ev.images``, else every image
     it evaluated or skipped); ``problems``: the reader's, searched for the first reason."""

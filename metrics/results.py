@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from metrics.evidence import Region
 from metrics.model import Problem
@@ -55,6 +55,8 @@ __all__ = [
     "per_image_rule",
     "summarize",
 ]
+
+P = TypeVar("P")  # a metric's Params dataclass
 
 
 class _EmptyMapping(Mapping[str, Any]):
@@ -200,14 +202,15 @@ def summarize(tallies: Sequence[Tally]) -> Summary:
 
 
 @dataclass(frozen=True)
-class Evaluation:
-    """One metric over one dataset: per-sample results, global summary, problems.
+class Evaluation(Generic[P]):
+    """One metric over one dataset, with its parameters ``P``: per-sample results, global
+    summary, problems.
 
     ``images`` is the number of images of the set it was run on (0: not known), so that a
     summary over fewer (``excluded``) says so (``metrics.partial``)."""
 
     metric: str
-    params: Any
+    params: P
     results: Mapping[str, SampleResult]
     summary: Summary | None
     extras: Mapping[str, float] = field(default_factory=dict)

@@ -242,7 +242,7 @@ def run(
     progress: Progress | None = None,
     cancel: Cancel | None = None,
     first: str | None = None,
-) -> list[Evaluation]:
+) -> list[Evaluation[Any]]:
     """Evaluate every metric of ``specs`` over ``dataset`` in one pass.
 
     ``first`` names a sample to evaluate before the others (the viewer's current image).
@@ -346,7 +346,7 @@ def _collect(
     by_id: Mapping[str, list[SampleResult | None]],
     problems: list[Problem],
     excluded: set[str],
-) -> Evaluation:
+) -> Evaluation[Any]:
     results: dict[str, SampleResult] = {}
     for s in dataset:
         r = by_id[s.id][k]

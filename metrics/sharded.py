@@ -82,7 +82,7 @@ class Outcome:
 
     facts: Facts
     problems: tuple[Problem, ...]
-    evaluations: list[Evaluation]
+    evaluations: list[Evaluation[Any]]
     refused: InputError | None = None  # the strict policy's refusal (no evaluations then)
 
 
@@ -324,7 +324,7 @@ def _evaluation(
     excluded: Mapping[str, set[str]],
     full: bool,
     images: int,
-) -> Evaluation:
+) -> Evaluation[Any]:
     summary = summarize([t for _, t, _ in kept]) if kept else None
     extras: dict[str, float] = {}
     if spec.global_extras is not None and kept:

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from metrics.cleval.metric import ClevalLegacyParams, ClevalParams
 from metrics.deteval import metric as deteval_metric
 from metrics.model import BoxType, Instance, Sample, ltrb_points
+from metrics.registry import resolve
 from metrics.results import SampleResult
 from metrics.tedeval import metric as tedeval_metric
 
@@ -416,3 +417,11 @@ def ht_files(tmp: Path, gt: list[dict[str, Any]], det: list[dict[str, Any]]) -> 
     for path, entries in zip(paths, (gt, det), strict=True):
         path.write_text(json.dumps({"annotations": entries}))
     return paths
+
+
+def run_one(metric: str, s: Sample, params: object = None) -> SampleResult:
+    """One sample through a metric's public path (its spec's batch ``evaluate``)."""
+    spec = resolve(metric)
+    (result,) = spec.evaluate([s], spec.params_type() if params is None else params)
+    assert result is not None
+    return result

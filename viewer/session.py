@@ -87,11 +87,11 @@ class Session(QObject):
         return self.a.overrides if self.a is not None else {}
 
     @property
-    def evaluations(self) -> dict[str, Evaluation]:
+    def evaluations(self) -> dict[str, Evaluation[Any]]:
         return self.a.evaluations if self.a is not None else {}
 
     @property
-    def partial(self) -> dict[str, Evaluation]:
+    def partial(self) -> dict[str, Evaluation[Any]]:
         return self.a.partial if self.a is not None else {}
 
     def _store(self) -> ResultStore:
@@ -296,7 +296,7 @@ class Session(QObject):
     def sample(self) -> Sample | None:
         return self.a.sample(self.sample_id) if self.a is not None else None
 
-    def evaluation(self, metric: str | None = None) -> Evaluation | None:
+    def evaluation(self, metric: str | None = None) -> Evaluation[Any] | None:
         return self.a.evaluation(metric) if self.a is not None else None
 
     def result(

@@ -95,11 +95,11 @@ class Side:
         self._at: dict[tuple[str, str, int], tuple[SampleResult, SampleResult]] = {}
 
     @property
-    def evaluations(self) -> dict[str, Evaluation]:
+    def evaluations(self) -> dict[str, Evaluation[Any]]:
         return self.store.evaluations
 
     @property
-    def partial(self) -> dict[str, Evaluation]:
+    def partial(self) -> dict[str, Evaluation[Any]]:
         return self.store.partial
 
     def shares_results_with(self, other: Side) -> bool:
@@ -245,7 +245,7 @@ class Side:
         mine = METRICS[other or self.metric or metric].view
         return METRICS[metric].view is mine
 
-    def evaluation(self, metric: str | None = None) -> Evaluation | None:
+    def evaluation(self, metric: str | None = None) -> Evaluation[Any] | None:
         mid = metric or self.metric
         return None if mid is None else self.evaluations.get(mid)
 

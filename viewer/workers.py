@@ -33,9 +33,9 @@ class Evaluated:
     """One dataset pass of a worker: its evaluations, and the table's rows of each metric
     (made on the worker thread), by metric and in dataset order."""
 
-    evals: list[Evaluation]
+    evals: list[Evaluation[Any]]
     rows: Rows
-    ordered: dict[str, tuple[Evaluation, list[SampleRow]]]
+    ordered: dict[str, tuple[Evaluation[Any], list[SampleRow]]]
     taken: threading.Event = field(default_factory=threading.Event)  # the UI thread has them
 
 
@@ -137,7 +137,7 @@ class EvaluationWorker(QThread):
         specs: Sequence[MetricSpec[Any]],
         progress: Callable[[int, int], None] | None,
         validated: Mapping[str, list[Problem]] | None = None,
-    ) -> list[Evaluation]:
+    ) -> list[Evaluation[Any]]:
         """Every metric in one pass; if the engine fails, metric by metric, so one metric's
         failure leaves the others their results and itself its reason."""
         try:
@@ -149,7 +149,7 @@ class EvaluationWorker(QThread):
                 self._report(specs[0], exc)
                 return []
             log.warning("evaluation failed (%s); evaluating metric by metric", exc)
-        out: list[Evaluation] = []
+        out: list[Evaluation[Any]] = []
         for spec in specs:
             try:
                 out.extend(self._run(ds, [spec], progress))
@@ -165,7 +165,7 @@ class EvaluationWorker(QThread):
         specs: Sequence[MetricSpec[Any]],
         progress: Callable[[int, int], None] | None,
         validated: Mapping[str, list[Problem]] | None = None,
-    ) -> list[Evaluation]:
+    ) -> list[Evaluation[Any]]:
         return run(
             ds,
             specs,
@@ -191,7 +191,7 @@ CANCELLED = "cancelled"
 
 
 def table_rows(
-    ds: Dataset, evals: Sequence[Evaluation]
+    ds: Dataset, evals: Sequence[Evaluation[Any]]
 ) -> dict[str, dict[str, tuple[SampleResult, SampleRow]]]:
     """The sample table's row of every evaluated sample under each metric, with the result
     it was made from (the table uses a row only while that result is the one shown)."""
@@ -214,11 +214,11 @@ class ResultStore:
     def __init__(
         self, changed: Callable[[], None], failed: Callable[[str], None], busy: Callable[[], None]
     ) -> None:
-        self.evaluations: dict[str, Evaluation] = {}
-        self.partial: dict[str, Evaluation] = {}
+        self.evaluations: dict[str, Evaluation[Any]] = {}
+        self.partial: dict[str, Evaluation[Any]] = {}
         self.failures: dict[str, str] = {}
         self.rows: dict[str, dict[str, tuple[SampleResult, SampleRow]]] = {}  # table rows
-        self.ordered: dict[str, tuple[Evaluation, list[SampleRow]]] = {}  # in dataset order
+        self.ordered: dict[str, tuple[Evaluation[Any], list[SampleRow]]] = {}  # in dataset order
         self._changed, self._failed, self._busy = changed, failed, busy
         self._worker: EvaluationWorker | None = None
         self._running = False
@@ -309,7 +309,7 @@ class ResultStore:
                 return ev.results[sample_id]
         return None
 
-    def _on_worker_sample_ready(self, evals: list[Evaluation]) -> None:
+    def _on_worker_sample_ready(self, evals: list[Evaluation[Any]]) -> None:
         self.partial.update({e.metric: e for e in evals})
         self._changed()
 

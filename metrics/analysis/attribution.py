@@ -102,7 +102,7 @@ def attribute(
     ds: Dataset,
     spec: MetricSpec[Any],
     params: Any,
-    ev: Evaluation,
+    ev: Evaluation[Any],
     classes: Sequence[str] = (*CLASSES, ALL),
 ) -> Attribution:
     """Gains of every class in ``classes`` (see the module docstring)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -56,8 +57,8 @@ def weights(n: int, resamples: int, rng: np.random.Generator) -> FloatArray:
 
 
 def paired(
-    a: Evaluation,
-    b: Evaluation,
+    a: Evaluation[Any],
+    b: Evaluation[Any],
     *,
     resamples: int = 10_000,
     seed: int = 0,

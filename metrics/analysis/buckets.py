@@ -77,7 +77,7 @@ def _label(edges: Sequence[float], k: int, unit: str, integer: bool) -> str:
 
 
 def _items(
-    ds: Dataset, ev: Evaluation, spec: MetricSpec[Any] | None, attr: str, side: str
+    ds: Dataset, ev: Evaluation[Any], spec: MetricSpec[Any] | None, attr: str, side: str
 ) -> list[_Item]:
     out = []
     for sid, r in ev.results.items():
@@ -125,7 +125,7 @@ def _key(attr: str, edges: tuple[float, ...] | None) -> Callable[[Any], tuple[in
 
 
 def buckets(
-    ds: Dataset, ev: Evaluation, attr: str, spec: MetricSpec[Any] | None = None
+    ds: Dataset, ev: Evaluation[Any], attr: str, spec: MetricSpec[Any] | None = None
 ) -> list[Bucket]:
     """Recall (GT) and precision (detections) per bucket of ``attr``, in bucket order."""
     gts = _items(ds, ev, spec, attr, "gt")

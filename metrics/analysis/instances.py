@@ -96,7 +96,7 @@ def _row(
 
 
 def rows(
-    data: Dataset | Mapping[str, Dataset], evaluations: Sequence[Evaluation]
+    data: Dataset | Mapping[str, Dataset], evaluations: Sequence[Evaluation[Any]]
 ) -> Iterator[dict[str, Any]]:
     """The rows of every evaluation, image by image, GT before detections; ``data`` is the
     dataset, or the dataset each metric evaluated by metric id."""
@@ -125,7 +125,9 @@ def _csv_cell(v: Any) -> Any:
 
 
 def write_instances(
-    path: str | os.PathLike[str], ds: Dataset | Mapping[str, Dataset], evs: Sequence[Evaluation]
+    path: str | os.PathLike[str],
+    ds: Dataset | Mapping[str, Dataset],
+    evs: Sequence[Evaluation[Any]],
 ) -> int:
     """Write the rows to ``path`` (.csv or .jsonl) atomically; returns the row count."""
     name = os.fspath(path).lower()

@@ -89,7 +89,7 @@ def _conf(sample: Sample) -> FloatArray:
 
 
 def sweep(
-    ds: Dataset, spec: MetricSpec[Any], params: Any, base: Evaluation, thresholds: FloatArray
+    ds: Dataset, spec: MetricSpec[Any], params: Any, base: Evaluation[Any], thresholds: FloatArray
 ) -> Sweep:
     """The sweep of ``spec`` over ``thresholds`` on the images ``base`` evaluated."""
     t = np.sort(np.asarray(thresholds, dtype=np.float64))
@@ -103,7 +103,7 @@ def sweep(
 
 
 def _prefix_applies(
-    spec: MetricSpec[Any], params: Any, samples: Sequence[Sample], base: Evaluation
+    spec: MetricSpec[Any], params: Any, samples: Sequence[Sample], base: Evaluation[Any]
 ) -> bool:
     if spec.id not in PREFIX_FAMILY or not samples:
         return False
@@ -115,7 +115,7 @@ def _prefix_applies(
     return all(type(r.tally) is MatchedCreditTally for r in base.results.values())
 
 
-def _prefix(metric: str, samples: Sequence[Sample], base: Evaluation, t: FloatArray) -> Sweep:
+def _prefix(metric: str, samples: Sequence[Sample], base: Evaluation[Any], t: FloatArray) -> Sweep:
     conf: list[FloatArray] = []
     care: list[bool] = []
     matched: list[bool] = []
@@ -161,7 +161,11 @@ def _keys(sample: Sample, t: FloatArray) -> np.ndarray:
 
 
 def _reevaluated(
-    spec: MetricSpec[Any], params: Any, samples: Sequence[Sample], base: Evaluation, t: FloatArray
+    spec: MetricSpec[Any],
+    params: Any,
+    samples: Sequence[Sample],
+    base: Evaluation[Any],
+    t: FloatArray,
 ) -> Sweep:
     keys = [_keys(s, t) for s in samples]
     todo: list[Sample] = []

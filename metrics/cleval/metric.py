@@ -59,7 +59,7 @@ flat sides, geometry, don't-care cut; memoized in ``geometry.CACHE``), ``cleval_
 rest of the preparation: texts, PCCs, inclusion, area precision), ``cleval_match``
 (don't-care dets, matching, scoring), ``cleval_e2e`` (E2E), ``cleval_results`` (the result
 model), ``cleval_geom`` (geometry helpers), ``cleval_validate`` (input checks). Samples are
-evaluated in blocks (``evaluate_batch*``); ``evaluate_sample*`` is a block of one.
+evaluated in blocks (``evaluate_batch*``); ``evaluate_sample`` is a block of one.
 ``validate`` checks a sample for the detection metrics, ``validate_e2e`` for the E2E ones.
 """
 
@@ -137,21 +137,6 @@ def validate_e2e(sample: Sample, params: Params) -> list[Problem]:
 def evaluate_sample(sample: Sample, params: ClevalParams) -> SampleResult:
     """``cleval_det``: cleval 0.1.1 detection."""
     return _batch([sample], _rules(params, False), ID)[0]
-
-
-def evaluate_sample_e2e(sample: Sample, params: ClevalParams) -> SampleResult:
-    """``cleval_e2e``: cleval 0.1.1 end-to-end."""
-    return _batch([sample], _rules(params, True), ID_E2E)[0]
-
-
-def evaluate_sample_legacy(sample: Sample, params: ClevalLegacyParams) -> SampleResult:
-    """``cleval_legacy_det``: paper-era CLEval detection."""
-    return _batch([sample], _rules(params, False), ID_LEGACY)[0]
-
-
-def evaluate_sample_legacy_e2e(sample: Sample, params: ClevalLegacyParams) -> SampleResult:
-    """``cleval_legacy_e2e``: paper-era CLEval end-to-end (with the recognition score)."""
-    return _batch([sample], _rules(params, True), ID_LEGACY_E2E)[0]
 
 
 def evaluate_batch(samples: Sequence[Sample], params: ClevalParams) -> list[SampleResult]:

@@ -63,14 +63,14 @@ def evaluate(
     overrides: Mapping[str, Mapping[str, Any]],
     found: Mapping[str, float],
     **kwargs: Any,
-) -> tuple[list[Evaluation], dict[str, Dataset]]:
+) -> tuple[list[Evaluation[Any]], dict[str, Dataset]]:
     """``run`` with each metric on its detections filtered at its score threshold (one
     pass per distinct threshold); results in the order of ``specs`` and the dataset each
     metric saw."""
     groups: dict[float | None, list[MetricSpec[Any]]] = {}
     for s in specs:
         groups.setdefault(_threshold_of(s, found), []).append(s)
-    by_id: dict[str, Evaluation] = {}
+    by_id: dict[str, Evaluation[Any]] = {}
     seen: dict[str, Dataset] = {}
     for t, members in groups.items():
         data = ds if t is None else thr.filter_dataset(ds, t)
@@ -89,7 +89,7 @@ def evaluate(
     return [by_id[s.id] for s in specs], seen
 
 
-def sweep_of(ds: Dataset, ev: Evaluation, points: int, overrides: Mapping[str, Any]) -> Sweep:
+def sweep_of(ds: Dataset, ev: Evaluation[Any], points: int, overrides: Mapping[str, Any]) -> Sweep:
     from metrics.analysis.sweep import sweep
 
     spec = METRICS[ev.metric]
@@ -127,7 +127,7 @@ def print_sweep(sw: Sweep, out: TextIO) -> None:
         )
 
 
-def print_attribution(ds: Dataset, ev: Evaluation, prm: Any, out: TextIO) -> None:
+def print_attribution(ds: Dataset, ev: Evaluation[Any], prm: Any, out: TextIO) -> None:
     from metrics.analysis.attribution import attribute
 
     a = attribute(ds, METRICS[ev.metric], prm, ev)
@@ -144,7 +144,7 @@ def print_attribution(ds: Dataset, ev: Evaluation, prm: Any, out: TextIO) -> Non
 
 def after(
     args: argparse.Namespace,
-    evals: Sequence[Evaluation],
+    evals: Sequence[Evaluation[Any]],
     seen: Mapping[str, Dataset],
     overrides: Mapping[str, Mapping[str, Any]],
 ) -> None:

@@ -82,7 +82,7 @@ def _sets(args: argparse.Namespace, specs: list[MetricSpec[Any]]) -> dict[str, d
     return out
 
 
-def _evaluations(args: argparse.Namespace) -> tuple[Evaluation, Evaluation, str, str]:
+def _evaluations(args: argparse.Namespace) -> tuple[Evaluation[Any], Evaluation[Any], str, str]:
     gt, dets = _inputs(args)
     metrics = [resolve(m).id for m in args.metric]
     need_gt_lines([resolve(m) for m in metrics], args.gt_lines)

@@ -39,7 +39,7 @@ def need_gt_lines(specs: Sequence[MetricSpec[Any]], gt_lines: str | None) -> Non
             raise InputError([], f"{s.id} needs the text-line GT: add --gt-lines PATH")
 
 
-def skipped_note(ev: Evaluation, ds: Dataset, name: str) -> str | None:
+def skipped_note(ev: Evaluation[Any], ds: Dataset, name: str) -> str | None:
     """The line saying which images ``ev`` skipped: 'METRIC on NAME: K of N images skipped;
     first: FILE:LINE: why' (None when it skipped none)."""
     if not ev.excluded:
@@ -50,7 +50,7 @@ def skipped_note(ev: Evaluation, ds: Dataset, name: str) -> str | None:
 
 
 def say_skipped(
-    evals: Sequence[Evaluation], datasets: Sequence[Dataset], names: Sequence[str]
+    evals: Sequence[Evaluation[Any]], datasets: Sequence[Dataset], names: Sequence[str]
 ) -> list[str]:
     """The skipped-images notes of each evaluation; refuses (``InputError``) when a metric
     evaluated no image of a set."""

@@ -292,7 +292,7 @@ def _same_file(a: str, b: str) -> bool:
     return os.path.realpath(a) == os.path.realpath(b)
 
 
-def _write_outputs(args: argparse.Namespace, evals: Sequence[Evaluation]) -> None:
+def _write_outputs(args: argparse.Namespace, evals: Sequence[Evaluation[Any]]) -> None:
     if not (args.json or args.csv):
         return
     from metrics.io import atomic, writers
@@ -312,7 +312,7 @@ def _note(key: str, value: float) -> str:
 def _report(
     problems: Sequence[Problem],
     facts: Facts,
-    evals: Sequence[Evaluation],
+    evals: Sequence[Evaluation[Any]],
     out: TextIO | None = None,
     left_out: Mapping[str, str] | None = None,
 ) -> None:
@@ -358,7 +358,7 @@ def _report(
             _sweep_table(ev, ev.sweep, out)
 
 
-def _sweep_table(ev: Evaluation, sweep: SweepTally, out: TextIO) -> None:
+def _sweep_table(ev: Evaluation[Any], sweep: SweepTally, out: TextIO) -> None:
     """Every threshold of a swept metric, the reported (best) one marked."""
     n, best = len(sweep.thresholds), sweep.best_index
     print(

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("detlens")
 
 
-def exit_code(evals: Sequence[Evaluation]) -> int:
+def exit_code(evals: Sequence[Evaluation[Any]]) -> int:
     """1 when a metric read fewer than half of the images (its row has no score), else 0."""
     from metrics.partial import coverage
 

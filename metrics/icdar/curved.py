@@ -112,11 +112,3 @@ def evaluate_batch_siou(samples: Sequence[Sample], params: CurvedParams) -> list
 def evaluate_sample(sample: Sample, params: CurvedParams) -> SampleResult:
     """Curved TIoU of one sample."""
     return evaluate_batch([sample], params)[0]
-
-
-def evaluate_sample_iou(sample: Sample, params: CurvedParams) -> SampleResult:
-    return evaluate_batch_iou([sample], params)[0]
-
-
-def evaluate_sample_siou(sample: Sample, params: CurvedParams) -> SampleResult:
-    return evaluate_batch_siou([sample], params)[0]

@@ -45,7 +45,3 @@ def evaluate_batch_siou(samples: Sequence[Sample], params: TiouParams) -> list[S
 def evaluate_sample(sample: Sample, params: TiouParams) -> SampleResult:
     """TIoU of one sample (the result also carries IoU and SIoU values per match)."""
     return evaluate_greedy(sample, params, metric="tiou", score="tiou", curved=False)
-
-
-def evaluate_sample_siou(sample: Sample, params: TiouParams) -> SampleResult:
-    return evaluate_greedy(sample, params, metric="siou", score="siou", curved=False)

@@ -308,8 +308,3 @@ def _instance(
 def evaluate_sample(sample: Sample, params: WordlineParams) -> SampleResult:
     """Word & Text-Line TIoU of one sample."""
     return evaluate_one(sample, params, "wordline_tiou")
-
-
-def evaluate_sample_iou(sample: Sample, params: WordlineParams) -> SampleResult:
-    """Word & Text-Line IoU ("Origin") of one sample."""
-    return evaluate_one(sample, params, "wordline_iou")

@@ -91,7 +91,9 @@ def sweep_dict(t: SweepTally) -> dict[str, Any]:
     }
 
 
-def evaluation_dict(ev: Evaluation, evidence: bool = False, lazy: bool = False) -> dict[str, Any]:
+def evaluation_dict(
+    ev: Evaluation[Any], evidence: bool = False, lazy: bool = False
+) -> dict[str, Any]:
     """``{"metric", "params", "global", "per_image", "problems", "excluded", "coverage"}``
     (``coverage``: ``metrics.partial.Coverage.as_dict``); ``lazy``:
     ``per_image`` made entry by entry as it is written (``metrics.io.json_stream``)."""
@@ -122,7 +124,7 @@ def evaluation_dict(ev: Evaluation, evidence: bool = False, lazy: bool = False) 
     }
 
 
-def _not_reported(ev: Evaluation) -> dict[str, Any]:
+def _not_reported(ev: Evaluation[Any]) -> dict[str, Any]:
     """``{"not_reported": {"ap": why}}`` for a metric whose official AP is no score (TedEval's,
     always 0), declared by its ``MetricSpec.confidences``; else nothing."""
     from metrics.registry import METRICS
@@ -133,14 +135,14 @@ def _not_reported(ev: Evaluation) -> dict[str, Any]:
 
 
 def write_json(
-    path: str | os.PathLike[str], evaluations: Sequence[Evaluation], evidence: bool = False
+    path: str | os.PathLike[str], evaluations: Sequence[Evaluation[Any]], evidence: bool = False
 ) -> None:
     """One object for one metric, a list of objects for several."""
     data: Any = [evaluation_dict(e, evidence, lazy=True) for e in evaluations]
     write_document(path, data[0] if len(data) == 1 else data)  # written as it is made
 
 
-def write_csv(path: str | os.PathLike[str], evaluations: Sequence[Evaluation]) -> None:
+def write_csv(path: str | os.PathLike[str], evaluations: Sequence[Evaluation[Any]]) -> None:
     """One row per metric and sample, plus one ``*`` row per metric with the global scores;
     its ``images`` column says on how many of the set's images they are, and ``score`` is
     ``no`` where fewer than half were read (the figures are then not the set's score)."""

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from metrics import evaluate
+from metrics import evaluate, evaluate_all
 from metrics.cli.main import main
 from metrics.demo import demo_paths
 from metrics.registry import METRICS
@@ -87,8 +87,14 @@ def test_python_api_matches_cli() -> None:
     ev = evaluate(demo.gt, demo.det_a, metric="tiou", tolerance=0.0)
     assert ev.metric == "tiou" and ev.params.tolerance == 0.0
     assert 0.0 < ev.hmean < 1.0
-    evs = evaluate(demo.gt, demo.det_a, metric="all")
+    evs = evaluate_all(demo.gt, demo.det_a)
     assert isinstance(evs, list) and len(evs) >= 3
+
+
+def test_evaluate_returns_one_evaluation_and_sends_all_to_evaluate_all() -> None:
+    demo = demo_paths()
+    with pytest.raises(ValueError, match="evaluate_all"):
+        evaluate(demo.gt, demo.det_a, metric="all")
 
 
 @pytest.mark.parametrize(

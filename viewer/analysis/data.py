@@ -40,9 +40,9 @@ class AnalysisData:
 
 def compute(
     ds: Dataset,
-    ev: Evaluation,
+    ev: Evaluation[Any],
     params: Any,
-    other: Evaluation | None = None,
+    other: Evaluation[Any] | None = None,
     names: tuple[str, str] = ("A", "B"),
     resamples: int = 10_000,
 ) -> AnalysisData:

@@ -32,7 +32,7 @@ PLOT_SIZE = (900, 480)
 class Job:
     metric: str
     params: Any
-    evals: list[Evaluation]
+    evals: list[Evaluation[Any]]
 
 
 def _plots(data: AnalysisData, folder: Path, stem: str) -> list[tuple[str, str]]:

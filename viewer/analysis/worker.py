@@ -48,7 +48,7 @@ class AnalysisWorker(QObject):
             names,
         )
 
-    def _evaluate(self, ds: Dataset, metric: str) -> Evaluation:
+    def _evaluate(self, ds: Dataset, metric: str) -> Evaluation[Any]:
         spec = METRICS[metric]
         return run(ds, [spec], {metric: self.overrides.get(metric, {})}, policy="skip_sample")[0]
 

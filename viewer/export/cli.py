@@ -87,7 +87,7 @@ def _check_out(out: Path, inputs: list[str], allowed: bool) -> None:
             )
 
 
-def _choose(ds: Dataset, ev: Evaluation, args: argparse.Namespace) -> list[Sample]:
+def _choose(ds: Dataset, ev: Evaluation[Any], args: argparse.Namespace) -> list[Sample]:
     if args.samples:
         ids = [s.strip() for s in args.samples.split(",") if s.strip()]
         unknown = [s for s in ids if s not in {x.id for x in ds}]

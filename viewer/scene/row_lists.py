@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping, Sequence
 from operator import attrgetter
+from typing import Any
 
 from metrics.model import Dataset
 from metrics.results import Evaluation, SampleResult
@@ -66,7 +67,7 @@ def prepare(ds: Dataset) -> None:
 Made = Mapping[str, tuple[SampleResult, SampleRow]]
 
 
-def ordered_rows(ds: Dataset, ev: Evaluation, made: Made) -> list[SampleRow]:
+def ordered_rows(ds: Dataset, ev: Evaluation[Any], made: Made) -> list[SampleRow]:
     """The rows of an evaluation in dataset order: a sample's row where it has a result,
     its blank row where it has none (not evaluated by this metric)."""
     blank, _ = blank_rows(ds)

@@ -132,7 +132,7 @@ def _plan_lines(s: Session) -> list[str]:
     return out
 
 
-def _both_label(a: Evaluation, b: Evaluation, both: list[str]) -> str:
+def _both_label(a: Evaluation[Any], b: Evaluation[Any], both: list[str]) -> str:
     """ "B − A", and on which images when either side skipped some."""
     if not (a.excluded or b.excluded or len(both) < max(len(a.results), len(b.results))):
         return "B − A"

@@ -13,9 +13,6 @@ from metrics.cleval.geometry import interiors_apart
 from metrics.cleval.metric import (
     evaluate_batch,
     evaluate_sample,
-    evaluate_sample_e2e,
-    evaluate_sample_legacy,
-    evaluate_sample_legacy_e2e,
 )
 from metrics.model import Dataset, Sample
 from metrics.quads import is_convex_quad
@@ -26,7 +23,7 @@ from tests.support import CLEVAL_V011 as V011
 from tests.support import WORD_D60 as D60
 from tests.support import WORD_G0 as G0
 from tests.support import cleval_counters as counters
-from tests.support import convex_quad_arrays, dets, geos_overlap_area, gts, quad, sample
+from tests.support import convex_quad_arrays, dets, geos_overlap_area, gts, quad, run_one, sample
 from tests.support import scores as rph
 
 
@@ -50,9 +47,9 @@ def test_scores_are_between_zero_and_one(
     s = sample(gl, dl)
     for r in (
         evaluate_sample(s, V011),
-        evaluate_sample_legacy(s, LEGACY),
-        evaluate_sample_e2e(s, V011),
-        evaluate_sample_legacy_e2e(s, LEGACY),
+        run_one("cleval_legacy_det", s, LEGACY),
+        run_one("cleval_e2e", s, V011),
+        run_one("cleval_legacy_e2e", s, LEGACY),
     ):
         assert 0.0 <= r.recall <= 1.0 and 0.0 <= r.precision <= 1.0
         assert len(r.gt) == len(gl) and len(r.det) == len(dl)
@@ -68,7 +65,7 @@ def test_split_into_k_equal_pieces_costs_k_minus_one(length: int, data: st.DataO
     text = "X" * length
     pieces = [_box(m * width // k, 0, width // k, 20) for m in range(k)]
     s = sample(gts((_box(0, 0, width, 20), text)), dets(*pieces))
-    for r in (evaluate_sample(s, V011), evaluate_sample_legacy(s, LEGACY)):
+    for r in (evaluate_sample(s, V011), run_one("cleval_legacy_det", s, LEGACY)):
         assert r.tally["gran_r"] == k - 1
         assert r.gt[0].values["gran_r"] == k - 1
         assert counters(r)["split"] == 1

@@ -10,9 +10,6 @@ import pytest
 from metrics.cleval.metric import (
     ClevalLegacyParams,
     evaluate_sample,
-    evaluate_sample_e2e,
-    evaluate_sample_legacy,
-    evaluate_sample_legacy_e2e,
     global_extras,
 )
 from metrics.model import BoxType, Instance
@@ -21,7 +18,7 @@ from tests.support import CLEVAL_LEGACY as LEGACY
 from tests.support import CLEVAL_V011 as V011
 from tests.support import WORD_G0 as G0
 from tests.support import approx_tuple as approx
-from tests.support import dets, gts, quad, sample
+from tests.support import dets, gts, quad, run_one, sample
 
 
 def test_q7_float32_area_precision() -> None:
@@ -30,7 +27,7 @@ def test_q7_float32_area_precision() -> None:
         gts(("0,0,299999999,0,299999999,1,0,1", "A")), dets("0,0,1000000000,0,1000000000,1,0,1")
     )
     assert evaluate_sample(s, V011).recall == 1.0
-    assert evaluate_sample_legacy(s, ClevalLegacyParams(area_precision=0.3)).recall == 0.0
+    assert run_one("cleval_legacy_det", s, ClevalLegacyParams(area_precision=0.3)).recall == 0.0
 
 
 def test_q8_set_iteration_order_in_e2e() -> None:
@@ -41,8 +38,8 @@ def test_q8_set_iteration_order_in_e2e() -> None:
     ]
     items = [*far[:5], ("0,0,40,0,40,20,0,20", "AB"), *far[5:], ("60,0,100,0,100,20,60,20", "AB")]
     s = sample(gts(*items), [quad("0,0,100,0,100,20,0,20", "AB", 1)])
-    new = evaluate_sample_e2e(s, V011)
-    old = evaluate_sample_legacy_e2e(s, LEGACY)
+    new = run_one("cleval_e2e", s, V011)
+    old = run_one("cleval_legacy_e2e", s, LEGACY)
     assert [x.gt for x in new.evidence.e2e] == [9, 5]
     assert [x.gt for x in old.evidence.e2e] == [5, 9]
     assert [x.lcs_len for x in new.evidence.e2e] == [2, 0]
@@ -110,7 +107,7 @@ def test_split_three_ways_e2e_drops_extra_det() -> None:
     """Three dets share the only PCC of a 1-char GT: only two are ordered (spec 5.6 a)."""
     box = "0,0,20,0,20,20,0,20"
     s = sample(gts((box, "A")), [quad(box, "A", 1), quad(box, "A", 2), quad(box, "A", 3)])
-    e = evaluate_sample_e2e(s, V011)
+    e = run_one("cleval_e2e", s, V011)
     assert e.evidence.e2e[0].dets == (0, 1)
     assert e.evidence.e2e[0].text == "AA"
     assert e.evidence.consumed == {0: "A", 1: "", 2: ""}
@@ -120,8 +117,8 @@ def test_split_three_ways_e2e_drops_extra_det() -> None:
 def test_rs_paper_denominator() -> None:
     """RS paper: max(PCCs in the det, len(text)); official: len(text)."""
     s = sample(gts(G0), [quad("0,0,100,0,100,20,0,20", "ABC", 1)])
-    official = evaluate_sample_legacy_e2e(s, LEGACY)
-    paper = evaluate_sample_legacy_e2e(s, ClevalLegacyParams(rs="paper"))
+    official = run_one("cleval_legacy_e2e", s, LEGACY)
+    paper = run_one("cleval_legacy_e2e", s, ClevalLegacyParams(rs="paper"))
     assert official.extra["recognition_score"] == 1.0
     assert paper.extra["recognition_score"] == pytest.approx(3 / 5)
     assert global_extras([paper])["recognition_score"] == pytest.approx(3 / 5)

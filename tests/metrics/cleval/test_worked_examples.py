@@ -12,9 +12,6 @@ from metrics.cleval.metric import (
     ClevalLegacyParams,
     ClevalParams,
     evaluate_sample,
-    evaluate_sample_e2e,
-    evaluate_sample_legacy,
-    evaluate_sample_legacy_e2e,
 )
 from metrics.results import MatchKind, Verdict
 from tests.support import CLEVAL_LEGACY as LEGACY
@@ -23,14 +20,14 @@ from tests.support import WORD_D60 as D60
 from tests.support import WORD_G0 as G0
 from tests.support import approx_tuple as approx
 from tests.support import cleval_counters as counters
-from tests.support import dets, gts, quad, sample
+from tests.support import dets, gts, quad, run_one, sample
 from tests.support import pcc_hits as hits
 from tests.support import scores as rph
 
 
 def test_e1_one_to_one_partial_cover() -> None:
     s = sample(gts(G0), dets(D60))
-    for r in (evaluate_sample(s, V011), evaluate_sample_legacy(s, LEGACY)):
+    for r in (evaluate_sample(s, V011), run_one("cleval_legacy_det", s, LEGACY)):
         assert rph(r) == approx(0.6, 1.0, 0.75)
         assert isinstance(r.evidence, ClevalEvidence) and r.evidence.e2e is None
         np.testing.assert_array_equal(
@@ -89,7 +86,7 @@ def test_e3_split_half_open_and_e2e_order() -> None:
         1.0,
         1.0,
     )
-    e = evaluate_sample_e2e(s, V011)
+    e = run_one("cleval_e2e", s, V011)
     assert isinstance(e.evidence, ClevalEvidence) and e.evidence.e2e is not None
     assert (e.recall, e.precision) == approx(0.8, 1.0)
     assert e.evidence.e2e == (RecognitionStep(0, (0, 1), "ABCDE", "ABCDE", 5),)
@@ -112,7 +109,7 @@ def test_e4_overlapped_pcc_counts_twice_in_chars_det() -> None:
     d0, d1 = r.det
     assert (d0.values["credited"], d0.values["total"], d0.verdict) == (3, 3, Verdict.MATCHED)
     assert (d1.values["credited"], d1.values["total"], d1.verdict) == (2, 3, Verdict.PARTIAL)
-    e = evaluate_sample_e2e(s, V011)
+    e = run_one("cleval_e2e", s, V011)
     assert (e.recall, e.precision) == approx(0.8, 5 / 6)
     step = e.evidence.e2e[0]
     assert (step.text, step.lcs, step.lcs_len) == ("ABCCDE", "ABCDE", 5)
@@ -135,7 +132,7 @@ def test_e5_merge() -> None:
     assert counters(r)["merge"] == 1
     assert (r.det[0].values["merge"], r.det[0].values["gran_p"]) == (1.0, 1.0)
     assert r.det[0].partners == (0, 1)
-    e = evaluate_sample_e2e(s, V011)
+    e = run_one("cleval_e2e", s, V011)
     assert (e.recall, e.precision) == approx(1.0, 0.875)
     assert [(x.gt, x.lcs) for x in e.evidence.e2e] == [(0, "ABCDE"), (1, "FGH")]
     assert e.evidence.remaining == {0: ""}
@@ -148,7 +145,7 @@ def test_e6_false_positive_character_estimate() -> None:
     assert r.det[1].verdict is Verdict.FALSE_POSITIVE
     assert r.det[1].values["fp_chars"] == 1
     assert counters(r)["fp_boxes"] == 1 and counters(r)["fp_chars"] == 1
-    legacy = evaluate_sample_legacy(s, LEGACY)
+    legacy = run_one("cleval_legacy_det", s, LEGACY)
     assert rph(legacy) == pytest.approx((0.6, 0.375, 0.6 * 0.75 / 0.975), abs=1e-12)
     assert legacy.det[1].values["fp_chars"] == 5
     paper = evaluate_sample(s, ClevalParams(fp_chars="paper"))
@@ -160,7 +157,7 @@ def test_e6_false_positive_character_estimate() -> None:
 def test_e7_area_precision_threshold_differs_by_version() -> None:
     s = sample(gts(G0), dets("0,0,100,0,100,50,0,50"))
     assert (evaluate_sample(s, V011).recall, evaluate_sample(s, V011).precision) == approx(1, 1)
-    legacy = evaluate_sample_legacy(s, LEGACY)
+    legacy = run_one("cleval_legacy_det", s, LEGACY)
     assert (legacy.recall, legacy.precision) == approx(0.0, 0.0)
     assert legacy.det[0].values["fp_chars"] == 2
     assert legacy.det[0].near_miss is not None
@@ -176,7 +173,7 @@ def test_e8_dont_care_gt_absorbs_detection() -> None:
     # 0.1.1 tests a single dc GT first, legacy the sum over PCC-sharing dc GTs first
     for r, rule in (
         (evaluate_sample(s, V011), "single"),
-        (evaluate_sample_legacy(s, LEGACY), "sum"),
+        (run_one("cleval_legacy_det", s, LEGACY), "sum"),
     ):
         assert (r.recall, r.precision) == approx(1.0, 1.0)
         np.testing.assert_array_equal(r.evidence.pcc.points[1][:, 0], [210, 230, 250, 270, 290])
@@ -188,20 +185,20 @@ def test_e8_dont_care_gt_absorbs_detection() -> None:
 
 def test_e9_case_sensitivity() -> None:
     s = sample(gts(G0), [quad("0,0,100,0,100,20,0,20", "abcde", 1)])
-    e = evaluate_sample_e2e(s, V011)
+    e = run_one("cleval_e2e", s, V011)
     assert (e.recall, e.precision) == approx(0.0, 0.0)
     assert (e.extra["det_recall"], e.extra["det_precision"]) == approx(1.0, 1.0)
     assert e.evidence.e2e[0].lcs_len == 0
-    insensitive = evaluate_sample_e2e(s, ClevalParams(case_sensitive=False))
+    insensitive = run_one("cleval_e2e", s, ClevalParams(case_sensitive=False))
     assert (insensitive.recall, insensitive.precision) == approx(1.0, 1.0)
     assert insensitive.evidence.consumed == {0: "ABCDE"}
-    legacy = evaluate_sample_legacy_e2e(s, ClevalLegacyParams(case_sensitive=False))
+    legacy = run_one("cleval_legacy_e2e", s, ClevalLegacyParams(case_sensitive=False))
     assert (legacy.recall, legacy.precision, legacy.extra["recognition_score"]) == approx(1, 1, 1)
 
 
 def test_e10_vertical_gt() -> None:
     s = sample(gts(("0,0,20,0,20,100,0,100", "ABCDE")), dets("0,0,20,0,20,60,0,60"))
-    for r in (evaluate_sample(s, V011), evaluate_sample_legacy(s, LEGACY)):
+    for r in (evaluate_sample(s, V011), run_one("cleval_legacy_det", s, LEGACY)):
         assert (r.recall, r.precision) == approx(0.6, 1.0)
         assert r.evidence.pcc.vertical == (True,)
         np.testing.assert_array_equal(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from metrics.icdar import curved
-from tests.support import dets, gts, sample
+from tests.support import dets, gts, run_one, sample
 
 
 def test_curved_float_coordinates_and_greedy() -> None:  # 3.10 E5
@@ -16,8 +16,8 @@ def test_curved_float_coordinates_and_greedy() -> None:  # 3.10 E5
     )
     p = curved.CurvedParams()
     assert curved.validate(s, p) == []
-    o = curved.evaluate_sample_iou(s, p)
-    si = curved.evaluate_sample_siou(s, p)
+    o = run_one("curved_iou", s, p)
+    si = run_one("curved_siou", s, p)
     r = curved.evaluate_sample(s, p)
     assert (o.recall, o.precision) == (1.0, 0.5)
     assert (si.recall, si.precision) == pytest.approx((0.605, 0.3025))

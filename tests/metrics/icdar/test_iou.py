@@ -7,7 +7,7 @@ import pytest
 
 from metrics.icdar import iou, tiou
 from metrics.results import Verdict, aggregate
-from tests.support import dets, gts, quad, sample
+from tests.support import dets, gts, quad, run_one, sample
 
 G0 = ("0,0,100,0,100,20,0,20", "ABCDE")
 
@@ -28,7 +28,7 @@ def test_sixty_percent_cover_matches() -> None:  # 1.6 E1, 3.10 E1
     r = ic15(s)
     assert (r.recall, r.precision, r.hmean) == (1.0, 1.0, 1.0)
     assert r.matches[0].values["iou"] == pytest.approx(0.6)
-    siou = tiou.evaluate_sample_siou(s, tiou.TiouParams())
+    siou = run_one("siou", s, tiou.TiouParams())
     assert (siou.recall, siou.precision) == pytest.approx((0.6, 0.6))
     rt = t(s)
     assert (rt.recall, rt.precision, rt.hmean) == pytest.approx((0.36, 0.6, 0.45))

@@ -23,8 +23,7 @@ T0 = "0,0,200,0,200,20,0,20"
 
 def wl(s, metric="tiou", **kw):
     p = wordline.WordlineParams(**kw)
-    f = wordline.evaluate_sample if metric == "tiou" else wordline.evaluate_sample_iou
-    return f(s, p)
+    return wordline.evaluate_one(s, p, "wordline_tiou" if metric == "tiou" else "wordline_iou")
 
 
 def test_text_line_detection_credits_its_words() -> None:  # 3.10 E6
