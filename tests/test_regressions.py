@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 
 from metrics.cli import main
-from metrics.demo import demo_paths
+from metrics.core.tally import ClevalTally, CreditTally
 from metrics.io.atomic import atomic_write
-from metrics.tally import ClevalTally, CreditTally
+from metrics.io.demo import demo_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -185,7 +185,7 @@ def _loader(value: str) -> Callable[[], Any]:
 def input_error(exc: Exception) -> int:
     """Exit code 2 for bad input (``InputError``), its problems on stderr one per line;
     anything else is re-raised (imported here so that no command loads the model early)."""
-    from metrics.model import InputError  # loaded already when one was raised
+    from metrics.core.model import InputError  # loaded already when one was raised
 
     if not isinstance(exc, InputError):
         raise exc

@@ -1,4 +1,4 @@
-"""``metrics.arrays``: the ``np.unique`` stand-ins and ``stacked`` give numpy's answers."""
+"""``metrics.core.arrays``: the ``np.unique`` stand-ins and ``stacked`` give numpy's answers."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from metrics.arrays import first_of_each, stacked, unique_values
+from metrics.core.arrays import first_of_each, stacked, unique_values
 
 INTS = hnp.arrays(np.intp, st.integers(0, 60), elements=st.integers(-5, 20))
 

@@ -1,4 +1,4 @@
-"""The geometry cache is per run (``metrics/cache.py``): two runs in two threads at once
+"""The geometry cache is per run (``metrics/shapes/cache.py``): two runs in two threads at once
 (as the viewer evaluates two sides) each get the results of a serial run, and nothing of
 a run is left active after it."""
 
@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import threading
 
-import metrics.cache as cache
-from metrics.demo import demo_paths
+import metrics.shapes.cache as cache
+from metrics.core.model import Dataset
+from metrics.core.results import Evaluation
+from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.io.writers import evaluation_dict
-from metrics.model import Dataset
 from metrics.registry import METRICS
-from metrics.results import Evaluation
-from metrics.runner import run
+from metrics.run.runner import run
 
 SPECS = ["ic15_iou", "tiou", "tedeval", "cleval_det", "cleval_legacy_det"]
 

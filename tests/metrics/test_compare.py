@@ -1,4 +1,4 @@
-"""``detlens compare`` and metrics.compare: per-image differences of two evaluations."""
+"""``detlens compare`` and metrics.analysis.compare: per-image differences of two evaluations."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from metrics import evaluate
+from metrics.analysis.compare import compare
 from metrics.cli.main import main
-from metrics.compare import compare
-from metrics.demo import demo_paths
+from metrics.io.demo import demo_paths
 
 
 def test_compare_two_detectors_finds_what_each_one_found() -> None:

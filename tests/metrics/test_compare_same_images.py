@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.analysis.bootstrap import paired
+from metrics.analysis.compare import compare
 from metrics.cli.main import main
-from metrics.compare import compare
-from metrics.model import Problem, Severity
-from metrics.results import CreditTally, Evaluation, SampleResult, aggregate
+from metrics.core.model import Problem, Severity
+from metrics.core.results import CreditTally, Evaluation, SampleResult, aggregate
 from tests.support import partial_set
 
 

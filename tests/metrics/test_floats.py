@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from metrics.cli.main import main
-from metrics.floats import check_mode, float_note, settle
-from metrics.model import BoxType, Instance, Sample
+from metrics.core.floats import check_mode, float_note, settle
+from metrics.core.model import BoxType, Instance, Sample
 
 # Three 10 x 10 GT squares; each detection is its GT shifted right by dx. Under ICDAR15's
 # IoU > 0.5: dx 3.6 as given: 64/136 = 0.47 (miss), truncated to 3: 70/130 (match),

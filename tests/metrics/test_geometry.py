@@ -1,6 +1,6 @@
-"""Geometry (``metrics.geometry``, ``metrics.quads``): signed shoelace areas, polygons with
-their validity flags, candidate pairs, the numpy quad clipper against shapely, and results of
-a sample that do not depend on which other samples share its block."""
+"""Geometry (``metrics.shapes.geometry``, ``metrics.shapes.quads``): signed shoelace areas,
+polygons with their validity flags, candidate pairs, the numpy quad clipper against shapely,
+and results of a sample that do not depend on which other samples share its block."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import pytest
 import shapely
 from hypothesis import given, settings
 
-from metrics.demo import demo_paths
-from metrics.geometry import candidate_pairs, flat_geometry, polygons, signed_areas
+from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.io.writers import sample_dict
-from metrics.quads import convex_quad_inter, is_convex_quad, quad_intersection_areas
 from metrics.registry import METRICS, make_params
+from metrics.shapes.geometry import candidate_pairs, flat_geometry, polygons, signed_areas
+from metrics.shapes.quads import convex_quad_inter, is_convex_quad, quad_intersection_areas
 from tests.support import convex_quad_arrays, geos_overlap_area
 
 SQUARE = [[0, 0], [10, 0], [10, 5], [0, 5]]

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.demo import demo_paths
+from metrics.io.demo import demo_paths
 from metrics.io.json_stream import Entries, write_document
 from metrics.io.reader import load_dataset
 from metrics.io.writers import evaluation_dict, write_json
 from metrics.registry import applicable
-from metrics.runner import plan_all, run
+from metrics.run.runner import plan_all, run
 
 
 def _whole(data: Any) -> bytes:

@@ -1,4 +1,4 @@
-"""Shared one-to-one matching (``metrics.matching``): the greedy rule and a maximum
+"""Shared one-to-one matching (``metrics.shapes.matching``): the greedy rule and a maximum
 bipartite matching, checked against brute force on small candidate matrices."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from metrics.matching import greedy_cells, greedy_match, maximum_matching
+from metrics.shapes.matching import greedy_cells, greedy_match, maximum_matching
 
 
 def brute_force_size(cand: np.ndarray) -> int:

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from metrics.cli.main import main
-from metrics.model import Problem, Severity
-from metrics.partial import Coverage
+from metrics.core.model import Problem, Severity
+from metrics.core.partial import Coverage
 from tests.support import partial_set
 
 

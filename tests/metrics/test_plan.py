@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from metrics.model import Dataset
+from metrics.core.model import Dataset
 from metrics.registry import applicable
-from metrics.runner import plan_all, run
+from metrics.run.runner import plan_all, run
 from metrics.spec import polygon_data
 from tests.support import dets, gts, sample
 

@@ -1,4 +1,4 @@
-"""Worker processes (``metrics.pool``): the caller evaluates slices too, results come back
+"""Worker processes (``metrics.run.pool``): the caller evaluates slices too, results come back
 in slice order, automatic garbage collection is paused for a run and restored."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from functools import partial
 
 import pytest
 
-from metrics import pool
+from metrics.run import pool
 
 
 def _who(pause: float, items: Sequence[int]) -> tuple[int, list[int]]:

@@ -1,4 +1,4 @@
-"""The result model (``metrics.results``): results pickle (they cross ``--workers``
+"""The result model (``metrics.core.results``): results pickle (they cross ``--workers``
 process boundaries) with their evidence, and tallies add up: the per-sample tallies of any
 subset give ``Evaluation.subset`` scores, for the credit family and for CLEval."""
 
@@ -14,13 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.demo import demo_paths
-from metrics.io.reader import load_dataset
-from metrics.io.writers import evaluation_dict
-from metrics.registry import METRICS
-from metrics.results import aggregate, hmean
-from metrics.runner import run
-from metrics.tally import (
+from metrics.core.results import aggregate, hmean
+from metrics.core.tally import (
     ClevalLegacyTally,
     ClevalTally,
     CreditTally,
@@ -30,6 +25,11 @@ from metrics.tally import (
     Tally,
     add_up,
 )
+from metrics.io.demo import demo_paths
+from metrics.io.reader import load_dataset
+from metrics.io.writers import evaluation_dict
+from metrics.registry import METRICS
+from metrics.run.runner import run
 
 
 def _demo(*metrics: str):

@@ -1,5 +1,5 @@
-"""``metrics.ringstack`` gives, ring by ring, exactly what the per-ring functions of
-``metrics.geometry`` give: the converted vertices, polygons, shoelace areas, quad stacks."""
+"""``metrics.shapes.ringstack`` gives, ring by ring, exactly what the per-ring functions of
+``metrics.shapes.geometry`` give: the converted vertices, polygons, shoelace areas, quad stacks."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics import geometry
-from metrics.ringstack import ring_stack, stack_polygons, stack_quads, stack_signed_areas
+from metrics.shapes import geometry
+from metrics.shapes.ringstack import ring_stack, stack_polygons, stack_quads, stack_signed_areas
 
 coords = st.floats(-500, 500, allow_nan=False, width=64)
 ring = st.integers(0, 7).flatmap(

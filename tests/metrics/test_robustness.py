@@ -16,14 +16,14 @@ import pytest
 import shapely
 from shapely.errors import GEOSException
 
-import metrics.runner as runner
-from metrics import robust
+import metrics.run.runner as runner
 from metrics.cli.main import main
-from metrics.guard import FAILURE
-from metrics.io.lines import DetSchema, parse_det_line, parse_gt_line
-from metrics.model import Dataset, InputError, Sample
+from metrics.core.model import Dataset, InputError, Sample
+from metrics.core.results import SampleResult
+from metrics.io.icdar.lines import DetSchema, parse_det_line, parse_gt_line
 from metrics.registry import METRICS
-from metrics.results import SampleResult
+from metrics.run.guard import FAILURE
+from metrics.shapes import robust
 from metrics.spec import MetricSpec
 
 CASES = {

@@ -1,4 +1,4 @@
-"""The one loop over samples (``metrics.runner.run``): worker processes change nothing in
+"""The one loop over samples (``metrics.run.runner.run``): worker processes change nothing in
 the written JSON (evidence included), cancellation, progress reports, and the strict and
 skip_sample input policies (spec 6.1)."""
 
@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from metrics.demo import demo_paths
+from metrics.core.model import Dataset, InputError
+from metrics.core.results import Evaluation
+from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.io.writers import write_json
-from metrics.model import Dataset, InputError
 from metrics.registry import METRICS, applicable
-from metrics.results import Evaluation
-from metrics.runner import Cancelled, plan_all, run
+from metrics.run.runner import Cancelled, plan_all, run
 from tests.support import shared_or_skip, write_zip
 
 
@@ -52,7 +52,7 @@ def test_forked_and_pickling_workers_give_the_same_json(
 ) -> None:
     """Workers that inherit the samples (fork) and workers sent them pickled (spawn
     platforms, threaded callers) write what one process writes."""
-    import metrics.pool as pool
+    import metrics.run.pool as pool
 
     if not fork:
         monkeypatch.setattr(pool, "fork_context", lambda: None)

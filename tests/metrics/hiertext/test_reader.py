@@ -3,8 +3,6 @@ every official loader rule as a problem located by file and JSON path, never a t
 
 from __future__ import annotations
 
-from metrics.hiertext.params import HierTextParams
-
 import json
 from pathlib import Path
 
@@ -13,8 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from metrics.cli.main import main
+from metrics.core.model import InputError, Severity
+from metrics.hiertext.params import HierTextParams
 from metrics.io.reader import load_dataset
-from metrics.model import InputError, Severity
 from metrics.registry import resolve
 from tests.support import ht_files, ht_image, ht_line, ht_paragraph, ht_word, ht_words_image
 
@@ -110,7 +109,9 @@ def test_level_rules_are_problems_of_their_level_only(tmp_path: Path) -> None:
     assert [p.message for p in line] == [
         "annotations[0].paragraphs[0].lines[1]: predicted line has no words"
     ]
-    assert resolve("hiertext_paragraph").validate(ds.samples, HierTextParams(allow_float=False)) == []
+    assert (
+        resolve("hiertext_paragraph").validate(ds.samples, HierTextParams(allow_float=False)) == []
+    )
     assert resolve("hiertext_word").validate(ds.samples, HierTextParams(allow_float=False)) == []
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from metrics.cli.main import main
-from metrics.io.detect import detect
-from metrics.model import InputError
+from metrics.core.model import InputError
+from metrics.io.formats.detect import detect
 from tests.metrics.io.formats_support import load, write, zipped
 
 QUAD = "10,10,50,10,50,30,10,30"

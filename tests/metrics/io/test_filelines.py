@@ -1,4 +1,4 @@
-"""A whole file at once (``metrics.io.filelines``) reads every line as the line parser does.
+"""A whole file at once (``metrics.io.icdar.filelines``) reads every line as the line parser does.
 
 The file reader converts all coordinates in one array and falls back to the line parser for
 files with unusual coordinates; either way each line must give the same instance (points,
@@ -12,11 +12,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from metrics.core.model import BoxType, Instance
 from metrics.io.archive import Line
-from metrics.io.det_schema import box_hint
-from metrics.io.filelines import parse_det_file, parse_gt_file, plain_quads
-from metrics.io.lines import DetSchema, LineError, parse_det_line, parse_gt_line
-from metrics.model import BoxType, Instance
+from metrics.io.icdar.det_schema import box_hint
+from metrics.io.icdar.filelines import parse_det_file, parse_gt_file, plain_quads
+from metrics.io.icdar.lines import DetSchema, LineError, parse_det_line, parse_gt_line
 
 INT = st.integers(-50, 2000).map(str)
 NUMBER = st.one_of(
@@ -197,7 +197,7 @@ def test_the_plain_path_takes_ordinary_files_and_leaves_the_rest() -> None:
 def test_scanning_skips_a_pattern_only_when_its_first_line_rules_it_out(data: bytes) -> None:
     """``scan_plain`` tries the whole-file QUAD / LTRB scan only when the first line fits:
     the same scan as trying every pattern over the whole text."""
-    from metrics.io import filelines
+    from metrics.io.icdar import filelines
 
     fast = filelines.scan_plain(data)
     real = filelines._first_fits
@@ -223,7 +223,7 @@ def test_scanned_fields_parse_as_each_integer_alone(fields: list[tuple[str, str,
     """``scanned_floats`` (one numpy parse of the joined text, for the fields a scan regex
     took) gives ``int_floats``'s floats, signs of zero included, and None where it does (a
     number beyond ``COORD_LIMIT``, or too long for 64 bits)."""
-    from metrics.io.plainpoly import int_floats, scanned_floats
+    from metrics.io.icdar.plainpoly import int_floats, scanned_floats
 
     flat = [a + v + b for a, v, b in fields]
     got, want = scanned_floats(",".join(flat), len(flat)), int_floats(flat)

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from metrics.core.model import BoxType, InputError
 from metrics.io.reader import load_dataset
-from metrics.model import BoxType, InputError
 from tests.metrics.io.formats_support import errors, load, only_error, write
 
 SQ = [[10, 10], [50, 10], [50, 30], [10, 30]]

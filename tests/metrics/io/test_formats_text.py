@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from metrics.model import BoxType, InputError
+from metrics.core.model import BoxType, InputError
 from metrics.registry import resolve
-from metrics.runner import run
+from metrics.run.runner import run
 from tests.metrics.io.formats_support import errors, load, only_error, write
 
 MLT_GT = (

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from metrics.io.detect import detect
-from metrics.io.icdar_plan import LoadOptions, find_schema, plan_icdar
+from metrics.io.formats.detect import detect
+from metrics.io.icdar.plan import LoadOptions, find_schema, plan_icdar
 from metrics.io.reader import load_dataset, read_planned
 from tests.support import write_dir
 

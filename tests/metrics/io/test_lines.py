@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from metrics.io.lines import DetSchema, LineError, parse_det_line, parse_gt_line
-from metrics.model import BoxType
+from metrics.core.model import BoxType
+from metrics.io.icdar.lines import DetSchema, LineError, parse_det_line, parse_gt_line
 
 
 def test_quad_with_transcription() -> None:

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from metrics.core.model import BoxType, InputError, Severity
 from metrics.io.archive import MAX_MB_ENV
-from metrics.io.lines import DetSchema, LineError, parse_det_line, parse_gt_line
+from metrics.io.icdar.lines import DetSchema, LineError, parse_det_line, parse_gt_line
 from metrics.io.reader import load_dataset
-from metrics.model import BoxType, InputError, Severity
 
 QUAD = "0,0,100,0,100,20,0,20"
 CONF = DetSchema(confidence=True)

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from metrics import sharded
-from metrics.io.det_schema import SchemaEvidence
-from metrics.io.icdar_plan import LoadOptions
-from metrics.io.lines import DetSchema, LineError, det_fields, gt_fields, parse_gt_line
+from metrics.core.model import BoxType, Dataset, Severity
+from metrics.io.icdar.det_schema import SchemaEvidence
+from metrics.io.icdar.lines import DetSchema, LineError, det_fields, gt_fields, parse_gt_line
+from metrics.io.icdar.plan import LoadOptions
 from metrics.io.reader import load_dataset
-from metrics.model import BoxType, Dataset, Severity
 from metrics.registry import resolve
-from metrics.runner import run
+from metrics.run import sharded
+from metrics.run.runner import run
 from tests.support import write_dir
 
 Q = "0,0,100,0,100,20,0,20"  # a clockwise QUAD

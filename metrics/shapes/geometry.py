@@ -14,12 +14,12 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from metrics import robust
-from metrics.arrays import stacked
+from metrics.core.arrays import stacked
+from metrics.core.model import FloatArray
 from metrics.evidence import EMPTY_REGION, Region
-from metrics.model import FloatArray
-from metrics.quads import is_convex_quad, quad_intersection_areas
-from metrics.ringstack import (
+from metrics.shapes import robust
+from metrics.shapes.quads import is_convex_quad, quad_intersection_areas
+from metrics.shapes.ringstack import (
     repaired,
     ring_stack,
     stack_polygons,
@@ -204,7 +204,7 @@ def pair_intersection_areas(
 ) -> FloatArray:
     """|a_ia[k] ∩ b_ib[k]|: numpy clipping for convex quad pairs, GEOS for the others.
 
-    Each side is given by its rings, or by its quad stack (``metrics.ringstack``)."""
+    Each side is given by its rings, or by its quad stack (``metrics.shapes.ringstack``)."""
     qa, ca = a_rings if isinstance(a_rings, tuple) else _quad_stack(a_rings)
     qb, cb = b_rings if isinstance(b_rings, tuple) else _quad_stack(b_rings)
     fast = ca[ia] & cb[ib]

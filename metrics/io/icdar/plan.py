@@ -1,7 +1,7 @@
 """ICDAR txt sets paired before they are parsed: which GT, detection and text-line file (and
 image) each sample id reads, the pairing problems, and the reading of any run of pairs.
 
-``load_dataset`` reads every pair in one go; ``metrics.sharded`` hands runs of pairs to
+``load_dataset`` reads every pair in one go; ``metrics.run.sharded`` hands runs of pairs to
 worker processes, each reading and evaluating its own, and the viewer lists the sample ids
 before a single box is read. Reading a run gives the instances and problems that reading
 the whole set gives for those samples, in the same order.
@@ -14,15 +14,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from metrics.floats import DEFAULT_FLOATS, FloatMode, settle
+from metrics.core.floats import DEFAULT_FLOATS, FloatMode, settle
+from metrics.core.model import BoxType, InputError, Problem, Sample, Severity
 from metrics.io.archive import IMAGE_SUFFIXES, Line, Member, read_members
-from metrics.io.det_schema import SchemaEvidence
-from metrics.io.detect import Detected
-from metrics.io.filelines import Scan, scan_plain
-from metrics.io.icdar_files import det_schema, located_error, read_det, read_gt
-from metrics.io.lines import DetSchema
+from metrics.io.formats.detect import Detected
+from metrics.io.icdar.det_schema import SchemaEvidence
+from metrics.io.icdar.filelines import Scan, scan_plain
+from metrics.io.icdar.files import det_schema, located_error, read_det, read_gt
+from metrics.io.icdar.lines import DetSchema
 from metrics.io.pairing import IdMatcher, gt_id, natural_key
-from metrics.model import BoxType, InputError, Problem, Sample, Severity
 
 PathLike = str | os.PathLike[str]
 
@@ -39,7 +39,7 @@ class LoadOptions:
         Force whether detection lines carry a confidence / transcription (None = infer from
         the whole detection set).
     floats:
-        What non-integer coordinates become (``metrics.floats``): as given, refused by the
+        What non-integer coordinates become (``metrics.core.floats``): as given, refused by the
         metrics, rounded or truncated.
     """
 

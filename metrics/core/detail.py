@@ -1,6 +1,6 @@
 """Whether a run keeps each result's GT list and match records.
 
-``metrics.sharded`` evaluates for the summary alone when nothing asks for per-sample
+``metrics.run.sharded`` evaluates for the summary alone when nothing asks for per-sample
 results (no ``--json``, ``--csv``, analysis or viewer): it keeps each sample's tally and,
 for ``global_extras``, the result without its per-instance lists. Inside
 ``tallies_only()`` a metric may leave ``SampleResult.gt`` and ``matches`` empty; everything

@@ -6,7 +6,7 @@ checking stay on one core and every per-instance result crosses back pickled, so
 workers gained little. Here the calling process only pairs the files (``plan_icdar``) and
 finds the detection schema (its files shared out too); then every slice of pairs is read
 (``read_pairs``), its geometry checked, validated and evaluated where it lands
-(``metrics.pool``: the caller takes slices from the front, workers from the back). A slice
+(``metrics.run.pool``: the caller takes slices from the front, workers from the back). A slice
 sends back what the command line's summary needs: the facts of its samples (counts, box
 types), its problems, and per metric each sample's tally (and, for a metric with
 ``global_extras``, the sample's result without its per-instance lists, and without its
@@ -33,14 +33,18 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-import metrics.detail as detail
-import metrics.pool as pool
+import metrics.core.detail as detail
+import metrics.run.pool as pool
+from metrics.core.model import Facts, InputError, Problem, Severity, facts_of
+from metrics.core.results import Evaluation, SampleResult, summarize
+from metrics.core.tally import Tally
 from metrics.io.archive import Member
-from metrics.io.det_schema import SchemaEvidence
-from metrics.io.detect import detect
 from metrics.io.formats import ICDAR
 from metrics.io.formats.base import forget_parsed
-from metrics.io.icdar_plan import (
+from metrics.io.formats.detect import detect
+from metrics.io.icdar.det_schema import SchemaEvidence
+from metrics.io.icdar.lines import DetSchema
+from metrics.io.icdar.plan import (
     IcdarPlan,
     LoadOptions,
     Pair,
@@ -49,14 +53,18 @@ from metrics.io.icdar_plan import (
     plan_icdar,
     read_pairs,
 )
-from metrics.io.lines import DetSchema
 from metrics.io.reader import geometry_warnings
-from metrics.model import Facts, InputError, Problem, Severity, facts_of
 from metrics.registry import METRICS, make_params
-from metrics.results import Evaluation, SampleResult, summarize
-from metrics.runner import _BLOCK, Failed, Policy, Progress, apply_failures, evaluate_chunk, refuse
+from metrics.run.runner import (
+    _BLOCK,
+    Failed,
+    Policy,
+    Progress,
+    apply_failures,
+    evaluate_chunk,
+    refuse,
+)
 from metrics.spec import MetricSpec
-from metrics.tally import Tally
 
 PathLike = str | os.PathLike[str]
 S = TypeVar("S")

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from metrics.arrays import stacked
-from metrics.model import BoxType, Instance
+from metrics.core.arrays import stacked
+from metrics.core.model import BoxType, Instance
 
 _NEXT = [1, 2, 3, 0]
 

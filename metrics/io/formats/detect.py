@@ -16,10 +16,10 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from metrics.core.model import InputError, Problem, Severity
 from metrics.io.archive import Member, read_members
 from metrics.io.formats import BY_NAME, FORMATS, Format, Role
 from metrics.io.formats.base import JsonError, head, is_empty, json_or_none, keys_of, load_json
-from metrics.model import InputError, Problem, Severity
 
 SUFFIXES = (".txt", ".json", ".gt", ".xml")
 PROBE = 20

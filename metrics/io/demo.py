@@ -11,7 +11,7 @@ import importlib.resources
 from dataclasses import dataclass
 from pathlib import Path
 
-from metrics.model import InputError, Problem, Severity
+from metrics.core.model import InputError, Problem, Severity
 
 _CHECKOUT = Path(__file__).resolve().parents[1] / "resources" / "demo"
 

@@ -246,7 +246,7 @@ class Facts:
     """What the ``applies`` predicates (``metrics.offers``) and the command line's summary
     ask of a whole set: counts that
     add up over any split of its samples, so worker processes that each read a part of the
-    set (``metrics.sharded``) give the facts of the whole by ``+``."""
+    set (``metrics.run.sharded``) give the facts of the whole by ``+``."""
 
     n_samples: int = 0
     n_gt: int = 0

@@ -1,22 +1,22 @@
 """ICDAR txt files of one side: GT and detection files read into instances, the detection
 schema inferred over the whole set. Plain integer-QUAD files take the one-regex path of
-``metrics.io.filelines``; every other file is read line by line with located errors."""
+``metrics.io.icdar.filelines``; every other file is read line by line with located errors."""
 
 from __future__ import annotations
 
 import re
 
+from metrics.core.model import BoxType, Instance, Problem, Severity
 from metrics.io.archive import Line, Member, split_lines
-from metrics.io.det_schema import SchemaEvidence, box_hint, det_evidence, shape_of
-from metrics.io.filelines import (
+from metrics.io.icdar.det_schema import SchemaEvidence, box_hint, det_evidence, shape_of
+from metrics.io.icdar.filelines import (
     Scan,
     parse_det_file,
     parse_gt_file,
     plain_det_shape,
     plain_quads,
 )
-from metrics.io.lines import DetSchema, LineError
-from metrics.model import BoxType, Instance, Problem, Severity
+from metrics.io.icdar.lines import DetSchema, LineError
 
 _NUMBER_RUN = re.compile(r"\s*-?\d+(?:\s*,\s*-?\d+)+\s*")
 

@@ -2,7 +2,7 @@
 problem, never a traceback (issue 12).
 
 Degenerate geometry is repaired where the official tools are known to answer
-(``metrics.robust``); whatever still raises inside a metric (GEOS, numpy, an arithmetic
+(``metrics.shapes.robust``); whatever still raises inside a metric (GEOS, numpy, an arithmetic
 corner) is caught here. A block of samples that fails is evaluated again sample by sample,
 so only the samples that really fail are lost; each gives an error naming its files, the
 metric and the reason, and the lines of its suspicious boxes (self-intersecting, collapsed
@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 import shapely
 
-import metrics.cache as cache
-from metrics.model import Instance, Problem, Sample, Severity
-from metrics.results import SampleResult
+import metrics.shapes.cache as cache
+from metrics.core.model import Instance, Problem, Sample, Severity
+from metrics.core.results import SampleResult
 from metrics.spec import MetricSpec
 
 log = logging.getLogger(__name__)

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from metrics.model import Severity
-from metrics.results import Evaluation, SampleResult, Summary, Verdict
+from metrics.core.model import Severity
+from metrics.core.results import Evaluation, SampleResult, Summary, Verdict
 
 FOUND = (Verdict.MATCHED, Verdict.PARTIAL)
 

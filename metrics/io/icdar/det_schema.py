@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from metrics.io.lines import _CONF, _FAST_QUAD, DetSchema, _split
+from metrics.io.icdar.lines import _CONF, _FAST_QUAD, DetSchema, _split
 
 
 @dataclass(frozen=True, slots=True)

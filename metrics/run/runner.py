@@ -15,13 +15,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import metrics.cache as cache
-import metrics.guard as guard
-import metrics.pool as pool
-from metrics.model import Dataset, InputError, Problem, Sample, Severity
-from metrics.pool import Cancelled as Cancelled  # re-exported: callers catch it here
+import metrics.run.guard as guard
+import metrics.run.pool as pool
+import metrics.shapes.cache as cache
+from metrics.core.model import Dataset, InputError, Problem, Sample, Severity
+from metrics.core.results import Evaluation, SampleResult, aggregate
 from metrics.registry import METRICS, make_params
-from metrics.results import Evaluation, SampleResult, aggregate
+from metrics.run.pool import Cancelled as Cancelled  # re-exported: callers catch it here
 from metrics.spec import MetricSpec
 
 log = logging.getLogger(__name__)
@@ -212,7 +212,7 @@ def evaluate_chunk(
     excluded: Mapping[str, set[str]],
 ) -> tuple[Rows, Failed]:
     """Results of every metric on every sample of the chunk (rows = samples), and the
-    samples a metric failed on (``metrics.guard``: located errors, never a traceback).
+    samples a metric failed on (``metrics.run.guard``: located errors, never a traceback).
 
     The chunk's metrics share one geometry cache, opened here and dropped after it.
     """
@@ -305,7 +305,7 @@ def _run_parallel(
     cancel: Cancel | None,
 ) -> tuple[Rows, Failed]:
     """Slices of at most ``_BLOCK`` samples (so the geometry stays vectorized) shared
-    between this process and ``workers - 1`` worker processes (``metrics.pool``)."""
+    between this process and ``workers - 1`` worker processes (``metrics.run.pool``)."""
     job = functools.partial(evaluate_chunk, ids=ids, params=params, excluded=excluded)
     bounds = pool.slice_bounds(len(samples), workers, _BLOCK)
     rows: Rows = []

@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from metrics.evidence import Region
-from metrics.model import Problem
-from metrics.tally import (
+from metrics.core.model import Problem
+from metrics.core.tally import (
     ClevalLegacyTally,
     ClevalTally,
     CreditTally,
@@ -28,6 +27,7 @@ from metrics.tally import (
     hmean,
     per_image_rule,
 )
+from metrics.evidence import Region
 
 if TYPE_CHECKING:
     from metrics.evidence import Evidence
@@ -204,7 +204,7 @@ class Evaluation:
     """One metric over one dataset: per-sample results, global summary, problems.
 
     ``images`` is the number of images of the set it was run on (0: not known), so that a
-    summary over fewer (``excluded``) says so (``metrics.partial``)."""
+    summary over fewer (``excluded``) says so (``metrics.core.partial``)."""
 
     metric: str
     params: Any

@@ -1,6 +1,6 @@
 """The rings of a block of instances grouped by vertex count, built once.
 
-``metrics.geometry.flat_geometry`` needs the rings of every instance of a block three times
+``metrics.shapes.geometry.flat_geometry`` needs the rings of every instance of a block three times
 (polygons, shoelace areas, the convex-quad stack of the numpy clipper); stacking thousands of
 small arrays three times, and converting each on its own, cost more than the geometry. Here
 the vertices are converted in one array operation (``mode_rings`` applied to all at once)
@@ -17,8 +17,8 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from metrics.model import FloatArray
-from metrics.quads import is_convex_quad
+from metrics.core.model import FloatArray
+from metrics.shapes.quads import is_convex_quad
 
 GeomArray = npt.NDArray[np.object_]
 IntArray = npt.NDArray[np.intp]
@@ -35,7 +35,7 @@ class RingStack:
 
 
 def convert(flat: FloatArray, mode: str) -> FloatArray:
-    """``metrics.geometry.mode_rings`` of vertices: float32 for ``curved``, as given
+    """``metrics.shapes.geometry.mode_rings`` of vertices: float32 for ``curved``, as given
     otherwise (``--floats`` decides what non-integer coordinates become before)."""
     if mode == "curved":
         return flat.astype(np.float32).astype(np.float64)
@@ -58,7 +58,8 @@ def ring_stack(points: Sequence[FloatArray], mode: str) -> RingStack:
 
 
 def repaired(geoms: GeomArray, repair: str) -> tuple[GeomArray, BoolArray]:
-    """``metrics.geometry.polygons``' repair of the built polygons; and which were invalid."""
+    """``metrics.shapes.geometry.polygons``' repair of the built polygons; and which were
+    invalid."""
     valid = shapely.is_valid(geoms) if len(geoms) else np.zeros(0, dtype=bool)
     if repair == "buffer0":
         if len(geoms):
@@ -71,7 +72,7 @@ def repaired(geoms: GeomArray, repair: str) -> tuple[GeomArray, BoolArray]:
 
 
 def stack_polygons(rs: RingStack, repair: str = "make_valid") -> tuple[GeomArray, BoolArray]:
-    """``metrics.geometry.polygons`` of the stacked rings."""
+    """``metrics.shapes.geometry.polygons`` of the stacked rings."""
     geoms = np.empty(rs.count, dtype=object)
     for n, (idx, rings) in rs.groups.items():
         geoms[idx] = shapely.Polygon() if n < 3 else shapely.polygons(rings)
@@ -79,7 +80,7 @@ def stack_polygons(rs: RingStack, repair: str = "make_valid") -> tuple[GeomArray
 
 
 def stack_signed_areas(rs: RingStack) -> FloatArray:
-    """``metrics.geometry.signed_areas`` of the stacked rings."""
+    """``metrics.shapes.geometry.signed_areas`` of the stacked rings."""
     out = np.zeros(rs.count, dtype=np.float64)
     for n, (idx, pts) in rs.groups.items():
         if n == 0:

@@ -1,7 +1,7 @@
 """Plain polygon files (CTW1500, Total-Text): integer vertices and an optional tail, each
 line as the line parser reads it, every coordinate of the file converted in one array.
 
-``metrics.io.filelines.scan_plain`` finds the rows (the run of integers and the tail) with
+``metrics.io.icdar.filelines.scan_plain`` finds the rows (the run of integers and the tail) with
 one regex over the whole file; here they become instances when every line is one the line
 parser reads without a question: a GT line with its transcription, a detection line with
 nothing or a lone confidence after its vertices. Anything else (a tail that is a number, no
@@ -16,8 +16,8 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from metrics.io.lines import _CONF, _NUM, COORD_LIMIT, DONT_CARE, DetSchema, dequote
-from metrics.model import BoxType, FloatArray, Instance
+from metrics.core.model import BoxType, FloatArray, Instance
+from metrics.io.icdar.lines import _CONF, _NUM, COORD_LIMIT, DONT_CARE, DetSchema, dequote
 
 LTRB_CORNERS = np.array([[0, 1], [2, 1], [2, 3], [0, 3]])  # TL, TR, BR, BL of (x0, y0, x1, y1)
 

@@ -27,8 +27,7 @@ from typing import Any
 import numpy as np
 import shapely
 
-from metrics.geometry import polygons
-from metrics.model import (
+from metrics.core.model import (
     BoxType,
     Dataset,
     FloatArray,
@@ -41,6 +40,7 @@ from metrics.model import (
     Sample,
     Severity,
 )
+from metrics.shapes.geometry import polygons
 
 PathLike = str | os.PathLike[str]
 BOM = b"\xef\xbb\xbf"

@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from metrics.model import Problem, Severity
-from metrics.results import Evaluation
+from metrics.core.model import Problem, Severity
+from metrics.core.results import Evaluation
 
 _SET = re.compile(r"\bset (\w+)=(\S+?)[;,.]?(?:\s|$)")
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from metrics.model import BoxType, FloatArray, Instance, ltrb_points
+from metrics.core.model import BoxType, FloatArray, Instance, ltrb_points
 
 _NUM_FIELD = r"\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*"
 _NUM = re.compile(_NUM_FIELD + r"\Z", re.ASCII)

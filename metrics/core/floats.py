@@ -32,7 +32,7 @@ from typing import Literal
 
 import numpy as np
 
-from metrics.model import Instance, Sample
+from metrics.core.model import Instance, Sample
 
 FloatMode = Literal["as-given", "refuse", "round", "truncate"]
 FLOAT_MODES: tuple[FloatMode, ...] = ("as-given", "refuse", "round", "truncate")

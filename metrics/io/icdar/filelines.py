@@ -1,4 +1,4 @@
-"""A whole file of ICDAR lines at once: the same grammar as ``metrics.io.lines``, one array.
+"""A whole file of ICDAR lines at once: the same grammar as ``metrics.io.icdar.lines``, one array.
 
 ``parse_gt_line`` / ``parse_det_line`` build a small numpy array per line and check it; for a
 file that costs more than reading it. Here each line's fields are found with the same
@@ -18,9 +18,10 @@ from typing import Any
 
 import numpy as np
 
+from metrics.core.model import BoxType, FloatArray, Instance
 from metrics.io.archive import BOM, Line
-from metrics.io.det_schema import SchemaEvidence, box_hint
-from metrics.io.lines import (
+from metrics.io.icdar.det_schema import SchemaEvidence, box_hint
+from metrics.io.icdar.lines import (
     _CONF,
     _NUM,
     COORD_LIMIT,
@@ -33,8 +34,7 @@ from metrics.io.lines import (
     parse_det_line,
     parse_gt_line,
 )
-from metrics.io.plainpoly import LTRB_CORNERS, int_floats, plain_polygons, scanned_floats
-from metrics.model import BoxType, FloatArray, Instance
+from metrics.io.icdar.plainpoly import LTRB_CORNERS, int_floats, plain_polygons, scanned_floats
 
 Parsed = Instance | LineError
 

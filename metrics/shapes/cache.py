@@ -1,6 +1,6 @@
 """The geometry cache of one run: bulk geometry and memoized values shared by its metrics.
 
-``metrics.runner.run`` owns the cache: it opens a scope (``use``) around every block of
+``metrics.run.runner.run`` owns the cache: it opens a scope (``use``) around every block of
 samples it evaluates, so two runs never share one (the viewer evaluates two sides in two
 threads at once) and nothing outlives its run. ``active()`` is the cache of the current
 scope; outside any scope (a metric called directly) it is a fresh, throwaway cache.
@@ -14,7 +14,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TypeVar
 
-from metrics.geometry import FlatGeometry, RingMode, SampleGeometry, bulk_geometry, flat_geometry
+from metrics.shapes.geometry import (
+    FlatGeometry,
+    RingMode,
+    SampleGeometry,
+    bulk_geometry,
+    flat_geometry,
+)
 
 T = TypeVar("T")
 
