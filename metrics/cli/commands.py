@@ -80,9 +80,9 @@ class CommandParser(argparse.ArgumentParser):
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> argparse.Namespace:
         """The parsed command line; the command's modules are loaded by then, so Ctrl-C may
-        interrupt from here on (``metrics.launch.interruptible``)."""
+        interrupt from here on (``metrics.run.interrupts.interruptible``)."""
         parsed = super().parse_args(args, namespace)
-        from metrics.launch import interruptible
+        from metrics.run.interrupts import interruptible
 
         interruptible()
         return parsed
