@@ -41,6 +41,8 @@ from metrics.registry import METRICS
 from metrics.run.guard import FAILURE, suspects
 from metrics.run.runner import run
 
+pytestmark = [pytest.mark.fuzz, pytest.mark.slow]
+
 EXAMPLES = int(os.environ.get("DETLENS_FUZZ_EXAMPLES", "400"))
 SCALES = [1.0, 1.0, 1.0, 1000.0, 1e6, 1e-3, 1e-6, -1.0]
 OFFSETS = [0.0, 0.0, -10.0, 1e6, -1e6]

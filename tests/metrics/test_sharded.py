@@ -168,6 +168,7 @@ SHARED_SETS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("gt", "det", "metrics"), SHARED_SETS)
 def test_shared_data_two_workers(gt: str, det: str, metrics: list[str]) -> None:
     g, d = shared_or_skip("data", *gt.split("/")), shared_or_skip("data", *det.split("/"))
@@ -175,6 +176,7 @@ def test_shared_data_two_workers(gt: str, det: str, metrics: list[str]) -> None:
         _compare(g, d, metrics, policy, 2)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_every_shardable_validation_splits_over_samples() -> None:
     """``MetricSpec.shardable``: validating slices gives, concatenated, what validating
     the whole set gives (checked on every shared set the metric reads)."""

@@ -64,6 +64,7 @@ def test_forked_and_pickling_workers_give_the_same_json(
 
 
 @pytest.mark.conformance
+@pytest.mark.slow
 def test_two_workers_on_ic15_pixellink(tmp_path: Path) -> None:
     ds = load_dataset(
         shared_or_skip("data", "ic15", "gt.zip"),
