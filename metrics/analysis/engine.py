@@ -13,9 +13,8 @@ from typing import Any
 import metrics.shapes.cache as cache
 from metrics.core.model import Sample
 from metrics.core.results import SampleResult
+from metrics.run.runner import BLOCK
 from metrics.spec import MetricSpec
-
-BLOCK = 256
 
 
 def evaluate_samples(

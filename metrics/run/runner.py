@@ -31,7 +31,7 @@ Progress = Callable[[int, int], None]
 Cancel = Callable[[], bool]
 
 
-_BLOCK = 256  # samples whose geometry is computed in one vectorized pass
+BLOCK = 256  # samples whose geometry is computed in one vectorized pass
 
 
 @dataclass(frozen=True)
@@ -289,7 +289,7 @@ def _run_serial(
         rows.extend(done)
         failed.extend(problems)
         start += len(block)
-        size = _BLOCK
+        size = BLOCK
         if progress is not None:
             progress(len(rows), len(samples))
     return rows, failed
@@ -304,10 +304,10 @@ def _run_parallel(
     progress: Progress | None,
     cancel: Cancel | None,
 ) -> tuple[Rows, Failed]:
-    """Slices of at most ``_BLOCK`` samples (so the geometry stays vectorized) shared
+    """Slices of at most ``BLOCK`` samples (so the geometry stays vectorized) shared
     between this process and ``workers - 1`` worker processes (``metrics.run.pool``)."""
     job = functools.partial(evaluate_chunk, ids=ids, params=params, excluded=excluded)
-    bounds = pool.slice_bounds(len(samples), workers, _BLOCK)
+    bounds = pool.slice_bounds(len(samples), workers, BLOCK)
     rows: Rows = []
     failed: Failed = []
     for chunk_rows, problems in pool.run_slices(samples, job, bounds, workers, progress, cancel):

@@ -56,7 +56,7 @@ from metrics.io.icdar.plan import (
 from metrics.io.reader import geometry_warnings
 from metrics.registry import METRICS, make_params
 from metrics.run.runner import (
-    _BLOCK,
+    BLOCK,
     Failed,
     Policy,
     Progress,
@@ -167,7 +167,7 @@ def evaluate(
             results,
             scanned,
         )
-        bounds = _bounds(len(plan.pairs), workers, _BLOCK)
+        bounds = _bounds(len(plan.pairs), workers, BLOCK)
         work = functools.partial(_part, job=job)
         parts = _map(plan.pairs, work, bounds, workers, progress)
     return _assemble(head, parts, specs, params, policy, set(found), results)
@@ -214,7 +214,7 @@ def _schema(plan: IcdarPlan, workers: int) -> tuple[DetSchema, list[Problem], Sc
     if workers == 1 and sum(len(m.data) for m in members) <= _KEEP_SCANS:
         whole = find_schema(members, plan.opts)
         return whole.schema, whole.problems, whole
-    bounds = _bounds(len(members), workers, _BLOCK * 4)
+    bounds = _bounds(len(members), workers, BLOCK * 4)
     shapes = functools.partial(_shape, opts=plan.opts)
     found = _map(members, shapes, bounds, workers)
     evidence = functools.reduce(operator.or_, (f.evidence for f in found), SchemaEvidence())
