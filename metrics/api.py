@@ -6,11 +6,11 @@ import logging
 import os
 from typing import Any
 
+from metrics.core.model import Dataset
+from metrics.core.results import Evaluation
 from metrics.io.reader import load_dataset
-from metrics.model import Dataset
 from metrics.registry import applicable, resolve
-from metrics.results import Evaluation
-from metrics.runner import Policy, plan_all, run
+from metrics.run.runner import Policy, plan_all, run
 
 log = logging.getLogger(__name__)
 

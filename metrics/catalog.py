@@ -28,7 +28,7 @@ from metrics.offers import (
 )
 
 if TYPE_CHECKING:
-    from metrics.model import Dataset, Facts
+    from metrics.core.model import Dataset, Facts
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from metrics.evidence_core import (
+from metrics.core.evidence import (
     EMPTY_REGION,
     FloatArray,
     IntArray,

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from metrics.evidence_core import FloatArray, IntArray, IouEvidence, PairTable
-from metrics.sparse import SparsePairs
+from metrics.core.evidence import FloatArray, IntArray, IouEvidence, PairTable
+from metrics.core.sparse import SparsePairs
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from metrics.catalog import BY_ID, ENTRIES, entry
 from metrics.param_ranges import check_value
 
 if TYPE_CHECKING:
-    from metrics.model import Dataset
+    from metrics.core.model import Dataset
     from metrics.spec import MetricSpec
 
 __all__ = [

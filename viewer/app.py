@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from metrics.cli.format_options import add_side_options, floats_mode, format_choices
-from metrics.demo import demo_paths
-from metrics.model import InputError
+from metrics.core.model import InputError
+from metrics.io.demo import demo_paths
 from metrics.registry import resolve
 from viewer.paths import DatasetPaths
 from viewer.scene.layers import LAYER_KEYS

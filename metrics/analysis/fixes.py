@@ -34,9 +34,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from metrics.analysis.threshold import with_dets
+from metrics.core.model import Instance, Sample
+from metrics.core.results import MatchKind, SampleResult, Verdict
 from metrics.evidence import TedEvalEvidence
-from metrics.model import Instance, Sample
-from metrics.results import MatchKind, SampleResult, Verdict
 
 CLASSES = (
     "missed",

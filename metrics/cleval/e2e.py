@@ -14,8 +14,8 @@ from metrics.cleval.core import Batch, local_index
 from metrics.cleval.geometry import IntArray
 from metrics.cleval.match import Outcome, lcs, sums
 from metrics.cleval.params import Rules
+from metrics.core.model import FloatArray
 from metrics.evidence import RecognitionStep
-from metrics.model import FloatArray
 
 
 @dataclass

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from metrics.core.model import Problem, Sample
+from metrics.core.results import SampleResult
 from metrics.icdar import curved, iou, tiou
 from metrics.icdar.pairs import iou_table
 from metrics.icdar.params import CurvedParams, IouParams, TiouParams, WordlineParams
-from metrics.model import Problem, Sample
-from metrics.results import SampleResult
 from metrics.spec import ConfidenceUse, MetricSpec, polygon_data, quad_data, with_gt_lines
 
 __all__ = ["SPECS", "CurvedParams", "IouParams", "TiouParams", "WordlineParams"]

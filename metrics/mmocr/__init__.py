@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from metrics.core.model import Sample
+from metrics.core.results import SampleResult
 from metrics.evidence import SweepEvidence
 from metrics.mmocr import hmean
 from metrics.mmocr.params import HmeanIouMaxMatchParams, HmeanIouParams
 from metrics.mmocr.verdicts import compose
-from metrics.model import Sample
-from metrics.results import SampleResult
 from metrics.spec import MetricSpec, with_confidences
 
 __all__ = ["SPECS", "HmeanIouMaxMatchParams", "HmeanIouParams"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from metrics.core.results import SampleResult
 from metrics.evidence import SkippedEvidence
 from metrics.paddleocr import metric, validate
 from metrics.paddleocr.params import PaddleParams
-from metrics.results import SampleResult
 from metrics.spec import MetricSpec, always, each_sample
 
 __all__ = ["SPECS", "PaddleParams"]

@@ -32,9 +32,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from metrics.evidence import TotalTextDetEvalEvidence
-from metrics.model import FloatArray, Problem, Sample
-from metrics.results import (
+from metrics.core.model import FloatArray, Problem, Sample
+from metrics.core.results import (
     InstanceResult,
     MatchKind,
     MatchRecord,
@@ -43,6 +42,7 @@ from metrics.results import (
     Verdict,
     credit_tally,
 )
+from metrics.evidence import TotalTextDetEvalEvidence
 from metrics.totaltext import prep
 from metrics.totaltext.match import Match, Passes, sigma_tau
 from metrics.totaltext.params import TotalTextDetEvalParams

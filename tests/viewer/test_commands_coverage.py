@@ -130,7 +130,7 @@ def test_without_a_metric_polygons_get_curved_tiou_as_in_the_viewer(
     refused every polygon, or skipped images)."""
     import json
 
-    from metrics.demo import demo_paths
+    from metrics.io.demo import demo_paths
     from metrics.io.reader import load_dataset
     from metrics.registry import default_metric
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from metrics.core.model import Sample
+from metrics.core.results import SampleResult
 from metrics.help import CREDIT_HELP, METRIC_HELP
-from metrics.model import Sample
-from metrics.results import SampleResult
 from viewer.scene.items import DrawItem, Ref
 
 

@@ -13,13 +13,13 @@ from typing import Any
 import numpy as np
 
 from metrics.check import Finding
+from metrics.core.model import Problem, Sample
+from metrics.core.results import MatchKind, MatchRecord, SampleResult, Verdict
 from metrics.evidence import (
     instance_states,
     multiline_of,
     pcc_of,
 )
-from metrics.model import Problem, Sample
-from metrics.results import MatchKind, MatchRecord, SampleResult, Verdict
 from viewer.scene.checks import finding_items
 from viewer.scene.items import DrawItem, Ref, bboxes, sample_boxes
 from viewer.scene.palette import (

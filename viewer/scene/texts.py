@@ -11,9 +11,9 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from metrics.core.model import Sample
+from metrics.core.results import InstanceResult, SampleResult, Verdict
 from metrics.evidence import ClevalEvidence, RecognitionStep
-from metrics.model import Sample
-from metrics.results import InstanceResult, SampleResult, Verdict
 from viewer.scene.items import DrawItem, Ref, sample_boxes
 from viewer.scene.palette import INSTANCE_LABEL, TEXT_LABEL, StyleKey
 

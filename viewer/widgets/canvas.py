@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from metrics.model import Sample
-from metrics.results import SampleResult
+from metrics.core.model import Sample
+from metrics.core.results import SampleResult
 from viewer.overlay_item import OverlayItem
 from viewer.paint import PreparedOverlay, RenderContext, paint_mixed, paint_overlay
 from viewer.paint_notes import paint_notes

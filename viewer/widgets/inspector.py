@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from metrics.core.results import InstanceResult, MatchRecord, SampleResult
 from metrics.evidence import (
     ClevalEvidence,
     DetEvalEvidence,
@@ -16,7 +17,6 @@ from metrics.evidence import (
     pcc_of,
 )
 from metrics.help import discard_line
-from metrics.results import InstanceResult, MatchRecord, SampleResult
 from viewer.scene.attributes import instance_attributes
 from viewer.scene.items import Ref
 from viewer.session import Session

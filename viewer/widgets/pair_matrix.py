@@ -29,9 +29,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from metrics.core.results import MatchKind, SampleResult
 from metrics.evidence import DetEvalEvidence, PairTable
 from metrics.help import DISCARD_SHORT, DISCARD_STAGE, discard_line
-from metrics.results import MatchKind, SampleResult
 from viewer.session import Session
 
 Index = QModelIndex | QPersistentModelIndex

@@ -15,8 +15,8 @@ from metrics.cleval.metric import (
     evaluate_sample_legacy,
     evaluate_sample_legacy_e2e,
 )
+from metrics.core.results import MatchKind, Verdict
 from metrics.evidence import ClevalEvidence, RecognitionStep
-from metrics.results import MatchKind, Verdict
 from tests.support import CLEVAL_LEGACY as LEGACY
 from tests.support import CLEVAL_V011 as V011
 from tests.support import WORD_D60 as D60

@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from metrics.cli.main import main
+from metrics.core.model import InputError, Severity
 from metrics.hiertext.params import HierTextParams
 from metrics.io.reader import load_dataset
-from metrics.model import InputError, Severity
 from metrics.registry import resolve
 from tests.support import ht_files, ht_image, ht_line, ht_paragraph, ht_word, ht_words_image
 

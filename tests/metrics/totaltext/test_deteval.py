@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from metrics.core.results import MatchKind, SampleResult, Verdict
 from metrics.evidence import TotalTextDetEvalEvidence
-from metrics.results import MatchKind, SampleResult, Verdict
 from metrics.totaltext.deteval import evaluate_sample
 from metrics.totaltext.params import TotalTextDetEvalParams
 from tests.support import Rect, approx_tuple, dets, gts, rect, rect_sample, sample, scores
