@@ -118,6 +118,7 @@ def cmd_view(args: argparse.Namespace) -> int:
         _apply_state(args)
     check_options(args)
     paths = _paths(args)
+    _check_display()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("detlens")
     window = MainWindow(restore_layout=not args.screenshot)
@@ -145,6 +146,20 @@ def cmd_view(args: argparse.Namespace) -> int:
     code = int(app.exec())
     window.session.cancel()
     return code
+
+
+def _check_display() -> None:
+    """Exit 2 with one line where Qt would abort: no display, or a library missing."""
+    from PySide6.QtWidgets import QApplication
+
+    from viewer.display import display_problem
+
+    if QApplication.instance() is not None:  # a window can already open (tests)
+        return
+
+    problem = display_problem()
+    if problem is not None:
+        raise InputError([], problem)
 
 
 def parse_size(text: str) -> tuple[int, int]:
