@@ -72,12 +72,17 @@ def texts_item(
     lost: np.ndarray | None = None,
     anchors: np.ndarray | None = None,
     sizes: np.ndarray | None = None,
+    owners: list[tuple[Ref, ...]] | None = None,
 ) -> DrawItem:
     """A batch of labels for the painter to place: one text per instance ``refs[k]`` with the
     box it belongs to, whether its instance lost credit (shown by default; all do unless
-    said), its anchor (default: the box's top left) and the size that decides whether it is
-    big enough on screen (default: the box's height)."""
+    said), its anchor (default: the box's top left), the size that decides whether it is
+    big enough on screen (default: the box's height) and the instances it speaks of, which it
+    may cover (``owners``, first its own ``refs[k]``; default: that one)."""
     b = np.asarray(boxes, dtype=float).reshape(-1, 4)
+    data: dict[str, object] = {}
+    if owners is not None:
+        data["owners"] = owners
     return DrawItem(
         layer,
         "texts",
@@ -89,6 +94,7 @@ def texts_item(
             "refs": refs,
             "boxes": b,
             "lost": np.ones(len(texts), dtype=bool) if lost is None else lost,
+            **data,
         },
     )
 

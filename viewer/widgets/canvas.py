@@ -138,6 +138,10 @@ class CanvasView(QGraphicsView):
             return None, None
         return side.sample(s.sample_id), side.result(s.sample_id)
 
+    def _params(self) -> object:
+        side = self.session.sides[self.index]
+        return None if side is None else side.params()
+
     def paint_layers(
         self, painter: QPainter, prepared: PreparedOverlay, ctx: RenderContext
     ) -> None:
@@ -211,13 +215,19 @@ class CanvasView(QGraphicsView):
             b_sample = b.sample(sid)
             if b_sample is not None:
                 self._b_overlay = PreparedOverlay(
-                    build_overlay(b_sample, b.result(sid), self.session.problems())
+                    build_overlay(
+                        b_sample, b.result(sid), self.session.problems(), params=b.params()
+                    )
                 )
         checks = self.session.checks
         cached = self._cache.pop(key := (id(sample), id(result), checks.version), None)
         if cached is None or cached[0] is not sample or cached[1] is not result:
             items = build_overlay(
-                sample, result, self.session.problems(), checks.of_sample(sample.id)
+                sample,
+                result,
+                self.session.problems(),
+                checks.of_sample(sample.id),
+                params=self._params(),
             )
             prepared = PreparedOverlay(items)
             picker = PickIndex(prepared.items, prepared.boxes)
