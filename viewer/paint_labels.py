@@ -239,8 +239,17 @@ def paint_labels(
             painter.drawLine(end, QPointF(*p.leader))
     for p, text, key, _ in layout:
         style = PALETTE[key]
-        text_box(painter, QRectF(p.x, p.y, p.w, p.h), text, style, style.fill or TEXT_BOX)
+        text_box(painter, QRectF(p.x, p.y, p.w, p.h), text, style, _label_fill(style))
     painter.restore()
+
+
+def _label_fill(style: Style) -> Rgba:
+    """The style's own light fill (transcriptions), else the light box: a marker's fill
+    (TedEval's angles) would hide the text drawn in the same colour."""
+    f = style.fill
+    if f is None or 0.299 * f.r + 0.587 * f.g + 0.114 * f.b < 200:
+        return TEXT_BOX
+    return f
 
 
 def text_size(painter: QPainter, text: str) -> tuple[float, float]:

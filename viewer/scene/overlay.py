@@ -337,7 +337,7 @@ def build_overlay(
         items += tiou_items(sample, result)
     items += instance_items(sample, result)
     if result is not None:
-        items += link_items(sample, result) + label_items(sample, result)
+        items += link_items(sample, result) + label_items(sample, result, params)
         limit = getattr(params, "multiline_angle", None)
         items += pcc_items(result, sample) + multiline_items(result, limit)
     items += text_items(sample)
