@@ -135,9 +135,9 @@ def cmd_view(args: argparse.Namespace) -> int:
     if args.screenshot:
         return _screenshot(app, window, args)
     window.show()
-    if isinstance(args.zoom, int | float):  # a restored state's zoom
+    if isinstance(args.zoom, int | float) or args.select:
         window.canvas.fit()
-        window.canvas.zoom(float(args.zoom) / window.canvas.transform().m11())
+        _initial_zoom(window, args)
     window.statusBar().showMessage(f"ready in {time.perf_counter() - t0:.2f} s", 5000)
     if args.quit_after_show:  # benchmark: time to the first window on screen
         from PySide6.QtCore import QTimer
@@ -160,6 +160,18 @@ def _check_display() -> None:
     problem = display_problem()
     if problem is not None:
         raise InputError([], problem)
+
+
+def _initial_zoom(window: object, args: argparse.Namespace) -> None:
+    """A restored state's zoom; else ``--select``'s instance with its neighbours in view
+    (not a blob in the whole image)."""
+    from viewer.main_window import MainWindow
+
+    assert isinstance(window, MainWindow)
+    if isinstance(args.zoom, int | float):
+        window.canvas.zoom(float(args.zoom) / window.canvas.transform().m11())
+    elif args.select:
+        window.canvas.zoom_to_selection()
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -362,8 +374,7 @@ def _screenshot(app: object, window: object, args: argparse.Namespace) -> int:
         return 1
     window.canvas.refresh()
     window.canvas.fit()
-    if isinstance(args.zoom, int | float):
-        window.canvas.zoom(float(args.zoom) / window.canvas.transform().m11())
+    _initial_zoom(window, args)
     app.processEvents()
     out = Path(args.screenshot)
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp{out.suffix}")  # never a half file

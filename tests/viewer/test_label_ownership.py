@@ -148,3 +148,22 @@ def test_ic15_img_10_labels_belong_to_their_instance(qtbot, compare: bool) -> No
                 check_labels(canvas)
     finally:
         s.cancel()
+
+
+def test_select_zooms_to_the_instance_with_its_partners(qtbot, demo_window) -> None:
+    import argparse
+
+    from viewer.app import _initial_zoom
+
+    demo_window.resize(1366, 768)
+    qtbot.wait(10)
+    canvas = demo_window.canvas
+    canvas.fit()
+    fitted = canvas.transform().m11()
+    demo_window.session.select(("gt", 1))  # BURGER, merged with GRILL's letters by det 2
+    _initial_zoom(demo_window, argparse.Namespace(zoom=None, select="gt:2"))
+    assert canvas.transform().m11() > 1.3 * fitted
+    box = canvas.overlay.picker.bounds_with_partners(("gt", 1))
+    seen = canvas.mapToScene(canvas.viewport().rect()).boundingRect()
+    assert box is not None and seen.left() <= box[0] and seen.right() >= box[2]
+    assert seen.top() <= box[1] and seen.bottom() >= box[3]

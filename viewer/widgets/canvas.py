@@ -354,14 +354,15 @@ class CanvasView(QGraphicsView):
         super().keyPressEvent(event)
 
     def zoom_to_selection(self) -> None:
-        """Fit the selected instance (with a margin) in the view."""
+        """Fit the selected instance and its partners, with their neighbours around them
+        (a margin of half their size), in the view; never zooms out."""
         ref = self.session.selection
-        box = None if ref is None else self.overlay.picker.bounds_of(ref)
+        box = None if ref is None else self.overlay.picker.bounds_with_partners(ref)
         if box is None:
             return
         self._fitted = False
         x0, y0, x1, y1 = box
-        pad = max(x1 - x0, y1 - y0, 20.0) * 0.25
+        pad = max(x1 - x0, y1 - y0, 20.0) * 0.5
         before = self.transform()
         self.fitInView(
             QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad),
