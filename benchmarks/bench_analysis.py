@@ -17,10 +17,10 @@ import numpy as np
 from metrics.analysis import threshold as thr
 from metrics.analysis.bootstrap import paired
 from metrics.analysis.sweep import sweep
+from metrics.core.model import Dataset
 from metrics.io.reader import load_dataset
-from metrics.model import Dataset
 from metrics.registry import make_params, resolve
-from metrics.runner import run
+from metrics.run.runner import run
 
 
 def with_confidences(ds: Dataset, seed: int) -> Dataset:

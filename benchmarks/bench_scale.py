@@ -163,7 +163,7 @@ def in_process(folder: Path, metric: str) -> float:
         "import sys, time\n"
         "from metrics.io.reader import load_dataset\n"
         "from metrics.registry import resolve\n"
-        "from metrics.runner import run\n"
+        "from metrics.run.runner import run\n"
         "spec = resolve(sys.argv[3]); ts = []\n"
         "for _ in range(3):\n"
         "    t0 = time.perf_counter(); run(load_dataset(sys.argv[1], sys.argv[2]), [spec])\n"

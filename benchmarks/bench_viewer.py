@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_metrics import dense  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from metrics.model import Dataset  # noqa: E402
+from metrics.core.model import Dataset  # noqa: E402
 from viewer.main_window import MainWindow  # noqa: E402
 from viewer.scene.layers import LAYER_KEYS  # noqa: E402
 
@@ -126,7 +126,7 @@ os.environ["QT_QPA_PLATFORM"] = "offscreen"
 sys.path[:0] = [os.getcwd(), os.path.join(os.getcwd(), "benchmarks")]
 from bench_metrics import dense
 from PySide6.QtWidgets import QApplication
-from metrics.model import Dataset
+from metrics.core.model import Dataset
 from viewer.main_window import MainWindow
 from viewer.scene.layers import LAYER_KEYS
 app = QApplication([])

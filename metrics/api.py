@@ -9,11 +9,11 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from metrics.core.model import Dataset
+from metrics.core.results import Evaluation
 from metrics.io.reader import load_dataset
-from metrics.model import Dataset
 from metrics.registry import applicable, resolve
-from metrics.results import Evaluation
-from metrics.runner import Policy, plan_all, run
+from metrics.run.runner import Policy, plan_all, run
 from metrics.spec import MetricSpec
 
 log = logging.getLogger(__name__)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from metrics.offers import always
 
 if TYPE_CHECKING:
-    from metrics.model import Dataset, Facts
+    from metrics.core.model import Dataset, Facts
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -13,7 +13,7 @@ method of the evidence, not a switch over the types here.
 
 from __future__ import annotations
 
-from metrics.evidence_core import (
+from metrics.core.evidence import (
     EMPTY_REGION,
     Absorbed,
     AnglePair,

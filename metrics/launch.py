@@ -5,7 +5,9 @@ This module is light (``metrics`` imports its public names lazily): the command 
 with it numpy, shapely and the metrics, is imported inside the guard, so an interrupt in the
 first second (while they load) is caught too. After an interrupt the process exits at once
 with 130, so that an interrupt caught while an extension module was being imported cannot
-make the interpreter re-raise it at shutdown (exit -2).
+make the interpreter re-raise it at shutdown (exit -2). The interrupt state the commands
+share lives in ``metrics.run.interrupts`` (this module imports the command line only through
+``importlib``; nothing imports this module but the console script and ``python -m``).
 """
 
 from __future__ import annotations
@@ -16,23 +18,7 @@ import os
 import signal
 import sys
 
-_noted: list[int] = []  # interrupts that came while the command line was loading
-
-
-def _note(signum: int, frame: object) -> None:
-    _noted.append(signum)
-
-
-def interruptible() -> None:
-    """The command line has loaded: an interrupt noted meanwhile stops the command now, and
-    from here Ctrl-C raises ``KeyboardInterrupt`` as usual. While modules load it is only
-    noted: raised inside an import's clean-up callback it would be printed and swallowed
-    (the command then ran to its end). A no-op outside ``entry`` (tests, the API)."""
-    if signal.getsignal(signal.SIGINT) is _note:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        if _noted:
-            raise KeyboardInterrupt
-
+from metrics.run.interrupts import note_while_loading
 
 # numpy's OpenBLAS starts a thread per core at import, and its threads spin waiting for work:
 # about 80 ms of CPU per process here, taken from the evaluation on a small machine and from
@@ -46,8 +32,7 @@ def entry() -> int:
     environment says otherwise)."""
     for name in BLAS_THREADS:
         os.environ.setdefault(name, "1")
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not if inherited ignored
-        signal.signal(signal.SIGINT, _note)
+    note_while_loading()
     try:
         code = int(importlib.import_module("metrics.cli.main").main())
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # done: not while the interpreter exits

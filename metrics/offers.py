@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from metrics.model import Dataset, Facts
+    from metrics.core.model import Dataset, Facts
 
 # A dataset is "polygon data" (Total-Text, CTW1500) when at least this share of its GT boxes
 # are polygons of other than 4 vertices. Total-Text has 52 % such boxes (the rest are
@@ -21,8 +21,8 @@ POLYGON_SHARE = 0.25
 
 
 def _facts(ds: Dataset | Facts) -> Facts:
-    """A dataset's facts (counted once), or the facts themselves (``metrics.sharded``)."""
-    from metrics.model import Facts  # the data is read, so the model is loaded already
+    """A dataset's facts (counted once), or the facts themselves (``metrics.run.sharded``)."""
+    from metrics.core.model import Facts  # the data is read, so the model is loaded already
 
     return ds if isinstance(ds, Facts) else ds.facts
 
@@ -59,7 +59,7 @@ def totaltext_like(ds: Dataset | Facts) -> bool:
 
 def ltrb_only(ds: Dataset | Facts) -> bool:
     """Axis-aligned LTRB boxes on every line (xmin,ymin,xmax,ymax: ICDAR 2013)."""
-    from metrics.model import BoxType  # the data is read, so the model is loaded already
+    from metrics.core.model import BoxType  # the data is read, so the model is loaded already
 
     return _facts(ds).box_types <= {BoxType.LTRB}
 

@@ -19,7 +19,7 @@ from metrics import params
 from metrics.catalog import BY_ID, CARDS, card
 
 if TYPE_CHECKING:
-    from metrics.model import Dataset
+    from metrics.core.model import Dataset
     from metrics.spec import MetricSpec
 
 P = TypeVar("P")

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from metrics.card import Card
+from metrics.core.model import Dataset, Facts, Problem, Sample
+from metrics.core.results import SampleResult
 from metrics.evidence import PairTable
-from metrics.model import Dataset, Facts, Problem, Sample
 from metrics.offers import (
     POLYGON_SHARE,
     always,
@@ -31,7 +32,6 @@ from metrics.offers import (
     with_confidences,
     with_gt_lines,
 )
-from metrics.results import SampleResult
 
 __all__ = [  # the predicates live in metrics.offers (light); re-exported for the families
     "AP_FILE_ORDER",
@@ -130,7 +130,7 @@ class MetricSpec(Generic[P]):
     times its tally and extras, and pickling it cost as much CPU as half the evaluation).
     ``shardable`` says that ``validate`` over any split of the samples gives, concatenated,
     what it gives over the whole set (no rule about the set as a whole), so worker
-    processes may each read, check and evaluate a part (``metrics.sharded``); a metric with
+    processes may each read, check and evaluate a part (``metrics.run.sharded``); a metric with
     ``finalize`` is never evaluated that way.
     ``confidences`` (``ConfidenceUse``) says whether and under which parameter the metric
     ranks detections by confidence and whether it reports an AP; None: it does neither.

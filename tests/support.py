@@ -19,10 +19,10 @@ import shapely
 from hypothesis import strategies as st
 
 from metrics.cleval.metric import ClevalLegacyParams, ClevalParams
+from metrics.core.model import BoxType, Instance, Sample, ltrb_points
+from metrics.core.results import SampleResult
 from metrics.deteval import metric as deteval_metric
-from metrics.model import BoxType, Instance, Sample, ltrb_points
 from metrics.registry import resolve
-from metrics.results import SampleResult
 from metrics.tedeval import metric as tedeval_metric
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -245,7 +245,7 @@ def convex_quads(draw: st.DrawFn) -> list[tuple[int, int]]:
 
 
 def convex_quad_arrays() -> st.SearchStrategy[np.ndarray]:
-    """``convex_quads`` as one-quad float64 arrays of shape (1, 4, 2), as ``metrics.quads``
+    """``convex_quads`` as one-quad float64 arrays of shape (1, 4, 2), as ``metrics.shapes.quads``
     takes them."""
     return convex_quads().map(lambda q: np.array([q], dtype=np.float64))
 
@@ -338,7 +338,7 @@ def demo_dataset_paths(det: str = "a") -> Any:
 
     Imports the viewer (and so Qt) only when called: the engine tests never do.
     """
-    from metrics.demo import demo_paths
+    from metrics.io.demo import demo_paths
     from viewer.session import DatasetPaths
 
     d = demo_paths()

@@ -1,14 +1,17 @@
 """The shape of the code: no import circles anywhere, small modules, params at the bottom.
 
 The import-linter contracts (``lint-imports``) check the layers between packages; this test
-parses every module's imports (also those inside functions) and proves that the module
-graph of ``metrics`` and ``viewer`` has no cycle at all, and that each family's
-``params.py`` imports nothing from its family.
+parses every module's imports (also those inside functions, and those made through
+``importlib``: a string naming a project module, ``"metrics.registry"`` or
+``"metrics.cli.check:add_check_command"``) and proves that the module graph of ``metrics``
+and ``viewer`` has no cycle at all, that every package of the engine has its place in the
+layers contract, and that each family's ``params.py`` imports nothing from its family.
 """
 
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -36,7 +39,11 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
     is_pkg = path.name == "__init__.py"
     found: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            # a module named for importlib (``import_module``, the commands' "module:function")
+            target = node.value.partition(":")[0]
+            targets = [target] if target in known else []
+        elif isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
@@ -83,6 +90,23 @@ def _graph() -> dict[str, set[str]]:
 
 def test_the_import_graph_has_no_cycle() -> None:
     assert _cycles(_graph()) == []
+
+
+def test_imports_through_importlib_count() -> None:
+    graph = _graph()
+    assert "metrics.registry" in graph["metrics"]  # _HOME, read by importlib.import_module
+    assert "metrics.cli.check" in graph["metrics.cli.main"]  # "module:function" commands
+
+
+def test_every_engine_package_has_a_layer() -> None:
+    """A new package (or root module) of ``metrics`` is placed in the layers contract."""
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "importlinter"
+    ]["contracts"]
+    (layers,) = [c["layers"] for c in contracts if c["type"] == "layers"]
+    named = {m.strip() for layer in layers for m in layer.replace("|", ":").split(":")}
+    tops = {".".join(n.split(".")[:2]) for n in _modules() if n.startswith("metrics.")}
+    assert sorted(tops - named - {"metrics.__main__"}) == []
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:

@@ -51,6 +51,7 @@ def _run(official: Path, log: Path, *only: str) -> subprocess.CompletedProcess[s
     return subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_official_scripts_run_with_the_references_command_lines(tmp_path: Path) -> None:
     shared_or_skip("reference", "ic13__original__ic15_iou.json")
     _tree(tmp_path / "official")

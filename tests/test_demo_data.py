@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from metrics import evaluate
-from metrics.demo import demo_paths
+from metrics.io.demo import demo_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -117,7 +117,7 @@ def test_ctrl_c_during_report_is_never_lost(tmp_path: Path, delay: float) -> Non
 
 HELD = """
 import os, signal, sys, time
-from metrics.pool import interrupts_held
+from metrics.run.pool import interrupts_held
 signal.signal(signal.SIGINT, signal.default_int_handler)
 try:
     with interrupts_held():

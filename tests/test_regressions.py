@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 
 from metrics.cli import main
-from metrics.demo import demo_paths
+from metrics.core.tally import ClevalTally, CreditTally
 from metrics.io.atomic import atomic_write
-from metrics.tally import ClevalTally, CreditTally
+from metrics.io.demo import demo_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -118,6 +118,7 @@ def test_every_package_folder_is_listed_for_the_build() -> None:
     assert found <= listed, f"add to [tool.setuptools] packages: {sorted(found - listed)}"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (ROOT / "pyproject.toml").exists(), reason="not run from a checkout")
 def test_the_wheel_carries_the_demo_data_and_py_typed(tmp_path: Path) -> None:
     subprocess.run(
@@ -134,6 +135,7 @@ def test_the_wheel_carries_the_demo_data_and_py_typed(tmp_path: Path) -> None:
             assert f"detlens_resources/demo/{folder.name}/{f.name}" in names
 
 
+@pytest.mark.slow
 def test_bare_pytest_collects_everything_with_the_real_engine() -> None:
     """README's test command is a bare ``pytest``: the console script, not ``python -m``."""
     script = Path(sys.executable).with_name("pytest")

@@ -18,8 +18,8 @@ from metrics.cli.format_options import (
     floats_mode,
     format_choices,
 )
-from metrics.demo import demo_paths
-from metrics.model import InputError
+from metrics.core.model import InputError
+from metrics.io.demo import demo_paths
 from metrics.registry import resolve
 from viewer.paths import DatasetPaths
 from viewer.scene.layers import LAYER_KEYS
@@ -124,6 +124,7 @@ def cmd_view(args: argparse.Namespace) -> int:
         _apply_state(args)
     check_options(args)
     paths = _paths(args)
+    _check_display()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("detlens")
     window = MainWindow(restore_layout=not args.screenshot)
@@ -140,9 +141,9 @@ def cmd_view(args: argparse.Namespace) -> int:
     if args.screenshot:
         return _screenshot(app, window, args)
     window.show()
-    if isinstance(args.zoom, int | float):  # a restored state's zoom
+    if isinstance(args.zoom, int | float) or args.select:
         window.canvas.fit()
-        window.canvas.zoom(float(args.zoom) / window.canvas.transform().m11())
+        _initial_zoom(window, args)
     window.statusBar().showMessage(f"ready in {time.perf_counter() - t0:.2f} s", 5000)
     if args.quit_after_show:  # benchmark: time to the first window on screen
         from PySide6.QtCore import QTimer
@@ -151,6 +152,32 @@ def cmd_view(args: argparse.Namespace) -> int:
     code = int(app.exec())
     window.session.cancel()
     return code
+
+
+def _check_display() -> None:
+    """Exit 2 with one line where Qt would abort: no display, or a library missing."""
+    from PySide6.QtWidgets import QApplication
+
+    from viewer.display import display_problem
+
+    if QApplication.instance() is not None:  # a window can already open (tests)
+        return
+
+    problem = display_problem()
+    if problem is not None:
+        raise InputError([], problem)
+
+
+def _initial_zoom(window: object, args: argparse.Namespace) -> None:
+    """A restored state's zoom; else ``--select``'s instance with its neighbours in view
+    (not a blob in the whole image)."""
+    from viewer.main_window import MainWindow
+
+    assert isinstance(window, MainWindow)
+    if isinstance(args.zoom, int | float):
+        window.canvas.zoom(float(args.zoom) / window.canvas.transform().m11())
+    elif args.select:
+        window.canvas.zoom_to_selection()
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -353,8 +380,7 @@ def _screenshot(app: object, window: object, args: argparse.Namespace) -> int:
         return 1
     window.canvas.refresh()
     window.canvas.fit()
-    if isinstance(args.zoom, int | float):
-        window.canvas.zoom(float(args.zoom) / window.canvas.transform().m11())
+    _initial_zoom(window, args)
     app.processEvents()
     out = Path(args.screenshot)
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp{out.suffix}")  # never a half file

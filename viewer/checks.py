@@ -10,7 +10,7 @@ import threading
 from PySide6.QtCore import QObject, Signal
 
 from metrics.check import Finding, check_dataset
-from metrics.model import Dataset
+from metrics.core.model import Dataset
 from viewer import check_process
 from viewer.paths import DatasetPaths
 from viewer.quiet_gc import quiet_gc

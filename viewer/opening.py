@@ -9,9 +9,9 @@ from typing import Any, Protocol
 
 from PySide6.QtCore import SignalInstance
 
-from metrics.io.icdar_plan import SWAPPED
-from metrics.model import Dataset
-from metrics.runner import Plan
+from metrics.core.model import Dataset
+from metrics.io.icdar.plan import SWAPPED
+from metrics.run.runner import Plan
 from viewer import check_process
 from viewer.paths import DatasetPaths, reading_overrides
 from viewer.scene.rows import SampleRow

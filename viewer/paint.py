@@ -9,23 +9,26 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPolygonF
 
+from viewer.paint_labels import (
+    MAX_LABELS,
+    LabelCache,
+    RenderContext,
+    Shown,
+    paint_labels,
+    text_box,
+    text_size,
+)
 from viewer.qt_bulk import points, polygons, polygons_and_boxes
 from viewer.scene.items import DrawItem, Ref, bboxes
-from viewer.scene.labels import Placed, place_labels
-from viewer.scene.palette import PALETTE, TEXT_BOX, Rgba, Style, StyleKey
+from viewer.scene.palette import PALETTE, TEXT_BOX, Style, StyleKey
 from viewer.style import MARKER_OUTLINE, brush, draw_marker, pen, qcolor
 
 _WORDS = ("gt", "det")  # the layers whose boxes labels avoid
-# Labels placed in one view at most: the selected and hovered first, then those of the
-# instances that lost credit in file order; more would cover the image at this zoom (zoom in
-# and the ones on screen get their turn).
-MAX_LABELS = 150
 _Z_ORDER = {
     "image": 0,
     "dont_care": 1,
@@ -41,33 +44,18 @@ _Z_ORDER = {
 }
 
 
-@dataclass(frozen=True)
-class RenderContext:
-    """What to paint and at which scale (view pixels per image pixel).
-
-    ``visible`` is the image-space rectangle (x0, y0, x1, y1) to paint (None = everything);
-    texts of instances smaller than ``min_label_px`` on screen are left out unless selected
-    or highlighted (level of detail: a fitted 1,000-word page stays readable and fast).
-    Score labels are shown for the instances that lost credit (all with ``all_labels``) and
-    placed so that they avoid each other and the words (``viewer.scene.labels``).
-    """
-
-    layers: frozenset[str]
-    scale: float = 1.0
-    selected: Ref | None = None
-    highlighted: frozenset[Ref] = field(default_factory=frozenset)
-    font_px: float = 12.0
-    visible: tuple[float, float, float, float] | None = None
-    min_label_px: float = 9.0
-    marked: frozenset[Ref] = field(default_factory=frozenset)  # A and B disagree here
-    all_labels: bool = False  # False: label only instances that lost credit (and emphasized)
-
-
 def polygon(coords: np.ndarray) -> QPolygonF:
     return polygons([coords])[0]
 
 
-__all__ = ["PreparedOverlay", "RenderContext", "paint_overlay", "polygon", "polygons"]
+__all__ = [
+    "MAX_LABELS",
+    "PreparedOverlay",
+    "RenderContext",
+    "paint_overlay",
+    "polygon",
+    "polygons",
+]
 
 
 class PreparedOverlay:
@@ -100,9 +88,17 @@ class PreparedOverlay:
                 self.lines[k] = polygons([it.coords.reshape(-1, 2)])[0]
             self.others.setdefault(it.layer, []).append(k)
         self.words = [k for k in shapes if items[k].layer in _WORDS]
-        self.label_key: tuple[object, ...] | None = None
-        self.label_layout: list[tuple[Placed, str, StyleKey]] = []
-        self.labels_left_out = 0  # labels due in the last view that were not shown
+        self.labels = LabelCache()  # the last view's placed labels
+
+    @property
+    def label_layout(self) -> list[Shown]:
+        """The labels shown in the last view: the due ones, then the emphasized ones."""
+        return self.labels.layout + self.labels.extra
+
+    @property
+    def labels_left_out(self) -> int:
+        """Labels due in the last view that were not shown (small or crowded words)."""
+        return self.labels.left_out
 
     @functools.cached_property
     def outlines(self) -> dict[Ref, list[tuple[str, StyleKey, QPolygonF]]]:
@@ -147,13 +143,13 @@ def paint_overlay(
         for k in prep.others.get(layer, ()):
             it = prep.items[k]
             if it.shape == "lines":
-                _paint_lines(painter, it, prep.lines[k], ctx, emphasis)
+                _paint_lines(painter, it, prep.lines[k])
             elif it.shape == "texts":
                 continue  # placed together, after everything else (_paint_labels)
             elif visible[k]:
                 _paint_other(painter, it, ctx, it.ref in emphasis)
     _paint_emphasis(painter, prep, ctx)
-    _paint_labels(painter, prep, ctx, emphasis)
+    paint_labels(painter, prep, ctx, emphasis)
 
 
 def _paint_other(painter: QPainter, it: DrawItem, ctx: RenderContext, emphasized: bool) -> None:
@@ -171,103 +167,11 @@ def _paint_other(painter: QPainter, it: DrawItem, ctx: RenderContext, emphasized
         _paint_arc(painter, it, style, ctx)
 
 
-def _paint_lines(
-    painter: QPainter, it: DrawItem, lines: QPolygonF, ctx: RenderContext, emphasis: set[Ref]
-) -> None:
-    style = PALETTE[it.style]
-    painter.setPen(pen(style))
+def _paint_lines(painter: QPainter, it: DrawItem, lines: QPolygonF) -> None:
+    """Match links (their values are labels, placed when an end is emphasized)."""
+    painter.setPen(pen(PALETTE[it.style]))
     if lines.size() >= 2:  # drawn from the buffer: a QPolygonF passed whole is copied per point
         painter.drawLines(lines.data(), lines.size() // 2)
-    if not emphasis:
-        return
-    for k, (ref, rel) in enumerate(zip(it.data["refs"], it.data["related"], strict=True)):
-        if ref in emphasis or rel in emphasis:
-            _paint_text(painter, it.coords[k].mean(axis=0), it.data["texts"][k], style, ctx)
-
-
-def _label_entries(
-    prep: PreparedOverlay, ctx: RenderContext, emphasis: set[Ref]
-) -> tuple[list[tuple[int, str, StyleKey, np.ndarray]], int]:
-    """(priority, text, style, instance box) of every label to show: emphasized first, then
-    the instances that lost credit, then the rest (``all_labels``); and how many labels were
-    due in view, counting those of words too small on screen at this zoom."""
-    out, due = [], 0
-    for layer in prep.layers:
-        if layer not in ctx.layers:
-            continue
-        for k in prep.others.get(layer, ()):
-            it = prep.items[k]
-            if it.shape != "texts":
-                continue
-            pos = it.coords
-            n = len(pos)
-            show = np.ones(n, dtype=bool)
-            if ctx.visible is not None:
-                x0, y0, x1, y1 = ctx.visible
-                show &= (pos[:, 0] >= x0) & (pos[:, 0] <= x1)
-                show &= (pos[:, 1] >= y0) & (pos[:, 1] <= y1)
-            lost = np.asarray(it.data.get("lost", np.ones(n, dtype=bool)), dtype=bool)
-            if not ctx.all_labels:
-                show &= lost
-            due += int(show.sum())  # in view and asked for, big enough on screen or not
-            show &= np.asarray(it.data["sizes"]) * ctx.scale >= ctx.min_label_px
-            emph = np.fromiter((r in emphasis for r in it.data["refs"]), dtype=bool, count=n)
-            boxes = it.data.get("boxes")
-            for j in np.flatnonzero(show | emph):
-                box = boxes[j] if boxes is not None else np.concatenate([pos[j], pos[j]])
-                rank = 0 if emph[j] else (1 if lost[j] else 2)
-                out.append((rank, it.data["texts"][j], it.style, np.asarray(box, float)))
-    out.sort(key=lambda e: e[0])
-    return out, due
-
-
-def _layout(
-    painter: QPainter, prep: PreparedOverlay, ctx: RenderContext, emphasis: set[Ref]
-) -> list[tuple[Placed, str, StyleKey]]:
-    """The placed labels (screen pixels relative to the image origin), cached per view."""
-    key = (ctx.scale, ctx.visible, frozenset(emphasis), ctx.all_labels, ctx.layers, ctx.font_px)
-    if prep.label_key == key:
-        return prep.label_layout
-    entries, due = _label_entries(prep, ctx, emphasis)
-    entries = entries[:MAX_LABELS]
-    prep.labels_left_out = max(due - len(entries), 0)
-    s = max(ctx.scale, 1e-9)
-    sizes = np.array([_text_size(painter, text) for _, text, _, _ in entries], dtype=float)
-    sizes = sizes.reshape(-1, 2)
-    boxes = np.array([box for *_, box in entries], dtype=float).reshape(-1, 4) * s
-    words = [k for k in prep.words if prep.items[k].layer in ctx.layers]
-    obstacles = prep.boxes[words] * s if words else np.zeros((0, 4))
-    bounds = None if ctx.visible is None else tuple(v * s for v in ctx.visible)
-    placed = place_labels(boxes, sizes, obstacles, bounds)  # type: ignore[arg-type]
-    pairs = list(zip(placed, entries, strict=True))
-    # no free spot: left out (counted in the note), except the selected / hovered ones
-    layout = [(p, text, style) for p, (rank, text, style, _) in pairs if rank == 0 or not p.crowded]
-    prep.labels_left_out += len(pairs) - len(layout)
-    prep.label_key, prep.label_layout = key, layout
-    return layout
-
-
-def _paint_labels(
-    painter: QPainter, prep: PreparedOverlay, ctx: RenderContext, emphasis: set[Ref]
-) -> None:
-    """Score labels at their placed spots, with a leader line when set apart from their box."""
-    layout = _layout(painter, prep, ctx, emphasis)
-    if not layout:
-        return
-    s = max(ctx.scale, 1e-9)
-    painter.save()
-    painter.scale(1.0 / s, 1.0 / s)
-    for p, _, key in layout:  # every leader line first: no line crosses a label's text
-        if p.leader is not None:
-            painter.setPen(pen(PALETTE[key], 1.0))
-            end = QPointF(
-                min(max(p.leader[0], p.x), p.x + p.w), min(max(p.leader[1], p.y), p.y + p.h)
-            )
-            painter.drawLine(end, QPointF(*p.leader))
-    for p, text, key in layout:
-        style = PALETTE[key]
-        _text_box(painter, QRectF(p.x, p.y, p.w, p.h), text, style, style.fill or TEXT_BOX)
-    painter.restore()
 
 
 def _paint_emphasis(painter: QPainter, prep: PreparedOverlay, ctx: RenderContext) -> None:
@@ -317,24 +221,9 @@ def _paint_text(
     painter.save()
     painter.translate(float(at[0]), float(at[1]))
     painter.scale(1.0 / max(ctx.scale, 1e-9), 1.0 / max(ctx.scale, 1e-9))
-    w, h = _text_size(painter, text)
-    _text_box(painter, QRectF(2, -h - 2, w, h), text, style, TEXT_BOX)
+    w, h = text_size(painter, text)
+    text_box(painter, QRectF(2, -h - 2, w, h), text, style, TEXT_BOX)
     painter.restore()
-
-
-def _text_size(painter: QPainter, text: str) -> tuple[float, float]:
-    """Screen size of a text's box: the text with a little margin."""
-    fm = painter.fontMetrics()
-    return fm.horizontalAdvance(text) + 8, fm.height() + 2
-
-
-def _text_box(painter: QPainter, box: QRectF, text: str, style: Style, fill: Rgba) -> None:
-    """A text centred on a rounded box of ``fill``, in the style's colour."""
-    painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(qcolor(fill))
-    painter.drawRoundedRect(box, 3, 3)
-    painter.setPen(qcolor(style.stroke))
-    painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
 
 def _paint_arc(painter: QPainter, it: DrawItem, style: Style, ctx: RenderContext) -> None:
@@ -354,9 +243,6 @@ def _paint_arc(painter: QPainter, it: DrawItem, style: Style, ctx: RenderContext
     painter.setPen(pen(style, 2.5))
     painter.setBrush(Qt.BrushStyle.NoBrush)
     painter.drawPath(path)
-    mid = math.radians(a1 + span / 2)
-    at = cb + np.array([math.cos(mid), -math.sin(mid)]) * radius * 1.3
-    _paint_text(painter, at, it.text, style, ctx)
 
 
 def paint_mixed(

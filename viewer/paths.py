@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from metrics.floats import check_mode
-from metrics.io.icdar_plan import LoadOptions
-from metrics.model import BoxType
+from metrics.core.floats import check_mode
+from metrics.core.model import BoxType
+from metrics.io.icdar.plan import LoadOptions
 
 
 @dataclasses.dataclass(frozen=True)

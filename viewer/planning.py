@@ -1,4 +1,4 @@
-"""The plan of a set (``metrics.runner.plan_all``: the metrics that apply, their fallback
+"""The plan of a set (``metrics.run.runner.plan_all``: the metrics that apply, their fallback
 values, the images each must skip) made in runs of samples, on the thread that read it.
 
 Each metric's validation is array work over every box it is given; over a whole
@@ -14,9 +14,9 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
-from metrics.model import Dataset, Problem, Sample
+from metrics.core.model import Dataset, Problem, Sample
 from metrics.registry import applicable
-from metrics.runner import Plan, plan_all
+from metrics.run.runner import Plan, plan_all
 from metrics.spec import ValidateBatch
 
 RUN = 250  # samples validated at a time

@@ -8,7 +8,7 @@ collection is off; when the last one ends, everything alive is frozen (``gc.free
 collections skip it, the results stay while shown) and collection is on again.
 
 Freed objects are still released by reference counting at once; only cyclic garbage made
-during a job waits (the engine makes almost none: ``metrics.pool.paused_gc``).
+during a job waits (the engine makes almost none: ``metrics.run.pool.paused_gc``).
 
 Meanwhile the interpreter is also handed over more often (``sys.setswitchinterval``: 1 ms,
 not 5): Qt calls back into Python once per table cell, per resize and per timer, and each

@@ -3,7 +3,7 @@ ids handed over before a single box is read (the table lists them at once), then
 runs of samples, so that no single array call over the whole set holds the interpreter
 (and the window) for long. The dataset is the one ``metrics.io.reader.load_dataset``
 gives: the same samples, and the same problems in the same order (reading a run of pairs
-gives what reading the whole set gives for them; ``metrics.io.icdar_plan``). Other formats
+gives what reading the whole set gives for them; ``metrics.io.icdar.plan``). Other formats
 are read by ``load_dataset`` in one go.
 """
 
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from metrics.io.detect import detect
+from metrics.core.model import Dataset
 from metrics.io.formats import ICDAR
 from metrics.io.formats.base import forget_parsed
-from metrics.io.icdar_plan import Schema, find_schema, plan_icdar
+from metrics.io.formats.detect import detect
+from metrics.io.icdar.plan import Schema, find_schema, plan_icdar
 from metrics.io.reader import load_dataset, read_planned
-from metrics.model import Dataset
 from viewer.paths import DatasetPaths
 
 RUN = 250  # samples read (and their geometry checked) at a time

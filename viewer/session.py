@@ -13,12 +13,12 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from metrics.compare import SampleDiff
+from metrics.analysis.compare import SampleDiff
+from metrics.core.model import Dataset, InputError, Problem, Sample
+from metrics.core.results import Evaluation, SampleResult
 from metrics.io.reader import load_dataset
-from metrics.model import Dataset, InputError, Problem, Sample
 from metrics.registry import METRICS, PREFERRED, MetricSpec, make_params
-from metrics.results import Evaluation, SampleResult
-from metrics.runner import Plan
+from metrics.run.runner import Plan
 from viewer.checks import Checks
 from viewer.opening import open_dataset
 from viewer.paths import DatasetPaths, reading_overrides

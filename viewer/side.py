@@ -17,13 +17,13 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from metrics.analysis.compare import SampleDiff, sample_diff
 from metrics.analysis.threshold import filter_dataset
-from metrics.compare import SampleDiff, sample_diff
+from metrics.core.model import Dataset, Problem, Sample, Severity
+from metrics.core.results import Evaluation, SampleResult
 from metrics.evidence import PairTable
-from metrics.model import Dataset, Problem, Sample, Severity
 from metrics.registry import METRICS, MetricSpec, applicable, make_params
-from metrics.results import Evaluation, SampleResult
-from metrics.runner import Plan, plan_all
+from metrics.run.runner import Plan, plan_all
 from viewer.workers import CANCELLED, ResultStore
 
 LAZY_INSTANCES = 500_000
@@ -56,10 +56,11 @@ def threshold_sides(a: Side | None, b: Side | None, threshold: float | None) -> 
 class Side:
     """One detector × metric: dataset, results store, metric, parameters and name.
 
-    The metrics a side offers are those ``--metric all`` would run (``metrics.runner.plan_all``):
-    a metric that can read none of the images is left out with its reason, one that skips some
-    says so, and a metric's fallback values (e.g. ``auto_orient`` on counter-clockwise
-    polygons) are switched on in its parameters, visibly, with a note.
+    The metrics a side offers are those ``--metric all`` would run
+    (``metrics.run.runner.plan_all``): a metric that can read none of the images is left out
+    with its reason, one that skips some says so, and a metric's fallback values (e.g.
+    ``auto_orient`` on counter-clockwise polygons) are switched on in its parameters,
+    visibly, with a note.
     """
 
     def __init__(

@@ -11,10 +11,10 @@ from typing import Any
 
 from PySide6.QtCore import QEventLoop, QThread, Signal
 
-from metrics.model import Dataset, InputError, Problem
+from metrics.core.model import Dataset, InputError, Problem
+from metrics.core.results import Evaluation, SampleResult
 from metrics.registry import MetricSpec
-from metrics.results import Evaluation, SampleResult
-from metrics.runner import Cancelled, Plan, run
+from metrics.run.runner import Cancelled, Plan, run
 from viewer.paths import DatasetPaths
 from viewer.planning import plan_in_runs
 from viewer.quiet_gc import quiet_gc

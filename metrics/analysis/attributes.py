@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import shapely
 
-from metrics.model import Instance
+from metrics.core.model import Instance
 
 VERTICAL_ANGLE = 60.0
 VERTICAL_ASPECT = 1.5

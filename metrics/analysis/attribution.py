@@ -15,10 +15,10 @@ from typing import Any
 
 from metrics.analysis.engine import evaluate_samples
 from metrics.analysis.fixes import ALL, CLASSES, Fix, apply, fix_of
-from metrics.model import Dataset
-from metrics.results import Evaluation
+from metrics.core.model import Dataset
+from metrics.core.results import Evaluation
+from metrics.core.tally import Tally, add_up
 from metrics.spec import MetricSpec
-from metrics.tally import Tally, add_up
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 
 from metrics.analysis import tallies
-from metrics.model import FloatArray
-from metrics.results import Evaluation, aggregate
+from metrics.core.model import FloatArray
+from metrics.core.results import Evaluation, aggregate
 
 EQUAL = 1e-9
 
@@ -72,7 +72,7 @@ def paired(
     tb = [b.results[s].tally for s in common]
     fa, fb = tallies.matrix(ta), tallies.matrix(tb)
     # the observed scores as every summary adds them (left to right): the same figures as
-    # the headline of a comparison over these images (``metrics.compare``), to the bit
+    # the headline of a comparison over these images (``metrics.analysis.compare``), to the bit
     h_a = aggregate(a.results[s] for s in common).hmean
     h_b = aggregate(b.results[s] for s in common).hmean
     w = weights(len(common), resamples, np.random.default_rng(seed))

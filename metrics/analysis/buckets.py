@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 
 from metrics.analysis.attributes import attributes
-from metrics.model import Dataset, Instance, Sample
-from metrics.results import Evaluation, InstanceResult, Verdict
+from metrics.core.model import Dataset, Instance, Sample
+from metrics.core.results import Evaluation, InstanceResult, Verdict
 from metrics.spec import MetricSpec
 
 FIXED_EDGES = {

@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import metrics.cache as cache
-from metrics.model import Sample
-from metrics.results import SampleResult
+import metrics.shapes.cache as cache
+from metrics.core.model import Sample
+from metrics.core.results import SampleResult
+from metrics.run.runner import BLOCK
 from metrics.spec import MetricSpec
-
-BLOCK = 256
 
 
 def evaluate_samples(

@@ -34,8 +34,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from metrics.analysis.threshold import with_dets
-from metrics.model import Instance, Sample
-from metrics.results import MatchKind, SampleResult, Verdict
+from metrics.core.model import Instance, Sample
+from metrics.core.results import MatchKind, SampleResult, Verdict
 from metrics.tedeval.evidence import TedEvalEvidence
 
 CLASSES = (

@@ -31,11 +31,11 @@ import numpy as np
 from metrics.analysis import tallies
 from metrics.analysis.engine import evaluate_samples
 from metrics.analysis.threshold import with_dets
-from metrics.model import Dataset, FloatArray, Sample
-from metrics.order import uses_confidences
-from metrics.results import Evaluation, SampleResult, Verdict
+from metrics.core.model import Dataset, FloatArray, Sample
+from metrics.core.results import Evaluation, SampleResult, Verdict
+from metrics.core.tally import MatchedCreditTally, Tally
+from metrics.shapes.order import uses_confidences
 from metrics.spec import MetricSpec
-from metrics.tally import MatchedCreditTally, Tally
 
 PREFIX_FAMILY = frozenset({"ic15_iou", "siou", "tiou", "curved_iou", "curved_siou", "curved_tiou"})
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from metrics.model import FloatArray
-from metrics.tally import CreditTally, Tally, hmean
+from metrics.core.model import FloatArray
+from metrics.core.tally import CreditTally, Tally, hmean
 
 _CONSTANT = frozenset({"thresholds"})
 

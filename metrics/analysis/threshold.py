@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from metrics.model import Dataset, FloatArray, Group, Hierarchy, Level, Sample
+from metrics.core.model import Dataset, FloatArray, Group, Hierarchy, Level, Sample
 
 KEY = "score_threshold"
 

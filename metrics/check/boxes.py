@@ -9,7 +9,7 @@ import numpy as np
 import shapely
 
 from metrics.check.findings import Finding, Level, at
-from metrics.model import BoxType, FloatArray, Instance, Sample
+from metrics.core.model import BoxType, FloatArray, Instance, Sample
 
 
 def _key(points: FloatArray) -> tuple[tuple[float, float], ...]:

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from metrics.check.findings import Finding, Level
-from metrics.demo import demo_paths
-from metrics.model import Dataset, InputError
+from metrics.core.model import Dataset, InputError
+from metrics.io.demo import demo_paths
 
 # (code, sample) pairs the demo contains deliberately (resources/demo/README.md).
 _CURVED = "img_8's curved GT 'FESTIVAL' is a 14-point polygon among quads, on purpose"

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from metrics.check.findings import Finding, Level
-from metrics.io.icdar_plan import GT_AS_DET
-from metrics.model import Dataset, FloatArray, Sample
+from metrics.core.model import Dataset, FloatArray, Sample
+from metrics.io.icdar.plan import GT_AS_DET
 
 Transform = Callable[[FloatArray, Sample], FloatArray]
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from metrics.model import FloatArray, Instance, Sample, locate
+from metrics.core.model import FloatArray, Instance, Sample, locate
 
 
 class Level(StrEnum):

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from metrics.check.findings import Finding, Level
-from metrics.model import Dataset
+from metrics.core.model import Dataset
 
 _SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 

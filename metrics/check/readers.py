@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from metrics.check.findings import Finding, Level
-from metrics.io.icdar_plan import GT_AS_DET, SWAPPED
+from metrics.core.model import Dataset, Problem, Severity
+from metrics.io.icdar.plan import GT_AS_DET, SWAPPED
 from metrics.io.reader import geometry_warnings
-from metrics.model import Dataset, Problem, Severity
 from metrics.registry import METRICS
-from metrics.runner import plan_all
+from metrics.run.runner import plan_all
 from metrics.spec import MetricSpec
 
 

@@ -11,8 +11,8 @@ import numpy as np
 import shapely
 
 from metrics.check.findings import Finding, Level, at, instances
-from metrics.geometry import polygons
-from metrics.model import BoxType, FloatArray, Instance, Sample
+from metrics.core.model import BoxType, FloatArray, Instance, Sample
+from metrics.shapes.geometry import polygons
 
 _NUMBER = re.compile(r"\s*[-+]?(?:\d+\.?\d*|\.\d+)\s*\Z")
 Point = tuple[float, float]

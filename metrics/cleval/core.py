@@ -16,8 +16,7 @@ from operator import attrgetter
 import numpy as np
 import shapely
 
-import metrics.cache as cache
-from metrics.arrays import unique_values
+import metrics.shapes.cache as cache
 from metrics.cleval.geometry import (
     POLY_RATIO,
     BoolArray,
@@ -35,7 +34,8 @@ from metrics.cleval.geometry import (
 )
 from metrics.cleval.params import Rules
 from metrics.cleval.prep import Geo, is_poly, local_index, offsets, owners, shared
-from metrics.model import FloatArray, Instance, Sample
+from metrics.core.arrays import unique_values
+from metrics.core.model import FloatArray, Instance, Sample
 
 __all__ = ["Batch", "is_poly", "local_index", "offsets", "owners", "prepare"]
 

@@ -15,7 +15,7 @@ from metrics.cleval.evidence import RecognitionStep
 from metrics.cleval.geometry import IntArray
 from metrics.cleval.match import Outcome, lcs, sums
 from metrics.cleval.params import Rules
-from metrics.model import FloatArray
+from metrics.core.model import FloatArray
 
 
 @dataclass

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from metrics.evidence_core import Evidence, PccEvidence
+from metrics.core.evidence import Evidence, PccEvidence
 
 
 @dataclass(frozen=True, slots=True)

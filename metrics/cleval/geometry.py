@@ -20,10 +20,10 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from metrics import robust
-from metrics.arrays import first_of_each, unique_values
-from metrics.geometry import GeomArray
-from metrics.model import FloatArray
+from metrics.core.arrays import first_of_each, unique_values
+from metrics.core.model import FloatArray
+from metrics.shapes import robust
+from metrics.shapes.geometry import GeomArray
 
 IntArray = npt.NDArray[np.intp]
 BoolArray = npt.NDArray[np.bool_]

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from metrics.cleval.core import Batch, local_index
 from metrics.cleval.geometry import BoolArray, IntArray
 from metrics.cleval.params import Rules
-from metrics.model import FloatArray
+from metrics.core.model import FloatArray
 
 # label, local GTs, global dets (evaluation order), pair indices (GT-major, det-minor)
 Record = tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...]]

@@ -70,16 +70,16 @@ from typing import Any
 
 import numpy as np
 
-import metrics.detail as detail
+import metrics.core.detail as detail
 from metrics.cleval.core import prepare
 from metrics.cleval.e2e import E2E, score_e2e
 from metrics.cleval.match import Outcome, match_and_score
 from metrics.cleval.params import ClevalLegacyParams, ClevalParams, Params, Rules
 from metrics.cleval.results import View
 from metrics.cleval.validate import sample_problems
-from metrics.model import Problem, Sample
-from metrics.results import SampleResult, Verdict, hmean
-from metrics.tally import ClevalLegacyTally, ClevalTally, add_up
+from metrics.core.model import Problem, Sample
+from metrics.core.results import SampleResult, Verdict, hmean
+from metrics.core.tally import ClevalLegacyTally, ClevalTally, add_up
 
 ID = "cleval_det"
 ID_E2E = "cleval_e2e"

@@ -1,7 +1,7 @@
 """CLEval preparation shared by the metrics of a run (spec 5.3 step 1, 5.9): the parts of a
 block of samples that depend only on the box mode and the confidence order.
 
-``shared`` builds, once per block (memoized in ``metrics.geometry.CACHE`` by
+``shared`` builds, once per block (memoized in ``metrics.shapes.geometry.CACHE`` by
 ``cleval_core.prepare``): the flat GT and detection lists (detections in evaluation order),
 the QUAD points, and the geometry: polygons and the area of every candidate GT x det pair
 (QUAD samples from the bulk geometry shared with the other ICDAR metrics, POLY samples with
@@ -19,8 +19,7 @@ from operator import attrgetter, is_
 import numpy as np
 import shapely
 
-import metrics.cache as cache
-from metrics import robust
+import metrics.shapes.cache as cache
 from metrics.cleval.geometry import (
     BoolArray,
     IntArray,
@@ -31,10 +30,11 @@ from metrics.cleval.geometry import (
     same_sample_pairs,
 )
 from metrics.cleval.validate import has_poly
-from metrics.geometry import GeomArray
-from metrics.model import BoxType, FloatArray, Instance, Sample
-from metrics.order import confidence_order
-from metrics.quads import is_convex_quad
+from metrics.core.model import BoxType, FloatArray, Instance, Sample
+from metrics.shapes import robust
+from metrics.shapes.geometry import GeomArray
+from metrics.shapes.order import confidence_order
+from metrics.shapes.quads import is_convex_quad
 
 
 def is_poly(sample: Sample, box_type: str) -> bool:

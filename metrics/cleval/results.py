@@ -13,14 +13,14 @@ from typing import Any
 
 import numpy as np
 
-from metrics.arrays import grouped
 from metrics.cleval.core import Batch, local_index
 from metrics.cleval.e2e import E2E
 from metrics.cleval.evidence import ClevalEvidence
 from metrics.cleval.geometry import BoolArray, IntArray
 from metrics.cleval.match import Outcome, first_per
+from metrics.core.arrays import grouped
+from metrics.core.results import InstanceResult, MatchKind, MatchRecord, NearMiss, Verdict
 from metrics.evidence import PccEvidence
-from metrics.results import InstanceResult, MatchKind, MatchRecord, NearMiss, Verdict
 
 _KIND = {"OO": MatchKind.ONE_TO_ONE, "OM": MatchKind.SPLIT, "MO": MatchKind.MERGE}
 _RULES = {1: "single", 2: "sum"}
@@ -41,7 +41,7 @@ class View:
     """Per-sample result objects, built for the whole batch from the flat arrays."""
 
     def __init__(self, b: Batch, out: Outcome, e2: E2E | None, lists: bool = True) -> None:
-        """``lists`` False (``metrics.detail.tallies_only``): no GT results, no records."""
+        """``lists`` False (``metrics.core.detail.tallies_only``): no GT results, no records."""
         self.b, self.out, self.e2 = b, out, e2
         self.g_off, self.d_off = b.g_off.tolist(), b.d_off.tolist()
         self.d_file = b.d_file.tolist()

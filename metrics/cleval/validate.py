@@ -13,9 +13,9 @@ from operator import attrgetter, is_
 
 import numpy as np
 
-from metrics.floats import REFUSED
-from metrics.model import BoxType, FloatArray, Instance, Problem, Sample, Severity
-from metrics.order import clockwise_violations
+from metrics.core.floats import REFUSED
+from metrics.core.model import BoxType, FloatArray, Instance, Problem, Sample, Severity
+from metrics.shapes.order import clockwise_violations
 
 _POINTS, _BOX_TYPE = attrgetter("points"), attrgetter("box_type")
 _INTEGER, _TEXT, _DONT_CARE = attrgetter("integer"), attrgetter("text"), attrgetter("dont_care")

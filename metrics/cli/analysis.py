@@ -10,10 +10,10 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from metrics.analysis import threshold as thr
-from metrics.model import Dataset
+from metrics.core.model import Dataset
+from metrics.core.results import Evaluation
 from metrics.registry import METRICS, MetricSpec, make_params
-from metrics.results import Evaluation
-from metrics.runner import run
+from metrics.run.runner import run
 
 if TYPE_CHECKING:  # the analyses are imported when an option asks for them
     from metrics.analysis.sweep import Sweep

@@ -16,10 +16,10 @@ from typing import Any, TextIO
 
 from metrics.check import Finding, Level, check_dataset, exit_code
 from metrics.cli.format_options import IMAGES_HELP, add_side_options, load_options
-from metrics.demo import demo_paths
+from metrics.core.model import Dataset
 from metrics.io.atomic import atomic_write, output_problem
+from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
-from metrics.model import Dataset
 
 
 def add_check_command(sub: Any) -> None:

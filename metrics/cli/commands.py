@@ -80,9 +80,9 @@ class CommandParser(argparse.ArgumentParser):
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> argparse.Namespace:
         """The parsed command line; the command's modules are loaded by then, so Ctrl-C may
-        interrupt from here on (``metrics.launch.interruptible``)."""
+        interrupt from here on (``metrics.run.interrupts.interruptible``)."""
         parsed = super().parse_args(args, namespace)
-        from metrics.launch import interruptible
+        from metrics.run.interrupts import interruptible
 
         interruptible()
         return parsed
@@ -185,7 +185,7 @@ def _loader(value: str) -> Callable[[], Any]:
 def input_error(exc: Exception) -> int:
     """Exit code 2 for bad input (``InputError``), its problems on stderr one per line;
     anything else is re-raised (imported here so that no command loads the model early)."""
-    from metrics.model import InputError  # loaded already when one was raised
+    from metrics.core.model import InputError  # loaded already when one was raised
 
     if not isinstance(exc, InputError):
         raise exc

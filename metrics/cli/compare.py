@@ -9,6 +9,7 @@ import sys
 from typing import Any, TextIO
 
 from metrics.analysis.bootstrap import Bootstrap, paired
+from metrics.analysis.compare import Comparison, compare, comparison_dict
 from metrics.cli.commands import positive_int
 from metrics.cli.coverage import (
     DEFAULT_METRIC_HELP,
@@ -19,13 +20,12 @@ from metrics.cli.coverage import (
     say_skipped,
 )
 from metrics.cli.format_options import add_set_option, add_side_options, floats_mode, read_sets
-from metrics.compare import Comparison, compare, comparison_dict
-from metrics.demo import demo_paths
+from metrics.core.model import Dataset
+from metrics.core.results import Evaluation
 from metrics.io.atomic import atomic_write, output_problem
-from metrics.model import Dataset
+from metrics.io.demo import demo_paths
 from metrics.registry import MetricSpec, make_params, parse_sets, resolve
-from metrics.results import Evaluation
-from metrics.runner import run
+from metrics.run.runner import run
 
 
 class CompareError(ValueError):

@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 
 from metrics.cli.format_options import add_side_options, load_options
+from metrics.core.model import BoxType, Dataset, Instance, Severity
 from metrics.io.atomic import atomic_write, output_problem
 from metrics.io.formats.canonical import document
 from metrics.io.reader import load_dataset
-from metrics.model import BoxType, Dataset, Instance, Severity
 
 log = logging.getLogger("detlens")
 _NUMERIC_START = re.compile(r"\s*[-+]?(?:\d|\.\d)")

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from metrics.model import Dataset, InputError, Severity
+from metrics.core.model import Dataset, InputError, Severity
+from metrics.core.results import Evaluation
 from metrics.registry import PREFERRED, MetricSpec, default_metric
-from metrics.results import Evaluation
 
 GT_LINES_HELP = "text-line GT (wordline_* metrics), any GT format"
 DEFAULT_METRIC_HELP = (  # compare, export, report without --metric (``default_choice``)
@@ -71,7 +71,7 @@ def default_choice(datasets: Sequence[Dataset]) -> tuple[MetricSpec[Any], dict[s
     --metric all`` switch on where its defaults refuse the data (polygons in the ICDAR
     clockwise order, which the curved script refuses: ``auto_orient=true``), the same for
     every side."""
-    from metrics.runner import plan_all
+    from metrics.run.runner import plan_all
 
     spec = default_metric(datasets[0])
     if spec is None:

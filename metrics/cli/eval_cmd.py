@@ -1,7 +1,7 @@
 """``detlens eval``: read, plan, evaluate, report and write (``metrics.cli.main`` parses).
 
 ICDAR txt inputs with metrics named and no analysis option are read, checked and evaluated
-slice by slice, in each of the ``--workers`` processes (``metrics.sharded``); otherwise the
+slice by slice, in each of the ``--workers`` processes (``metrics.run.sharded``); otherwise the
 dataset is loaded here and ``runner.run`` evaluates it.
 """
 
@@ -22,9 +22,9 @@ from metrics.cli.format_options import floats_mode, load_options, say_floats
 from metrics.registry import METRICS, applicable, make_params, parse_sets, resolve
 
 if TYPE_CHECKING:
-    from metrics.model import Dataset, Facts, Problem
-    from metrics.results import Evaluation, SweepTally
-    from metrics.runner import Plan
+    from metrics.core.model import Dataset, Facts, Problem
+    from metrics.core.results import Evaluation, SweepTally
+    from metrics.run.runner import Plan
     from metrics.spec import MetricSpec
 
 log = logging.getLogger("detlens")
@@ -73,7 +73,7 @@ def _overrides(
 
 def why_not(spec: MetricSpec[Any]) -> str:
     """What a metric asks of the data, in words (``requires``, else its ``applies`` rule)."""
-    from metrics.runner import meant_for
+    from metrics.run.runner import meant_for
 
     return meant_for(spec)
 
@@ -136,12 +136,12 @@ def _notes_before(
 
 
 def _dataset(args: argparse.Namespace) -> Dataset:
+    from metrics.core.model import Severity
     from metrics.io.reader import load_dataset
-    from metrics.model import Severity
 
     gt, det, images = args.gt, args.det, args.images
     if gt is None and det is None:
-        from metrics.demo import demo_paths
+        from metrics.io.demo import demo_paths
 
         demo = demo_paths()
         gt, det, images = demo.gt, demo.det_b, images or demo.images
@@ -164,7 +164,7 @@ def _dataset(args: argparse.Namespace) -> Dataset:
 
 def _plan(ds: Dataset, specs: Sequence[MetricSpec[Any]], overrides: Mapping[str, Any]) -> Plan:
     """``--metric all``: the plan, its notes logged as warnings."""
-    from metrics.runner import plan_all
+    from metrics.run.runner import plan_all
 
     plan = plan_all(ds, specs, overrides)
     for note in plan.notes:
@@ -174,7 +174,7 @@ def _plan(ds: Dataset, specs: Sequence[MetricSpec[Any]], overrides: Mapping[str,
 
 def cmd_eval(args: argparse.Namespace) -> int:
     from metrics.cli import analysis
-    from metrics.progress import ProgressBar
+    from metrics.run.progress import ProgressBar
 
     inputs = [args.gt, args.det, args.gt_lines, args.images]
     _check_outputs([args.json, args.csv, args.instances], inputs)
@@ -231,10 +231,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _summary_only(args: argparse.Namespace) -> contextlib.AbstractContextManager[None]:
-    """``metrics.detail.tallies_only`` when nothing of this run reads a result's GT list or
+    """``metrics.core.detail.tallies_only`` when nothing of this run reads a result's GT list or
     match records (no --json, --csv, --instances, --sweep or --attribution): the summary
     table alone, e.g. ``--metric all``."""
-    from metrics import detail
+    from metrics.core import detail
 
     if args.json or args.csv or args.instances or args.sweep or args.attribution:
         return contextlib.nullcontext()
@@ -243,7 +243,7 @@ def _summary_only(args: argparse.Namespace) -> contextlib.AbstractContextManager
 
 def _sharded(args: argparse.Namespace) -> int | None:
     """ICDAR txt inputs, metrics named, no analysis option: each process (``--workers``)
-    reads, checks and evaluates its own slices (``metrics.sharded``), the exit code; None
+    reads, checks and evaluates its own slices (``metrics.run.sharded``), the exit code; None
     when the run needs the dataset here (then nothing has been printed or read in full):
     also when a metric of several named is meant for other inputs and they break its rules
     (it is left out there, ``runner.plan_named``)."""
@@ -258,8 +258,8 @@ def _sharded(args: argparse.Namespace) -> int | None:
     specs = _named(args.metric, args.gt_lines is not None)
     if specs is None:
         return None
-    from metrics import sharded
-    from metrics.progress import ProgressBar
+    from metrics.run import sharded
+    from metrics.run.progress import ProgressBar
 
     overrides = _overrides(args.set, specs, floats_mode(args))
     outcome = sharded.evaluate(
@@ -318,10 +318,10 @@ def _report(
 ) -> None:
     """The summary table; metrics that ``--metric all`` left out follow it, with the reason.
     A metric that skipped images says on how many of the set it scored; one that read fewer
-    than half of them shows no figure, but why and the fix (``metrics.partial``)."""
+    than half of them shows no figure, but why and the fix (``metrics.core.partial``)."""
     from metrics.cli.confidence_notes import extra_hint
-    from metrics.model import Severity
-    from metrics.partial import coverage
+    from metrics.core.model import Severity
+    from metrics.core.partial import coverage
 
     out = out or sys.stdout
     conf = facts.has_confidences

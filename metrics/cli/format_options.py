@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, TypedDict
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from metrics.io.icdar_plan import LoadOptions
-    from metrics.model import Dataset, Facts
+    from metrics.core.model import Dataset, Facts
+    from metrics.io.icdar.plan import LoadOptions
 
 log = logging.getLogger("detlens")
 
@@ -47,7 +47,7 @@ GT_HELP = "GT file, folder or zip in any known format (README: Formats)"
 DET_HELP = "detection file, folder or zip in any known format"
 GT_LINES_HELP = "text-line GT (wordline_* metrics), any GT format"
 IMAGES_HELP = "image folder (optional; paired by image name or id)"
-FLOAT_MODES = ("as-given", "refuse", "round", "truncate")  # metrics.floats.FLOAT_MODES
+FLOAT_MODES = ("as-given", "refuse", "round", "truncate")  # metrics.core.floats.FLOAT_MODES
 FLOATS_HELP = (
     "non-integer coordinates (what MMOCR, DBNet, PaddleOCR and docTR write): 'as-given' "
     "evaluates them as written (default); 'refuse' reports them as errors like the official "
@@ -123,7 +123,7 @@ def floats_mode(args: argparse.Namespace) -> str:
 def say_floats(facts: Facts, mode: str) -> str | None:
     """Say once per run how many boxes have non-integer coordinates and what ``--floats``
     made of them (a warning on the log); the sentence, or None when there are none."""
-    from metrics.floats import check_mode, float_note
+    from metrics.core.floats import check_mode, float_note
 
     note = float_note(facts.n_gt_float, facts.n_det_float, facts.n_det, check_mode(mode))
     if note:
@@ -133,9 +133,9 @@ def say_floats(facts: Facts, mode: str) -> str | None:
 
 def load_options(args: argparse.Namespace) -> LoadOptions:
     """The reader switches of the options ``add_side_options`` declared."""
-    from metrics.floats import check_mode
-    from metrics.io.icdar_plan import LoadOptions
-    from metrics.model import BoxType
+    from metrics.core.floats import check_mode
+    from metrics.core.model import BoxType
+    from metrics.io.icdar.plan import LoadOptions
 
     bt = BoxType(args.box_type) if getattr(args, "box_type", None) else None
     return LoadOptions(

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("detlens")
 
-# metrics.model.BoxType's values, spelled out so that ``eval --help`` needs no numpy (a test
+# metrics.core.model.BoxType's values, spelled out so that ``eval --help`` needs no numpy (a test
 # checks that they agree)
 BOX_TYPES = ("LTRB", "QUAD", "POLY")
 

@@ -1,7 +1,7 @@
 """What ``eval`` does about metrics that cannot score the set: a metric of a ``--metric``
 list meant for other inputs that they break is left out (``runner.plan_named``) and the
 others run; a metric that read fewer than half of the images has a row without a figure,
-the reason and the fix under it, and the run exits 1 (``metrics.partial``).
+the reason and the fix under it, and the run exits 1 (``metrics.core.partial``).
 
 Imports nothing heavy at module level (``eval --help`` stays light)."""
 
@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 from metrics.cli.commands import UserError
 
 if TYPE_CHECKING:
-    from metrics.model import Dataset
-    from metrics.partial import Coverage
-    from metrics.results import Evaluation
-    from metrics.runner import Plan
-    from metrics.sharded import Outcome
+    from metrics.core.model import Dataset
+    from metrics.core.partial import Coverage
+    from metrics.core.results import Evaluation
+    from metrics.run.runner import Plan
+    from metrics.run.sharded import Outcome
     from metrics.spec import MetricSpec
 
 log = logging.getLogger("detlens")
@@ -26,7 +26,7 @@ log = logging.getLogger("detlens")
 
 def exit_code(evals: Sequence[Evaluation[Any]]) -> int:
     """1 when a metric read fewer than half of the images (its row has no score), else 0."""
-    from metrics.partial import coverage
+    from metrics.core.partial import coverage
 
     return 0 if all(coverage(ev).scored for ev in evals) else 1
 
@@ -34,7 +34,7 @@ def exit_code(evals: Sequence[Evaluation[Any]]) -> int:
 def plan_named(ds: Dataset, specs: Sequence[MetricSpec[Any]], overrides: Mapping[str, Any]) -> Plan:
     """``--metric a,b,c``: the plan (``runner.plan_named``), its notes logged as warnings;
     a list of which no metric is left is refused with every reason."""
-    from metrics.runner import plan_named as plan_of
+    from metrics.run.runner import plan_named as plan_of
 
     plan = plan_of(ds, specs, overrides)
     if not plan.specs:

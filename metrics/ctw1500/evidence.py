@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from metrics.evidence_core import Evidence, Skipped, States, VocFalsePositive, gt_taken
+from metrics.core.evidence import Evidence, Skipped, States, VocFalsePositive, gt_taken
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from metrics import robust
+from metrics.core.model import FloatArray, Sample
 from metrics.ctw1500.params import Ctw1500Params
-from metrics.geometry import FlatGeometry, flat_geometry, intersection_bounds
-from metrics.matching import BoolArray, IntArray, best_partner
-from metrics.model import FloatArray, Sample
-from metrics.order import confidence_order
+from metrics.shapes import robust
+from metrics.shapes.geometry import FlatGeometry, flat_geometry, intersection_bounds
+from metrics.shapes.matching import BoolArray, IntArray, best_partner
+from metrics.shapes.order import confidence_order
 
 _SLACK = 1e-9  # bounds within this of a computed IoU are computed too (rounding)
 

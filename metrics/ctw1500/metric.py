@@ -32,15 +32,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-import metrics.detail as detail
-from metrics.ctw1500.evidence import VocEvidence
-from metrics.ctw1500.match import Block, block
-from metrics.ctw1500.params import Ctw1500Params
-from metrics.ctw1500.voc import ap_key, voc_ap
-from metrics.evidence import Skipped, VocFalsePositive
-from metrics.matching import best_partner
-from metrics.model import Sample
-from metrics.results import (
+import metrics.core.detail as detail
+from metrics.core.model import Sample
+from metrics.core.results import (
     InstanceResult,
     MatchKind,
     MatchRecord,
@@ -50,6 +44,12 @@ from metrics.results import (
     credit_tally,
     hmean,
 )
+from metrics.ctw1500.evidence import VocEvidence
+from metrics.ctw1500.match import Block, block
+from metrics.ctw1500.params import Ctw1500Params
+from metrics.ctw1500.voc import ap_key, voc_ap
+from metrics.evidence import Skipped, VocFalsePositive
+from metrics.shapes.matching import best_partner
 
 ID = "ctw1500_eval"
 OFFICIAL_CONFIDENCE = 0.999  # sortdetection.py gives every detection this score

@@ -22,8 +22,8 @@ too (silently); they are listed in the results' evidence, not here.
 
 from __future__ import annotations
 
+from metrics.core.model import Problem, Sample, Severity
 from metrics.ctw1500.params import Ctw1500Params
-from metrics.model import Problem, Sample, Severity
 
 GT_POINTS = 14
 

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from metrics.core.results import SampleResult
 from metrics.ctw1500.evidence import VocEvidence
-from metrics.results import SampleResult
 from metrics.spec import AP_FILE_ORDER
 
 

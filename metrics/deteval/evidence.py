@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from metrics.evidence_core import Absorbed, Evidence, PairTable
-from metrics.sparse import SparsePairs
+from metrics.core.evidence import Absorbed, Evidence, PairTable
+from metrics.core.sparse import SparsePairs
 
 
 @dataclass(frozen=True, slots=True)

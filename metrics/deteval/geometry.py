@@ -16,9 +16,9 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from metrics.arrays import first_of_each
-from metrics.geometry import GeomArray, same_sample_pairs
-from metrics.model import FloatArray, Instance, Sample
+from metrics.core.arrays import first_of_each
+from metrics.core.model import FloatArray, Instance, Sample
+from metrics.shapes.geometry import GeomArray, same_sample_pairs
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.intp]

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from metrics.core.results import MatchKind, MatchRecord
 from metrics.deteval.evidence import Discarded
 from metrics.deteval.geometry import Geometry, center_distance
 from metrics.deteval.params import DetEvalParams
-from metrics.results import MatchKind, MatchRecord
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.intp]

@@ -42,15 +42,10 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-import metrics.detail as detail
-from metrics.deteval.evidence import DetEvalEvidence
-from metrics.deteval.geometry import Geometry, geometries
-from metrics.deteval.match import Matcher
-from metrics.deteval.params import DetEvalParams
-from metrics.evidence import Absorbed
-from metrics.floats import REFUSED
-from metrics.model import BoxType, FloatArray, Problem, Sample, Severity
-from metrics.results import (
+import metrics.core.detail as detail
+from metrics.core.floats import REFUSED
+from metrics.core.model import BoxType, FloatArray, Problem, Sample, Severity
+from metrics.core.results import (
     InstanceResult,
     NearMiss,
     SampleResult,
@@ -59,7 +54,12 @@ from metrics.results import (
     hmean,
     per_image_rule,
 )
-from metrics.sparse import SparsePairs
+from metrics.core.sparse import SparsePairs
+from metrics.deteval.evidence import DetEvalEvidence
+from metrics.deteval.geometry import Geometry, geometries
+from metrics.deteval.match import Matcher
+from metrics.deteval.params import DetEvalParams
+from metrics.evidence import Absorbed
 
 ID = "deteval"
 
@@ -122,7 +122,7 @@ def _evaluate(sample: Sample, geo: Geometry, params: DetEvalParams) -> SampleRes
         "num_det": len(sample.det),
     }
     tally = credit_tally(n_gt, n_det, m.recall_sum, m.precision_sum)
-    if not detail.results_read():  # only the tallies are read (metrics.detail)
+    if not detail.results_read():  # only the tallies are read (metrics.core.detail)
         return SampleResult(ID, sample.id, recall, precision, h, tally, (), (), extra=extra)
     lists = detail.instance_lists()  # False: no GT list and no match records
     return SampleResult(

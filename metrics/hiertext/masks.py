@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-import metrics.cache as cache
+import metrics.shapes.cache as cache
+from metrics.core.model import FloatArray, Group, Instance, Sample
 from metrics.hiertext.raster import EMPTY, Raster, fill_polys
-from metrics.model import FloatArray, Group, Instance, Sample
 
 F32 = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]

@@ -18,9 +18,16 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from metrics.core.results import (
+    InstanceResult,
+    MatchKind,
+    MatchRecord,
+    NearMiss,
+    SampleResult,
+    Verdict,
+)
+from metrics.core.tally import PqTally
 from metrics.hiertext.params import HierTextParams
-from metrics.results import InstanceResult, MatchKind, MatchRecord, NearMiss, SampleResult, Verdict
-from metrics.tally import PqTally
 
 AnyArray = npt.NDArray[np.floating]
 IntArray = npt.NDArray[np.intp]

@@ -30,6 +30,9 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from metrics.core.model import Problem, Sample, Severity
+from metrics.core.results import SampleResult
+from metrics.core.tally import PqTally
 from metrics.hiertext.masks import (
     OWN_WHEN_ILLEGIBLE,
     WordRasters,
@@ -42,10 +45,7 @@ from metrics.hiertext.match import Overlaps, sample_result
 from metrics.hiertext.params import HierTextParams
 from metrics.hiertext.raster import Raster
 from metrics.hiertext.words import word_overlaps
-from metrics.model import Problem, Sample, Severity
-from metrics.results import SampleResult
 from metrics.spec import EvaluateBatch, ValidateBatch
-from metrics.tally import PqTally
 
 LEVELS = ("word", "line", "paragraph")
 

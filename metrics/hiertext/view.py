@@ -15,7 +15,7 @@ from dataclasses import replace
 import numpy as np
 import shapely
 
-from metrics.model import BoxType, Group, Instance, Sample
+from metrics.core.model import BoxType, Group, Instance, Sample
 
 
 def _instance(group: Group, words: tuple[Instance, ...]) -> Instance:

@@ -14,11 +14,11 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from metrics import robust
-from metrics.geometry import polygons
+from metrics.core.model import Sample
 from metrics.hiertext.masks import boxes_overlap, word_boxes
 from metrics.hiertext.match import EPSILON, Overlaps
-from metrics.model import Sample
+from metrics.shapes import robust
+from metrics.shapes.geometry import polygons
 
 BoolArray = npt.NDArray[np.bool_]
 

@@ -15,20 +15,10 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-import metrics.cache as cache
-import metrics.detail as detail
-from metrics import robust
-from metrics.evidence import Region
-from metrics.geometry import FlatGeometry, regions_of
-from metrics.icdar.common import (
-    outlier_regions,
-    pair_value_arrays,
-)
-from metrics.icdar.params import TiouOptions
-from metrics.matching import best_partner, dont_care_dets, greedy_pairs, pair_iou
-from metrics.model import FloatArray, Sample
-from metrics.order import confidence_order
-from metrics.results import (
+import metrics.core.detail as detail
+import metrics.shapes.cache as cache
+from metrics.core.model import FloatArray, Sample
+from metrics.core.results import (
     InstanceResult,
     MatchKind,
     MatchRecord,
@@ -38,6 +28,16 @@ from metrics.results import (
     credit_tally,
     per_image_rule,
 )
+from metrics.evidence import Region
+from metrics.icdar.common import (
+    outlier_regions,
+    pair_value_arrays,
+)
+from metrics.icdar.params import TiouOptions
+from metrics.shapes import robust
+from metrics.shapes.geometry import FlatGeometry, regions_of
+from metrics.shapes.matching import best_partner, dont_care_dets, greedy_pairs, pair_iou
+from metrics.shapes.order import confidence_order
 
 Score = Literal["iou", "siou", "tiou"]
 IntArray = npt.NDArray[np.intp]

@@ -14,22 +14,22 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-import metrics.cache as cache
-import metrics.matching as matching
-from metrics import robust
-from metrics.floats import REFUSED
-from metrics.geometry import GeomArray, polygons, regions_of, signed_areas
-from metrics.icdar.params import TiouOptions
-from metrics.matching import iou_matrix
-from metrics.model import BoxType, FloatArray, Instance, Problem, Sample, Severity
-from metrics.order import clockwise_violations, confidence_order
-from metrics.results import (
+import metrics.shapes.cache as cache
+import metrics.shapes.matching as matching
+from metrics.core.floats import REFUSED
+from metrics.core.model import BoxType, FloatArray, Instance, Problem, Sample, Severity
+from metrics.core.results import (
     InstanceResult,
     MatchKind,
     MatchRecord,
     NearMiss,
     Verdict,
 )
+from metrics.icdar.params import TiouOptions
+from metrics.shapes import robust
+from metrics.shapes.geometry import GeomArray, polygons, regions_of, signed_areas
+from metrics.shapes.matching import iou_matrix
+from metrics.shapes.order import clockwise_violations, confidence_order
 
 BoolArray = npt.NDArray[np.bool_]
 EMPTY = shapely.Polygon()

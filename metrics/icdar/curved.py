@@ -18,10 +18,10 @@ from dataclasses import replace
 import numpy as np
 import shapely
 
+from metrics.core.model import Instance, Problem, Sample, Severity
+from metrics.core.results import SampleResult
 from metrics.icdar.greedy import Score, evaluate_greedy_batch
 from metrics.icdar.params import CurvedParams
-from metrics.model import Instance, Problem, Sample, Severity
-from metrics.results import SampleResult
 
 _CCW = (  # shapely's ccw is with y up: in the image (y down) the ring is clockwise
     "polygon in the ICDAR order (clockwise as drawn, y down): the curved TIoU script "

@@ -11,18 +11,18 @@ from typing import Literal
 
 import numpy as np
 
-from metrics.icdar.batch import evaluate_batch
-from metrics.icdar.common import Prepared, instance_results
-from metrics.icdar.params import GreedyParams, TiouOptions
-from metrics.matching import best_in_matrix
-from metrics.model import Sample
-from metrics.results import (
+from metrics.core.model import Sample
+from metrics.core.results import (
     MatchRecord,
     SampleResult,
     Verdict,
     credit_tally,
     per_image_rule,
 )
+from metrics.icdar.batch import evaluate_batch
+from metrics.icdar.common import Prepared, instance_results
+from metrics.icdar.params import GreedyParams, TiouOptions
+from metrics.shapes.matching import best_in_matrix
 
 Score = Literal["iou", "siou", "tiou"]
 

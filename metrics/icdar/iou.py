@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from metrics.core.model import Problem, Sample
+from metrics.core.results import SampleResult, Verdict
 from metrics.icdar.common import icdar_problems, icdar_problems_batch
 from metrics.icdar.evidence import IouEvidence, RankedDetection
 from metrics.icdar.greedy import evaluate_greedy_batch
 from metrics.icdar.params import IouParams
-from metrics.model import Problem, Sample
-from metrics.results import SampleResult, Verdict
 
 ID = "ic15_iou"
 

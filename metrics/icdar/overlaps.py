@@ -17,10 +17,10 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from metrics import robust
-from metrics.geometry import GeomArray, mode_rings, polygons, same_sample_pairs, signed_areas
-from metrics.model import FloatArray, Sample
-from metrics.quads import is_convex_quad, quad_intersection_areas
+from metrics.core.model import FloatArray, Sample
+from metrics.shapes import robust
+from metrics.shapes.geometry import GeomArray, mode_rings, polygons, same_sample_pairs, signed_areas
+from metrics.shapes.quads import is_convex_quad, quad_intersection_areas
 
 IntArray = npt.NDArray[np.intp]
 BoolArray = npt.NDArray[np.bool_]

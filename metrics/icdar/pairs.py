@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from metrics.core.model import Sample
 from metrics.evidence import PairTable
 from metrics.icdar.common import prepare
-from metrics.model import Sample
 
 
 def iou_table(*, curved: bool) -> Callable[[Sample, Any], PairTable]:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from metrics.core.model import Problem, Sample
+from metrics.core.results import SampleResult
 from metrics.icdar import curved, iou, tiou
 from metrics.icdar.cards import CARDS
 from metrics.icdar.pairs import iou_table
 from metrics.icdar.params import WordlineParams
-from metrics.model import Problem, Sample
-from metrics.results import SampleResult
 from metrics.spec import ConfidenceUse, MetricSpec
 
 __all__ = ["SPECS"]

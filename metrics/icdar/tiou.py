@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from metrics.core.model import Problem, Sample
+from metrics.core.results import SampleResult
 from metrics.icdar.common import icdar_problems, icdar_problems_batch
 from metrics.icdar.greedy import evaluate_greedy, evaluate_greedy_batch
 from metrics.icdar.params import TiouParams
-from metrics.model import Problem, Sample
-from metrics.results import SampleResult
 
 
 def validate_batch(samples: Sequence[Sample], params: TiouParams) -> list[Problem]:

@@ -22,8 +22,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-import metrics.detail as detail
-from metrics.geometry import intersection_areas
+import metrics.core.detail as detail
+from metrics.core.model import Problem, Sample, Severity
+from metrics.core.results import (
+    InstanceResult,
+    MatchKind,
+    MatchRecord,
+    SampleResult,
+    Verdict,
+    credit_tally,
+    per_image_rule,
+)
 from metrics.icdar.common import (
     Prepared,
     icdar_problems_batch,
@@ -35,17 +44,8 @@ from metrics.icdar.common import (
 )
 from metrics.icdar.greedy import build_result, credits, tiou_options
 from metrics.icdar.params import TiouOptions, WordlineParams
-from metrics.matching import greedy_match, iou_matrix
-from metrics.model import Problem, Sample, Severity
-from metrics.results import (
-    InstanceResult,
-    MatchKind,
-    MatchRecord,
-    SampleResult,
-    Verdict,
-    credit_tally,
-    per_image_rule,
-)
+from metrics.shapes.geometry import intersection_areas
+from metrics.shapes.matching import greedy_match, iou_matrix
 
 OPS: dict[str, Callable[[float, float], bool]] = {">": operator.gt, ">=": operator.ge}
 

@@ -19,22 +19,22 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-import metrics.cache as cache
-import metrics.detail as detail
-from metrics import robust
+import metrics.core.detail as detail
+import metrics.shapes.cache as cache
+from metrics.core.model import FloatArray, Sample
+from metrics.core.results import MatchKind, MatchRecord, SampleResult
 from metrics.evidence import Region
-from metrics.geometry import (
-    FlatGeometry,
-)
 from metrics.icdar import wordline
 from metrics.icdar.batch import Pairs, Score, match_numbers, ranks
 from metrics.icdar.common import pair_value_arrays
 from metrics.icdar.greedy import tiou_options
 from metrics.icdar.overlaps import Lines, Overlaps, Side, lines_of
 from metrics.icdar.params import TiouOptions, WordlineParams
-from metrics.matching import dont_care_dets, greedy_pairs, pair_iou
-from metrics.model import FloatArray, Sample
-from metrics.results import MatchKind, MatchRecord, SampleResult
+from metrics.shapes import robust
+from metrics.shapes.geometry import (
+    FlatGeometry,
+)
+from metrics.shapes.matching import dont_care_dets, greedy_pairs, pair_iou
 
 IntArray = npt.NDArray[np.intp]
 BoolArray = npt.NDArray[np.bool_]

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from metrics.model import InputError, Problem, Severity
+from metrics.core.model import InputError, Problem, Severity
 
 TEXT_SUFFIXES = (".txt",)
 MAX_MB_ENV = "DETLENS_MAX_FILE_MB"

@@ -15,17 +15,17 @@ import os
 import numpy as np
 import shapely
 
-from metrics.arrays import stacked
-from metrics.floats import settle
-from metrics.geometry import polygons, signed_areas
+from metrics.core.arrays import stacked
+from metrics.core.floats import settle
+from metrics.core.model import Dataset, FloatArray, Instance, Problem, Sample, Severity
 from metrics.io.archive import Member
-from metrics.io.detect import detect
 from metrics.io.formats import HIERTEXT, ICDAR, Entry, Role
 from metrics.io.formats import load as formats
 from metrics.io.formats.base import forget_parsed
-from metrics.io.hiertext import load_hiertext
-from metrics.io.icdar_files import read_det, read_gt
-from metrics.io.icdar_plan import (
+from metrics.io.formats.detect import detect
+from metrics.io.formats.hiertext import load_hiertext
+from metrics.io.icdar.files import read_det, read_gt
+from metrics.io.icdar.plan import (
     IcdarPlan,
     LoadOptions,
     Schema,
@@ -35,8 +35,8 @@ from metrics.io.icdar_plan import (
     read_pairs,
 )
 from metrics.io.pairing import IdMatcher, gt_id, stem
-from metrics.model import Dataset, FloatArray, Instance, Problem, Sample, Severity
-from metrics.quads import is_convex_quad
+from metrics.shapes.geometry import polygons, signed_areas
+from metrics.shapes.quads import is_convex_quad
 
 PathLike = str | os.PathLike[str]
 
@@ -120,10 +120,10 @@ def load_dataset(
 
     Raises InputError only when a path itself cannot be read; line-level problems are
     returned in ``Dataset.problems``. A GT file holding a JSON object is read as HierText
-    JSON (``metrics.io.hiertext``; the detections then in the same format).
-    Each side's format is detected from its content (``metrics.io.detect``) unless forced
+    JSON (``metrics.io.formats.hiertext``; the detections then in the same format).
+    Each side's format is detected from its content (``metrics.io.formats.detect``) unless forced
     in ``options``; ICDAR txt on both sides is read here exactly as before, HierText JSON on
-    both by ``metrics.io.hiertext``, every other combination by ``metrics.io.formats.load``.
+    both by ``metrics.io.formats.hiertext``, every other combination by ``metrics.io.formats.load``.
     """
     try:
         return _load(gt, det, gt_lines, images, options or LoadOptions(), name)

@@ -13,12 +13,12 @@ from typing import Any
 import numpy as np
 import shapely
 
+from metrics.core.partial import coverage
+from metrics.core.results import Evaluation, SampleResult, SweepTally
 from metrics.evidence import Region
-from metrics.geometry import rings_of
 from metrics.io.atomic import atomic_write
 from metrics.io.json_stream import Entries, write_document
-from metrics.partial import coverage
-from metrics.results import Evaluation, SampleResult, SweepTally
+from metrics.shapes.geometry import rings_of
 
 
 def _num(x: float) -> float | None:
@@ -95,7 +95,7 @@ def evaluation_dict(
     ev: Evaluation[Any], evidence: bool = False, lazy: bool = False
 ) -> dict[str, Any]:
     """``{"metric", "params", "global", "per_image", "problems", "excluded", "coverage"}``
-    (``coverage``: ``metrics.partial.Coverage.as_dict``); ``lazy``:
+    (``coverage``: ``metrics.core.partial.Coverage.as_dict``); ``lazy``:
     ``per_image`` made entry by entry as it is written (``metrics.io.json_stream``)."""
     items = list(ev.results.items())
     glob: dict[str, Any] = {"recall": ev.recall, "precision": ev.precision, "hmean": ev.hmean}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from metrics.evidence_core import Absorbed, Evidence, States
+from metrics.core.evidence import Absorbed, Evidence, States
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,10 +18,10 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from metrics import robust
-from metrics.geometry import GeomArray, Quads, pair_intersection_areas, same_sample_pairs
-from metrics.model import FloatArray, Sample
-from metrics.ringstack import convert, ring_stack, stack_quads
+from metrics.core.model import FloatArray, Sample
+from metrics.shapes import robust
+from metrics.shapes.geometry import GeomArray, Quads, pair_intersection_areas, same_sample_pairs
+from metrics.shapes.ringstack import convert, ring_stack, stack_quads
 
 BoolArray = npt.NDArray[np.bool_]
 _POLYGON = 3  # shapely type id
@@ -85,7 +85,7 @@ def pair_areas(
 ) -> tuple[FloatArray, FloatArray]:
     """Intersection area and IoU of the pairs (GT ``pi``, det ``pj``).
 
-    Convex quad pairs are clipped in numpy (``metrics.geometry.pair_intersection_areas``),
+    Convex quad pairs are clipped in numpy (``metrics.shapes.geometry.pair_intersection_areas``),
     the rest by GEOS; the union's area is |G| + |D| - |G ∩ D|. Where a decision lies within
     1e-6 of its threshold (IoU vs ``thresholds[0]``, the ignore ratio vs ``thresholds[1]``)
     both are recomputed by GEOS as MMOCR does, so the strict ``>`` tests decide identically.

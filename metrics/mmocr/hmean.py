@@ -29,16 +29,16 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from metrics import detail
+from metrics.core import detail
+from metrics.core.model import FloatArray, Problem, Sample, Severity
+from metrics.core.results import InstanceResult, NearMiss, SampleResult, SweepTally, Verdict
+from metrics.core.tally import add_up
 from metrics.evidence import Absorbed
-from metrics.matching import best_in_matrix, greedy_cells, maximum_matching
 from metrics.mmocr.evidence import SweepEvidence
 from metrics.mmocr.geometry import IGNORE_EPS, SampleAreas, block_areas
 from metrics.mmocr.params import HmeanIouParams
 from metrics.mmocr.verdicts import compose
-from metrics.model import FloatArray, Problem, Sample, Severity
-from metrics.results import InstanceResult, NearMiss, SampleResult, SweepTally, Verdict
-from metrics.tally import add_up
+from metrics.shapes.matching import best_in_matrix, greedy_cells, maximum_matching
 
 BoolArray = npt.NDArray[np.bool_]
 NEEDS_SCORE = "MMOCR hmean-iou sweeps detection scores (write x1,y1,...,xn,yn,score)"

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from metrics import detail
-from metrics.mmocr.evidence import SweepEvidence
-from metrics.results import (
+from metrics.core import detail
+from metrics.core.results import (
     InstanceResult,
     MatchKind,
     MatchRecord,
@@ -19,6 +18,7 @@ from metrics.results import (
     SweepTally,
     Verdict,
 )
+from metrics.mmocr.evidence import SweepEvidence
 
 
 def _gt(base: InstanceResult, partner: int | None) -> InstanceResult:

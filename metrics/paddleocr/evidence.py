@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from metrics.evidence_core import Evidence, Skipped
+from metrics.core.evidence import Evidence, Skipped
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@
 Official implementation matched: PaddlePaddle/PaddleOCR ``ppocr/metrics/eval_det_iou.py``
 (commit 4ffb5b6) and ``ppocr/metrics/det_metric.py`` (commit b8a65d4), spec
 ``TOOLKITS.md`` sections 1-3, 5-8. It is the ICDAR15 IoU protocol (the shared don't-care test
-and greedy matcher of ``metrics.matching``) with these departures, all from the code:
+and greedy matcher of ``metrics.shapes.matching``) with these departures, all from the code:
 
 * don't care = transcription ``###`` or ``*`` (the label encoder's ignore tags);
 * GT coordinates go through float32, and each GT polygon is padded to the image's largest
@@ -28,26 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from metrics import robust
-from metrics.evidence import Skipped
-from metrics.geometry import (
-    FlatGeometry,
-    flat_geometry,
-    intersection_bounds,
-    pair_intersection_areas,
-)
-from metrics.matching import (
-    BoolArray,
-    IntArray,
-    best_partner,
-    dont_care_dets,
-    greedy_pairs,
-    pair_iou,
-)
-from metrics.model import FloatArray, Instance, Sample
-from metrics.paddleocr.evidence import SkippedEvidence
-from metrics.paddleocr.params import PaddleParams
-from metrics.results import (
+from metrics.core.model import FloatArray, Instance, Sample
+from metrics.core.results import (
     InstanceResult,
     MatchKind,
     MatchRecord,
@@ -56,6 +38,24 @@ from metrics.results import (
     Verdict,
     credit_tally,
     per_image_rule,
+)
+from metrics.evidence import Skipped
+from metrics.paddleocr.evidence import SkippedEvidence
+from metrics.paddleocr.params import PaddleParams
+from metrics.shapes import robust
+from metrics.shapes.geometry import (
+    FlatGeometry,
+    flat_geometry,
+    intersection_bounds,
+    pair_intersection_areas,
+)
+from metrics.shapes.matching import (
+    BoolArray,
+    IntArray,
+    best_partner,
+    dont_care_dets,
+    greedy_pairs,
+    pair_iou,
 )
 
 ID = "paddleocr_det_iou"

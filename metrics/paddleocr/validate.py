@@ -16,7 +16,7 @@ they are listed in the evidence, not here.
 
 from __future__ import annotations
 
-from metrics.model import Problem, Sample, Severity
+from metrics.core.model import Problem, Sample, Severity
 from metrics.paddleocr.params import PaddleParams
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from metrics.evidence_core import Evidence, FloatArray, MultilineTest, PccEvidence
+from metrics.core.evidence import Evidence, FloatArray, MultilineTest, PccEvidence
 
 
 @dataclass(frozen=True, slots=True, eq=False)

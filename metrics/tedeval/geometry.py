@@ -15,11 +15,11 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from metrics import robust
-from metrics.arrays import first_of_each, unique_values
-from metrics.geometry import GeomArray
-from metrics.model import FloatArray
-from metrics.quads import convex_quad_inter, quad_area, strictly_apart
+from metrics.core.arrays import first_of_each, unique_values
+from metrics.core.model import FloatArray
+from metrics.shapes import robust
+from metrics.shapes.geometry import GeomArray
+from metrics.shapes.quads import convex_quad_inter, quad_area, strictly_apart
 from metrics.tedeval.inputs import (
     BoolArray,
     Inputs,

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from metrics.arrays import first_of_each
-from metrics.model import FloatArray
+from metrics.core.arrays import first_of_each
+from metrics.core.model import FloatArray
 from metrics.tedeval.geometry import Geometry
 from metrics.tedeval.inputs import BoolArray, Inputs, IntArray, Pcc, expand
 from metrics.tedeval.match import Matching

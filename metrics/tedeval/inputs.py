@@ -16,9 +16,9 @@ from itertools import repeat
 import numpy as np
 import numpy.typing as npt
 
-from metrics.model import BoxType, FloatArray, Instance, Sample
-from metrics.order import confidence_order, uses_confidences
-from metrics.quads import quad_area
+from metrics.core.model import BoxType, FloatArray, Instance, Sample
+from metrics.shapes.order import confidence_order, uses_confidences
+from metrics.shapes.quads import quad_area
 from metrics.tedeval.params import TedEvalParams
 
 BoolArray = npt.NDArray[np.bool_]

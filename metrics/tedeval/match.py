@@ -13,10 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from metrics.arrays import unique_values
+from metrics.core.arrays import unique_values
+from metrics.core.model import FloatArray
+from metrics.core.results import MatchKind, MatchRecord
 from metrics.evidence import AnglePair, MultilineTest
-from metrics.model import FloatArray
-from metrics.results import MatchKind, MatchRecord
 from metrics.tedeval.geometry import Geometry
 from metrics.tedeval.inputs import (
     Inputs,

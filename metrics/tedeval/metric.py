@@ -54,9 +54,9 @@ from collections.abc import Sequence
 from itertools import chain
 from operator import attrgetter, or_
 
-from metrics.floats import REFUSED
-from metrics.model import BoxType, Instance, Problem, Sample, Severity
-from metrics.results import SampleResult
+from metrics.core.floats import REFUSED
+from metrics.core.model import BoxType, Instance, Problem, Sample, Severity
+from metrics.core.results import SampleResult
 from metrics.tedeval.geometry import build_geometry
 from metrics.tedeval.hits import Contours, build_contours, count_hits, cut_rings, is_inside
 from metrics.tedeval.inputs import build_inputs, build_pcc

@@ -12,10 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from metrics.arrays import grouped
-from metrics.evidence import MultilineTest, PccEvidence
-from metrics.model import FloatArray
-from metrics.results import (
+from metrics.core.arrays import grouped
+from metrics.core.model import FloatArray
+from metrics.core.results import (
     InstanceResult,
     MatchKind,
     MatchRecord,
@@ -25,6 +24,7 @@ from metrics.results import (
     credit_tally,
     per_image_rule,
 )
+from metrics.evidence import MultilineTest, PccEvidence
 from metrics.tedeval.evidence import TedEvalEvidence
 from metrics.tedeval.geometry import Geometry
 from metrics.tedeval.hits import CutRings, Hits

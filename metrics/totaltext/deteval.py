@@ -32,8 +32,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from metrics.model import FloatArray, Problem, Sample
-from metrics.results import (
+from metrics.core.model import FloatArray, Problem, Sample
+from metrics.core.results import (
     InstanceResult,
     MatchKind,
     MatchRecord,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from metrics.evidence_core import (
+from metrics.core.evidence import (
     Absorbed,
     Evidence,
     FloatArray,

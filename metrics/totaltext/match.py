@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from metrics.model import FloatArray
+from metrics.core.model import FloatArray
 from metrics.totaltext.params import TotalTextDetEvalParams
 
 BoolArray = npt.NDArray[np.bool_]

@@ -3,7 +3,7 @@ don't-care filter (spec D1 / V1), for a block of samples at once.
 
 Polygons are built as ``polygon_fast.py`` builds them: ``int()`` vertices, ``buffer(0)`` of
 every polygon for the intersection (and union) areas, the area of the polygon *as given*
-for ``area(P)`` (quirk 17). The geometry comes from ``metrics.geometry`` in its
+for ``area(P)`` (quirk 17). The geometry comes from ``metrics.shapes.geometry`` in its
 ``"totaltext"`` mode (one STRtree and one vectorized GEOS call per block), memoized for the
 run so that ``totaltext_deteval`` and ``totaltext_voc`` share it.
 """
@@ -17,13 +17,13 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-import metrics.cache as cache
-from metrics import robust
+import metrics.shapes.cache as cache
+from metrics.core.floats import REFUSED
+from metrics.core.model import FloatArray, Problem, Sample, Severity
+from metrics.core.results import InstanceResult, SampleResult, Verdict, credit_tally
 from metrics.evidence import Absorbed
-from metrics.floats import REFUSED
-from metrics.geometry import FlatGeometry, SampleGeometry, split_geometry
-from metrics.model import FloatArray, Problem, Sample, Severity
-from metrics.results import InstanceResult, SampleResult, Verdict, credit_tally
+from metrics.shapes import robust
+from metrics.shapes.geometry import FlatGeometry, SampleGeometry, split_geometry
 
 IntArray = npt.NDArray[np.intp]
 BoolArray = npt.NDArray[np.bool_]

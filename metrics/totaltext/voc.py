@@ -26,9 +26,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from metrics.evidence import VocFalsePositive
-from metrics.model import FloatArray, Problem, Sample
-from metrics.results import (
+from metrics.core.model import FloatArray, Problem, Sample
+from metrics.core.results import (
     InstanceResult,
     MatchKind,
     MatchRecord,
@@ -37,6 +36,7 @@ from metrics.results import (
     Verdict,
     credit_tally,
 )
+from metrics.evidence import VocFalsePositive
 from metrics.totaltext import prep
 from metrics.totaltext.evidence import TotalTextVocEvidence
 from metrics.totaltext.params import TotalTextVocParams

@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
+from metrics.core.model import Dataset
+from metrics.core.results import Evaluation
 from metrics.io.reader import load_dataset
-from metrics.model import Dataset
 from metrics.registry import resolve
-from metrics.results import Evaluation
-from metrics.runner import run
+from metrics.run.runner import run
 from tests.support import shared_input, shared_or_skip, shared_path
 
 TOL = 1e-6

@@ -14,7 +14,7 @@ import pytest
 from metrics.cli.main import main
 from metrics.io.reader import load_dataset
 from metrics.registry import METRICS, make_params
-from metrics.runner import run
+from metrics.run.runner import run
 from tests.support import write_dir
 
 # Two images; in file order the detections of img_1 are FP, TP, TP (CTW1500's VOC AP 2/3);

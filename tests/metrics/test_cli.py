@@ -14,7 +14,7 @@ import pytest
 
 from metrics import evaluate, evaluate_all
 from metrics.cli.main import main
-from metrics.demo import demo_paths
+from metrics.io.demo import demo_paths
 from metrics.registry import METRICS
 
 

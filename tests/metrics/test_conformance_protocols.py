@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 import pytest
 
+from metrics.core.model import Dataset
+from metrics.core.results import MatchRecord, SampleResult, Verdict
 from metrics.io.writers import evaluation_dict
-from metrics.matching import maximum_matching
 from metrics.mmocr.evidence import SweepEvidence
 from metrics.mmocr.geometry import block_areas
-from metrics.model import Dataset
-from metrics.results import MatchRecord, SampleResult, Verdict
+from metrics.shapes.matching import maximum_matching
 from metrics.totaltext.evidence import TotalTextVocEvidence
 from tests.metrics.conformance import KEYS, TOL, evaluated, references
 

@@ -25,8 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from metrics.cli.main import main
-from metrics.guard import FAILURE, suspects
-from metrics.model import (
+from metrics.core.model import (
     BoxType,
     Dataset,
     Group,
@@ -37,9 +36,12 @@ from metrics.model import (
     Problem,
     Sample,
 )
+from metrics.core.results import Evaluation
 from metrics.registry import METRICS
-from metrics.results import Evaluation
-from metrics.runner import run
+from metrics.run.guard import FAILURE, suspects
+from metrics.run.runner import run
+
+pytestmark = [pytest.mark.fuzz, pytest.mark.slow]
 
 EXAMPLES = int(os.environ.get("DETLENS_FUZZ_EXAMPLES", "400"))
 SCALES = [1.0, 1.0, 1.0, 1000.0, 1e6, 1e-3, 1e-6, -1.0]
@@ -215,7 +217,7 @@ def test_wordline_recall_may_exceed_1_as_the_script_gives_it() -> None:
     (spec 3.7 W7), recall 2.0, as the official script computes it."""
     import numpy as np
 
-    from metrics.model import BoxType, Instance
+    from metrics.core.model import BoxType, Instance
     from metrics.registry import resolve
 
     sq = np.array([[0.0, 0], [1, 0], [1, 1], [0, 1]])

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from metrics.cli.main import main
-from metrics.io.lines import DetSchema, parse_det_line, parse_gt_line
-from metrics.model import Dataset, Group, Hierarchy, InputError, Level, Sample
+from metrics.core.model import Dataset, Group, Hierarchy, InputError, Level, Sample
+from metrics.io.icdar.lines import DetSchema, parse_det_line, parse_gt_line
 from metrics.registry import METRICS, make_params
-from metrics.runner import run
+from metrics.run.runner import run
 
 BAD = ["nan", "inf", "-inf", "-1", "-0.5", "1.5", "2", "1e300", "abc", ""]
 

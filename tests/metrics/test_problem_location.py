@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from metrics.core.model import Problem, Severity, locate
 from metrics.io.reader import load_dataset
-from metrics.model import Problem, Severity, locate
 
 
 def test_text_files_keep_file_and_line() -> None:

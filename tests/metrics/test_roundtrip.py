@@ -25,11 +25,11 @@ from typing import Any
 import pytest
 
 from metrics.cli.convert import Losses, icdar_zip
+from metrics.core.model import Dataset, Instance
 from metrics.io.formats.canonical import document
 from metrics.io.reader import load_dataset
-from metrics.model import Dataset, Instance
 from metrics.registry import resolve
-from metrics.runner import run
+from metrics.run.runner import run
 from tests.metrics.conformance import REFERENCES, reference
 from tests.support import shared_input, shared_or_skip
 

@@ -1,4 +1,4 @@
-"""``metrics.sharded``: worker processes that read their own slices give exactly what
+"""``metrics.run.sharded``: worker processes that read their own slices give exactly what
 ``load_dataset`` + ``runner.run`` give (summaries, extras, problems in order, excluded
 samples, refusals), with one process and with two."""
 
@@ -14,13 +14,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics import sharded
 from metrics.cli.main import main
-from metrics.demo import demo_paths
+from metrics.core.model import Facts, InputError, facts_of
+from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
-from metrics.model import Facts, InputError, facts_of
 from metrics.registry import METRICS, resolve
-from metrics.runner import Policy, run
+from metrics.run import sharded
+from metrics.run.runner import Policy, run
 from tests.support import shared_or_skip, write_dir
 
 GOOD = "0,0,10,0,10,10,0,10,word\n20,0,30,0,30,10,20,10,###\n"
@@ -84,7 +84,9 @@ def test_one_process_scans_each_small_detection_file_once(
 ) -> None:
     """In one process, a small set's detection files are scanned once: finding the schema
     keeps the scans for reading (a large set, or workers, scan again per slice)."""
-    from metrics.io import filelines, icdar_files, icdar_plan
+    from metrics.io.icdar import filelines
+    from metrics.io.icdar import files as icdar_files
+    from metrics.io.icdar import plan as icdar_plan
 
     gt, det = _files(12)
     g, d = write_dir(tmp_path / "gt", gt), write_dir(tmp_path / "det", det)
@@ -166,6 +168,7 @@ SHARED_SETS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("gt", "det", "metrics"), SHARED_SETS)
 def test_shared_data_two_workers(gt: str, det: str, metrics: list[str]) -> None:
     g, d = shared_or_skip("data", *gt.split("/")), shared_or_skip("data", *det.split("/"))
@@ -173,6 +176,7 @@ def test_shared_data_two_workers(gt: str, det: str, metrics: list[str]) -> None:
         _compare(g, d, metrics, policy, 2)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_every_shardable_validation_splits_over_samples() -> None:
     """``MetricSpec.shardable``: validating slices gives, concatenated, what validating
     the whole set gives (checked on every shared set the metric reads)."""
@@ -213,7 +217,7 @@ def test_results_when_asked_write_the_same_json_and_csv(tmp_path: Path, workers:
 def test_workers_that_receive_the_job_pickled(monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the workers cannot fork (spawn platforms, threaded callers) the plan and the
     slice function travel pickled: same outcome."""
-    import metrics.pool as pool
+    import metrics.run.pool as pool
 
     monkeypatch.setattr(pool, "fork_context", lambda: None)
     demo = demo_paths()
@@ -225,7 +229,7 @@ def test_workers_that_receive_the_job_pickled(monkeypatch: pytest.MonkeyPatch) -
     ["ic15_iou", "siou", "tiou", "curved_tiou", "cleval_det", "cleval_legacy_e2e", "ctw1500_eval"],
 )
 def test_tallies_only_drops_the_gt_list_and_records_and_nothing_else(metric: str) -> None:
-    import metrics.detail as detail
+    import metrics.core.detail as detail
     from metrics.io.writers import jsonable
 
     ds = load_dataset(demo_paths().gt, demo_paths().det_b)
@@ -319,8 +323,8 @@ def test_tallies_only_clips_no_evidence_regions(
 ) -> None:
     """The cut and outlier regions (``difference``, drawn in the viewer, never counted) are
     not computed in a summary-only run; with them the tallies are the same."""
-    import metrics.detail as detail
-    from metrics import robust
+    import metrics.core.detail as detail
+    from metrics.shapes import robust
 
     ds = load_dataset(demo_paths().gt, demo_paths().det_b)
     spec = resolve(metric)
@@ -365,7 +369,7 @@ def test_word_and_text_line_metrics_summary_only(tmp_path: Path, workers: int) -
         assert (a.summary, a.extras) == (b.summary, b.extras)
         assert b.summary is not None and b.summary.n_samples == n
     assert got.evaluations[0].recall > 0
-    import metrics.detail as detail
+    import metrics.core.detail as detail
 
     ds = load_dataset(gt, det, gt_lines=lines)
     for spec in specs:
@@ -384,7 +388,7 @@ def test_word_and_text_line_iou_clips_no_outlier_when_only_tallies_are_read(
     the word + text-line IoU counts its matches without clipping TIoU's outliers; its
     tallies are those of the whole run. TIoU, which reads them, still clips them; and with
     results read (``tallies_only()``) IoU's detection verdicts are the whole run's."""
-    import metrics.detail as detail
+    import metrics.core.detail as detail
     from metrics.icdar import wordline_batch
 
     words = "10,10,40,10,40,20,10,20,AB\n44,10,80,10,80,20,44,20,CD\n90,10,99,10,99,20,90,20,E\n"
@@ -436,7 +440,7 @@ def test_the_icdar_batch_reading_only_tallies_sums_them_as_the_whole_run(
     scores, tally and extra values, bit for bit those of the whole run, with no instance
     lists; with results read (``tallies_only()``) the detections' verdicts and the evidence
     are the whole run's."""
-    import metrics.detail as detail
+    import metrics.core.detail as detail
     from metrics.io.writers import jsonable
 
     if data == "demo":

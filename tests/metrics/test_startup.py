@@ -15,7 +15,7 @@ import pytest
 from metrics.catalog import CARDS
 from metrics.cli.commands import CommandParser, add_command, entry_points
 from metrics.cli.main import BOX_TYPES, build_parser
-from metrics.model import BoxType
+from metrics.core.model import BoxType
 
 HEAVY = ("numpy", "shapely", "PySide6", "viewer.")
 PLUGIN = {"viewer.cli"}  # the viewer's entry point registers its commands by name

@@ -1,5 +1,5 @@
 """``detlens eval`` that prints the summary alone (no --json, --csv, --instances, --sweep or
---attribution) evaluates without the per-instance lists (``metrics.detail.tallies_only``),
+--attribution) evaluates without the per-instance lists (``metrics.core.detail.tallies_only``),
 also where the set is not sharded (``--metric all``, MMOCR's sweep): same table, less work."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 
 import metrics.cli.analysis as cli_analysis
-import metrics.detail as detail
+import metrics.core.detail as detail
 from metrics.cli.main import main
-from metrics.demo import demo_paths
+from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.io.writers import jsonable
 from metrics.registry import resolve
-from metrics.runner import run
+from metrics.run.runner import run
 from tests.metrics.mmocr.test_sweep_runner import DET, GT
 from tests.support import write_zip
 

@@ -20,7 +20,7 @@ def _set(tmp_path: Path, bad_det: bool = False) -> dict[str, str]:
     gt = {f"gt_img_{k}.txt": QUADS for k in range(3)}
     det = {f"res_img_{k}.txt": "1,0,41,0,41,21,1,21\n" for k in range(3)}
     if bad_det:
-        det["res_img_1.txt"] = "1,0,41,0,41\n"  # too few coordinates
+        det["res_img_1.txt"] = "1,0,41\n"  # too few coordinates
     return {
         "gt": str(write_zip(tmp_path / "gt.zip", gt)),
         "det": str(write_zip(tmp_path / "det.zip", det)),
@@ -130,7 +130,7 @@ def test_without_a_metric_polygons_get_curved_tiou_as_in_the_viewer(
     refused every polygon, or skipped images)."""
     import json
 
-    from metrics.demo import demo_paths
+    from metrics.io.demo import demo_paths
     from metrics.io.reader import load_dataset
     from metrics.registry import default_metric
 

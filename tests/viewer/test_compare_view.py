@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
 from metrics.cli.main import main
-from metrics.demo import demo_paths
+from metrics.io.demo import demo_paths
 from tests.support import demo_dataset_paths, wait_evaluated
 from viewer.export.window import export_image, export_view
 from viewer.main_window import MainWindow

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtGui import QColor, QImage
 
 from metrics.cli.main import main
-from metrics.demo import demo_paths
+from metrics.io.demo import demo_paths
 from viewer.export.render import HEADER_PX
 from viewer.scene.palette import StyleKey
 from viewer.style import stroke_color
@@ -167,7 +167,7 @@ def test_a_skipped_image_says_why_and_the_index_names_its_columns(qtbot, tmp_pat
     """TedEval skips the demo's img_8 (a curved GT polygon): its panel header gives the
     first reason with file and line, the dotted outlines are in the legend, and the index
     heads its score columns recall / precision / H-mean (no bare 'scores' over 4 cells)."""
-    from metrics.model import Problem, Severity
+    from metrics.core.model import Problem, Severity
     from viewer.export.render import Panel, _legend_columns, _skip_reason
 
     out = tmp_path / "out"

@@ -52,12 +52,12 @@ def test_demo_img_4_labels_do_not_overlap_at_fit_zoom(qtbot, window: MainWindow)
         window.canvas.fit()
         window.canvas.viewport().grab()  # paints, which places the labels
         layout = window.canvas.overlay.prepared.label_layout
-        texts = [t for _, t, _ in layout]
+        texts = [t for _, t, _, _ in layout]
         assert "cut 28 %" in texts and "outlier 22 %" in texts
         assert any(t.startswith("missed") for t in texts)
         if not every:  # by default only instances that lost credit are labelled
             assert not any(t in ("recall 1.00", "precision 1.00") for t in texts)
-        for (a, ta, _), (b, tb, _) in itertools.combinations(layout, 2):
+        for (a, ta, _, _), (b, tb, _, _) in itertools.combinations(layout, 2):
             assert not _overlap(a, b), (ta, tb)
 
 

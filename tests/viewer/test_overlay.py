@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from metrics import evaluate
-from metrics.demo import demo_paths
+from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
 from viewer.scene.items import bounds
 from viewer.scene.overlay import build_overlay

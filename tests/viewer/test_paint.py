@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtGui import QColor, QImage, QPainter
 
-from metrics.model import BoxType, Instance, Sample
-from metrics.results import InstanceResult, SampleResult, Tally, Verdict
+from metrics.core.model import BoxType, Instance, Sample
+from metrics.core.results import InstanceResult, SampleResult, Tally, Verdict
 from viewer.paint import RenderContext, paint_overlay
 from viewer.scene.overlay import build_overlay
 from viewer.scene.palette import StyleKey

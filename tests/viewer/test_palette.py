@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from metrics.results import MatchKind, Verdict
+from metrics.core.results import MatchKind, Verdict
 from viewer.scene.palette import (
     CANVAS_LEGEND,
     LAYER_LEGEND,

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from metrics.check import Finding, Level
-from metrics.model import BoxType, Instance, Sample
+from metrics.core.model import BoxType, Instance, Sample
 from tests.support import wait_evaluated
 from viewer.main_window import MainWindow
 from viewer.scene.checks import finding_items

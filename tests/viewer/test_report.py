@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtGui import QImage
 
 from metrics.cli.main import main
-from metrics.demo import demo_paths
+from metrics.io.demo import demo_paths
 
 os.environ.setdefault("QTWEBENGINE_CHROMIUM_FLAGS", "--no-sandbox")  # before WebEngine starts
 

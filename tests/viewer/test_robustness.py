@@ -79,7 +79,7 @@ def test_engine_exception_is_shown_for_that_metric_only(
 def test_metric_failing_on_every_image_says_why(
     qtbot: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Per-sample exceptions become located problems (``metrics.guard``): the summary gives
+    """Per-sample exceptions become located problems (``metrics.run.guard``): the summary gives
     the first one instead of "evaluating…"."""
     _patch(monkeypatch, "tiou", _broken)
     w = _window(qtbot)

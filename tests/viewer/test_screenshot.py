@@ -104,7 +104,7 @@ def test_a_screenshot_never_writes_an_input_nor_a_half_file(
     leaves the input as it was; so do a missing folder and a name that is not an image."""
     import shutil
 
-    from metrics.demo import demo_paths
+    from metrics.io.demo import demo_paths
 
     demo = demo_paths()
     gt = tmp_path / "gt"

@@ -86,7 +86,7 @@ def test_the_evaluation_does_not_validate_the_set_again(qtbot, tmp_path: Path, m
     parameter changes."""
     from PySide6.QtCore import QThread
 
-    import metrics.runner as runner
+    import metrics.run.runner as runner
     from viewer.workers import EvaluationWorker
 
     sizes: list[int] = []  # the datasets the evaluation workers validate
@@ -146,7 +146,7 @@ def test_the_plan_made_in_runs_is_plan_all(tmp_path: Path, monkeypatch) -> None:
     """Validated 2 samples at a time: the same metrics, skipped images, notes and problems
     (a counter-clockwise quad some metrics refuse, a curved polygon TedEval skips)."""
     from metrics.registry import applicable
-    from metrics.runner import plan_all
+    from metrics.run.runner import plan_all
     from viewer import planning
 
     gt = {f"gt_img_{k}.txt": "0,0,9,0,9,9,0,9,a\n" for k in range(5)}
@@ -238,7 +238,7 @@ def test_filter_on_whole_lists() -> None:
 
 def test_ordered_rows_put_blank_rows_where_a_metric_has_no_result(tmp_path: Path) -> None:
     from metrics.registry import METRICS
-    from metrics.runner import run
+    from metrics.run.runner import run
     from viewer.workers import table_rows
 
     ds = load_dataset(_set(tmp_path, 3).gt, _set(tmp_path, 3).det)

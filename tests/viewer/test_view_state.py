@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from metrics.model import InputError
+from metrics.core.model import InputError
 from viewer.scene.view_state import ViewState, read_state, state_json
 
 

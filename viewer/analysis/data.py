@@ -16,9 +16,9 @@ from metrics.analysis.attribution import Attribution, attribute
 from metrics.analysis.bootstrap import Bootstrap, paired
 from metrics.analysis.buckets import Bucket, available, buckets
 from metrics.analysis.sweep import Sweep, sweep
-from metrics.model import Dataset
+from metrics.core.model import Dataset
+from metrics.core.results import Evaluation
 from metrics.registry import METRICS
-from metrics.results import Evaluation
 
 SWEEP_POINTS = 1000
 

@@ -14,11 +14,11 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from metrics.floats import check_mode, float_note
+from metrics.core.floats import check_mode, float_note
+from metrics.core.model import Dataset
+from metrics.core.partial import coverage
+from metrics.core.results import Evaluation
 from metrics.io.atomic import atomic_write
-from metrics.model import Dataset
-from metrics.partial import coverage
-from metrics.results import Evaluation
 from viewer.analysis import plots
 from viewer.analysis.data import AnalysisData, compute
 from viewer.export.render import Panel, png_bytes, render_sample

@@ -31,11 +31,11 @@ from metrics.cli.format_options import (
     floats_mode,
     read_sets,
 )
-from metrics.demo import demo_paths
-from metrics.model import InputError
-from metrics.progress import ProgressBar
+from metrics.core.model import InputError
+from metrics.io.demo import demo_paths
 from metrics.registry import default_metric, make_params, parse_sets, resolve
-from metrics.runner import Plan, plan_all, run
+from metrics.run.progress import ProgressBar
+from metrics.run.runner import Plan, plan_all, run
 from viewer.interrupts import Interrupts, guarded, headless_qt
 
 

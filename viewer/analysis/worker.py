@@ -9,10 +9,10 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from metrics.model import Dataset
+from metrics.core.model import Dataset
+from metrics.core.results import Evaluation
 from metrics.registry import METRICS, make_params
-from metrics.results import Evaluation
-from metrics.runner import run
+from metrics.run.runner import run
 from viewer.analysis.data import compute
 
 log = logging.getLogger(__name__)

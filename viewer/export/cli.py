@@ -24,12 +24,12 @@ from metrics.cli.format_options import (
     floats_mode,
     read_sets,
 )
-from metrics.demo import demo_paths
-from metrics.model import Dataset, InputError, Sample
-from metrics.progress import ProgressBar
+from metrics.core.model import Dataset, InputError, Sample
+from metrics.core.results import Evaluation
+from metrics.io.demo import demo_paths
 from metrics.registry import MetricSpec, make_params, parse_sets, resolve
-from metrics.results import Evaluation
-from metrics.runner import Cancelled, run
+from metrics.run.progress import ProgressBar
+from metrics.run.runner import Cancelled, run
 from viewer.interrupts import Interrupts, guarded, headless_qt
 from viewer.scene.layers import DEFAULT_LAYERS, LAYER_KEYS
 

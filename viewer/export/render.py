@@ -20,9 +20,9 @@ from typing import Any
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter
 
+from metrics.core.model import Sample
+from metrics.core.results import SampleResult
 from metrics.io.atomic import atomic_write
-from metrics.model import Sample
-from metrics.results import SampleResult
 from viewer.paint import RenderContext, paint_overlay
 from viewer.scene.items import bounds
 from viewer.scene.layers import LAYERS

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from metrics.model import Dataset, Instance
+from metrics.core.model import Dataset, Instance
 
 AttributeIndex = dict[str, dict[str, set[str]]]  # name -> value -> sample ids
 

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from metrics.catalog import BY_ID
-from metrics.model import Sample
-from metrics.results import SampleResult
+from metrics.core.model import Sample
+from metrics.core.results import SampleResult
 from viewer.scene.items import DrawItem, Ref
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from metrics.check import Finding
-from metrics.model import Sample
+from metrics.core.model import Sample
 from viewer.scene.items import DrawItem
 from viewer.scene.palette import StyleKey
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from metrics.model import Sample
+from metrics.core.model import Sample
 from viewer.scene.palette import StyleKey
 
 Ref = tuple[str, int]  # ("gt", i) or ("det", j)

@@ -1,27 +1,34 @@
-"""Label placement on screen: score labels avoid each other and the words (no Qt here).
+"""Label placement on screen: each label belongs visibly to its own instance (no Qt here).
 
 Labels keep their screen size at any zoom, so where they fit depends on the zoom: the painter
 calls ``place_labels`` with everything in screen pixels (image coordinates times the scale).
-Each label is tried at the corners and sides of its own instance's box, then further out with
-a leader line back to the box; the first spot that covers neither a label placed before it nor
-a word wins. Labels are placed in the order given (the painter puts the selected and
-hovered ones first, then the instances that lost credit). A label with no free spot at all
-takes the spot that covers the fewest placed labels and is marked ``crowded``: the painter
-leaves it out (unless it is the selected or hovered one) and counts it in the view's note
-("N score labels not shown ... zoom in"), instead of piling labels over each other and over
-the view's edge.
+
+The rule (issue 28): a label touches its own instance's box, or is joined to it by a leader
+line, and covers neither another label nor another instance's box (``obstacles``: every
+instance in view; ``owners`` names, per label, the obstacles that are its own). Each label is
+tried at the corners and sides of its box, then 1.2 and 2.4 label heights further out with a
+leader line back to the box; the first free spot wins. A box that encloses the instance (the
+detection merging it, the GT a matched detection fits) is stepped over: the label sits just
+outside it, still aligned with its own word. A label with no free spot is marked ``crowded``:
+the painter leaves it out and counts it ("N labels not shown ... zoom in"); hover, selection
+or zooming in shows it (``place_extra``, which never moves the labels already placed).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 FloatArray = npt.NDArray[np.float64]
+Rect = tuple[float, float, float, float]
 
 _CELL = 48.0  # grid cell of the spatial hash, screen pixels
+GAP = 2.0  # between a label and the box it touches, screen pixels
+CLEAR = 1.0  # a label keeps this far from other instances and labels
+ENCLOSING = 0.9  # a box holding this share of an instance's box encloses it
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,108 +41,82 @@ class Placed:
     w: float
     h: float
     leader: tuple[float, float] | None = None
-    crowded: bool = False  # no free spot: it covers another label or leaves the bounds
+    crowded: bool = False  # no free spot: it would cover another label, instance or the edge
 
 
 class _Grid:
-    """Axis-aligned rectangles in a spatial hash: does a rectangle overlap any of them?"""
+    """Axis-aligned rectangles in a spatial hash: which of them does a rectangle overlap?"""
 
-    def __init__(self) -> None:
+    def __init__(self, clip: Rect | None = None) -> None:
         self.cells: dict[tuple[int, int], list[int]] = {}
-        self.rects: list[tuple[float, float, float, float]] = []
+        self.rects: list[Rect] = []
+        self.clip = clip
 
-    def _keys(self, r: tuple[float, float, float, float]) -> list[tuple[int, int]]:
+    def _keys(self, r: Rect) -> list[tuple[int, int]]:
         x0, y0, x1, y1 = r
+        if self.clip is not None:  # only the cells near the view: a box may be huge
+            c = self.clip
+            x0, y0, x1, y1 = max(x0, c[0]), max(y0, c[1]), min(x1, c[2]), min(y1, c[3])
+            if x1 < x0 or y1 < y0:
+                return []
         i0, i1, j0, j1 = int(x0 // _CELL), int(x1 // _CELL), int(y0 // _CELL), int(y1 // _CELL)
         return [(i, j) for i in range(i0, i1 + 1) for j in range(j0, j1 + 1)]
 
-    def add(self, r: tuple[float, float, float, float]) -> None:
+    def add(self, r: Rect) -> None:
         k = len(self.rects)
         self.rects.append(r)
         for key in self._keys(r):
             self.cells.setdefault(key, []).append(k)
 
-    def overlap(self, r: tuple[float, float, float, float]) -> float:
-        """Area of ``r`` covered by the stored rectangles (summed; strict interiors only)."""
+    def hits(self, r: Rect) -> set[int]:
+        """Indices of the stored rectangles whose interior meets ``r``'s."""
         x0, y0, x1, y1 = r
-        seen: set[int] = set()
-        total = 0.0
+        out: set[int] = set()
         rects, cells = self.rects, self.cells
         for key in self._keys(r):
             for k in cells.get(key, ()):
-                if k in seen:
-                    continue
-                seen.add(k)
                 a0, b0, a1, b1 = rects[k]
-                w = (x1 if x1 < a1 else a1) - (x0 if x0 > a0 else a0)
-                if w > 0:
-                    h = (y1 if y1 < b1 else b1) - (y0 if y0 > b0 else b0)
-                    if h > 0:
-                        total += w * h
-        return total
+                if min(x1, a1) > max(x0, a0) and min(y1, b1) > max(y0, b0):
+                    out.add(k)
+        return out
 
 
-class _Cover:
-    """Which screen pixels the words cover, as a summed-area table on a coarse raster: how
-    much of a rectangle lies on words is four lookups (labels are tested against thousands
-    of words at every placement)."""
-
-    def __init__(self, rects: FloatArray, area: tuple[float, float, float, float]) -> None:
-        self.x0, self.y0, x1, y1 = area
-        span = max(x1 - self.x0, y1 - self.y0, 1.0)
-        self.res = max(4.0, span / 2048.0)  # screen pixels per cell, at most 2048 cells a side
-        w = int((x1 - self.x0) / self.res) + 2
-        h = int((y1 - self.y0) / self.res) + 2
-        diff = np.zeros((h + 1, w + 1), dtype=np.int32)
-        if len(rects):
-            r = np.asarray(rects, dtype=float)
-            cx0 = np.clip(np.floor((r[:, 0] - self.x0) / self.res), 0, w).astype(np.intp)
-            cy0 = np.clip(np.floor((r[:, 1] - self.y0) / self.res), 0, h).astype(np.intp)
-            cx1 = np.clip(np.ceil((r[:, 2] - self.x0) / self.res), 0, w).astype(np.intp)
-            cy1 = np.clip(np.ceil((r[:, 3] - self.y0) / self.res), 0, h).astype(np.intp)
-            keep = (cx1 > cx0) & (cy1 > cy0)
-            for ys, xs, v in ((cy0, cx0, 1), (cy0, cx1, -1), (cy1, cx0, -1), (cy1, cx1, 1)):
-                np.add.at(diff, (ys[keep], xs[keep]), v)
-        covered = (diff.cumsum(axis=0).cumsum(axis=1) > 0)[:h, :w].astype(np.int32)
-        self.sat = np.zeros((h + 1, w + 1), dtype=np.int64)
-        self.sat[1:, 1:] = covered.cumsum(axis=0).cumsum(axis=1)
-        self.w, self.h = w, h
-
-    def overlap(self, r: tuple[float, float, float, float]) -> float:
-        """Covered area of ``r`` (in screen pixels, to the raster's resolution)."""
-        res = self.res
-        i0 = min(max(int((r[0] - self.x0) / res), 0), self.w)
-        j0 = min(max(int((r[1] - self.y0) / res), 0), self.h)
-        i1 = min(max(int((r[2] - self.x0) / res + 0.999), 0), self.w)
-        j1 = min(max(int((r[3] - self.y0) / res + 0.999), 0), self.h)
-        if i1 <= i0 or j1 <= j0:
-            return 0.0
-        s = self.sat
-        cells = int(s[j1, i1] - s[j0, i1] - s[j1, i0] + s[j0, i0])
-        return cells * res * res
+def _enclosing(box: Rect, grid: _Grid, own: set[int]) -> Rect:
+    """The box grown to the boxes that enclose it (a merge detection around its GT, a GT
+    around its matched detection): labels step over those."""
+    x0, y0, x1, y1 = box
+    area = max((x1 - x0) * (y1 - y0), 1e-9)
+    out = list(box)
+    for k in grid.hits(box) - own:
+        a0, b0, a1, b1 = grid.rects[k]
+        inter = max(min(x1, a1) - max(x0, a0), 0.0) * max(min(y1, b1) - max(y0, b0), 0.0)
+        if inter >= ENCLOSING * area:
+            out = [min(out[0], a0), min(out[1], b0), max(out[2], a1), max(out[3], b1)]
+    return (out[0], out[1], out[2], out[3])
 
 
 def _candidates(
-    box: list[float], w: float, h: float
+    box: Rect, outer: Rect, w: float, h: float
 ) -> list[tuple[float, float, tuple[float, float] | None]]:
     """Top-left corners around an instance box (x0, y0, x1, y1): touching it first (six
-    spots), then 1.2 and 2.4 label heights away with a leader point (six each)."""
+    spots, aligned with the box, outside ``outer``: the box and what encloses it), then 1.2
+    and 2.4 label heights away with a leader point on the box (six each)."""
     x0, y0, x1, y1 = box
-    gap = 2.0
+    ox0, oy0, ox1, oy1 = outer
     near = [
-        (x0, y0 - h - gap),  # above, left-aligned
-        (x1 - w, y1 + gap),  # below, right-aligned
-        (x1 - w, y0 - h - gap),  # above, right-aligned
-        (x0, y1 + gap),  # below, left-aligned
-        (x1 + gap, y0),  # right
-        (x0 - w - gap, y1 - h),  # left
+        (x0, oy0 - h - GAP),  # above, left-aligned
+        (x1 - w, oy1 + GAP),  # below, right-aligned
+        (x1 - w, oy0 - h - GAP),  # above, right-aligned
+        (x0, oy1 + GAP),  # below, left-aligned
+        (ox1 + GAP, y0),  # right
+        (ox0 - w - GAP, y1 - h),  # left
     ]
     out: list[tuple[float, float, tuple[float, float] | None]] = [(x, y, None) for x, y in near]
     for step in (1.2, 2.4):
         d = step * h
         for x, y in near:
-            dx = 0.0 if x0 - w < x < x1 else (d if x >= x1 else -d)
-            dy = -d if y < y0 else (d if y >= y1 else 0.0)
+            dx = 0.0 if ox0 - w < x < ox1 else (d if x >= ox1 else -d)
+            dy = -d if y < oy0 else (d if y >= oy1 else 0.0)
             cx, cy = x + dx, y + dy
             px = min(max(cx + w / 2, x0), x1)
             py = min(max(cy + h / 2, y0), y1)
@@ -143,64 +124,89 @@ def _candidates(
     return out
 
 
-def _inside(r: tuple[float, float, float, float], bounds: tuple[float, ...] | None) -> bool:
+def _inside(r: Rect, bounds: Rect | None) -> bool:
     return bounds is None or (
         r[0] >= bounds[0] and r[1] >= bounds[1] and r[2] <= bounds[2] and r[3] <= bounds[3]
     )
 
 
-def _place(
-    box: list[float],
-    w: float,
-    h: float,
-    words: _Cover,
-    placed: _Grid,
-    bounds: tuple[float, float, float, float] | None,
-) -> Placed:
-    """The first spot that covers neither a label nor a word; failing that (dense text), the
-    spot that covers no label and the least of the words; failing that, the least labels.
-    Each ring of spots is tried whole before going further out."""
-    best: tuple[float, float, float, float, tuple[float, float] | None] | None = None
-    for n, (x, y, leader) in enumerate(_candidates(box, w, h)):
-        if n % 6 == 0 and best is not None and best[0] == 0:
-            break  # a ring ended with a spot free of labels: take the best of it
-        r = (x, y, x + w, y + h)
-        on_labels = placed.overlap(r) + (0.0 if _inside(r, bounds) else w * h)
-        on_words = words.overlap(r) if on_labels == 0 else float("inf")
-        if on_labels == 0 and on_words == 0:
-            return Placed(x, y, w, h, leader)
-        if best is None or (on_labels, on_words) < (best[0], best[1]):
-            best = (on_labels, on_words, x, y, leader)
-    assert best is not None
-    return Placed(best[2], best[3], w, h, best[4], crowded=best[0] > 0)
+class Placer:
+    """Places labels one after the other against the instances and the labels placed before."""
+
+    def __init__(self, obstacles: FloatArray, bounds: Rect | None) -> None:
+        rects = np.asarray(obstacles, dtype=float).reshape(-1, 4)
+        clip = (
+            None
+            if bounds is None
+            else (bounds[0] - 400, bounds[1] - 400, bounds[2] + 400, bounds[3] + 400)
+        )
+        self.words, self.labels = _Grid(clip), _Grid(clip)
+        for r in rects.tolist():
+            self.words.add((r[0], r[1], r[2], r[3]))
+        self.bounds = bounds
+
+    def fork(self) -> Placer:
+        """A placer with the same instances and a copy of the labels placed so far."""
+        other = Placer.__new__(Placer)
+        other.words, other.bounds = self.words, self.bounds
+        other.labels = _Grid(self.labels.clip)
+        for r in self.labels.rects:
+            other.labels.add(r)
+        return other
+
+    def _cost(self, r: Rect, own: set[int]) -> tuple[int, int, int]:
+        """(labels, the edge, instances) that a spot covers: (0, 0, 0) is free."""
+        c = (r[0] - CLEAR, r[1] - CLEAR, r[2] + CLEAR, r[3] + CLEAR)
+        return (
+            len(self.labels.hits(c)),
+            int(not _inside(r, self.bounds)),
+            len(self.words.hits(c) - own),
+        )
+
+    def place(self, box: Rect, w: float, h: float, own: set[int], *, add: bool = True) -> Placed:
+        """The first free spot; failing that the one covering the fewest instances, then
+        labels, marked ``crowded``. Only a free spot is kept for later labels (unless
+        ``add`` is False)."""
+        outer = _enclosing(box, self.words, own)
+        best: tuple[tuple[int, int, int], float, float, tuple[float, float] | None] | None = None
+        for x, y, leader in _candidates(box, outer, w, h):
+            r = (x, y, x + w, y + h)
+            on_labels, off, on_words = self._cost(r, own)
+            cost = (on_words + off, on_labels, 0)
+            if cost == (0, 0, 0):
+                if add:
+                    self.labels.add(r)
+                return Placed(x, y, w, h, leader)
+            if best is None or cost < best[0]:
+                best = (cost, x, y, leader)
+        assert best is not None
+        return Placed(best[1], best[2], w, h, best[3], crowded=True)
+
+
+def _default_owners(boxes: FloatArray, rects: FloatArray) -> list[set[int]]:
+    """Without ``owners``: the obstacles equal to a label's box are its own."""
+    if not len(rects):
+        return [set() for _ in range(len(boxes))]
+    return [set(np.flatnonzero(np.all(np.abs(rects - b) < 1e-9, axis=1)).tolist()) for b in boxes]
 
 
 def place_labels(
     boxes: FloatArray,
     sizes: FloatArray,
     obstacles: FloatArray,
-    bounds: tuple[float, float, float, float] | None = None,
+    bounds: Rect | None = None,
+    owners: Sequence[Sequence[int]] | None = None,
 ) -> list[Placed]:
     """Positions of labels of the given ``sizes`` (n, 2: width, height) for instances with
-    screen ``boxes`` (n, 4), avoiding each other and the ``obstacles`` (m, 4: the words), and
-    inside ``bounds`` (the visible screen area) where possible."""
+    screen ``boxes`` (n, 4), avoiding each other and the ``obstacles`` (m, 4: the instances)
+    but their own (``owners[k]``: indices into ``obstacles``), inside ``bounds`` (the visible
+    screen area). Labels are placed in the order given."""
     rects = np.asarray(obstacles, dtype=float).reshape(-1, 4)
     box_arr = np.asarray(boxes, dtype=float).reshape(-1, 4)
-    if bounds is not None:
-        area = bounds
-    else:
-        everything = np.concatenate([rects, box_arr]) if len(rects) else box_arr
-        lo = everything.min(axis=0) if len(everything) else np.zeros(4)
-        hi = everything.max(axis=0) if len(everything) else np.ones(4)
-        area = (float(lo[0]) - 200, float(lo[1]) - 100, float(hi[2]) + 200, float(hi[3]) + 100)
-    words, placed = _Cover(rects, area), _Grid()
-    out: list[Placed] = []
-    box_list = np.asarray(boxes, float).reshape(-1, 4).tolist()
+    own = [set(o) for o in owners] if owners is not None else _default_owners(box_arr, rects)
+    placer = Placer(rects, bounds)
     size_list = np.asarray(sizes, float).reshape(-1, 2).tolist()
-    for box, size in zip(box_list, size_list, strict=True):
-        w, h = float(size[0]), float(size[1])
-        chosen = _place(box, w, h, words, placed, bounds)
-        if not chosen.crowded:  # a crowded one is left out by the painter: it blocks nothing
-            placed.add((chosen.x, chosen.y, chosen.x + chosen.w, chosen.y + chosen.h))
-        out.append(chosen)
-    return out
+    return [
+        placer.place((b[0], b[1], b[2], b[3]), float(w), float(h), mine)
+        for b, (w, h), mine in zip(box_arr.tolist(), size_list, own, strict=True)
+    ]

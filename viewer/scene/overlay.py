@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from metrics.check import Finding
-from metrics.model import Problem, Sample
-from metrics.results import MatchKind, MatchRecord, SampleResult, Verdict
+from metrics.core.model import Problem, Sample
+from metrics.core.results import MatchKind, MatchRecord, SampleResult, Verdict
 from viewer.scene.checks import finding_items
 from viewer.scene.items import DrawItem, Ref, bboxes, sample_boxes
 from viewer.scene.palette import (
@@ -139,7 +139,7 @@ def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
     """Cut regions (GT minus detection) and outlier regions, with Ct/|G| and Ot/|D| labels
     where the TIoU penalty applies."""
     items: list[DrawItem] = []
-    labels: dict[str, tuple[list[np.ndarray], list[str], list[int], list[Ref]]] = {}
+    labels: dict[str, tuple[list[np.ndarray], list[str], list[int], list[tuple[Ref, ...]]]] = {}
     for m in result.matches:
         regions = m.regions
         if not regions:
@@ -165,7 +165,7 @@ def tiou_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
                 rings.append(max(region.rings, key=len))
                 texts.append(f"{name} {100 * ratio:.0f} %")
                 gts.append(m.gt[0] if m.gt else -1)
-                owners.append(owner)
+                owners.append(refs)  # the label may cover its match's instances
     if labels:
         items.extend(_tiou_labels(sample, labels))
     return items
@@ -175,7 +175,8 @@ _TIOU_PARTS = (("cut", "ct_ratio", "f_ct"), ("outlier", "ot_ratio", "f_ot"))
 
 
 def _tiou_labels(
-    sample: Sample, labels: dict[str, tuple[list[np.ndarray], list[str], list[int], list[Ref]]]
+    sample: Sample,
+    labels: dict[str, tuple[list[np.ndarray], list[str], list[int], list[tuple[Ref, ...]]]],
 ) -> list[DrawItem]:
     """The Ct/|G| and Ot/|D| labels at their regions' centres, sized by their GT's height."""
     gb, _ = sample_boxes(sample)
@@ -193,10 +194,11 @@ def _tiou_labels(
                 "tiou",
                 TIOU_TEXT[name],
                 texts,
-                owners,
+                [o[0] for o in owners],
                 bboxes(rings),
                 anchors=centres,
                 sizes=sizes,
+                owners=owners,
             )
         )
     return items
@@ -228,14 +230,27 @@ def pcc_items(result: SampleResult, sample: Sample | None = None) -> list[DrawIt
     return items
 
 
-def multiline_items(result: SampleResult) -> list[DrawItem]:
-    """TedEval multiline test: pivots (left and centre) and the angle of each tested pair."""
+def angle_text(kind: str, angle: float, passed: bool, limit: float | None) -> str:
+    """A multiline pair's angle with the rule it met or broke ("merge rejected: angle
+    48.0° ≥ 45°"; TedEval rejects a pair whose angle reaches the limit)."""
+    what = "merge" if kind == "MO" else "split"
+    if limit is None:
+        return f"{angle:.1f}°" if passed else f"{what} rejected: angle {angle:.1f}°"
+    if passed:
+        return f"angle {angle:.1f}° < {limit:g}°"
+    return f"{what} rejected: angle {angle:.1f}° ≥ {limit:g}°"
+
+
+def multiline_items(result: SampleResult, limit: float | None = None) -> list[DrawItem]:
+    """TedEval multiline test: pivots (left and centre) and the angle of each tested pair,
+    with its label placed like the score labels (against the limit when known)."""
     items = []
+    labels: dict[StyleKey, tuple[list[str], list[Ref], list[np.ndarray], list[tuple[Ref, ...]]]]
+    labels = {}
     for group in result.evidence.multiline_tests() if result.evidence is not None else ():
         side = "gt" if group.kind == "MO" else "det"
-        rejected = group.rejected
         pivots = group.pivots
-        style = StyleKey.MULTILINE_REJECTED if rejected else StyleKey.MULTILINE_ACCEPTED
+        style = StyleKey.MULTILINE_REJECTED if group.rejected else StyleKey.MULTILINE_ACCEPTED
         for idx, (left, centre) in pivots.items():
             items.append(
                 DrawItem(
@@ -252,18 +267,23 @@ def multiline_items(result: SampleResult) -> list[DrawItem]:
                 continue
             cb = np.asarray(pivots[b][1], float)
             ca, la = np.asarray(pivots[a][1], float), np.asarray(pivots[a][0], float)
-            bad = not pair.passed
+            key = StyleKey.MULTILINE_ACCEPTED if pair.passed else StyleKey.MULTILINE_REJECTED
+            text = angle_text(group.kind, pair.angle, pair.passed, limit)
+            ring = np.stack([cb, ca, la])
             items.append(
                 DrawItem(
-                    "multiline",
-                    "arc",
-                    np.stack([cb, ca, la]),
-                    StyleKey.MULTILINE_REJECTED if bad else StyleKey.MULTILINE_ACCEPTED,
-                    text=f"{pair.angle:.1f}°",
-                    ref=(side, a),
-                    related=((side, b),),
+                    "multiline", "arc", ring, key, text=text, ref=(side, a), related=((side, b),)
                 )
             )
+            texts, refs, boxes, owners = labels.setdefault(key, ([], [], [], []))
+            texts.append(text)
+            refs.append((side, a))
+            boxes.append(np.concatenate([ring.min(axis=0), ring.max(axis=0)]))
+            owners.append(((side, a), (side, b)))
+    for key, (texts, refs, boxes, owners) in labels.items():
+        big = np.full(len(texts), 1e9)  # shown at any zoom, like the arcs
+        rects = np.asarray(boxes, float).reshape(-1, 4)
+        items.append(texts_item("multiline", key, texts, refs, rects, sizes=big, owners=owners))
     return items
 
 
@@ -303,15 +323,19 @@ def build_overlay(
     result: SampleResult | None,
     problems: Sequence[Problem] = (),
     findings: Sequence[Finding] = (),
+    *,
+    params: object = None,
 ) -> list[DrawItem]:
-    """Every draw item of a sample; the painter shows the layers that are switched on."""
+    """Every draw item of a sample; the painter shows the layers that are switched on
+    (``params``: the metric's, for the limits that labels name)."""
     items = dont_care_items(sample)
     if result is not None:
         items += tiou_items(sample, result)
     items += instance_items(sample, result)
     if result is not None:
-        items += link_items(sample, result) + label_items(sample, result)
-        items += pcc_items(result, sample) + multiline_items(result)
+        items += link_items(sample, result) + label_items(sample, result, params)
+        limit = getattr(params, "multiline_angle", None)
+        items += pcc_items(result, sample) + multiline_items(result, limit)
     items += text_items(sample)
     items += warning_items(sample, [p for p in problems if p.sample_id == sample.id])
     return items + finding_items(sample, findings)

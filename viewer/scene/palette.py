@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
 
-from metrics.results import MatchKind, Verdict
+from metrics.core.results import MatchKind, Verdict
 
 
 class Rgba(NamedTuple):

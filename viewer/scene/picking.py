@@ -54,6 +54,27 @@ class PickIndex:
                 return float(box[0]), float(box[1]), float(box[2]), float(box[3])
         return None
 
+    def bounds_with_partners(self, ref: Ref) -> tuple[float, float, float, float] | None:
+        """Bounding box of an instance and the instances drawn as related to it (its match
+        partners), or None."""
+        box = self.bounds_of(ref)
+        related = {
+            r
+            for it in self.items
+            if it.ref == ref and it.layer in ("gt", "det")
+            for r in it.related
+        }
+        for other in related - {ref}:
+            more = self.bounds_of(other)
+            if box is not None and more is not None:
+                box = (
+                    min(box[0], more[0]),
+                    min(box[1], more[1]),
+                    max(box[2], more[2]),
+                    max(box[3], more[3]),
+                )
+        return box
+
 
 def hit_test(items: Sequence[DrawItem], x: float, y: float, layers: Iterable[str]) -> Ref | None:
     """The instance under (x, y): the smallest visible GT/det polygon containing it."""

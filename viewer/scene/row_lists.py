@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
-from metrics.model import Dataset
-from metrics.results import Evaluation, SampleResult
+from metrics.core.model import Dataset
+from metrics.core.results import Evaluation, SampleResult
 from viewer.scene.attributes import AttributeIndex, attribute_index, matching_samples, parse_filter
 from viewer.scene.rows import SampleRow, blank_row
 

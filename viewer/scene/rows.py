@@ -9,10 +9,10 @@ from operator import attrgetter
 
 import numpy as np
 
-from metrics.compare import SampleDiff
+from metrics.analysis.compare import SampleDiff
+from metrics.core.model import Sample
+from metrics.core.results import MatchKind, SampleResult, Verdict
 from metrics.evidence import MultilineTest
-from metrics.model import Sample
-from metrics.results import MatchKind, SampleResult, Verdict
 
 FAILURE_KINDS = ("missed", "false_positives", "splits", "merges", "partial", "multiline")
 FAILURE_TITLES = {

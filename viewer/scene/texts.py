@@ -12,10 +12,11 @@ from collections.abc import Mapping
 import numpy as np
 
 from metrics.cleval.evidence import ClevalEvidence, RecognitionStep
-from metrics.model import Sample
-from metrics.results import InstanceResult, SampleResult, Verdict
+from metrics.core.model import Sample
+from metrics.core.results import InstanceResult, SampleResult, Verdict
 from viewer.scene.items import DrawItem, Ref, sample_boxes
 from viewer.scene.palette import INSTANCE_LABEL, TEXT_LABEL, StyleKey
+from viewer.scene.rules import refusal
 
 _MEASURE = {"iou": "IoU", "area_recall": "area recall", "area_precision": "area precision"}
 
@@ -24,15 +25,22 @@ _TAKEN = (Verdict.MATCHED, Verdict.PARTIAL)
 
 
 def instance_label(
-    side: str, r: InstanceResult, others: Mapping[int, Verdict] | None = None
+    side: str,
+    r: InstanceResult,
+    others: Mapping[int, Verdict] | None = None,
+    rule: str | None = None,
 ) -> str:
-    """What a score label says: the credit by its name, or why there is none ("missed,
-    best IoU 0.49"); numbers as the engine gives them. Where that best partner (``others``:
-    the other side's verdicts by instance index) is matched to another instance, the label says so
+    """What a score label says: the credit by its name, or why there is none: the rule that
+    refused the match with its value and limit (``rule``: "IoU 0.49 ≤ 0.5", "merge rejected:
+    angle 48.0° ≥ 45°", ``viewer.scene.rules``), else the best candidate ("missed, best IoU
+    0.49"); numbers as the engine gives them. Where that best partner (``others``: the other
+    side's verdicts by instance index) is matched to another instance, the label says so
     ("missed, best area recall 1.00, det 2 matched elsewhere"): a good value alone read as
     if the metric had ignored it."""
     if r.verdict is Verdict.MISSED or r.verdict is Verdict.FALSE_POSITIVE:
         word = "missed" if side == "gt" else "false positive"
+        if rule is not None:
+            return f"{word}: {rule}"
         nm = r.near_miss
         if nm is None or nm.value < 0.005:  # nothing overlaps it to speak of
             return word
@@ -72,12 +80,17 @@ def texts_item(
     lost: np.ndarray | None = None,
     anchors: np.ndarray | None = None,
     sizes: np.ndarray | None = None,
+    owners: list[tuple[Ref, ...]] | None = None,
 ) -> DrawItem:
     """A batch of labels for the painter to place: one text per instance ``refs[k]`` with the
     box it belongs to, whether its instance lost credit (shown by default; all do unless
-    said), its anchor (default: the box's top left) and the size that decides whether it is
-    big enough on screen (default: the box's height)."""
+    said), its anchor (default: the box's top left), the size that decides whether it is
+    big enough on screen (default: the box's height) and the instances it speaks of, which it
+    may cover (``owners``, first its own ``refs[k]``; default: that one)."""
     b = np.asarray(boxes, dtype=float).reshape(-1, 4)
+    data: dict[str, object] = {}
+    if owners is not None:
+        data["owners"] = owners
     return DrawItem(
         layer,
         "texts",
@@ -89,11 +102,12 @@ def texts_item(
             "refs": refs,
             "boxes": b,
             "lost": np.ones(len(texts), dtype=bool) if lost is None else lost,
+            **data,
         },
     )
 
 
-def label_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
+def label_items(sample: Sample, result: SampleResult, params: object = None) -> list[DrawItem]:
     """Per-instance credit labels (recall credit on GTs, precision credit on detections),
     with each instance's box for placement and whether it lost credit (shown by default);
     under an end-to-end metric a GT's label is its recognition (read text and LCS)."""
@@ -109,7 +123,10 @@ def label_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
         rec = e2e if side == "gt" else {}
         others = {o.index: o.verdict for o in (result.det if side == "gt" else result.gt)}
         texts = [
-            rec[r.index][0] if r.index in rec else instance_label(side, r, others) for r in keep
+            rec[r.index][0]
+            if r.index in rec
+            else instance_label(side, r, others, _rule(result, side, r, params))
+            for r in keep
         ]
         lost = [rec[r.index][1] if r.index in rec else r.credit < 1.0 for r in keep]
         refs: list[Ref] = [(side, r.index) for r in keep]
@@ -119,6 +136,12 @@ def label_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
             )
         )
     return items
+
+
+def _rule(result: SampleResult, side: str, r: InstanceResult, params: object) -> str | None:
+    if r.verdict not in (Verdict.MISSED, Verdict.FALSE_POSITIVE) or params is None:
+        return None
+    return refusal(result, side, r, params)
 
 
 def text_items(sample: Sample) -> list[DrawItem]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from metrics.model import InputError
+from metrics.core.model import InputError
 
 
 def absolute(path: str) -> str:

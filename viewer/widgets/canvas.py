@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from metrics.model import Sample
-from metrics.results import SampleResult
+from metrics.core.model import Sample
+from metrics.core.results import SampleResult
 from viewer.overlay_item import OverlayItem
 from viewer.paint import PreparedOverlay, RenderContext, paint_mixed, paint_overlay
 from viewer.paint_notes import paint_notes
@@ -138,6 +138,10 @@ class CanvasView(QGraphicsView):
             return None, None
         return side.sample(s.sample_id), side.result(s.sample_id)
 
+    def _params(self) -> object:
+        side = self.session.sides[self.index]
+        return None if side is None else side.params()
+
     def paint_layers(
         self, painter: QPainter, prepared: PreparedOverlay, ctx: RenderContext
     ) -> None:
@@ -211,13 +215,19 @@ class CanvasView(QGraphicsView):
             b_sample = b.sample(sid)
             if b_sample is not None:
                 self._b_overlay = PreparedOverlay(
-                    build_overlay(b_sample, b.result(sid), self.session.problems())
+                    build_overlay(
+                        b_sample, b.result(sid), self.session.problems(), params=b.params()
+                    )
                 )
         checks = self.session.checks
         cached = self._cache.pop(key := (id(sample), id(result), checks.version), None)
         if cached is None or cached[0] is not sample or cached[1] is not result:
             items = build_overlay(
-                sample, result, self.session.problems(), checks.of_sample(sample.id)
+                sample,
+                result,
+                self.session.problems(),
+                checks.of_sample(sample.id),
+                params=self._params(),
             )
             prepared = PreparedOverlay(items)
             picker = PickIndex(prepared.items, prepared.boxes)
@@ -344,14 +354,15 @@ class CanvasView(QGraphicsView):
         super().keyPressEvent(event)
 
     def zoom_to_selection(self) -> None:
-        """Fit the selected instance (with a margin) in the view."""
+        """Fit the selected instance and its partners, with their neighbours around them
+        (a margin of half their size), in the view; never zooms out."""
         ref = self.session.selection
-        box = None if ref is None else self.overlay.picker.bounds_of(ref)
+        box = None if ref is None else self.overlay.picker.bounds_with_partners(ref)
         if box is None:
             return
         self._fitted = False
         x0, y0, x1, y1 = box
-        pad = max(x1 - x0, y1 - y0, 20.0) * 0.25
+        pad = max(x1 - x0, y1 - y0, 20.0) * 0.5
         before = self.transform()
         self.fitInView(
             QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad),

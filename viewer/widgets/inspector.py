@@ -9,11 +9,13 @@ from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from metrics.cleval.evidence import ClevalEvidence
+from metrics.core.results import InstanceResult, MatchRecord, SampleResult
 from metrics.deteval.evidence import DetEvalEvidence
 from metrics.help import discard_line
-from metrics.results import InstanceResult, MatchRecord, SampleResult
 from viewer.scene.attributes import instance_attributes
 from viewer.scene.items import Ref
+from viewer.scene.overlay import angle_text
+from viewer.scene.rules import refusal
 from viewer.session import Session
 
 _SHOWN = (
@@ -75,7 +77,7 @@ def links(side: str, ks: tuple[int, ...] | list[int]) -> str:
     return ", ".join(link(side, k) for k in ks)
 
 
-def _taken_by(result: SampleResult | None, side: str, k: int) -> str:
+def _taken_by(result: SampleResult | None, side: str, k: int, rule: str | None = None) -> str:
     """Why a near-miss partner did not match this instance: the group that took it."""
     if result is None:
         return ""
@@ -88,10 +90,14 @@ def _taken_by(result: SampleResult | None, side: str, k: int) -> str:
             return f" ({'it' if side == 'det' else 'that GT'} was taken by {name} " + (
                 f"{links(owner_side, owners)}'s {kind} match)"
             )
+    if rule is not None:
+        return f" (not taken by another match: refused, {rule})"
     return " (not taken by another match: it failed this metric's rules for this pair)"
 
 
-def _instance(res: InstanceResult, other: str, result: SampleResult | None = None) -> str:
+def _instance(
+    res: InstanceResult, other: str, result: SampleResult | None = None, params: object = None
+) -> str:
     oside = "det" if other == "det" else "gt"
     out = [f"<b>{res.verdict.value.replace('_', ' ')}</b>, credit {res.credit:.4g}"]
     if res.partners:
@@ -100,7 +106,9 @@ def _instance(res: InstanceResult, other: str, result: SampleResult | None = Non
         out.append(f"absorbed by don't-care GT {link('gt', res.absorbed_by)}")
     if res.near_miss is not None:
         nm = res.near_miss
-        why = _taken_by(result, oside, nm.partner) if not res.partners else ""
+        side = "det" if oside == "gt" else "gt"
+        rule = refusal(result, side, res, params) if result is not None and params else None
+        why = _taken_by(result, oside, nm.partner, rule) if not res.partners else ""
         out.append(
             f"near miss: best {nm.measure.replace('_', ' ')} {nm.value:.3f} "
             f"with {other} {link(oside, nm.partner)}{why}"
@@ -145,15 +153,16 @@ def _recognition(session: Session, result: SampleResult, ref: Ref) -> str:
     return ""
 
 
-def _multiline(result: SampleResult, ref: Ref) -> str:
+def _multiline(result: SampleResult, ref: Ref, limit: object = None) -> str:
     rows = []
     for g in result.evidence.multiline_tests() if result.evidence is not None else ():
         side = "gt" if g.kind == "MO" else "det"
         if side != ref[0] or ref[1] not in (g.gt if side == "gt" else g.det):
             continue
         verdict = "rejected" if g.rejected else "accepted"
+        lim = float(limit) if isinstance(limit, int | float) else None
         pairs = ", ".join(
-            f"({num(p.a)},{num(p.b)}) {p.angle:.1f}°{'' if p.passed else ' ✗'}" for p in g.pairs
+            f"({num(p.a)},{num(p.b)}) {angle_text(g.kind, p.angle, p.passed, lim)}" for p in g.pairs
         )
         rows.append(f"<p>multiline {g.kind} {verdict}: {pairs}</p>")
     return "".join(rows)
@@ -198,7 +207,8 @@ def describe(session: Session, ref: Ref) -> str:
     if result is not None:
         items = result.gt if side == "gt" else result.det
         if k < len(items):
-            body.append(f"<p><b>{session.metric}</b>: {_instance(items[k], other, result)}</p>")
+            text = _instance(items[k], other, result, session.params())
+            body.append(f"<p><b>{session.metric}</b>: {text}</p>")
         states = result.evidence.instance_states() if result.evidence else ({}, {})
         state = states[0 if side == "gt" else 1].get(k)
         if state:
@@ -209,7 +219,9 @@ def describe(session: Session, ref: Ref) -> str:
                 f"det {links('det', m.det)}<br>{_values(m.values)}</p>"
             )
         body.append(
-            _pcc(result, ref) + _multiline(result, ref) + _recognition(session, result, ref)
+            _pcc(result, ref)
+            + _multiline(result, ref, getattr(session.params(), "multiline_angle", None))
+            + _recognition(session, result, ref)
         )
         body.append(_discarded(result, ref))
     body.append(_compared(session, ref, other))

@@ -29,10 +29,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from metrics.core.results import MatchKind, SampleResult
 from metrics.deteval.evidence import DetEvalEvidence
 from metrics.evidence import PairTable
 from metrics.help import DISCARD_SHORT, DISCARD_STAGE, discard_line
-from metrics.results import MatchKind, SampleResult
 from viewer.session import Session
 
 Index = QModelIndex | QPersistentModelIndex

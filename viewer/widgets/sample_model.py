@@ -15,7 +15,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
-from metrics.results import Evaluation
+from metrics.core.results import Evaluation
 from viewer.scene.row_lists import RowFilter, blank_rows
 from viewer.scene.rows import SampleRow, compare_row, sample_row, sorted_rows
 from viewer.session import Session

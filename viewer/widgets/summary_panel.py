@@ -9,11 +9,11 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
-from metrics.compare import common_ids
-from metrics.floats import check_mode, float_note
-from metrics.model import Dataset
-from metrics.partial import coverage
-from metrics.results import Evaluation
+from metrics.analysis.compare import common_ids
+from metrics.core.floats import check_mode, float_note
+from metrics.core.model import Dataset
+from metrics.core.partial import coverage
+from metrics.core.results import Evaluation
 from viewer.session import Session
 
 __all__ = ["SummaryPanel"]
@@ -152,7 +152,7 @@ def _delta(name: str, a: Any, b: Any, ids: list[str] | None) -> str:
 def _scores(name: str, ev: Any, ids: list[str] | None) -> str:
     """A side's R / P / H (of the images ``ids``); the set's says on how many images it was
     scored when the metric skipped some, and is "–" with the reason when it read fewer than
-    half of them (``metrics.partial``)."""
+    half of them (``metrics.core.partial``)."""
     if ids is not None:
         sc = ev.subset(ids)
         return f"<b>{name}</b>: R {sc.recall:.4f} · P {sc.precision:.4f} · H {sc.hmean:.4f}"

@@ -1,6 +1,6 @@
 """Readers of the field's GT and detection formats, one module per family, one surface
 (``metrics.io.formats.base.Format``): ``sniff(member, role)`` and ``read(member, role,
-report)``. ``FORMATS`` lists them in the order ties are broken; ``metrics.io.detect`` picks
+report)``. ``FORMATS`` lists them in the order ties are broken; ``metrics.io.formats.detect`` picks
 one from the content of the files."""
 
 from __future__ import annotations

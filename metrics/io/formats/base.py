@@ -17,9 +17,9 @@ from typing import Any, Literal
 
 import numpy as np
 
+from metrics.core.model import BoxType, FloatArray, Instance, Problem, Severity
 from metrics.io.archive import BOM, Member
 from metrics.io.pairing import gt_id, stem
-from metrics.model import BoxType, FloatArray, Instance, Problem, Severity
 
 Role = Literal["gt", "det"]
 DONT_CARE = "###"

@@ -15,6 +15,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from metrics.core.model import BoxType, Instance, Sample
 from metrics.io.archive import Member
 from metrics.io.formats.base import (
     Entry,
@@ -26,7 +27,6 @@ from metrics.io.formats.base import (
     json_entries,
     json_or_none,
 )
-from metrics.model import BoxType, Instance, Sample
 
 MARK = "detlens"
 

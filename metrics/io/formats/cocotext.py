@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from metrics.core.model import BoxType, Instance, ltrb_points
 from metrics.io.archive import Member
 from metrics.io.formats.base import (
     DONT_CARE,
@@ -36,7 +37,6 @@ from metrics.io.formats.base import (
     sample_id,
     unexpected,
 )
-from metrics.model import BoxType, Instance, ltrb_points
 
 _TOP = ("imgs", "anns")
 _COCO_KNOWN = frozenset({"id", "image_id", "bbox", "points", "mask", "utf8_string", "area"})

@@ -20,6 +20,7 @@ import re
 
 import numpy as np
 
+from metrics.core.model import FloatArray, Instance
 from metrics.io.archive import Member, split_lines
 from metrics.io.formats.base import (
     DONT_CARE,
@@ -35,7 +36,6 @@ from metrics.io.formats.base import (
     text_of,
 )
 from metrics.io.formats.textsets import _NUM, _first_lines, majority
-from metrics.model import FloatArray, Instance
 
 _TT = re.compile(
     r"x:\s*\[\[(?P<x>[^\]]*)\]\],\s*y:\s*\[\[(?P<y>[^\]]*)\]\],\s*ornt:\s*\[(?P<o>.*?)\],"

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from metrics.core.model import BoxType, Instance
 from metrics.io.archive import Member
 from metrics.io.formats.base import (
     Entry,
@@ -29,7 +30,6 @@ from metrics.io.formats.base import (
     points,
     sample_id,
 )
-from metrics.model import BoxType, Instance
 
 _KNOWN = frozenset({"value", "confidence", "geometry"})
 

@@ -1,9 +1,9 @@
 """HierText JSON as words, for a GT or detection file paired with another format.
 
-A HierText GT with HierText predictions (or none) is read by ``metrics.io.hiertext`` with its
-lines and paragraphs; paired with another format only the words are kept (the level metrics
-need both sides in HierText). The words are parsed by the same code, so the same rules and
-located problems apply; illegible words are don't-care.
+A HierText GT with HierText predictions (or none) is read by ``metrics.io.formats.hiertext``
+with its lines and paragraphs; paired with another format only the words are kept (the level
+metrics need both sides in HierText). The words are parsed by the same code, so the same
+rules and located problems apply; illegible words are don't-care.
 
 ``--gt-format hiertext_line`` / ``hiertext_paragraph`` read a HierText GT at that level
 instead: each line (paragraph) with its own vertices, text (lines) and legibility, e.g. to
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from metrics.core.model import Instance
 from metrics.io.archive import Member
 from metrics.io.formats.base import (
     Entry,
@@ -25,8 +26,7 @@ from metrics.io.formats.base import (
     json_entries,
     json_or_none,
 )
-from metrics.io.hiertext import _Side
-from metrics.model import Instance
+from metrics.io.formats.hiertext import _Side
 
 
 def _annotations(data: Any) -> list[Any] | None:

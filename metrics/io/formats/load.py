@@ -13,11 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from metrics.core.model import Dataset, InputError, Problem, Sample, Severity
 from metrics.io.archive import IMAGE_SUFFIXES, Member
-from metrics.io.detect import Detected, detect, expected
 from metrics.io.formats.base import Entry, Report, Role
+from metrics.io.formats.detect import Detected, detect, expected
 from metrics.io.pairing import IdMatcher, natural_key
-from metrics.model import Dataset, InputError, Problem, Sample, Severity
 
 PathLike = str | os.PathLike[str]
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from metrics.core.model import BoxType, Instance, ltrb_points
 from metrics.io.archive import Member
 from metrics.io.formats.base import (
     Entry,
@@ -33,7 +34,6 @@ from metrics.io.formats.base import (
     sample_id,
     unexpected,
 )
-from metrics.model import BoxType, Instance, ltrb_points
 
 _KNOWN = frozenset({"polygon", "bbox", "ignore", "text"})
 _IMAGE_KEYS = ("img_path", "img_name", "image", "filename")

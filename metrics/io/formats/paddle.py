@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from metrics.core.model import Instance
 from metrics.io.archive import Member, split_lines
 from metrics.io.formats.base import (
     DONT_CARE,
@@ -31,7 +32,6 @@ from metrics.io.formats.base import (
     sample_id,
 )
 from metrics.io.formats.textsets import _first_lines
-from metrics.model import Instance
 
 _KNOWN = frozenset({"transcription", "points", "difficult", "score"})
 

@@ -5,7 +5,7 @@
 - RCTW-17 GT: ``x1,y1,...,x4,y4,difficult,"transcription"``; ``difficult`` non-zero (or
   ``###``) is don't-care, kept as the ``difficult`` attribute.
 - Plain ICDAR txt (IC13/IC15/Total-Text/CTW1500 as the official scripts take them) is only
-  recognised here; it is read by ``metrics.io.lines`` exactly as before.
+  recognised here; it is read by ``metrics.io.icdar.lines`` exactly as before.
 
 A set is MLT (RCTW) when most of the first lines of its first files have the column;
 detection files of MLT and RCTW are plain ICDAR txt.
@@ -18,7 +18,7 @@ import re
 
 from metrics.io.archive import Member, split_lines
 from metrics.io.formats.base import DONT_CARE, Entry, Format, Report, Role, is_empty, sample_id
-from metrics.io.lines import LineError, parse_gt_line
+from metrics.io.icdar.lines import LineError, parse_gt_line
 
 SCRIPTS = frozenset(
     [

@@ -9,11 +9,11 @@ import pytest
 
 from metrics.analysis.attribution import attribute
 from metrics.analysis.fixes import ALL, CLASSES, fix_of
-from metrics.demo import demo_paths
+from metrics.core.model import Dataset, Instance
+from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
-from metrics.model import Dataset, Instance
 from metrics.registry import applicable, make_params, resolve
-from metrics.runner import run
+from metrics.run.runner import run
 from tests.support import box, boxes, dets, gts, ltrb_sample, rect, sample, shared_or_skip
 
 A, B = rect(0, 0, 100, 20), rect(0, 40, 100, 60)

@@ -13,12 +13,12 @@ import pytest
 from metrics.analysis.bootstrap import paired, weights
 from metrics.analysis.buckets import available, buckets
 from metrics.analysis.instances import COLUMNS, write_instances
-from metrics.demo import demo_paths
+from metrics.core.model import Dataset
+from metrics.core.results import aggregate
+from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
-from metrics.model import Dataset
 from metrics.registry import resolve
-from metrics.results import aggregate
-from metrics.runner import run
+from metrics.run.runner import run
 from tests.support import dets, gts, rect, sample
 
 

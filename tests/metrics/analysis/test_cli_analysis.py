@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from metrics.cli.main import main
-from metrics.demo import demo_paths
+from metrics.io.demo import demo_paths
 
 
 def _filtered_copy(src: Path, dst: Path, threshold: float) -> Path:

@@ -10,11 +10,11 @@ import pytest
 
 from metrics.analysis import threshold as thr
 from metrics.analysis.sweep import sweep
-from metrics.demo import demo_paths
+from metrics.core.model import BoxType, Dataset, Instance, ltrb_points
+from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
-from metrics.model import BoxType, Dataset, Instance, ltrb_points
 from metrics.registry import applicable, make_params, resolve
-from metrics.runner import plan_all, run
+from metrics.run.runner import plan_all, run
 from tests.support import dets, gts, sample, shared_or_skip
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from metrics.check import Level, check_dataset, exit_code, image_size
 from metrics.check.shapes import crossings
+from metrics.core.model import BoxType
 from metrics.io.reader import LoadOptions, load_dataset
-from metrics.model import BoxType
 
 
 def _write(folder: Path, name: str, lines: list[str]) -> None:
@@ -186,7 +186,7 @@ def test_invalid_ring_without_crossing(tmp_path: Path) -> None:
 
 def test_demo_findings_are_labelled_as_the_demo_s() -> None:
     from metrics.check import check_dataset as check
-    from metrics.demo import demo_paths
+    from metrics.io.demo import demo_paths
 
     d = demo_paths()
     found = check(load_dataset(d.gt, d.det_b, images=d.images))

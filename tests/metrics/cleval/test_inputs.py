@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.cleval.metric import ClevalLegacyParams, ClevalParams, validate, validate_e2e
-from metrics.model import Severity
-from metrics.order import clockwise_violations
+from metrics.core.model import Severity
+from metrics.shapes.order import clockwise_violations
 from tests.support import CLEVAL_LEGACY as LEGACY
 from tests.support import CLEVAL_V011 as V011
 from tests.support import WORD_D60 as D60

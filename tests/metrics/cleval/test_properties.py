@@ -14,10 +14,10 @@ from metrics.cleval.metric import (
     evaluate_batch,
     evaluate_sample,
 )
-from metrics.model import Dataset, Sample
-from metrics.quads import is_convex_quad
+from metrics.core.model import Dataset, Sample
 from metrics.registry import METRICS
-from metrics.runner import run
+from metrics.run.runner import run
+from metrics.shapes.quads import is_convex_quad
 from tests.support import CLEVAL_LEGACY as LEGACY
 from tests.support import CLEVAL_V011 as V011
 from tests.support import WORD_D60 as D60

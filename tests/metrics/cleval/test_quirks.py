@@ -12,8 +12,8 @@ from metrics.cleval.metric import (
     evaluate_sample,
     global_extras,
 )
-from metrics.model import BoxType, Instance
-from metrics.results import Verdict
+from metrics.core.model import BoxType, Instance
+from metrics.core.results import Verdict
 from tests.support import CLEVAL_LEGACY as LEGACY
 from tests.support import CLEVAL_V011 as V011
 from tests.support import WORD_G0 as G0

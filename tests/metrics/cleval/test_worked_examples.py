@@ -13,7 +13,7 @@ from metrics.cleval.metric import (
     ClevalParams,
     evaluate_sample,
 )
-from metrics.results import MatchKind, Verdict
+from metrics.core.results import MatchKind, Verdict
 from tests.support import CLEVAL_LEGACY as LEGACY
 from tests.support import CLEVAL_V011 as V011
 from tests.support import WORD_D60 as D60

@@ -6,10 +6,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from metrics.core.model import BoxType, Instance, Sample
+from metrics.core.results import aggregate
 from metrics.ctw1500.metric import evaluate_sample
 from metrics.ctw1500.params import Ctw1500Params
-from metrics.model import BoxType, Instance, Sample
-from metrics.results import aggregate
 
 P = Ctw1500Params()
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from metrics.core.model import BoxType, Instance, Severity, ltrb_points
 from metrics.deteval.metric import DetEvalParams, validate
-from metrics.model import BoxType, Instance, Severity, ltrb_points
 from tests.support import DETEVAL_G0 as G0
 from tests.support import DETEVAL_G1 as G1
 from tests.support import boxes, ltrb_sample

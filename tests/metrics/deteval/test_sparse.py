@@ -8,9 +8,9 @@ import dataclasses
 
 import numpy as np
 
+from metrics.core.model import Sample
 from metrics.deteval.evidence import DetEvalEvidence
 from metrics.deteval.metric import DetEvalParams, evaluate_batch, evaluate_sample
-from metrics.model import Sample
 from tests.support import box, boxes, ltrb_sample
 
 

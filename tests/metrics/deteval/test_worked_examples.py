@@ -7,8 +7,8 @@ import math
 
 import pytest
 
+from metrics.core.results import MatchKind, NearMiss, Verdict
 from metrics.deteval.evidence import Discarded
-from metrics.results import MatchKind, NearMiss, Verdict
 from tests.support import DETEVAL_G0 as G0
 from tests.support import DETEVAL_G1 as G1
 from tests.support import DETEVAL_LEGACY as LEGACY

@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from metrics.cli.main import main
+from metrics.core.model import InputError, Severity
 from metrics.hiertext.params import HierTextParams
 from metrics.io.reader import load_dataset
-from metrics.model import InputError, Severity
 from metrics.registry import resolve
 from tests.support import ht_files, ht_image, ht_line, ht_paragraph, ht_word, ht_words_image
 
@@ -56,7 +56,8 @@ def test_two_vertex_word_is_an_error_at_its_json_path(tmp_path: Path) -> None:
     gt, det = ht_files(tmp_path, [bad], [ht_words_image([(0, 0, 5, 5)])])
     ds = load_dataset(gt, det)
     assert messages(ds.errors) == [
-        f"{gt}: error: annotations[0].paragraphs[1].lines[0].words[0]: word polygon has "
+        f"{gt} (image img_1): error: annotations[0].paragraphs[1].lines[0].words[0]: "
+        "word polygon has "
         "2 vertices (at least 3 needed)"
     ]
     assert ds.errors[0].sample_id == "img_1"
@@ -87,7 +88,7 @@ def test_pairing_rules(tmp_path: Path) -> None:
     ds = load_dataset(g, d)
     found = messages(ds.problems)
     assert (
-        f"{d}: warning: annotations[1]: image_id 'a' repeated (also annotations[0]); "
+        f"{d} (image a): warning: annotations[1]: image_id 'a' repeated (also annotations[0]); "
         "the last one is used, as the official loader does" in found
     )
     assert (
@@ -95,7 +96,7 @@ def test_pairing_rules(tmp_path: Path) -> None:
         in found
     )
     assert (
-        f"{g}: error: annotations[1]: image_id 'b' has no prediction entry "
+        f"{g} (image b): error: annotations[1]: image_id 'b' has no prediction entry "
         "(the official loader fails)" in found
     )
     assert ds["a"].det == ()  # the last entry of 'a' wins
@@ -121,7 +122,8 @@ def test_masks_need_integer_vertices_naming_the_word(tmp_path: Path) -> None:
     ds = load_dataset(g, d)
     found = resolve("hiertext_paragraph").validate(ds.samples, HierTextParams(allow_float=False))
     assert messages(found) == [
-        f"{d}: error: annotations[0].paragraphs[0].lines[0].words[0]: word vertices must be "
+        f"{d} (image img_1): error: annotations[0].paragraphs[0].lines[0].words[0]: "
+        "word vertices must be "
         "integers for hiertext_paragraph (the masks are drawn with OpenCV fillPoly, which "
         "rejects floats)"
     ]

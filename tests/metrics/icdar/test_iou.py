@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from metrics.core.results import Verdict, aggregate
 from metrics.icdar import iou, tiou
-from metrics.results import Verdict, aggregate
 from tests.support import dets, gts, quad, run_one, sample
 
 G0 = ("0,0,100,0,100,20,0,20", "ABCDE")

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from metrics.core.model import Sample
 from metrics.icdar import overlaps, wordline, wordline_batch
 from metrics.icdar.params import WordlineParams
-from metrics.model import Sample
 from tests.support import dets, gts, quad, sample, shared_or_skip
 
 

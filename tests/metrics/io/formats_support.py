@@ -7,8 +7,8 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from metrics.core.model import Dataset, Problem, Severity
 from metrics.io.reader import LoadOptions, load_dataset
-from metrics.model import Dataset, Problem, Severity
 
 
 def write(folder: Path, name: str, content: str | bytes | Any) -> Path:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from metrics.core.model import InputError, Severity
 from metrics.io.archive import Member, read_members, split_lines
-from metrics.model import InputError, Severity
 
 
 def test_bom_crlf_and_empty_lines() -> None:

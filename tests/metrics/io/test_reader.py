@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from metrics.core.model import BoxType, InputError
 from metrics.io.reader import LoadOptions, load_dataset
-from metrics.model import BoxType, InputError
 from tests.support import write_dir, write_zip
 
 

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from metrics.core.model import Dataset, Instance, Sample
+from metrics.core.results import Evaluation, SweepTally, Verdict
 from metrics.mmocr.evidence import SweepEvidence
-from metrics.model import Dataset, Instance, Sample
 from metrics.registry import make_params, resolve
-from metrics.results import Evaluation, SweepTally, Verdict
-from metrics.runner import run
+from metrics.run.runner import run
 from tests.support import quad, sample
 
 VANILLA, MAXMATCH = "mmocr_hmean_iou", "mmocr_hmean_iou_maxmatch"

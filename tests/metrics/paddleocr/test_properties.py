@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.model import BoxType, Instance, Sample, ltrb_points
+from metrics.core.model import BoxType, Instance, Sample, ltrb_points
 from metrics.registry import METRICS, make_params
 
 boxes = st.lists(

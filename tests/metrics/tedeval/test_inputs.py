@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from metrics.model import Severity
+from metrics.core.model import Severity
 from metrics.tedeval.metric import (
     TedEvalParams,
     validate,

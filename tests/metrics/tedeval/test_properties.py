@@ -9,7 +9,7 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.quads import convex_quad_inter, strictly_apart
+from metrics.shapes.quads import convex_quad_inter, strictly_apart
 from tests.support import convex_quad_arrays, geos_overlap_area, quad, scores
 from tests.support import pcc_hits as hits_of
 from tests.support import tedeval_records as records

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 import shapely
 
-from metrics.geometry import rings_of
-from metrics.model import BoxType, Instance, Sample, ltrb_points
-from metrics.results import Verdict
+from metrics.core.model import BoxType, Instance, Sample, ltrb_points
+from metrics.core.results import Verdict
+from metrics.shapes.geometry import rings_of
 from metrics.tedeval.metric import (
     TedEvalParams,
     evaluate_batch,

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from metrics.results import MatchKind, NearMiss, Verdict
+from metrics.core.results import MatchKind, NearMiss, Verdict
 from tests.support import WORD_G0 as G0
 from tests.support import dets, gts, scores
 from tests.support import pcc_hits as hits_of

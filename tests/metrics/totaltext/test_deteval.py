@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from metrics.results import MatchKind, SampleResult, Verdict
+from metrics.core.results import MatchKind, SampleResult, Verdict
 from metrics.totaltext.deteval import evaluate_sample
 from metrics.totaltext.evidence import TotalTextDetEvalEvidence
 from metrics.totaltext.params import TotalTextDetEvalParams

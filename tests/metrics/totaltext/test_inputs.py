@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from metrics.model import Dataset, Severity
+from metrics.core.model import Dataset, Severity
+from metrics.core.results import Verdict
 from metrics.registry import applicable, resolve
-from metrics.results import Verdict
-from metrics.runner import run
+from metrics.run.runner import run
 from metrics.spec import totaltext_like
 from metrics.totaltext.params import TotalTextDetEvalParams, TotalTextVocParams
 from tests.support import dets, gts, quad, rect, sample

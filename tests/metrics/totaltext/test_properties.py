@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.model import Dataset, Sample
+from metrics.core.model import Dataset, Sample
+from metrics.core.results import aggregate
 from metrics.registry import resolve
-from metrics.results import aggregate
-from metrics.runner import run
+from metrics.run.runner import run
 from tests.support import dets, gts, rect, sample
 
 METRICS = ("totaltext_deteval", "totaltext_voc")

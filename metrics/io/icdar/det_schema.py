@@ -1,0 +1,104 @@
+"""What the lines of a detection set say about their optional fields (a confidence, a
+transcription), decided for the whole set, never per line; and where the box of a file's
+lines ends when its lines with text are all QUADs or all LTRB boxes (``box_hint``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from metrics.io.icdar.lines import _CONF, _FAST_QUAD, DetSchema, _split
+
+
+@dataclass(frozen=True, slots=True)
+class LineShape:
+    """What a first look at a line found, used to infer a file set's det schema."""
+
+    n_numeric: int
+    has_text: bool
+    conf_like_tail: bool  # odd numeric count whose last field looks like 0.xx
+    not_conf_tail: bool = False  # odd numeric count whose trailing field is no confidence
+
+
+def shape_of(line: str) -> LineShape:
+    """Numeric field count, text present, confidence-like tail (a fast path for plain QUADs).
+
+    The trailing field of an odd count of numbers is the confidence candidate; it is no
+    confidence when it fails the official pattern (``154``), unless the line also reads as
+    a box, a confidence and a numeric transcription (``x1,...,y4,0.9,9,080``)."""
+    m = _FAST_QUAD.match(line)
+    if m is not None and m.group(9) is None:
+        return LineShape(8, False, False)
+    nums, rest = _split(line)
+    text = ",".join(rest)
+    n = len(nums)
+    odd = n % 2 == 1
+    tail = odd and "." in nums[-1] and bool(_CONF.match(nums[-1]))
+    not_conf = odd and not _CONF.match(nums[-1])
+    if not_conf and n >= 11 and not rest and _CONF.match(nums[8]):
+        not_conf = False
+    return LineShape(n, bool(text.strip()), tail, not_conf)
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaEvidence:
+    """What the lines of a detection set say about its optional fields; evidence of two
+    parts of a set (``|``) is the evidence of the whole."""
+
+    conf_like: bool = False  # some odd count of numbers ends with a 0.xx value
+    text: bool = False  # some line has text after its numbers
+    not_conf: bool = False  # some odd count of numbers ends with no valid confidence
+    odd: bool = False  # some line has an odd count of numbers (a field after the box)
+
+    def __or__(self, other: SchemaEvidence) -> SchemaEvidence:
+        return SchemaEvidence(
+            self.conf_like or other.conf_like,
+            self.text or other.text,
+            self.not_conf or other.not_conf,
+            self.odd or other.odd,
+        )
+
+    def schema(self, forced: tuple[bool | None, bool | None] = (None, None)) -> DetSchema:
+        """The set's schema: a trailing field that is no valid confidence in some lines
+        makes that field a transcription in all of them (``...,154``: text, never a
+        confidence); ``forced`` (``--det-confidence`` / ``--det-transcription``) wins, and
+        with confidences forced off, the field after the box is a transcription."""
+        conf, text = forced
+        inferred_text = self.text or self.not_conf or (conf is False and self.odd)
+        return DetSchema(
+            confidence=(self.conf_like and not self.not_conf) if conf is None else conf,
+            transcription=inferred_text if text is None else text,
+        )
+
+
+def det_evidence(shapes: list[LineShape]) -> SchemaEvidence:
+    """The schema evidence of some detection lines."""
+    return SchemaEvidence(
+        conf_like=any(s.conf_like_tail for s in shapes),
+        text=any(s.has_text for s in shapes),
+        not_conf=any(s.not_conf_tail for s in shapes),
+        odd=any(s.n_numeric % 2 == 1 for s in shapes),
+    )
+
+
+def infer_det_schema(shapes: list[LineShape]) -> DetSchema:
+    """Confidences are present if some line ends its numbers with a 0.xx value and no line
+    ends them with a field that is no confidence (``SchemaEvidence.schema``)."""
+    return det_evidence(shapes).schema()
+
+
+def box_hint(texts: Iterable[str]) -> int:
+    """8 when the lines of a file that carry text are all QUADs (8 numbers, or 9 with a
+    confidence, before the text), 4 when all LTRB boxes; 0 otherwise (polygons, a mix, or
+    no text): the numbers of that file's other lines that follow the box begin their
+    transcription, as the official QUAD / LTRB grammars read them."""
+    kinds = set()
+    for line in texts:
+        nums, rest = _split(line)
+        if rest and ",".join(rest).strip():
+            n = len(nums)
+            kinds.add(8 if n in (8, 9) else 4 if n in (4, 5) else 0)
+            if len(kinds) > 1 or 0 in kinds:
+                return 0
+    return kinds.pop() if kinds else 0

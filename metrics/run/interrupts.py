@@ -1,0 +1,34 @@
+"""Ctrl-C while the command line loads: noted, then raised once the command has loaded.
+
+``metrics.launch.entry`` calls ``note_while_loading`` before it imports the command line;
+the command line calls ``interruptible`` once its command's modules are loaded. Here, below
+both, so that the entry and the commands share the state without importing each other.
+"""
+
+from __future__ import annotations
+
+import signal
+
+_noted: list[int] = []  # interrupts that came while the command line was loading
+
+
+def _note(signum: int, frame: object) -> None:
+    _noted.append(signum)
+
+
+def note_while_loading() -> None:
+    """From here until ``interruptible``, an interrupt is only noted (unless the process
+    inherited SIGINT ignored)."""
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _note)
+
+
+def interruptible() -> None:
+    """The command line has loaded: an interrupt noted meanwhile stops the command now, and
+    from here Ctrl-C raises ``KeyboardInterrupt`` as usual. While modules load it is only
+    noted: raised inside an import's clean-up callback it would be printed and swallowed
+    (the command then ran to its end). A no-op outside ``entry`` (tests, the API)."""
+    if signal.getsignal(signal.SIGINT) is _note:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if _noted:
+            raise KeyboardInterrupt

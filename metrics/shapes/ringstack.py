@@ -1,0 +1,101 @@
+"""The rings of a block of instances grouped by vertex count, built once.
+
+``metrics.shapes.geometry.flat_geometry`` needs the rings of every instance of a block three times
+(polygons, shoelace areas, the convex-quad stack of the numpy clipper); stacking thousands of
+small arrays three times, and converting each on its own, cost more than the geometry. Here
+the vertices are converted in one array operation (``mode_rings`` applied to all at once)
+and each vertex count is gathered into one ``(k, n, 2)`` array, which every consumer reads.
+The numbers are those of the per-ring functions: the same coordinates, the same formulas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+
+from metrics.core.model import FloatArray
+from metrics.shapes.quads import is_convex_quad
+
+GeomArray = npt.NDArray[np.object_]
+IntArray = npt.NDArray[np.intp]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class RingStack:
+    """``groups[n] = (indices, rings)``: the instances with n vertices and their (k, n, 2)
+    vertices, converted as the official tool sees them."""
+
+    count: int
+    groups: dict[int, tuple[IntArray, FloatArray]]
+
+
+def convert(flat: FloatArray, mode: str) -> FloatArray:
+    """``metrics.shapes.geometry.mode_rings`` of vertices: float32 for ``curved``, as given
+    otherwise (``--floats`` decides what non-integer coordinates become before)."""
+    if mode == "curved":
+        return flat.astype(np.float32).astype(np.float64)
+    return np.asarray(flat, dtype=np.float64)
+
+
+def ring_stack(points: Sequence[FloatArray], mode: str) -> RingStack:
+    """The rings of ``points`` (one (n, 2) array per instance) grouped by vertex count."""
+    lengths = np.fromiter((len(p) for p in points), dtype=np.intp, count=len(points))
+    if not lengths.any():
+        empty = np.zeros((len(points), 0, 2))
+        return RingStack(len(points), {0: (np.arange(len(points)), empty)} if len(points) else {})
+    flat = convert(np.concatenate([p for p in points if len(p)]), mode)
+    starts = np.cumsum(lengths) - lengths
+    groups = {}
+    for n in sorted(set(lengths.tolist())):
+        idx = np.flatnonzero(lengths == n)
+        groups[n] = (idx, flat[starts[idx][:, None] + np.arange(n)])
+    return RingStack(len(points), groups)
+
+
+def repaired(geoms: GeomArray, repair: str) -> tuple[GeomArray, BoolArray]:
+    """``metrics.shapes.geometry.polygons``' repair of the built polygons; and which were
+    invalid."""
+    valid = shapely.is_valid(geoms) if len(geoms) else np.zeros(0, dtype=bool)
+    if repair == "buffer0":
+        if len(geoms):
+            geoms[:] = shapely.buffer(geoms, 0)
+        return geoms, ~valid
+    bad = np.flatnonzero(~valid)
+    if len(bad):
+        geoms[bad] = shapely.make_valid(geoms[bad])
+    return geoms, ~valid
+
+
+def stack_polygons(rs: RingStack, repair: str = "make_valid") -> tuple[GeomArray, BoolArray]:
+    """``metrics.shapes.geometry.polygons`` of the stacked rings."""
+    geoms = np.empty(rs.count, dtype=object)
+    for n, (idx, rings) in rs.groups.items():
+        geoms[idx] = shapely.Polygon() if n < 3 else shapely.polygons(rings)
+    return repaired(geoms, repair)
+
+
+def stack_signed_areas(rs: RingStack) -> FloatArray:
+    """``metrics.shapes.geometry.signed_areas`` of the stacked rings."""
+    out = np.zeros(rs.count, dtype=np.float64)
+    for n, (idx, pts) in rs.groups.items():
+        if n == 0:
+            continue
+        nxt = (np.arange(n) + 1) % n
+        x, y = pts[:, :, 0], pts[:, :, 1]
+        out[idx] = 0.5 * np.sum(x * y[:, nxt] - x[:, nxt] * y, axis=1)
+    return out
+
+
+def stack_quads(rs: RingStack) -> tuple[FloatArray, BoolArray]:
+    """(N, 4, 2) array of the rings (zeros for non-quads) and which are convex quads."""
+    out = np.zeros((rs.count, 4, 2))
+    is_quad = np.zeros(rs.count, dtype=bool)
+    if 4 in rs.groups:
+        idx, rings = rs.groups[4]
+        out[idx], is_quad[idx] = rings, True
+    return out, is_quad & is_convex_quad(out)

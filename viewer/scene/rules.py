@@ -1,0 +1,65 @@
+"""Which rule refused a match, with the value and the limit (no Qt here).
+
+The viewer computes no metric: the values come from the engine's results (near misses,
+TedEval's multiline tests) and the limits from the metric's parameters, read by name.
+"""
+
+from __future__ import annotations
+
+from metrics.core.results import InstanceResult, SampleResult
+
+# The parameter holding each measure's limit, by metric family (the first one present).
+LIMITS = {
+    "iou": ("iou_threshold", "match_iou_thr", "iou_constraint"),
+    "area_recall": ("area_recall", "tr"),
+    "area_precision": ("area_precision", "tp", "area_precision_constraint"),
+}
+MEASURE = {"iou": "IoU", "area_recall": "area recall", "area_precision": "area precision"}
+
+
+def limit_of(params: object, measure: str) -> float | None:
+    """The limit a measure must pass under these parameters, or None if not known."""
+    for name in LIMITS.get(measure, ()):
+        value = getattr(params, name, None)
+        if isinstance(value, int | float):
+            return float(value)
+    return None
+
+
+def below_limit(measure: str, value: float, params: object) -> str | None:
+    """ "IoU 0.49 ≤ 0.5", "area precision 0.38 < 0.4" when the value fails its limit (IoU
+    must exceed it, the area measures reach it), else None."""
+    limit = limit_of(params, measure)
+    if limit is None:
+        return None
+    name = MEASURE.get(measure, measure.replace("_", " "))
+    if measure == "iou" and value <= limit:
+        return f"{name} {value:.2f} ≤ {limit:g}"
+    if measure != "iou" and value < limit:
+        return f"{name} {value:.2f} < {limit:g}"
+    return None
+
+
+def multiline_rejection(result: SampleResult, side: str, index: int, params: object) -> str | None:
+    """ "merge rejected: angle 48.0° ≥ 45°" when a rejected TedEval multiline test held this
+    instance, else None."""
+    limit = getattr(params, "multiline_angle", None)
+    for g in result.evidence.multiline_tests() if result.evidence is not None else ():
+        if not g.rejected or index not in (g.gt if side == "gt" else g.det):
+            continue
+        what = "merge" if g.kind == "MO" else "split"
+        bad = next((p for p in g.pairs if not p.passed), None)
+        if bad is None:
+            return f"{what} rejected by the multiline test"
+        tail = f" ≥ {limit:g}°" if isinstance(limit, int | float) else ""
+        return f"{what} rejected: angle {bad.angle:.1f}°{tail}"
+    return None
+
+
+def refusal(result: SampleResult, side: str, r: InstanceResult, params: object) -> str | None:
+    """The rule that refused an unmatched instance's best candidate, or None."""
+    rejected = multiline_rejection(result, side, r.index, params)
+    if rejected is not None:
+        return rejected
+    nm = r.near_miss
+    return None if nm is None else below_limit(nm.measure, nm.value, params)
