@@ -11,6 +11,15 @@ __all__ = ["SPECS", "ClevalLegacyParams", "ClevalParams"]
 _validate = each_sample(metric.validate)
 _validate_e2e = each_sample(metric.validate_e2e)
 _RANKS = ConfidenceUse()  # a stable sort by confidence before matching (spec 0.7); no AP
+# the counters mix units (metric.global_extras): said after each number in the notes
+_UNITS = {
+    "split": "GTs",
+    "merge": "dets",
+    "overlap": "chars",
+    "miss": "chars",
+    "fp": "dets",
+    "fp_chars": "chars",
+}
 
 SPECS: tuple[MetricSpec, ...] = (
     MetricSpec(
@@ -23,6 +32,7 @@ SPECS: tuple[MetricSpec, ...] = (
         global_extras=metric.global_extras,
         extras_read_evidence=False,
         confidences=_RANKS,
+        extra_units=_UNITS,
     ),
     MetricSpec(
         id="cleval_e2e",
@@ -35,6 +45,7 @@ SPECS: tuple[MetricSpec, ...] = (
         global_extras=metric.global_extras,
         extras_read_evidence=False,
         confidences=_RANKS,
+        extra_units=_UNITS,
     ),
     MetricSpec(
         id="cleval_legacy_det",
@@ -46,6 +57,7 @@ SPECS: tuple[MetricSpec, ...] = (
         global_extras=metric.global_extras,
         extras_read_evidence=False,
         confidences=_RANKS,
+        extra_units=_UNITS,
     ),
     MetricSpec(
         id="cleval_legacy_e2e",
@@ -57,5 +69,6 @@ SPECS: tuple[MetricSpec, ...] = (
         global_extras=metric.global_extras,
         extras_read_evidence=False,
         confidences=_RANKS,
+        extra_units=_UNITS,
     ),
 )

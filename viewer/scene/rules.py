@@ -6,8 +6,8 @@ TedEval's multiline tests) and the limits from the metric's parameters, read by 
 
 from __future__ import annotations
 
+from metrics.core.results import InstanceResult, SampleResult
 from metrics.evidence import multiline_of
-from metrics.results import InstanceResult, SampleResult
 
 # The parameter holding each measure's limit, by metric family (the first one present).
 LIMITS = {
