@@ -132,6 +132,8 @@ class MetricSpec(Generic[P]):
     what it gives over the whole set (no rule about the set as a whole), so worker
     processes may each read, check and evaluate a part (``metrics.run.sharded``); a metric with
     ``finalize`` is never evaluated that way.
+    ``extra_units`` names the unit of a global extra that counts things (CLEval: ``miss``
+    in characters, ``fp`` in detections), printed after it in the notes.
     ``confidences`` (``ConfidenceUse``) says whether and under which parameter the metric
     ranks detections by confidence and whether it reports an AP; None: it does neither.
     """
@@ -149,6 +151,7 @@ class MetricSpec(Generic[P]):
     shardable: bool = True
     extras_read_evidence: bool = True
     confidences: ConfidenceUse | None = None
+    extra_units: Mapping[str, str] | None = None
 
     # What the card says (read through the spec by the runner, the CLI and the viewer).
     @property

@@ -30,3 +30,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "viewer.analysis.report_cli:add_report_command",
         help="write an HTML report: summary, analysis plots, worst images (headless)",
     )
+    add_command(
+        sub,
+        "gallery",
+        "viewer.gallery_cli:add_gallery_command",
+        help="contact sheets of instance crops across the dataset, by verdict (headless)",
+    )

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from metrics.analysis.classes import UNITS, count_of, impossible
 from metrics.analysis.engine import evaluate_samples
 from metrics.analysis.fixes import ALL, CLASSES, Fix, apply, fix_of
 from metrics.core.model import Dataset
@@ -23,12 +24,19 @@ from metrics.spec import MetricSpec
 
 @dataclass(frozen=True)
 class ClassGain:
-    """One class over the dataset: H-mean after the fix, its gain, the errors fixed."""
+    """One class over the dataset: H-mean after the fix, its gain, the errors fixed
+    (``errors``: what the oracle fixed, in boxes or groups); ``count`` and ``unit``: how
+    many the class covers in the metric's own unit (CLEval: characters), and
+    ``impossible``: why the metric cannot have this class ("" when it can;
+    ``metrics.analysis.classes``), then nothing is fixed and the gain is 0."""
 
     name: str
     hmean: float
     gain: float
     errors: int
+    count: float = 0.0
+    unit: str = "boxes"
+    impossible: str = ""
 
 
 @dataclass(frozen=True)
@@ -116,6 +124,10 @@ def attribute(
     per_image: dict[str, dict[str, float]] = {s: {} for s in ids}
     errors: dict[str, dict[str, int]] = {s: {} for s in ids}
     for name in classes:
+        why = impossible(spec.id, name)
+        if why:
+            gains.append(ClassGain(name, ev.hmean, 0.0, 0, 0.0, UNITS[name], why))
+            continue
         fixes = {s: fix_of(ev.results[s], name) for s in ids}
         todo = [s for s in ids if fixes[s].remove or fixes[s].add]
         fixed = evaluate_samples(spec, params, [apply(ds[s], fixes[s]) for s in todo])
@@ -127,7 +139,7 @@ def attribute(
             errors[s][name] = fixes[s].errors
         h = _total(list(tallies.values())).scores()[2]
         n = sum(f.errors for f in fixes.values())
-        gains.append(ClassGain(name, h, h - ev.hmean, n))
+        gains.append(ClassGain(name, h, h - ev.hmean, n, *count_of(ev, name, n)))
     ceiling, below = _ceiling(ds, spec, params, ids)
     return Attribution(
         spec.id, ev.hmean, tuple(gains), per_image, errors, image_h, "", ceiling, below

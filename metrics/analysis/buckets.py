@@ -36,6 +36,7 @@ FIXED_EDGES = {
 }
 ATTRIBUTES = ("height", "aspect", "angle", "shape", "vertical", "text_length")
 FOUND = (Verdict.MATCHED, Verdict.PARTIAL)
+Key = Callable[[Any], tuple[int, str]]
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ def _edges(attr: str, gts: Sequence[_Item]) -> tuple[float, ...] | None:
     return None
 
 
-def _key(attr: str, edges: tuple[float, ...] | None) -> Callable[[Any], tuple[int, str]]:
+def _key(attr: str, edges: tuple[float, ...] | None) -> Key:
     integer = attr == "text_length"
     unit = " px" if attr == "height" else ("°" if attr == "angle" else "")
 
@@ -124,13 +125,33 @@ def _key(attr: str, edges: tuple[float, ...] | None) -> Callable[[Any], tuple[in
     return key
 
 
-def buckets(
+def bucket_key(
     ds: Dataset, ev: Evaluation[Any], attr: str, spec: MetricSpec[Any] | None = None
+) -> Key:
+    """The bucket of a value of ``attr`` ((order, label)), with edges from ``ev``'s care GTs:
+    given to ``buckets`` for another evaluation of the same GT, both share the buckets."""
+    return _key(attr, _edges(attr, _items(ds, ev, spec, attr, "gt")))
+
+
+def gt_items(
+    ds: Dataset, ev: Evaluation[Any], attr: str, spec: MetricSpec[Any] | None = None
+) -> list[tuple[str, int, Any, float]]:
+    """(sample, GT index, value of ``attr``, credit) of every care GT ``ev`` evaluated."""
+    return [(i.sample, i.index, i.value, i.credit) for i in _items(ds, ev, spec, attr, "gt")]
+
+
+def buckets(
+    ds: Dataset,
+    ev: Evaluation[Any],
+    attr: str,
+    spec: MetricSpec[Any] | None = None,
+    key: Key | None = None,
 ) -> list[Bucket]:
-    """Recall (GT) and precision (detections) per bucket of ``attr``, in bucket order."""
+    """Recall (GT) and precision (detections) per bucket of ``attr``, in bucket order;
+    ``key`` (``bucket_key``): buckets of another evaluation, else ``ev``'s own."""
     gts = _items(ds, ev, spec, attr, "gt")
     dets = _items(ds, ev, spec, attr, "det")
-    key = _key(attr, _edges(attr, gts))
+    key = key or _key(attr, _edges(attr, gts))
     groups: dict[tuple[int, str], tuple[list[_Item], list[_Item]]] = {}
     for item in gts:
         groups.setdefault(key(item.value), ([], []))[0].append(item)

@@ -13,6 +13,15 @@ _CARD = {c.id: c for c in CARDS}
 _validate = each_sample(metric.validate)
 _validate_e2e = each_sample(metric.validate_e2e)
 _RANKS = ConfidenceUse()  # a stable sort by confidence before matching (spec 0.7); no AP
+# the counters mix units (metric.global_extras): said after each number in the notes
+_UNITS = {
+    "split": "GTs",
+    "merge": "dets",
+    "overlap": "chars",
+    "miss": "chars",
+    "fp": "dets",
+    "fp_chars": "chars",
+}
 
 SPECS = (
     MetricSpec(
@@ -22,6 +31,7 @@ SPECS = (
         global_extras=metric.global_extras,
         extras_read_evidence=False,
         confidences=_RANKS,
+        extra_units=_UNITS,
     ),
     MetricSpec(
         card=_CARD["cleval_e2e"],
@@ -30,6 +40,7 @@ SPECS = (
         global_extras=metric.global_extras,
         extras_read_evidence=False,
         confidences=_RANKS,
+        extra_units=_UNITS,
     ),
     MetricSpec(
         card=_CARD["cleval_legacy_det"],
@@ -38,6 +49,7 @@ SPECS = (
         global_extras=metric.global_extras,
         extras_read_evidence=False,
         confidences=_RANKS,
+        extra_units=_UNITS,
     ),
     MetricSpec(
         card=_CARD["cleval_legacy_e2e"],
@@ -46,5 +58,6 @@ SPECS = (
         global_extras=metric.global_extras,
         extras_read_evidence=False,
         confidences=_RANKS,
+        extra_units=_UNITS,
     ),
 )

@@ -16,6 +16,7 @@ from metrics.registry import METRICS, MetricSpec, make_params
 from metrics.run.runner import run
 
 if TYPE_CHECKING:  # the analyses are imported when an option asks for them
+    from metrics.analysis.attribution import Attribution
     from metrics.analysis.sweep import Sweep
 
 log = logging.getLogger("detlens")
@@ -97,8 +98,9 @@ def sweep_of(ds: Dataset, ev: Evaluation[Any], points: int, overrides: Mapping[s
     return sweep(ds, spec, prm, ev, thr.grid(thr.confidences(ds), points))
 
 
-def print_sweep(sw: Sweep, out: TextIO) -> None:
-    """Best threshold, labelled for what it is, and a tenth of the points."""
+def print_sweep(sw: Sweep, out: TextIO, shown_rows: int = 10) -> None:
+    """Best threshold, labelled for what it is, and about ``shown_rows`` of the points (the
+    table says when it shows a subset; --json keeps them all)."""
     sc = sw.scores()
     best = sw.best_index
     r, p, h = sc[best]
@@ -113,11 +115,19 @@ def print_sweep(sw: Sweep, out: TextIO) -> None:
         "MMOCR and PaddleOCR report such a best-of-sweep H-mean as the score)",
         file=out,
     )
+    n = len(sw.thresholds)
+    step = max(1, n // shown_rows)
+    shown = sorted({*range(0, n, step), n - 1, best})
+    if len(shown) < n:
+        every = f"every {_ordinal(step)}, " if step > 1 else ""
+        print(
+            f"  {len(shown)} of the {n} thresholds shown ({every}the last and the best; "
+            "all of them in --json)",
+            file=out,
+        )
     print(
         f"  {'threshold':>10}{'recall':>8}{'precision':>11}{'hmean':>9}{'kept dets':>11}", file=out
     )
-    step = max(1, len(sw.thresholds) // 10)
-    shown = sorted({*range(0, len(sw.thresholds), step), len(sw.thresholds) - 1, best})
     for k in shown:
         mark = "  <- best" if k == best else ""
         r, p, h = sc[k]
@@ -127,17 +137,34 @@ def print_sweep(sw: Sweep, out: TextIO) -> None:
         )
 
 
-def print_attribution(ds: Dataset, ev: Evaluation[Any], prm: Any, out: TextIO) -> None:
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def attribution_of(ds: Dataset, ev: Evaluation[Any], prm: Any) -> Attribution:
     from metrics.analysis.attribution import attribute
 
-    a = attribute(ds, METRICS[ev.metric], prm, ev)
+    return attribute(ds, METRICS[ev.metric], prm, ev)
+
+
+def print_attribution(a: Attribution, out: TextIO) -> None:
+    """The table: each class's count in the metric's own unit, H fixed and gain; a class
+    the metric cannot have is marked so, with how the metric books such an error."""
     if not a.classes:
-        print(f"\n{ev.metric}: no attribution ({a.note})", file=out)
+        print(f"\n{a.metric}: no attribution ({a.note})", file=out)
         return
-    print(f"\n{ev.metric}: H-mean {a.hmean:.4f}; each error class fixed by an oracle:", file=out)
-    print(f"  {'class':<16}{'errors':>8}{'H fixed':>9}{'gain':>9}", file=out)
+    print(f"\n{a.metric}: H-mean {a.hmean:.4f}; each error class fixed by an oracle:", file=out)
+    print(f"  {'class':<16}{'count':>8}  {'unit':<20}{'H fixed':>9}{'gain':>9}", file=out)
     for c in a.classes:
-        print(f"  {c.name:<16}{c.errors:>8d}{c.hmean:>9.4f}{c.gain:>+9.4f}", file=out)
+        if c.impossible:
+            print(f"  {c.name:<16}{'–':>8}  {'(not a class of it)':<20}{'–':>9}{'–':>9}", file=out)
+            continue
+        count = f"{c.count:g}"
+        print(f"  {c.name:<16}{count:>8}  {c.unit:<20}{c.hmean:>9.4f}{c.gain:>+9.4f}", file=out)
+    for c in a.classes:
+        if c.impossible:
+            print(f"  note: {c.impossible}", file=out)
     if a.ceiling_note():
         print(f"  note: {a.ceiling_note()}", file=out)
 
@@ -147,23 +174,45 @@ def after(
     evals: Sequence[Evaluation[Any]],
     seen: Mapping[str, Dataset],
     overrides: Mapping[str, Mapping[str, Any]],
-) -> None:
-    """Sweep and attribution tables (unless quiet), then the instance export."""
-    out = sys.stdout
-    for ev in evals:
-        if ev.summary is None:
-            continue
-        if args.sweep and not args.quiet:
-            print_sweep(sweep_of(seen[ev.metric], ev, args.sweep_points, overrides), out)
-        if args.attribution and not args.quiet:
-            prm = make_params(METRICS[ev.metric], overrides.get(ev.metric))
-            print_attribution(seen[ev.metric], ev, prm, out)
+) -> dict[str, dict[str, Any]]:
+    """Sweep and attribution tables (unless quiet), then the instance export. Returns the
+    analyses asked for by metric id, for ``--json`` (computed for it whatever -q says)."""
+    kept: dict[str, dict[str, Any]] = {}
+    if not args.quiet or args.json:
+        for ev in evals:
+            if ev.summary is not None:
+                doc = _analyses(args, ev, seen[ev.metric], overrides)
+                if doc:
+                    kept[ev.metric] = doc
     if args.instances:
         from metrics.analysis.instances import write_instances
 
         n = write_instances(args.instances, seen, evals)
         if not args.quiet:
-            print(f"{n} instance rows written to {args.instances}", file=out)
+            print(f"{n} instance rows written to {args.instances}", file=sys.stdout)
+    return kept
+
+
+def _analyses(
+    args: argparse.Namespace,
+    ev: Evaluation[Any],
+    ds: Dataset,
+    overrides: Mapping[str, Mapping[str, Any]],
+) -> dict[str, Any]:
+    from metrics.analysis import serialize
+
+    doc: dict[str, Any] = {}
+    if args.sweep:
+        sw = sweep_of(ds, ev, args.sweep_points, overrides)
+        doc["sweep"] = serialize.sweep_dict(sw)
+        if not args.quiet:
+            print_sweep(sw, sys.stdout)
+    if args.attribution:
+        a = attribution_of(ds, ev, make_params(METRICS[ev.metric], overrides.get(ev.metric)))
+        doc["attribution"] = serialize.attribution_dict(a)
+        if not args.quiet:
+            print_attribution(a, sys.stdout)
+    return doc
 
 
 __all__ = ["after", "check", "evaluate"]

@@ -152,6 +152,12 @@ def report(c: Comparison, top: int, out: TextIO, bs: Bootstrap | None = None) ->
     print(f"{'B - A':<10}{d['recall']:>+9.4f}{d['precision']:>+11.4f}{d['hmean']:>+9.4f}", file=out)
     if bs is not None:
         print(f"\nIs B really better? {bs.line()}", file=out)
+    elif not same_metric:
+        print(
+            "\n(no bootstrap: A and B are two metrics on the same detections, so their "
+            "difference is no sampling question; the images below show where they disagree)",
+            file=out,
+        )
     print(f"\nimages by |ΔH-mean|, largest first (top {top}):", file=out)
     print(
         f"{'sample':<14}{'H(A)':>7}{'H(B)':>7}{'ΔH':>8}  GT found only by A | only by B "
@@ -189,7 +195,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(f"detlens: error: {exc}", file=sys.stderr)
         return 2
     bs = None
-    if args.resamples:
+    if args.resamples and a.metric == b.metric:  # two metrics: no question of sampling
         bs = paired(a, b, resamples=args.resamples, seed=args.seed, ids=c.ids)
     report(c, max(args.top, 0), sys.stdout, bs)
     if args.json:

@@ -42,8 +42,11 @@ def confidence_warning(specs: Sequence[MetricSpec[Any]], params: Mapping[str, An
 
 
 def extra_hint(spec: MetricSpec[Any] | None, key: str, has_confidences: bool) -> str:
-    """What follows an extra in the notes column: for a file-order AP over detections that
-    carry confidences, the switch that ranks them."""
+    """What follows an extra in the notes column: its unit when the metric names one
+    (``MetricSpec.extra_units``: CLEval's characters and detections); for a file-order AP
+    over detections that carry confidences, the switch that ranks them."""
+    if spec is not None and spec.extra_units and key in spec.extra_units:
+        return f" {spec.extra_units[key]}"
     if spec is None or spec.confidences is None or key != AP_FILE_ORDER or not has_confidences:
         return ""
     switch = _setting(spec, spec.confidences.switch, "true", own=True)

@@ -225,8 +225,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
                     f"not offered for these inputs (ask with --metric ID; --list-metrics says "
                     f"what each is for): {', '.join(others)}"
                 )
-    analysis.after(args, evals, seen, overrides)
-    _write_outputs(args, evals)
+    kept = analysis.after(args, evals, seen, overrides)
+    _write_outputs(args, evals, kept)
     return skips.exit_code(evals)
 
 
@@ -292,14 +292,19 @@ def _same_file(a: str, b: str) -> bool:
     return os.path.realpath(a) == os.path.realpath(b)
 
 
-def _write_outputs(args: argparse.Namespace, evals: Sequence[Evaluation[Any]]) -> None:
+def _write_outputs(
+    args: argparse.Namespace,
+    evals: Sequence[Evaluation[Any]],
+    analyses: Mapping[str, Mapping[str, Any]] | None = None,
+) -> None:
+    """--json (with the analyses asked for, under each metric's "analysis") and --csv."""
     if not (args.json or args.csv):
         return
     from metrics.io import atomic, writers
 
     with atomic.staged(*[p for p in (args.json, args.csv) if p]) as tmp:  # both, or neither
         if args.json:
-            writers.write_json(tmp[0], evals, evidence=args.evidence)
+            writers.write_json(tmp[0], evals, evidence=args.evidence, analyses=analyses)
         if args.csv:
             writers.write_csv(tmp[-1], evals)
     atomic.settled()

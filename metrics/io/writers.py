@@ -135,10 +135,18 @@ def _not_reported(ev: Evaluation[Any]) -> dict[str, Any]:
 
 
 def write_json(
-    path: str | os.PathLike[str], evaluations: Sequence[Evaluation[Any]], evidence: bool = False
+    path: str | os.PathLike[str],
+    evaluations: Sequence[Evaluation[Any]],
+    evidence: bool = False,
+    analyses: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> None:
-    """One object for one metric, a list of objects for several."""
+    """One object for one metric, a list of objects for several; ``analyses`` (by metric
+    id: sweep, attribution, ... as ``metrics.analysis.serialize`` makes them) go under the
+    metric's ``"analysis"``."""
     data: Any = [evaluation_dict(e, evidence, lazy=True) for e in evaluations]
+    for doc, ev in zip(data, evaluations, strict=True):
+        if analyses and ev.metric in analyses:
+            doc["analysis"] = dict(analyses[ev.metric])
     write_document(path, data[0] if len(data) == 1 else data)  # written as it is made
 
 

@@ -34,6 +34,17 @@ def test_report_on_the_demo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     m = data["metrics"][0]
     assert m["metric"] == "tiou" and m["sweep"]["best_chosen_on"] == "the evaluated set itself"
     assert m["bootstrap"]["resamples"] == 10_000 and len(m["worst"]) == 3
+    # every analysis for both sides: sweeps, attributions, buckets, B − A, images by ΔH
+    assert [s["name"] for s in m["sides"]] == ["det_a", "det_b"]
+    assert all(s["sweep"]["points"] and s["attribution"]["classes"] for s in m["sides"])
+    split = next(c for c in m["classes_both"] if c["name"] == "split")
+    assert split["impossible"].startswith("tiou has no split class")
+    height = m["buckets_both"]["height"]
+    assert {"a", "b", "delta_recall", "low", "high"} <= set(height[0])
+    assert all(b["delta_recall"] == b["b"]["recall"] - b["a"]["recall"] for b in height)
+    assert m["worst_groups"]["by_delta"] and m["worst_groups"]["by_hmean_b"]
+    assert "tiou has no split class" in page and "class='na'" in page
+    assert page.index("<table>") < page.index("<section>")  # headline figures first
     assert main(["report", "--out", str(out), "--worst", "1"]) == 0  # a report is replaced
     assert len(json.loads((out / "report.json").read_text())["metrics"][0]["worst"]) == 1
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
@@ -78,17 +89,27 @@ def test_report_page_in_a_browser(tmp_path: Path, qtbot) -> None:  # type: ignor
     )
     qtbot.waitUntil(lambda: bool(broken), timeout=10_000)
     assert broken == [0]
+    view.resize(1400, 900)  # plots at the page's full width, pixels 1:1 (ticks >= 11 px)
+    sizes: list[object] = []
+    view.page().runJavaScript(
+        "JSON.stringify(Array.from(document.querySelectorAll('figure.plot img')).map(i => "
+        "[i.naturalWidth, Math.round(i.getBoundingClientRect().width), "
+        "document.body.clientWidth]))",
+        0,
+        sizes.append,
+    )
+    qtbot.waitUntil(lambda: bool(sizes), timeout=10_000)
+    plots = json.loads(str(sizes[0]))
+    assert len(plots) >= 5
+    for natural, shown, body in plots:
+        assert natural >= 1000 and shown >= min(natural, body - 100) - 2, (natural, shown, body)
     assert errors == []
 
 
 def test_an_empty_bucket_has_no_score() -> None:
     """A text-length bucket with GTs but no detection showed precision 0.0000."""
-    from viewer.analysis.report import bucket_rows
+    from metrics.analysis.buckets import Bucket
+    from viewer.analysis.tables import bucket_rows
 
-    rows = bucket_rows(
-        [
-            {"label": "≥ 11", "n_gt": 2, "recall": 0.5, "n_det": 0, "precision": 0.0},
-            {"label": "2–3", "n_gt": 0, "recall": 0.0, "n_det": 3, "precision": 0.25},
-        ]
-    )
+    rows = bucket_rows([Bucket("≥ 11", 2, 0.5, 0.5, 0, 0.0), Bucket("2–3", 0, 0.0, 0.0, 3, 0.25)])
     assert rows == [("≥ 11", 2, "0.5000", 0, "–"), ("2–3", 0, "–", 3, "0.2500")]

@@ -14,9 +14,10 @@ import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.exporters as pg_exporters
 from PySide6.QtCore import QPointF, QRect
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QFont, QPainter
 from PySide6.QtSvg import QSvgGenerator
 
+from metrics.analysis.attribution import ClassGain
 from metrics.analysis.buckets import Bucket
 from metrics.analysis.fixes import ALL
 from viewer.analysis.data import AnalysisData
@@ -24,54 +25,117 @@ from viewer.analysis.data import AnalysisData
 pg.setConfigOptions(antialias=True, background="w", foreground="k")
 
 COLORS = {"recall": "#1f77b4", "precision": "#ff7f0e", "hmean": "#2ca02c", "bar": "#5b8db8"}
+SIDE_COLORS = ("#5b8db8", "#e07b39")  # A, B
+GREY = "#c8c8c8"
 SHORT = {"false_positive": "false pos.", "localisation": "localis.", "multiline": "multi-line"}
 TITLES = {
     "sweep": "H-mean, recall and precision against the score threshold",
-    "pr": "Precision–recall over the score thresholds",
+    "pr": "Precision against recall over the score thresholds",
     "attribution": "Where the H-mean goes: ΔH per error class fixed",
     "buckets": "Recall by GT attribute",
-    "histogram": "Per-image H-mean",
+    "histogram": "Images by their H-mean",
     "scatter": "Per-image H-mean: A against B",
 }
+ATTRIBUTE_WORDS = {
+    "height": "box height",
+    "aspect": "aspect ratio (long side / short side)",
+    "angle": "angle of the box",
+    "shape": "box shape",
+    "vertical": "vertical text",
+    "text_length": "text length (characters)",
+}
+FONT_PX = 13  # tick labels and axis labels: >= 11 px when the report shows a plot at 1:1
+
+
+def _font(px: int) -> QFont:
+    f = QFont()
+    f.setPixelSize(px)
+    return f
 
 
 def new_plot(title: str = "") -> pg.PlotWidget:
     w = pg.PlotWidget()
-    w.setTitle(title)
+    w.setTitle(title, size=f"{FONT_PX + 1}px")
     w.showGrid(x=True, y=True, alpha=0.25)
     w.setMouseEnabled(x=False, y=False)
     w.setMenuEnabled(False)
     w.hideButtons()
     for side in ("left", "bottom"):
-        w.getAxis(side).enableAutoSIPrefix(False)
+        axis = w.getAxis(side)
+        axis.enableAutoSIPrefix(False)
+        axis.setTickFont(_font(FONT_PX))
+        axis.label.setFont(_font(FONT_PX))
     return w
 
 
+def set_title(w: pg.PlotWidget, title: str) -> None:
+    w.setTitle(title, size=f"{FONT_PX + 1}px")
+
+
+def legend(w: pg.PlotWidget, columns: int = 3) -> pg.LegendItem:
+    """A legend under the plot, off the curves (a row of the plot's own layout)."""
+    item = w.getPlotItem()
+    old = getattr(item, "detlens_legend", None)
+    if old is not None:
+        old.clear()
+        return old
+    leg = pg.LegendItem(labelTextSize=f"{FONT_PX}px", colCount=columns)
+    item.layout.addItem(leg, 4, 1)
+    item.detlens_legend = leg
+    return leg
+
+
+def _fit(values: Sequence[float], low: float = 0.0, high: float = 1.0) -> tuple[float, float]:
+    """A range that fits ``values`` within [low, high] with a small margin."""
+    v = np.asarray([x for x in values if np.isfinite(x)], float)
+    if not len(v):
+        return low, high
+    lo, hi = float(v.min()), float(v.max())
+    pad = max(0.02, 0.05 * (hi - lo))
+    return max(low, lo - pad), min(high, hi + pad)
+
+
 def draw_sweep(w: pg.PlotWidget, data: AnalysisData, threshold: float | None) -> pg.InfiniteLine:
-    """H, R, P against the threshold and a draggable threshold line (returned)."""
+    """H, R, P against the threshold for each side (B dashed) and a draggable threshold
+    line (returned, on A's thresholds)."""
     w.clear()
-    w.addLegend(offset=(-10, -10))
+    leg = legend(w)
     w.setLabel("bottom", "score threshold (detections with confidence ≥ it kept)")
     w.setLabel("left", "score")
-    w.setYRange(0, 1.02)
-    sw = data.sweep
     line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#d62728", width=2))
+    sw = data.sweep
     if sw is None:
-        w.setTitle(data.note or "no threshold sweep")
+        set_title(w, data.note or "no threshold sweep")
         return line
-    w.setTitle(TITLES["sweep"])
-    sc = sw.scores()
-    for k, name in enumerate(("recall", "precision", "hmean")):
-        w.plot(sw.thresholds, sc[:, k], pen=pg.mkPen(COLORS[name], width=2), name=name)
-    best = sw.best_index
-    w.plot(
-        [sw.thresholds[best]],
-        [sc[best, 2]],
-        pen=None,
-        symbol="o",
-        symbolBrush=COLORS["hmean"],
-        name=f"best {sw.thresholds[best]:.3g} (on this set)",
+    set_title(w, TITLES["sweep"])
+    styles = (pg.QtCore.Qt.PenStyle.SolidLine, pg.QtCore.Qt.PenStyle.DashLine)
+    lows: list[float] = []
+    for side, style in zip(data.sides, styles, strict=False):
+        if side.sweep is None:
+            continue
+        sc = side.sweep.scores()
+        lows.append(float(sc.min()))
+        for k, name in enumerate(("recall", "precision", "hmean")):
+            pen = pg.mkPen(COLORS[name], width=2, style=style)
+            curve = w.plot(side.sweep.thresholds, sc[:, k], pen=pen)
+            leg.addItem(curve, f"{name} ({side.name})" if data.b is not None else name)
+        best = side.sweep.best_index
+        dot = w.plot(
+            [side.sweep.thresholds[best]],
+            [sc[best, 2]],
+            pen=None,
+            symbol="o",
+            symbolBrush=COLORS["hmean"],
+        )
+        leg.addItem(dot, f"best of {side.name}: {side.sweep.thresholds[best]:.3g} (on this set)")
+    lo = min(
+        float(sw.thresholds[0]), *(float(s.sweep.thresholds[0]) for s in data.sides if s.sweep)
     )
+    hi = max(
+        float(sw.thresholds[-1]), *(float(s.sweep.thresholds[-1]) for s in data.sides if s.sweep)
+    )
+    w.setXRange(lo, hi, padding=0.02)
+    w.setYRange(max(0.0, min(lows) - 0.05), 1.0, padding=0.02)
     line.setBounds((float(sw.thresholds[0]), float(sw.thresholds[-1])))
     line.setValue(float(sw.thresholds[0]) if threshold is None else threshold)
     w.addItem(line)
@@ -79,83 +143,172 @@ def draw_sweep(w: pg.PlotWidget, data: AnalysisData, threshold: float | None) ->
 
 
 def draw_pr(w: pg.PlotWidget, data: AnalysisData, threshold: float | None) -> None:
+    """Precision against recall of each side, A's point at ``threshold`` marked."""
     w.clear()
+    leg = legend(w)
     w.setLabel("bottom", "recall")
     w.setLabel("left", "precision")
-    w.setXRange(0, 1.02)
-    w.setYRange(0, 1.02)
+    set_title(w, TITLES["pr"])
+    xs: list[float] = []
+    ys: list[float] = []
+    for side, color in zip(data.sides, SIDE_COLORS, strict=False):
+        if side.sweep is None:
+            continue
+        sc = side.sweep.scores()
+        curve = w.plot(sc[:, 0], sc[:, 1], pen=pg.mkPen(color, width=2))
+        leg.addItem(curve, side.name)
+        xs += sc[:, 0].tolist()
+        ys += sc[:, 1].tolist()
     sw = data.sweep
     if sw is None:
         return
     sc = sw.scores()
-    w.plot(sc[:, 0], sc[:, 1], pen=pg.mkPen(COLORS["hmean"], width=2))
     k = sw.index_at(threshold) if threshold is not None else 0
-    w.plot([sc[k, 0]], [sc[k, 1]], pen=None, symbol="o", symbolBrush="#d62728")
+    dot = w.plot([sc[k, 0]], [sc[k, 1]], pen=None, symbol="o", symbolBrush="#d62728")
+    leg.addItem(dot, f"{data.a.name} at the threshold line")
+    w.setXRange(*_fit(xs), padding=0)
+    w.setYRange(*_fit(ys), padding=0)
 
 
 class BarPlot:
-    """Bars with a key each; ``key_at`` maps a scene click to the bar's key."""
+    """Bars with a key each (one group of bars per key: A and B); ``key_at`` maps a scene
+    click to the key of the group under it."""
 
     def __init__(self, w: pg.PlotWidget) -> None:
         self.w = w
         self.keys: list[str] = []
 
     def draw(self, keys: Sequence[str], labels: Sequence[str], values: Sequence[float]) -> None:
+        self.draw_groups(keys, labels, [("", list(values))])
+
+    def draw_groups(
+        self,
+        keys: Sequence[str],
+        labels: Sequence[str],
+        series: Sequence[tuple[str, Sequence[float]]],
+        greyed: Sequence[bool] = (),
+        y_range: tuple[float, float] | None = None,
+    ) -> None:
+        """One bar per series in each group (A, B); a greyed group is drawn empty, labelled
+        "n/a" (a class the metric cannot have)."""
         self.w.clear()
         self.keys = list(keys)
-        x = np.arange(len(values), dtype=float)
-        bars = pg.BarGraphItem(
-            x=x, height=np.asarray(values, float), width=0.7, brush=COLORS["bar"]
-        )
-        self.w.addItem(bars)
+        width = 0.8 / max(1, len(series))
+        leg = legend(self.w) if len(series) > 1 else None
+        all_values: list[float] = [0.0]
+        for n, (name, values) in enumerate(series):
+            x = np.arange(len(values), dtype=float) + (n - (len(series) - 1) / 2) * width
+            v = np.asarray(values, float)
+            brushes = [
+                GREY if k < len(greyed) and greyed[k] else SIDE_COLORS[n % 2] for k in range(len(v))
+            ]
+            bars = pg.BarGraphItem(x=x, height=v, width=width * 0.9, brushes=brushes)
+            self.w.addItem(bars)
+            if leg is not None:  # a square of the side's colour (the bars have several)
+                swatch = pg.BarGraphItem(x=[], height=[], width=1, brush=SIDE_COLORS[n % 2])
+                leg.addItem(swatch, name)
+            for xi, vi, k in zip(x, v, range(len(v)), strict=True):
+                text = "n/a" if k < len(greyed) and greyed[k] else f"{vi:.3f}"
+                item = pg.TextItem(text, color="k", anchor=(0.5, 1.0 if vi >= 0 else 0.0))
+                item.setFont(_font(FONT_PX - 1))
+                item.setPos(float(xi), float(vi))
+                self.w.addItem(item)
+            all_values += v.tolist()
         axis = self.w.getAxis("bottom")
-        axis.setTicks([list(zip(x.tolist(), labels, strict=True))])
-        axis.setHeight(44)  # two-line labels
-        for xi, v in zip(x, values, strict=True):
-            text = pg.TextItem(f"{v:.3f}", color="k", anchor=(0.5, 1.0))
-            text.setPos(float(xi), float(v))
-            self.w.addItem(text)
-        self.w.setXRange(-0.6, max(len(values) - 0.4, 0.6))
+        axis.setTicks([list(zip(np.arange(len(labels)).tolist(), labels, strict=True))])
+        axis.setHeight(2 * FONT_PX + 16)  # two-line labels
+        self.w.setXRange(-0.6, max(len(labels) - 0.4, 0.6), padding=0)
+        if y_range is None:
+            lo, hi = min(all_values), max(all_values)
+            pad = 0.12 * (hi - lo or 1.0)
+            y_range = (lo - pad if lo < 0 else 0.0, hi + pad)
+        self.w.setYRange(*y_range, padding=0)
 
     def key_at(self, scene_pos: QPointF) -> str | None:
         p = self.w.getPlotItem().vb.mapSceneToView(scene_pos)
         k = round(p.x())
-        return self.keys[k] if 0 <= k < len(self.keys) and abs(p.x() - k) <= 0.4 else None
+        return self.keys[k] if 0 <= k < len(self.keys) and abs(p.x() - k) <= 0.45 else None
 
 
 def draw_attribution(bars: BarPlot, data: AnalysisData) -> None:
+    """ΔH per class fixed, A and B side by side; classes the metric cannot have greyed."""
     a = data.attribution
-    bars.w.setLabel("left", "ΔH-mean")
+    bars.w.setLabel("left", "ΔH-mean when the class is fixed")
     if not a.classes:
         bars.draw([], [], [])
-        bars.w.setTitle(f"no attribution: {a.note}")
+        set_title(bars.w, f"no attribution: {a.note}")
         return
     cls = [c for c in a.classes if c.name != ALL]
+    theirs = {p.name: p.b for p in data.classes}
+    series = [(data.a.name, [c.gain for c in cls])]
+    if data.b is not None:
+        series.append(
+            (data.b.name, [theirs[c.name].gain if c.name in theirs else 0.0 for c in cls])
+        )
+    greyed = [bool(c.impossible) for c in cls]
+    labels = [f"{SHORT.get(c.name, c.name)}\n{_counts(c, theirs.get(c.name))}" for c in cls]
+    bars.draw_groups([c.name for c in cls], labels, series, greyed)
     everything = next((c for c in a.classes if c.name == ALL), None)
-    labels = [f"{SHORT.get(c.name, c.name)}\n{c.errors}" for c in cls]
-    bars.draw([c.name for c in cls], labels, [c.gain for c in cls])
     if everything is not None:
-        bars.w.setTitle(f"ΔH per class fixed (all: {a.hmean:.3f} → {everything.hmean:.3f})")
+        set_title(
+            bars.w,
+            f"ΔH per error class fixed (A: all fixed {a.hmean:.3f} → {everything.hmean:.3f})",
+        )
 
 
-def draw_buckets(bars: BarPlot, attr: str, items: Sequence[Bucket]) -> None:
+def _counts(a: ClassGain, b: ClassGain | None) -> str:
+    """The class's count under A (and B): "n/a" where the metric cannot have it."""
+    if a.impossible:
+        return "n/a"
+    return f"{a.count:g}" if b is None else f"{a.count:g} | {b.count:g}"
+
+
+def draw_buckets(
+    bars: BarPlot, attr: str, items: Sequence[Bucket], data: AnalysisData | None = None
+) -> None:
+    """Recall per bucket of ``attr``; A and B side by side when comparing."""
     bars.w.setLabel("left", "recall")
-    bars.draw(
-        [b.label for b in items],
-        [f"{b.label}\n{b.n_gt} GT" for b in items],
-        [b.recall for b in items],
+    b_side = data.b if data is not None else None
+    pairs = data.bucket_pairs.get(attr) if data is not None and b_side is not None else None
+    if data is not None and b_side is not None and pairs:
+        series = [
+            (data.a.name, [p.a.recall for p in pairs]),
+            (b_side.name, [p.b.recall for p in pairs]),
+        ]
+        labels = [f"{p.label}\n{p.a.n_gt} GT" for p in pairs]
+        bars.draw_groups([p.label for p in pairs], labels, series, y_range=(0.0, 1.1))
+    else:
+        labels = [f"{b.label}\n{b.n_gt} GT" for b in items]
+        bars.draw_groups(
+            [b.label for b in items], labels, [("", [b.recall for b in items])], y_range=(0.0, 1.1)
+        )
+    bars.w.getAxis("left").setTicks([[(v / 5, f"{v / 5:.1f}") for v in range(6)]])
+    set_title(
+        bars.w, f"Recall by {ATTRIBUTE_WORDS.get(attr, attr)} (GT boxes of each bucket under it)"
     )
-    bars.w.setYRange(0, 1.1)
-    bars.w.setTitle(f"Recall by {attr} (GTs under the bars)")
 
 
 def draw_histogram(w: pg.PlotWidget, data: AnalysisData) -> None:
+    """How many images have each H-mean (20 bins), one step curve per side."""
     w.clear()
-    values = np.asarray(list(data.hmeans.values()), float)
-    counts, edges = np.histogram(values, bins=20, range=(0.0, 1.0))
-    w.plot(edges, counts, stepMode="center", fillLevel=0, brush=COLORS["bar"], pen="k")
+    leg = legend(w)
+    top = 1
+    for side, color in zip(data.sides, SIDE_COLORS, strict=False):
+        values = np.asarray(list(side.hmeans.values()), float)
+        counts, edges = np.histogram(values, bins=20, range=(0.0, 1.0))
+        fill = pg.mkBrush(color + ("80" if data.b is not None else "ff"))
+        curve = w.plot(
+            edges, counts, stepMode="center", fillLevel=0, brush=fill, pen=pg.mkPen(color, width=2)
+        )
+        leg.addItem(curve, side.name)
+        top = max(top, int(counts.max(initial=0)))
+    step = max(1, int(np.ceil(top / 8)))
+    w.getAxis("left").setTicks([[(float(v), str(v)) for v in range(0, top + step + 1, step)]])
+    w.setXRange(0.0, 1.0, padding=0.01)
+    w.setYRange(0, top * 1.05, padding=0)
     w.setLabel("bottom", "H-mean of the image")
     w.setLabel("left", "images")
+    set_title(w, TITLES["histogram"])
 
 
 def draw_scatter(w: pg.PlotWidget, data: AnalysisData) -> pg.ScatterPlotItem:
@@ -170,10 +323,14 @@ def draw_scatter(w: pg.PlotWidget, data: AnalysisData) -> pg.ScatterPlotItem:
         x=xy[:, 0], y=xy[:, 1], data=ids, size=8, brush=pg.mkBrush(31, 119, 180, 140)
     )
     w.addItem(scatter)
-    w.getPlotItem().vb.setRange(xRange=(0, 1.02), yRange=(0, 1.02), padding=0)
+    w.getPlotItem().vb.setRange(xRange=(0, 1.0), yRange=(0, 1.0), padding=0.02)
     boot = data.bootstrap
     if boot is not None:
-        w.setTitle(f"ΔH (B − A) {boot.delta:+.4f} [{boot.low:+.4f}, {boot.high:+.4f}]")
+        set_title(
+            w, f"Per-image H-mean; ΔH (B − A) {boot.delta:+.4f} [{boot.low:+.4f}, {boot.high:+.4f}]"
+        )
+    else:
+        set_title(w, TITLES["scatter"])
     return scatter
 
 

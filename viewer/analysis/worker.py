@@ -68,7 +68,11 @@ class AnalysisWorker(QObject):
             ev = self._evaluate(self.ds, self.metric)
             other = None if self.other is None else self._evaluate(*self.other)
             prm = make_params(METRICS[self.metric], self.overrides.get(self.metric))
-            data = compute(self.ds, ev, prm, other, self.names)
+            side = None
+            if self.other is not None:
+                ds_b, metric_b = self.other
+                side = (ds_b, make_params(METRICS[metric_b], self.overrides.get(metric_b)))
+            data = compute(self.ds, ev, prm, other, self.names, other_side=side)
         except Exception as exc:  # an engine bug must not take the window down
             log.warning("analysis failed", exc_info=True)
             error = f"analysis failed ({type(exc).__name__}: {exc})"

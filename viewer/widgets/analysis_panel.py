@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from viewer.analysis import plots
 from viewer.analysis.data import AnalysisData
+from viewer.analysis.tables import tables_html
 from viewer.analysis.worker import AnalysisWorker
 from viewer.session import Session
 
@@ -74,6 +75,11 @@ class AnalysisPanel(QWidget):
             grid.addWidget(w, k // 3, k % 3)
         for col in range(3):
             grid.setColumnStretch(col, 1)
+        self.tables = QLabel("")  # attribution and buckets of A (and B, B − A), by ΔH
+        self.tables.setTextFormat(Qt.TextFormat.RichText)
+        self.tables.setWordWrap(True)
+        self.tables.linkActivated.connect(self.session.set_sample)
+        grid.addWidget(self.tables, 2, 0, 1, 3)
         scroll = QScrollArea()
         scroll.setWidget(holder)
         scroll.setWidgetResizable(True)
@@ -138,9 +144,10 @@ class AnalysisPanel(QWidget):
     def _on_worker_done(self, data: AnalysisData) -> None:
         self.data = data
         sw = data.sweep
-        how = "" if sw is None else f"; sweep over {len(sw.thresholds)} thresholds ({sw.method})"
+        how = "" if sw is None else f"; sweep over {len(sw.thresholds)} thresholds"
+        both = "" if data.b is None else f", {data.names[0]} and {data.names[1]} side by side"
         self.status.setText(
-            f"Analysis of {data.metric} over {len(data.hmeans)} images{how}. Drag the red "
+            f"Analysis of {data.metric} over {len(data.hmeans)} images{how}{both}. Drag the red "
             "line; click an attribution or bucket bar to list its images, a point to open one"
         )
         self.line = plots.draw_sweep(self.sweep_plot, data, self.session.score_threshold)
@@ -166,7 +173,8 @@ class AnalysisPanel(QWidget):
     def _draw_buckets(self) -> None:
         if self.data is not None and self.attr.currentText() in self.data.buckets:
             name = self.attr.currentText()
-            plots.draw_buckets(self.buckets, name, self.data.buckets[name])
+            plots.draw_buckets(self.buckets, name, self.data.buckets[name], self.data)
+            self.tables.setText(tables_html(self.data, name))
 
     # ------------------------------------------------------------------ threshold
     def _show_reading(self, threshold: float | None) -> None:
@@ -257,5 +265,7 @@ class AnalysisPanel(QWidget):
 
 def _empty() -> AnalysisData:
     from metrics.analysis.attribution import Attribution
+    from viewer.analysis.data import SideData
 
-    return AnalysisData("", None, Attribution("", 0.0, ()), {}, {}, note="no analysis yet")
+    nothing = Attribution("", 0.0, ())
+    return AnalysisData(SideData("A", "", None, nothing, {}, {}, "no analysis yet"))

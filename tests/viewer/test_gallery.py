@@ -1,0 +1,84 @@
+"""The failure gallery's crops (``viewer.scene.gallery``): classes, filters and sorts over a
+whole dataset, A and B; ``detlens gallery`` writes a contact sheet and an HTML page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QImage
+
+from metrics.cli.main import main
+from metrics.core.model import Dataset
+from metrics.registry import resolve
+from metrics.run.runner import run
+from tests.support import box, boxes, dets, gts, rect, sample
+from viewer.scene.gallery import SideInput, build, order, select
+
+
+def _side(ds: Dataset, metric: str) -> SideInput:
+    return SideInput(ds, run(ds, [resolve(metric)])[0])
+
+
+def test_classes_filters_and_sorts() -> None:
+    g = gts((rect(0, 0, 100, 20), "HELLO"), (rect(0, 40, 100, 80), "WORLD"))
+    one = Dataset((sample(g, dets(rect(0, 0, 100, 20), rect(300, 300, 340, 310)), sid="x"),))
+    crops = build([_side(one, "ic15_iou")])
+    assert {(c.side, c.index, tuple(sorted(c.classes))) for c in crops} == {
+        ("gt", 1, ("missed",)),
+        ("det", 1, ("false_positive",)),
+    }
+    assert [c.index for c in select(crops, ["missed"])] == [1]
+    assert select(crops, text="world")[0].side == "gt"
+    assert select(crops, text="nothing") == []
+    assert [c.side for c in order(crops, "size")] == ["det", "gt"]  # heights 10, 40
+    with pytest.raises(ValueError, match="sort by one of"):
+        order(crops, "colour")
+
+
+def test_a_split_is_a_class_under_deteval() -> None:
+    ds = Dataset(
+        (sample([box(0, 0, 200, 20, "WORD")], list(boxes((0, 0, 100, 20), (100, 0, 200, 20)))),)
+    )
+    crops = build([_side(ds, "deteval")])
+    assert {c.side for c in select(crops, ["split"])} == {"gt", "det"}
+
+
+def test_gt_found_by_a_missed_by_b() -> None:
+    g = gts((rect(0, 0, 100, 20), "AAAA"), (rect(0, 40, 100, 60), "BBBB"))
+    a = Dataset((sample(g, dets(rect(0, 0, 100, 20), rect(0, 40, 100, 60))),))
+    b = Dataset((sample(g, dets(rect(0, 0, 100, 20))),))
+    crops = build([_side(a, "ic15_iou"), _side(b, "ic15_iou")])
+    only = select(crops, ["a_only"])
+    assert {(c.owner, c.index) for c in only} == {(0, 1), (1, 1)}
+    assert [c.line for c in select(only, owners=[1])] == ["missed"]
+    assert all(c.delta < 0 for c in only)  # the image's H(B) − H(A)
+
+
+def _files(tmp_path: Path) -> tuple[Path, Path]:
+    gt, det = tmp_path / "gt", tmp_path / "det"
+    gt.mkdir()
+    det.mkdir()
+    for k in range(3):
+        (gt / f"gt_img_{k}.txt").write_text(
+            f"{rect(0, 0, 100, 20)},HELLO\n{rect(0, 40, 100, 60)},WORLD\n", encoding="utf-8"
+        )
+        (det / f"res_img_{k}.txt").write_text(f"{rect(0, 0, 100, 20)}\n", encoding="utf-8")
+    return gt, det
+
+
+def test_gallery_command_writes_a_contact_sheet(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gt, det = _files(tmp_path)
+    out = tmp_path / "g"
+    args = ["gallery", "--gt", str(gt), "--det", str(det), "--metric", "iou", "--out", str(out)]
+    assert main(args) == 0
+    assert "3 crops" in capsys.readouterr().out
+    sheet = QImage(str(out / "sheet.png"))
+    assert not sheet.isNull() and sheet.width() > 600
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert page.count("<figure>") == 3 and "img_0 GT 2: missed" in page
+    assert main([*args, "--verdict", "lost"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--verdict lost: not one of" in err[0]

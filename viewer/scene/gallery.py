@@ -1,0 +1,244 @@
+"""The failure gallery's crops: one per GT and detection of the whole dataset, with the
+verdict classes it belongs to, the numbers it is sorted by and the region it is cut from
+(no Qt here: ``viewer.crops`` draws a crop, ``viewer.widgets.gallery`` shows them).
+
+Classes (a crop may be in several): ``missed`` (care GT without a match),
+``false_positive``, ``partial`` (matched with less than full credit), ``split`` / ``merge``
+(in a split or merge match), ``multiline`` (in a merge TedEval's multiline test rejected),
+``dont_care`` (a detection absorbed by a don't-care GT) and, when comparing two detectors,
+``a_only`` / ``b_only`` (a GT found by one side only, as ``metrics.analysis.compare`` says).
+Sort keys: ``credit`` (lowest first), ``size`` (box height: area over the longest edge,
+smallest first), ``iou`` (the near miss's value or the match's IoU, lowest first) and
+``delta`` (the image's H(B) − H(A), B's largest losses first; the image's H alone).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from metrics.analysis.compare import sample_diff
+from metrics.core.model import Dataset, Instance
+from metrics.core.results import Evaluation, InstanceResult, MatchKind, SampleResult, Verdict
+from viewer.scene.attributes import instance_attributes
+from viewer.scene.texts import instance_label
+
+CLASSES: dict[str, str] = {
+    "missed": "missed GT",
+    "false_positive": "false positive",
+    "partial": "partly credited",
+    "split": "split",
+    "merge": "merge",
+    "multiline": "multiline rejected",
+    "dont_care": "don't care absorbed",
+    "a_only": "GT found by A, missed by B",
+    "b_only": "GT found by B, missed by A",
+}
+SORTS = {
+    "credit": "credit (lowest first)",
+    "size": "size (smallest first)",
+    "iou": "IoU (lowest first)",
+    "delta": "ΔH of the image (B's losses first)",
+}
+MARGIN = 0.35  # of the box's larger side, around the crop
+
+
+@dataclass(frozen=True, slots=True)
+class Crop:
+    """One instance of one side (``owner`` 0 = A, 1 = B) and how it fared."""
+
+    owner: int
+    sample: str
+    side: str
+    index: int
+    classes: frozenset[str]
+    credit: float
+    size: float
+    iou: float
+    delta: float
+    line: str
+    text: str
+    attrs: tuple[tuple[str, str], ...]
+    region: tuple[float, float, float, float]
+    partners: tuple[int, ...]
+
+    @property
+    def key(self) -> tuple[int, str, str, int]:
+        return self.owner, self.sample, self.side, self.index
+
+
+def _size(points: Sequence[tuple[float, float]]) -> float:
+    """Box height: area over the longest edge (a rectangle's shorter side); plain Python,
+    faster than numpy on a handful of points."""
+    n = len(points)
+    if n < 3:
+        return 0.0
+    area = 0.0
+    edge = 0.0
+    for k in range(n):
+        x0, y0 = points[k]
+        x1, y1 = points[(k + 1) % n]
+        area += x0 * y1 - x1 * y0
+        edge = max(edge, math.hypot(x1 - x0, y1 - y0))
+    return abs(area) / 2 / edge if edge > 0 else 0.0
+
+
+def region(points: Sequence[tuple[float, float]]) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) around the points, with a margin."""
+    xs = [float(p[0]) for p in points]
+    ys = [float(p[1]) for p in points]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    pad = max(x1 - x0, y1 - y0, 8.0) * MARGIN
+    return x0 - pad, y0 - pad, x1 + pad, y1 + pad
+
+
+def _groups(r: SampleResult, side: str) -> dict[int, set[str]]:
+    out: dict[int, set[str]] = {}
+    for m in r.matches:
+        if m.kind is MatchKind.ONE_TO_ONE:
+            continue
+        for i in m.gt if side == "gt" else m.det:
+            out.setdefault(i, set()).add(m.kind.value)
+    for t in r.evidence.multiline_tests() if r.evidence is not None else ():
+        if t.rejected:
+            for i in t.gt if side == "gt" else t.det:
+                out.setdefault(i, set()).add("multiline")
+    return out
+
+
+def _classes(side: str, ir: InstanceResult, groups: dict[int, set[str]]) -> set[str]:
+    out = set(groups.get(ir.index, ()))
+    if ir.verdict is Verdict.MISSED:
+        out.add("missed")
+    elif ir.verdict is Verdict.FALSE_POSITIVE:
+        out.add("false_positive")
+    elif ir.verdict is Verdict.PARTIAL:
+        out.add("partial")
+    elif ir.verdict is Verdict.DONT_CARE and side == "det":
+        out.add("dont_care")
+    return out
+
+
+def _iou(ir: InstanceResult) -> float:
+    if ir.near_miss is not None and ir.verdict in (Verdict.MISSED, Verdict.FALSE_POSITIVE):
+        return float(ir.near_miss.value)
+    return float(ir.values.get("iou", ir.credit))
+
+
+@dataclass(frozen=True)
+class SideInput:
+    """One side's dataset and evaluation."""
+
+    dataset: Dataset
+    evaluation: Evaluation[Any]
+
+
+def _side_crops(
+    owner: int,
+    data: SideInput,
+    delta: dict[str, float],
+    only: dict[tuple[str, int], str],
+) -> Iterable[Crop]:
+    for sid, r in data.evaluation.results.items():
+        sample = data.dataset[sid]
+        for side, insts, res, other in (
+            ("gt", sample.gt, r.gt, r.det),
+            ("det", sample.det, r.det, r.gt),
+        ):
+            groups = _groups(r, side)
+            verdicts = {o.index: o.verdict for o in other}
+            for ir in res:
+                cls = _classes(side, ir, groups)
+                if side == "gt" and (sid, ir.index) in only:
+                    cls.add(only[(sid, ir.index)])
+                if cls and ir.index < len(insts):
+                    yield _crop(owner, sid, side, insts[ir.index], ir, cls, verdicts, delta)
+
+
+def _crop(
+    owner: int,
+    sid: str,
+    side: str,
+    inst: Instance,
+    ir: InstanceResult,
+    cls: set[str],
+    verdicts: dict[int, Verdict],
+    delta: dict[str, float],
+) -> Crop:
+    pts = [(float(x), float(y)) for x, y in np.asarray(inst.points).reshape(-1, 2).tolist()]
+    return Crop(
+        owner=owner,
+        sample=sid,
+        side=side,
+        index=ir.index,
+        classes=frozenset(cls),
+        credit=float(ir.credit),
+        size=_size(pts),
+        iou=_iou(ir),
+        delta=delta.get(sid, 0.0),
+        line=instance_label(side, ir, verdicts),
+        text=inst.text or "",
+        attrs=tuple(instance_attributes(inst)),
+        region=region(pts),
+        partners=tuple(int(p) for p in ir.partners),
+    )
+
+
+def build(sides: Sequence[SideInput], detectors: bool = True) -> list[Crop]:
+    """Every crop of every side that lost credit or is in a group (fully credited
+    one-to-one instances are left out: nothing to see), A's then B's. ``detectors``: the
+    sides are two detectors (a_only / b_only are asked), else two metrics on one."""
+    a = sides[0].evaluation
+    b = sides[1].evaluation if len(sides) > 1 else None
+    delta: dict[str, float] = {s: r.hmean for s, r in a.results.items()}
+    only: dict[tuple[str, int], str] = {}
+    if b is not None:
+        delta = {s: b.results[s].hmean - r.hmean for s, r in a.results.items() if s in b.results}
+        if detectors:
+            for s in delta:
+                d = sample_diff(s, a.results[s], b.results[s])
+                only.update({(s, i): "a_only" for i in d.found_by_a_only})
+                only.update({(s, i): "b_only" for i in d.found_by_b_only})
+    out: list[Crop] = []
+    for owner, data in enumerate(sides):
+        out.extend(_side_crops(owner, data, delta, only))
+    return out
+
+
+def matches_text(crop: Crop, text: str) -> bool:
+    """The table's filter: ``name=value`` matches an attribute (case-insensitive; ``name=``
+    any value), anything else a part of the sample id or of the transcription."""
+    t = text.strip().lower()
+    if not t:
+        return True
+    if "=" in t:
+        name, value = (x.strip() for x in t.split("=", 1))
+        return any(k.lower() == name and (not value or v.lower() == value) for k, v in crop.attrs)
+    return t in crop.sample.lower() or t in crop.text.lower()
+
+
+def select(
+    crops: Sequence[Crop],
+    classes: Iterable[str] = (),
+    text: str = "",
+    owners: Iterable[int] = (0, 1),
+) -> list[Crop]:
+    """The crops in any of ``classes`` (all without), matching ``text``, of ``owners``."""
+    want = frozenset(classes)
+    own = frozenset(owners)
+    return [
+        c
+        for c in crops
+        if c.owner in own and (not want or c.classes & want) and matches_text(c, text)
+    ]
+
+
+def order(crops: Sequence[Crop], key: str) -> list[Crop]:
+    """Sorted by ``key`` (one of ``SORTS``), ties by sample and index."""
+    if key not in SORTS:
+        raise ValueError(f"sort by one of {', '.join(SORTS)}, not {key!r}")
+    return sorted(crops, key=lambda c: (getattr(c, key), c.sample, c.side, c.index, c.owner))
