@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import mmap
 import os
 import struct
@@ -47,7 +48,7 @@ def read_members(
     """Every file with one of ``suffixes`` in a zip, a folder (not recursive) or one file."""
     p = Path(path)
     if not p.exists():
-        what = "a dangling symbolic link" if p.is_symlink() else "no such file or folder"
+        what = _missing(p)
         raise InputError([Problem(Severity.ERROR, str(p), None, what)])
     try:
         if p.is_dir():
@@ -63,6 +64,18 @@ def read_members(
     raise InputError(
         [Problem(Severity.ERROR, str(p), None, "not a zip archive, a folder or a .txt file")]
     )
+
+
+def _missing(p: Path) -> str:
+    """Why a path that does not exist cannot be read."""
+    if not p.is_symlink():
+        return "no such file or folder"
+    try:
+        os.stat(p)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symbolic link loop: it never reaches a file"
+    return "a dangling symbolic link"
 
 
 def _error(p: Path | str, msg: str) -> Problem:

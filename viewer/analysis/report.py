@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from metrics.floats import check_mode, float_note
 from metrics.io.atomic import atomic_write
+from metrics.io.outnames import unique_names
 from metrics.model import Dataset
 from metrics.partial import coverage
 from metrics.results import Evaluation
@@ -72,6 +73,7 @@ def _worst(
 ) -> list[dict[str, Any]]:
     ev = job.evals[0]
     ranked = sorted(ev.results.items(), key=lambda kv: (kv[1].hmean, kv[0]))[:n]
+    files = unique_names([sid for sid, _ in ranked], f"{job.metric}_{{}}")  # inside folder
     items = []
     for sid, r in ranked:
         panels = [
@@ -79,8 +81,8 @@ def _worst(
             for nm, e, d in zip(names, job.evals, datasets, strict=True)
         ]
         img = render_sample(ds[sid], panels, DEFAULT_LAYERS, ds.problems)
-        full = folder / f"{job.metric}_{sid}.png"
-        thumb = folder / f"{job.metric}_{sid}_thumb.png"
+        full = folder / f"{files[sid]}.png"
+        thumb = folder / f"{files[sid]}_thumb.png"
         atomic_write(full, png_bytes(img))
         small = img.scaledToWidth(THUMB_W, Qt.TransformationMode.SmoothTransformation)
         atomic_write(thumb, png_bytes(small))
