@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from metrics.check import Finding, Level, check_dataset, exit_code
+from metrics.cli.commands import MAX_COUNT, int_in
 from metrics.cli.format_options import add_side_options, load_options
 from metrics.demo import demo_paths
 from metrics.io.atomic import atomic_write, output_problem
@@ -35,7 +36,11 @@ def add_check_command(sub: Any) -> None:
     p.add_argument("--images", help="image folder (optional: boxes outside the image)")
     p.add_argument("--json", help="write every finding as JSON to this file")
     p.add_argument(
-        "--show", type=int, default=5, metavar="N", help="findings shown per kind (default 5)"
+        "--show",
+        type=int_in(0, MAX_COUNT),
+        default=5,
+        metavar="N",
+        help="findings shown per kind (default 5)",
     )
     p.set_defaults(func=cmd_check)
 

@@ -18,11 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 from metrics.cli.analysis_args import add_arguments as add_analysis_arguments
 from metrics.cli.commands import (
+    MAX_WORKERS,
     CommandParser,
     UserError,
     add_command,
     add_plugins,
     input_error,
+    int_in,
 )
 from metrics.cli.format_options import CONVERT_HELP, add_set_option, add_side_options
 from metrics.registry import METRICS
@@ -68,7 +70,12 @@ def _add_eval(sub: Any) -> None:
         "metric-specific evidence such as PCC)",
     )
     add_analysis_arguments(p)
-    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument(
+        "--workers",
+        type=int_in(1, MAX_WORKERS),
+        default=1,
+        help=f"worker processes (default 1, at most {MAX_WORKERS})",
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="no table, no warnings")
     p.add_argument(
         "--list-metrics",

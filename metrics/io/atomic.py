@@ -205,7 +205,8 @@ def output_problem(path: str | os.PathLike[str] | None, inputs: list[str | None]
         if target_kind(path) != "file":
             return None  # the standard output or error
     except OutputError as exc:
-        return str(exc)
+        if target.parent.is_dir():
+            return str(exc)
     parent = target.parent
     if not parent.exists():
         return f"folder {parent} does not exist (create it first)"
