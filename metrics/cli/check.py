@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -65,7 +66,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         if problem:
             raise ValueError(problem)
     ds = _load(args)
-    findings = check_dataset(ds)
+    with warnings.catch_warnings():  # numpy's "Mean of empty slice" is no finding
+        warnings.simplefilter("ignore", RuntimeWarning)
+        findings = check_dataset(ds)
     print_report(ds, findings, show=args.show)
     if args.json:
         atomic_write(args.json, json.dumps(as_json(ds, findings), indent=1) + "\n")

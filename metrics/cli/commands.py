@@ -205,11 +205,11 @@ def _loader(value: str) -> Callable[[], Any]:
 def input_error(exc: Exception) -> int:
     """Exit code 2 for bad input (``InputError``), its problems on stderr one per line;
     anything else is re-raised (imported here so that no command loads the model early)."""
-    from metrics.model import InputError  # loaded already when one was raised
+    from metrics.model import InputError, printable  # loaded already when one was raised
 
     if not isinstance(exc, InputError):
         raise exc
-    print(f"detlens: error: {exc}", file=sys.stderr)
+    print(f"detlens: error: {printable(str(exc))}", file=sys.stderr)
     for p in exc.problems[1:20]:
         print(f"  {p}", file=sys.stderr)
     if len(exc.problems) > 20:

@@ -67,3 +67,18 @@ def test_report_thumbnails_stay_inside_out(qtbot, tmp_path: Path) -> None:
     assert code == 0
     new = _files(tmp_path) - before
     assert new and all(out in p.parents for p in new), sorted(map(str, new))
+
+
+def test_report_on_detections_without_any_gt_box(
+    qtbot, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 30, point 8: the size buckets of a set without GT boxes (IndexError before)."""
+    for k in (1, 2):
+        (tmp_path / "gt").mkdir(exist_ok=True)
+        (tmp_path / "det").mkdir(exist_ok=True)
+        (tmp_path / "gt" / f"gt_img_{k}.txt").write_text("")
+        (tmp_path / "det" / f"res_img_{k}.txt").write_text("10,10,50,10,50,30,10,30,0.9\n")
+    out = tmp_path / "rep"
+    argv = ["report", "--gt", str(tmp_path / "gt"), "--det", str(tmp_path / "det")]
+    assert main([*argv, "--metric", "iou", "--out", str(out)]) == 0
+    assert "IndexError" not in (out / "index.html").read_text()
