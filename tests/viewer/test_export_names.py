@@ -58,7 +58,7 @@ def test_export_never_writes_over_its_input(
 def test_report_thumbnails_stay_inside_out(qtbot, tmp_path: Path) -> None:
     src = tmp_path / "a" / "b" / "in.json"
     src.parent.mkdir(parents=True)
-    src.write_text(json.dumps(_doc("../../escape", "img_2")))
+    src.write_text(json.dumps(_doc("../../../../escape", "img_2")))
     out = tmp_path / "a" / "b" / "rep"
     before = _files(tmp_path)
     code = main(
