@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import socket
 import zipfile
 from pathlib import Path
 
@@ -56,7 +57,7 @@ def test_a_name_equal_to_an_input_is_refused(tmp_path: Path) -> None:
         sample_files(tmp_path, ["gt"], (".png", ".json"), [str(src)])
 
 
-@pytest.mark.parametrize("kind", ["fifo", "dangling", "link", "devnull", "folder"])
+@pytest.mark.parametrize("kind", ["fifo", "dangling", "link", "socket", "folder", "devnull"])
 @pytest.mark.parametrize("command", ["eval", "check", "compare", "convert"])
 def test_outputs_never_replace_nodes_or_links(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str, command: str
@@ -71,7 +72,13 @@ def test_outputs_never_replace_nodes_or_links(
         target.symlink_to(tmp_path / "real.json")
     elif kind == "folder":
         target.mkdir()
-    else:
+    elif kind == "socket":
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(str(target))
+        sock.close()
+    else:  # a real device, only where the old code could not replace it (not as root)
+        if os.geteuid() == 0 or _is_std(os.devnull):
+            pytest.skip("as root, the code before this fix would replace /dev/null")
         target = Path(os.devnull)
     before = os.lstat(target)
     gt = write(tmp_path, "in.json", _doc("img_1"))
@@ -91,20 +98,39 @@ def test_outputs_never_replace_nodes_or_links(
         assert (tmp_path / "real.json").read_text() == "keep"
 
 
-def test_dev_stdout_writes_to_standard_output(capfd: pytest.CaptureFixture[str]) -> None:
-    assert target_kind("/dev/stdout") == "stdout"
-    assert main(["eval", "--metric", "iou", "--quiet", "--json", "/dev/stdout"]) == 0
+def _is_std(path: str) -> bool:
+    st = os.stat(path)
+    return any(
+        (st.st_dev, st.st_ino) == (os.fstat(fd).st_dev, os.fstat(fd).st_ino) for fd in (1, 2)
+    )
+
+
+def _stdout_link(tmp_path: Path) -> Path:
+    """A link to this process's standard output, as /dev/stdout is, inside ``tmp_path``: code
+    that replaces it (the code before this fix, run as root) breaks nothing outside."""
+    link = tmp_path / "stdout"
+    link.symlink_to("/proc/self/fd/1")
+    return link
+
+
+def test_dev_stdout_writes_to_standard_output(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    assert target_kind("/dev/stdout") == "stdout"  # only looked at, never written here
+    link = _stdout_link(tmp_path)
+    assert main(["eval", "--metric", "iou", "--quiet", "--json", str(link)]) == 0
     out = capfd.readouterr().out
-    assert json.loads(out)["metric"] == "ic15_iou"
+    assert json.loads(out)["metric"] == "ic15_iou" and link.is_symlink()
 
 
 def test_stage_to_stdout_and_a_file(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
-    with staged("/dev/stdout", tmp_path / "b.csv") as (a, b):
+    link = _stdout_link(tmp_path)
+    with staged(link, tmp_path / "b.csv") as (a, b):
         a.write_text("to stdout\n")
         b.write_text("to file\n")
-    assert capfd.readouterr().out == "to stdout\n"
+    assert capfd.readouterr().out == "to stdout\n" and link.is_symlink()
     assert (tmp_path / "b.csv").read_text() == "to file\n"
-    assert not list(Path("/dev").glob(".stdout*"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.csv", "stdout"]
 
 
 def test_a_full_disk_names_the_path(tmp_path: Path) -> None:
