@@ -23,6 +23,9 @@ _CW = "refuse quads that are not clockwise, as the official reader does"
 _TOL = "a cut or outlier share up to this costs nothing (official 0.01; the paper's rule: 0)"
 _EPS = "an outlier area up to this is taken as 0"
 _DC_OT = "don't-care GTs count as outliers inside a detection (the official code; the paper: false)"
+# The word + text-line choices, declared on the fields and checked when set.
+COMPARISONS = (">", ">=")
+SKIP_WORD = ("line_index", "none")
 
 
 @dataclass(frozen=True)
@@ -77,25 +80,36 @@ class WordlineParams:
     ot_zero_eps: float = param(1e-10, _EPS, range=NON_NEGATIVE)
     dc_as_outlier: bool = param(True, _DC_OT)
     membership_op: str = param(
-        ">=", "comparison of a word's share inside a text line with membership", choices=(">", ">=")
+        ">=", "comparison of a word's share inside a text line with membership", choices=COMPARISONS
     )
     membership: float = param(
         0.5, "share of a word inside a text line for the word to belong to it", range=UNIT
     )
     coverage_op: str = param(
-        ">", "comparison of a text line's coverage by its words with coverage", choices=(">", ">=")
+        ">", "comparison of a text line's coverage by its words with coverage", choices=COMPARISONS
     )
     coverage: float = param(0.5, "share of a text line its words must cover", range=UNIT)
     skip_word: str = param(
         "line_index",
         "which word a matched line leaves out of its outliers (official: the word whose "
         "index is the line's; the paper: none)",
-        choices=("line_index", "none"),
+        choices=SKIP_WORD,
     )
     exclude_dc_words: bool = param(False, "leave don't-care words out of a line's word set")
     confidences: bool | None = param(None, _CONF)
     allow_float: bool = param(True, _FLOAT)
     check_orientation: bool = param(True, _CW)
+
+    def __post_init__(self) -> None:
+        """The choices are checked when set (``--set``), never when an image is evaluated."""
+        for name, allowed in (
+            ("membership_op", COMPARISONS),
+            ("coverage_op", COMPARISONS),
+            ("skip_word", SKIP_WORD),
+        ):
+            value = getattr(self, name)
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
 
 
 @dataclass(frozen=True)

@@ -179,6 +179,6 @@ def _export(args: argparse.Namespace, interrupts: Interrupts) -> int:
         }
 
     problems = [*datasets[0].problems, *(p for ev in evals for p in ev.problems)]  # why skipped
-    done = export_samples(chosen, panels_of, layers, out, state_of, progress, problems)
+    done = export_samples(chosen, panels_of, layers, out, state_of, progress, problems, inputs)
     print(f"wrote {len(done)} images and {out / 'index.html'}")
     return 0
