@@ -17,7 +17,7 @@ from metrics.model import InputError
 from metrics.registry import resolve
 from viewer.paths import DatasetPaths
 from viewer.scene.layers import LAYER_KEYS
-from viewer.scene.view_state import layers_option, read_state
+from viewer.scene.view_state import layers_option, read_state, state_params
 
 if TYPE_CHECKING:
     from viewer.session import Session
@@ -59,10 +59,14 @@ def _apply_state(args: argparse.Namespace) -> None:
     args.gt = args.gt or state.gt
     args.det = args.det or list(state.det)
     args.images = args.images or state.images
+    try:  # the metric's parameters, checked as --set values are, before a window exists
+        params = state_params(state.metric, state.params)
+    except ValueError as exc:
+        raise InputError([], f"state file {args.state}: params: {exc}") from None
+    args.params = params if args.metric in (None, state.metric) else {}  # another metric's
     args.metric = args.metric or state.metric
     args.sample = args.sample or state.sample
     args.layers = args.layers or layers_option(state.layers)
-    args.params = dict(state.params)
     args.compare_metric = args.compare_metric or state.compare_metric
     args.gt_lines = args.gt_lines or state.gt_lines
     args.names = list(state.names) if state.names is not None else None
@@ -121,14 +125,23 @@ def cmd_view(args: argparse.Namespace) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("detlens")
     window = MainWindow(restore_layout=not args.screenshot)
+    try:
+        return _run_window(app, window, args, paths, t0)
+    finally:  # an option mistake found late, an error: no evaluation thread outlives it
+        window.session.shutdown()
+
+
+def _run_window(
+    app: Any, window: Any, args: argparse.Namespace, paths: DatasetPaths, t0: float
+) -> int:
     if not window.open_paths(paths):
         return _not_opened(app, window, args)
     try:
         _apply_view_options(window, args)
         if args.panel:
             _raise_panel(window, args.panel)
-    except InputError:
-        window.session.cancel()  # no evaluation thread may outlive the window
+    except BaseException:
+        window.session.shutdown()
         window.close()
         raise
     if args.screenshot:
@@ -142,9 +155,7 @@ def cmd_view(args: argparse.Namespace) -> int:
         from PySide6.QtCore import QTimer
 
         QTimer.singleShot(0, app.quit)
-    code = int(app.exec())
-    window.session.cancel()
-    return code
+    return int(app.exec())
 
 
 def parse_size(text: str) -> tuple[int, int]:
