@@ -20,6 +20,7 @@ from metrics.io.det_schema import SchemaEvidence
 from metrics.io.detect import Detected
 from metrics.io.filelines import Scan, scan_plain
 from metrics.io.icdar_files import det_schema, located_error, read_det, read_gt
+from metrics.io.image_files import image_files
 from metrics.io.lines import DetSchema
 from metrics.io.pairing import IdMatcher, gt_id, natural_key
 from metrics.model import BoxType, InputError, Problem, Sample, Severity
@@ -303,11 +304,10 @@ def images_by_id(path: PathLike, matcher: IdMatcher, problems: list[Problem]) ->
         return {}
     out: dict[str, str] = {}
     try:
-        files = sorted(p.iterdir())
+        images = image_files(p, problems)  # regular files only: a pipe would block its reader
     except OSError as exc:
         problems.append(Problem(Severity.ERROR, str(p), None, f"images: cannot read: {exc}"))
         return {}
-    images = [f for f in files if f.suffix.lower() in IMAGE_SUFFIXES]
     for f in images:
         sid = matcher.match(f.name, prefixes=())
         if sid is not None:

@@ -23,6 +23,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter
 from metrics.io.atomic import atomic_write
 from metrics.model import Sample
 from metrics.results import SampleResult
+from viewer.images import read_image
 from viewer.paint import RenderContext, paint_overlay
 from viewer.scene.items import bounds
 from viewer.scene.layers import LAYERS
@@ -67,7 +68,7 @@ def render_sample(
     sample: Sample, panels: Sequence[Panel], layers: frozenset[str], problems: Sequence[object] = ()
 ) -> QImage:
     """The sample's image with each panel's evidence, side by side, header and legend."""
-    base = QImage(sample.image) if sample.image else None
+    base = read_image(sample.image) if sample.image else None  # a pipe is never opened
     rect = _canvas_rect(sample, base)
     w, h = int(rect.width()), int(rect.height())
     mine = [pr for pr in problems if getattr(pr, "sample_id", None) == sample.id]
