@@ -425,3 +425,34 @@ def run_one(metric: str, s: Sample, params: object = None) -> SampleResult:
     (result,) = spec.evaluate([s], spec.params_type() if params is None else params)
     assert result is not None
     return result
+
+
+# --------------------------------------------------------------------------- FIFOs
+
+
+def bounded_on_fifo(fifo: Path, call: Any, timeout: float = 20.0) -> Any:
+    """``call()`` on a daemon thread; if it has not returned after ``timeout`` seconds it is
+    blocked on ``fifo``: the FIFO is then opened for writing and closed (the reader gets an
+    end of file and the thread ends) and the test fails. A regression is a failure, never
+    a test run that hangs."""
+    import threading
+
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = call()
+        except BaseException as exc:  # re-raised in the test's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if thread.is_alive():
+        fd = os.open(fifo, os.O_WRONLY)  # there is a reader: it is blocked in open()
+        os.close(fd)
+        thread.join(timeout)
+        pytest.fail(f"blocked on the FIFO {fifo} (opened it as a file)")
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")

@@ -23,7 +23,8 @@ from metrics.io.demo import demo_paths
 from metrics.registry import resolve
 from viewer.paths import DatasetPaths
 from viewer.scene.layers import LAYER_KEYS
-from viewer.scene.view_state import layers_option, read_state
+from viewer.scene.view_state import layers_option, read_state, state_params
+from viewer.view_options import check_options, parse_select, parse_size
 
 if TYPE_CHECKING:
     from viewer.session import Session
@@ -65,10 +66,14 @@ def _apply_state(args: argparse.Namespace) -> None:
     args.gt = args.gt or state.gt
     args.det = args.det or list(state.det)
     args.images = args.images or state.images
+    try:  # the metric's parameters, checked as --set values are, before a window exists
+        params = state_params(state.metric, state.params)
+    except ValueError as exc:
+        raise InputError([], f"state file {args.state}: params: {exc}") from None
+    args.params = params if args.metric in (None, state.metric) else {}  # another metric's
     args.metric = args.metric or state.metric
     args.sample = args.sample or state.sample
     args.layers = args.layers or layers_option(state.layers)
-    args.params = dict(state.params)
     args.compare_metric = args.compare_metric or state.compare_metric
     args.gt_lines = args.gt_lines or state.gt_lines
     args.names = list(state.names) if state.names is not None else None
@@ -128,14 +133,23 @@ def cmd_view(args: argparse.Namespace) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("detlens")
     window = MainWindow(restore_layout=not args.screenshot)
+    try:
+        return _run_window(app, window, args, paths, t0)
+    finally:  # an option mistake found late, an error: no evaluation thread outlives it
+        window.session.shutdown()
+
+
+def _run_window(
+    app: Any, window: Any, args: argparse.Namespace, paths: DatasetPaths, t0: float
+) -> int:
     if not window.open_paths(paths):
         return _not_opened(app, window, args)
     try:
         _apply_view_options(window, args)
         if args.panel:
             _raise_panel(window, args.panel)
-    except InputError:
-        window.session.cancel()  # no evaluation thread may outlive the window
+    except BaseException:
+        window.session.shutdown()
         window.close()
         raise
     if args.screenshot:
@@ -149,9 +163,7 @@ def cmd_view(args: argparse.Namespace) -> int:
         from PySide6.QtCore import QTimer
 
         QTimer.singleShot(0, app.quit)
-    code = int(app.exec())
-    window.session.cancel()
-    return code
+    return int(app.exec())
 
 
 def _check_display() -> None:
@@ -178,74 +190,6 @@ def _initial_zoom(window: object, args: argparse.Namespace) -> None:
         window.canvas.zoom(float(args.zoom) / window.canvas.transform().m11())
     elif args.select:
         window.canvas.zoom_to_selection()
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``WxH`` with positive integers (at least 200 x 150), else InputError."""
-    w, sep, h = text.lower().partition("x")
-    if not sep or not w.strip().isdigit() or not h.strip().isdigit():
-        raise InputError([], f"--size takes WIDTHxHEIGHT, e.g. 1600x900, not {text!r}")
-    size = int(w), int(h)
-    if size[0] < 200 or size[1] < 150 or max(size) > 16384:
-        raise InputError([], f"--size {text}: between 200x150 and 16384x16384 please")
-    return size
-
-
-def parse_select(text: str) -> tuple[str, int]:
-    """``gt:N`` or ``det:N`` with N counted from 1 like the lines of the file; returns the
-    0-based reference the viewer uses."""
-    side, sep, n = text.strip().partition(":")
-    side = side.strip().lower()
-    if not sep or side not in ("gt", "det") or not n.strip().isdigit() or int(n) < 1:
-        raise InputError(
-            [], f"--select takes gt:N or det:N (N from 1, as the file's lines), not {text!r}"
-        )
-    return side, int(n) - 1
-
-
-SHOT_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
-
-
-def check_options(args: argparse.Namespace) -> None:
-    """Everything that can be checked before a window exists (each mistake: one line, exit 2)."""
-    parse_size(args.size)
-    if args.screenshot:
-        _check_shot(args)
-    if args.select:
-        parse_select(args.select)
-        if not args.sample:  # numbers are per image: without it, the first image was used
-            raise InputError([], f"--select {args.select} needs --sample ID (the image it is on)")
-    for name in (args.metric, args.compare_metric):
-        if name:
-            try:
-                resolve(name)
-            except KeyError as exc:
-                raise InputError([], exc.args[0]) from None
-    if args.layers:
-        wanted = {x.strip() for x in args.layers.split(",") if x.strip()}
-        unknown = wanted - set(LAYER_KEYS)
-        if unknown or not wanted:
-            raise InputError(
-                [], f"unknown layers {sorted(unknown)}; known: {', '.join(LAYER_KEYS)}"
-            )
-
-
-def _check_shot(args: argparse.Namespace) -> None:
-    """``--screenshot``: a PNG/JPEG/BMP name in a folder that exists, never an input (the
-    demo's files included)."""
-    from metrics.io.atomic import output_problem
-
-    out = str(args.screenshot)
-    demo = demo_paths()
-    inputs = [args.gt, *args.det, args.images, args.gt_lines, args.state]
-    inputs += [str(demo.gt), str(demo.det_b), str(demo.images)]
-    problem = output_problem(out, inputs)
-    if problem is not None:
-        raise InputError([], f"--screenshot {problem}")
-    if Path(out).suffix.lower() not in SHOT_SUFFIXES:
-        raise InputError(
-            [], f"--screenshot {out}: give a file name ending in {', '.join(SHOT_SUFFIXES)}"
-        )
 
 
 def _apply_metric(s: Session, args: argparse.Namespace) -> None:

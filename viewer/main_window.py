@@ -365,7 +365,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         QSettings("detlens", "detlens").setValue(LAYOUT_KEY, self.saveState(LAYOUT_VERSION))
-        self.session.cancel()
+        self.session.shutdown()  # every evaluation thread joined; none starts after
         super().closeEvent(event)
 
     def _on_session_error(self, message: str) -> None:

@@ -285,6 +285,11 @@ class Session(QObject):
         for side in self._evaluating_sides():
             side.cancel(wait)
 
+    def shutdown(self) -> None:
+        """Stop and join every evaluation, and start none after (the window closes)."""
+        for side in filter(None, self.sides):
+            side.store.close()
+
     def is_busy(self) -> bool:
         return any(side.is_busy() for side in self._evaluating_sides())
 

@@ -223,6 +223,8 @@ class ResultStore:
         self._worker: EvaluationWorker | None = None
         self._running = False
         self._retired: list[EvaluationWorker] = []  # stopped, maybe still ending their block
+        self._blocked = 0  # inside a blocking cancel's callbacks: start() does nothing
+        self._closed = False  # close(): start() does nothing any more
 
     def start(
         self,
@@ -233,6 +235,9 @@ class ResultStore:
         progress: Callable[[int, int], None] | None = None,
         validated: Mapping[str, list[Problem]] | None = None,
     ) -> None:
+        if self._closed or self._blocked:  # closing, or inside a blocking cancel's callbacks
+            log.debug("%d metric(s) not evaluated: the store is stopping", len(specs))
+            return
         self.cancel(wait=False)
         for spec in specs:
             self.evaluations.pop(spec.id, None)
@@ -261,22 +266,31 @@ class ResultStore:
         ``wait=False`` (the Cancel button, a re-run) returns at once: the worker stops at
         its next block and its late signals are ignored; ``wait=True`` (closing, a new
         dataset) also waits for every stopped worker to end."""
-        worker = self._worker
-        if worker is not None and self._running:
+        worker, running = self._worker, self._running
+        self._worker, self._running = None, False  # final before the callbacks below
+        if worker is not None and running:
             worker.cancel()
             self._retired.append(worker)
             for spec in worker.specs:
                 if spec.id not in self.evaluations:
                     self.partial.pop(spec.id, None)
                     self.failures.setdefault(spec.id, CANCELLED)
-            self._worker, self._running = None, False
-            self._busy()
-            self._changed()
-        self._worker, self._running = None, False
+            self._blocked += wait  # a listener starts nothing while this waits (below)
+            try:
+                self._busy()
+                self._changed()
+            finally:
+                self._blocked -= wait
         if wait:
             for old in self._retired:
                 old.wait()
         self._retired = [w for w in self._retired if w.isRunning()]
+
+    def close(self) -> None:
+        """Stop and join every worker of this store; nothing starts afterwards (the window
+        closes: a thread destroyed while running aborts the process)."""
+        self._closed = True
+        self.cancel(wait=True)
 
     def clear(self) -> None:
         self.cancel()

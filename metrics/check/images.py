@@ -3,6 +3,8 @@ and without Pillow (the engine stands alone), and whether an image folder fits t
 
 from __future__ import annotations
 
+import os
+import stat
 import struct
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,9 +18,15 @@ _SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 
 
 
 def image_size(path: str | Path) -> tuple[int, int] | None:
-    """(width, height) of an image, or None when the header cannot be read."""
+    """(width, height) of an image, or None when the header cannot be read or the path is
+    no regular file (opened without blocking and checked before reading: a pipe named like
+    an image would block the reader until something wrote to it)."""
     try:
-        with open(path, "rb") as fh:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            return None
+        with os.fdopen(fd, "rb") as fh:
             head = fh.read(32)
             if head.startswith(b"\xff\xd8"):
                 fh.seek(2)

@@ -17,9 +17,10 @@ most the one slice each worker is on. Automatic garbage collection is paused for
 from __future__ import annotations
 
 import gc
+import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
@@ -68,17 +69,20 @@ def paused_gc() -> Iterator[None]:
 
 @contextmanager
 def interrupts_held() -> Iterator[None]:
-    """Ctrl-C (SIGINT) held back during the block, delivered when it ends. The workers fork
-    inside it: an interrupt that lands in fork's callbacks (``logging`` releasing its lock
-    in the parent) is printed as an ignored exception there and lost, so the command ran on.
-    A no-op off the main thread or where signals cannot be masked."""
+    """Ctrl-C (SIGINT), SIGTERM and SIGHUP held back during the block, delivered when it
+    ends. The workers fork inside it: an interrupt that lands in fork's callbacks
+    (``logging`` releasing its lock in the parent) is printed as an ignored exception there
+    and lost, so the command ran on; a forked worker starts with them held and takes them
+    once its own handlers are set. A no-op off the main thread or where signals cannot be
+    masked."""
     import threading
 
     mask = getattr(signal, "pthread_sigmask", None)
     if mask is None or threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = mask(signal.SIG_BLOCK, {signal.SIGINT})
+    held = {signal.SIGINT, *(getattr(signal, n) for n in ENDING if hasattr(signal, n))}
+    old = mask(signal.SIG_BLOCK, held)  # the ending signals too: see ``_worker_init``
     try:
         yield
     finally:
@@ -138,9 +142,64 @@ def fork_context() -> Any:
     return multiprocessing.get_context("fork")
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the main process (which stops them): no worker tracebacks."""
+ENDING = ("SIGTERM", "SIGHUP")
+"""The signals that end a run: the caller forwards them to its workers, which die with it."""
+
+
+def _worker_init(parent: int) -> None:
+    """A worker leaves Ctrl-C to the main process (which stops it: no worker tracebacks),
+    takes SIGTERM and SIGHUP as they come (not the caller's handlers, inherited by a fork;
+    unblocked, as a fork inside ``interrupts_held`` inherits them blocked), and dies with the
+    caller (Linux: ``PR_SET_PDEATHSIG``): the caller killed, it was left orphaned and blocked
+    on a pipe nobody read."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ending = {getattr(signal, name) for name in ENDING if hasattr(signal, name)}
+    for sig in ending:
+        signal.signal(sig, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, ending)
+    _die_with_parent(parent)
+
+
+def _die_with_parent(parent: int) -> None:
+    import ctypes
+    import sys
+
+    if sys.platform.startswith("linux"):  # elsewhere the caller's forwarding still holds
+        with suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the caller died before the line above took effect
+        os._exit(1)
+
+
+@contextmanager
+def ending_forwarded(pool: Any) -> Iterator[None]:
+    """SIGTERM and SIGHUP to the caller during the block are forwarded to the pool's
+    workers, then end the caller as they would have (default action). Only where those
+    signals are at their default and on the main thread: a handler of the program's own,
+    or a signal ignored (``nohup``), is left alone (the workers still die with the caller)."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    ending = [getattr(signal, n) for n in ENDING if hasattr(signal, n)]
+    ours = [s for s in ending if signal.getsignal(s) is signal.SIG_DFL]
+
+    def forward(signum: int, _frame: object) -> None:
+        for pid in list(getattr(pool, "_processes", None) or ()):
+            with suppress(OSError):
+                os.kill(pid, signum)
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)  # the default action: the caller ends here
+
+    for sig in ours:
+        signal.signal(sig, forward)
+    try:
+        yield
+    finally:
+        for sig in ours:
+            signal.signal(sig, signal.SIG_DFL)
 
 
 def run_slices(
@@ -161,9 +220,15 @@ def run_slices(
         if context is not None:  # before the first submit: the workers fork then
             _SHARED, _JOB, _BOUNDS = samples, job, bounds
             _CLAIMS = (context.RawArray("q", [0, len(bounds) - 1]), context.Lock())
-        with ProcessPoolExecutor(
-            max_workers=workers - 1, mp_context=context, initializer=_ignore_interrupts
-        ) as pool:
+        with (
+            ProcessPoolExecutor(
+                max_workers=workers - 1,
+                mp_context=context,
+                initializer=_worker_init,
+                initargs=(os.getpid(),),
+            ) as pool,
+            ending_forwarded(pool),
+        ):
             try:
                 if context is not None:
                     with interrupts_held():  # the first call forks the workers

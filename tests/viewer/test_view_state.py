@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from metrics.core.model import InputError
-from viewer.scene.view_state import ViewState, read_state, state_json
+from tests.support import bounded_on_fifo
+from viewer.scene.view_state import ViewState, read_state, state_json, state_params
 
 
 def test_state_round_trips_through_its_file(tmp_path: Path) -> None:
@@ -57,3 +59,58 @@ def test_the_scene_loads_no_qt() -> None:
     )
     root = Path(__file__).resolve().parents[2]
     assert subprocess.run([sys.executable, "-c", code], cwd=root).returncode == 0
+
+
+def test_unknown_keys_and_wrong_types_are_named(tmp_path: Path) -> None:
+    """Issue 30: a state file is checked as ``--set`` items are (unknown keys were ignored
+    silently, a list where a number belongs was taken)."""
+    cases = {
+        '{"metric": "tiou", "zoom_level": 2, "bogus": 1}': "unknown key(s) 'bogus', 'zoom_level'",
+        '{"det": ["a", "b", "c"]}': "det: expected at most 2 names",
+        '{"gt": 5}': "gt: expected text or null",
+        '{"score_threshold": "0.5"}': "score_threshold: expected a finite number",
+        '{"zoom": 1e999}': "zoom: expected a finite number",
+        '{"zoom": ' + "9" * 400 + "}": "zoom: expected a finite number",
+        '{"layers": [["gt"]]}': "layers: expected at most",
+        '{"params": [1]}': "params: expected an object",
+    }
+    for text, message in cases.items():
+        path = tmp_path / "s.json"
+        path.write_text(text)
+        with pytest.raises(InputError) as err:
+            read_state(path)
+        assert message in str(err.value) and str(path) in str(err.value), text
+
+
+def test_deep_nesting_and_huge_numbers_are_input_errors(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    for text in ("[" * 100_000 + "]" * 100_000, '{"zoom": 1' + "0" * 5000 + "}"):
+        path.write_text(text)
+        with pytest.raises(InputError, match=r"s\.json"):
+            read_state(path)
+
+
+def test_a_fifo_is_not_read_as_a_state(tmp_path: Path) -> None:
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs on this platform")
+    os.mkfifo(tmp_path / "s.json")
+    with pytest.raises(InputError, match="not a regular file"):
+        bounded_on_fifo(tmp_path / "s.json", lambda: read_state(tmp_path / "s.json"))
+
+
+def test_state_params_are_checked_and_typed_as_set_values() -> None:
+    assert state_params("tiou", {"tolerance": 0, "dc_as_outlier": False}) == {
+        "tolerance": 0.0,
+        "dc_as_outlier": False,
+    }
+    assert state_params("tiou", {}) == {} and state_params(None, {}) == {}
+    for metric, params, message in [
+        ("tiou", {"tolerance": 2}, "tolerance must be from 0 to 1"),
+        ("tiou", {"tolerance": float("nan")}, "finite"),
+        ("tiou", {"tolerance": {"a": 1}}, "got a dict"),
+        ("tiou", {"nope": 1}, "tiou has no parameter 'nope'"),
+        ("nosuch", {"k": 1}, "unknown metric"),
+        (None, {"tolerance": 0.1}, "without a metric"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            state_params(metric, params)

@@ -24,6 +24,7 @@ from metrics.core.model import Sample
 from metrics.core.results import SampleResult
 from metrics.io.atomic import atomic_write
 from metrics.io.outnames import check_not_inputs, sample_files
+from viewer.images import read_image
 from viewer.paint import RenderContext, paint_overlay
 from viewer.scene.items import bounds
 from viewer.scene.layers import LAYERS
@@ -68,7 +69,7 @@ def render_sample(
     sample: Sample, panels: Sequence[Panel], layers: frozenset[str], problems: Sequence[object] = ()
 ) -> QImage:
     """The sample's image with each panel's evidence, side by side, header and legend."""
-    base = QImage(sample.image) if sample.image else None
+    base = read_image(sample.image) if sample.image else None  # a pipe is never opened
     rect = _canvas_rect(sample, base)
     w, h = int(rect.width()), int(rect.height())
     mine = [pr for pr in problems if getattr(pr, "sample_id", None) == sample.id]

@@ -10,6 +10,7 @@ line reads it.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,15 +85,107 @@ def state_json(state: ViewState) -> bytes:
     return (json.dumps(state.to_json(), indent=1) + "\n").encode()
 
 
+MAX_STATE_BYTES = 1 << 20  # a state written by an export is well under 1 kB
+
+_TEXT = ("gt", "images", "gt_lines", "metric", "compare_metric", "sample", "select")
+_LISTS = {"det": 2, "names": 2, "layers": 64}  # lists of text, at most this long
+_NUMBERS = ("zoom", "score_threshold")
+KEYS = (*_TEXT, *_LISTS, *_NUMBERS, "params")
+
+
 def read_state(path: str | Path) -> ViewState:
-    """The state in a file; ``InputError`` if it cannot be read."""
+    """The state in a file, checked as ``--set`` items are (``check_state``); ``InputError``
+    (one line naming the file) if it cannot be read or holds what no export writes."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError([], f"cannot read state file {path}: {exc}") from exc
+        raw = _read_bounded(Path(path))
+        data = json.loads(raw.decode("utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:
+        raise InputError([], f"cannot read state file {path}: {exc}") from None
     if not isinstance(data, dict):
         raise InputError([], f"cannot read state file {path}: not a JSON object")
+    problem = check_state(data)
+    if problem is not None:
+        raise InputError([], f"state file {path}: {problem}")
     return ViewState.from_json(data)
+
+
+def _read_bounded(path: Path) -> bytes:
+    """The file's bytes; a pipe, a device or a file above ``MAX_STATE_BYTES`` is refused
+    before it is opened (a FIFO would block the command)."""
+    if not path.is_file():
+        raise OSError("not a regular file" if path.exists() else "no such file")
+    if path.stat().st_size > MAX_STATE_BYTES:
+        raise OSError(f"larger than {MAX_STATE_BYTES >> 10} kB: not a view state")
+    return path.read_bytes()
+
+
+def check_state(data: Mapping[str, Any]) -> str | None:
+    """What is wrong with a state's keys and values (None: nothing): unknown keys are named,
+    each value must have its type (text, a list of text, a finite number)."""
+    unknown = sorted(set(data) - set(KEYS))
+    if unknown:
+        return f"unknown key(s) {', '.join(map(repr, unknown))}; known: {', '.join(KEYS)}"
+    for key, value in data.items():
+        problem = _check_value(key, value)
+        if problem is not None:
+            return f"{key}: {problem}, got {json.dumps(value)[:60]}"
+    return None
+
+
+def _check_value(key: str, value: Any) -> str | None:
+    if value is None:
+        return None
+    if key in _TEXT:
+        return None if isinstance(value, str) else "expected text or null"
+    if key in _LISTS:
+        ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+        return None if ok and len(value) <= _LISTS[key] else f"expected at most {_LISTS[key]} names"
+    if key == "params":
+        return None if isinstance(value, dict) else "expected an object of parameters"
+    if key == "zoom" and value == "fit":
+        return None
+    if not _finite(value) or (key == "zoom" and not 0 < value <= 1000):
+        return "expected a finite number" + (' in (0, 1000] or "fit"' if key == "zoom" else "")
+    return None
+
+
+def _finite(value: Any) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an integer beyond any float
+        return False
+
+
+def state_params(metric: str | None, params: Mapping[str, Any]) -> dict[str, Any]:
+    """A state's parameters of ``metric`` checked and converted as ``--set`` values are
+    (``metrics.registry.make_params``: names, types, ranges, choices); ValueError naming
+    the first problem."""
+    from metrics.registry import make_params, resolve
+
+    if not params:
+        return {}
+    if metric is None:
+        raise ValueError("params given without a metric")
+    items = {k: _as_set_value(k, v) for k, v in params.items()}
+    try:
+        prm = make_params(resolve(metric), items)
+    except KeyError as exc:  # an unknown metric or parameter, named
+        raise ValueError(exc.args[0]) from None
+    return {k: getattr(prm, k) for k in items}
+
+
+def _as_set_value(key: str, value: Any) -> str:
+    """A JSON value as the ``--set`` text it stands for (lists and objects are refused)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, int | float | str):
+        return str(value)
+    kind = type(value).__name__
+    raise ValueError(f"{key}: expected a number, text, true/false or null, got a {kind}")
 
 
 def layers_option(layers: Sequence[str]) -> str | None:

@@ -13,7 +13,6 @@ from typing import Any
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QColor,
-    QImage,
     QKeyEvent,
     QMouseEvent,
     QPainter,
@@ -32,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from metrics.core.model import Sample
 from metrics.core.results import SampleResult
+from viewer.images import read_image
 from viewer.overlay_item import OverlayItem
 from viewer.paint import PreparedOverlay, RenderContext, paint_mixed, paint_overlay
 from viewer.paint_notes import paint_notes
@@ -259,7 +259,7 @@ class CanvasView(QGraphicsView):
         self._image_path = path
         pix = QPixmap()
         if path is not None:
-            image = QImage(path)
+            image = read_image(path)  # a regular file only: a pipe would hang the window
             pix = QPixmap.fromImage(image) if not image.isNull() else QPixmap()
             if pix.isNull():
                 self.session.error_raised.emit(f"cannot read image {path}")

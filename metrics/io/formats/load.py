@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from metrics.core.model import Dataset, InputError, Problem, Sample, Severity
-from metrics.io.archive import IMAGE_SUFFIXES, Member
+from metrics.io.archive import Member
 from metrics.io.formats.base import Entry, Report, Role
 from metrics.io.formats.detect import Detected, detect, expected
+from metrics.io.image_files import image_files
 from metrics.io.pairing import IdMatcher, natural_key
 
 PathLike = str | os.PathLike[str]
@@ -84,10 +85,12 @@ def pair(
     return out
 
 
-def image_paths(folder: str, gt: dict[str, Entry], matcher: IdMatcher) -> dict[str, str]:
-    """Image per sample: the format's own image name first, else paired by id."""
-    p = Path(folder)
-    files = {f.name: f for f in sorted(p.iterdir()) if f.suffix.lower() in IMAGE_SUFFIXES}
+def image_paths(
+    folder: str, gt: dict[str, Entry], matcher: IdMatcher, problems: list[Problem]
+) -> dict[str, str]:
+    """Image per sample: the format's own image name first, else paired by id (regular
+    files only: a pipe named like an image blocks its reader; each one is a warning)."""
+    files = {f.name: f for f in image_files(Path(folder), problems)}
     out: dict[str, str] = {}
     for sid, e in gt.items():
         name = None if e.image is None else e.image.replace("\\", "/").rsplit("/", 1)[-1]
@@ -157,7 +160,7 @@ def load_formats(
     if src.gt_lines is not None:
         got_lines = read_side(detect(src.gt_lines, "gt"), "gt", icdar, problems)
         lines_e = pair(got_lines, matcher, "text-line GT", problems)
-    imgs = {} if src.images is None else image_paths(str(src.images), gt_e, matcher)
+    imgs = {} if src.images is None else image_paths(str(src.images), gt_e, matcher, problems)
     found_samples = samples(gt_e, det_e, lines_e, imgs)
     problems.extend(warnings(found_samples))
     return Dataset(

@@ -22,6 +22,7 @@ from metrics.io.icdar.det_schema import SchemaEvidence
 from metrics.io.icdar.filelines import Scan, scan_plain
 from metrics.io.icdar.files import det_schema, located_error, read_det, read_gt
 from metrics.io.icdar.lines import DetSchema
+from metrics.io.image_files import image_files
 from metrics.io.pairing import IdMatcher, gt_id, natural_key
 
 PathLike = str | os.PathLike[str]
@@ -303,11 +304,10 @@ def images_by_id(path: PathLike, matcher: IdMatcher, problems: list[Problem]) ->
         return {}
     out: dict[str, str] = {}
     try:
-        files = sorted(p.iterdir())
+        images = image_files(p, problems)  # regular files only: a pipe would block its reader
     except OSError as exc:
         problems.append(Problem(Severity.ERROR, str(p), None, f"images: cannot read: {exc}"))
         return {}
-    images = [f for f in files if f.suffix.lower() in IMAGE_SUFFIXES]
     for f in images:
         sid = matcher.match(f.name, prefixes=())
         if sid is not None:

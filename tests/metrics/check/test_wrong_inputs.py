@@ -129,3 +129,57 @@ def test_eval_names_images_that_do_not_fit_before_the_scores(
     assert f"{small}: the images do not fit the GT: in 4 of 4 images" in caplog.text
     assert main([*args, str(other)]) == 0
     assert f"{other}: warning: images: 0 of 4 GT files pair" in capsys.readouterr().err
+
+
+CHECK_WITH_FIFO = """
+import sys
+from metrics.cli.main import main
+sys.exit(main(["check", "--gt", "gt", "--det", "det", "--images", "images"]))
+"""
+
+
+def test_a_fifo_among_the_images_is_never_opened(tmp_path: Path) -> None:
+    """Issue 30, point 6: ``check`` read each image's header and hung on a FIFO named like
+    an image; now it is not paired (a warning names it) and never opened."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.support import ROOT
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs on this platform")
+    _set(tmp_path / "gt", "gt_", {1: QUADS, 2: QUADS})
+    _set(tmp_path / "det", "res_", {1: QUADS, 2: QUADS})
+    images = tmp_path / "images"
+    images.mkdir()
+    _png(images / "img_1.png", 800, 600)
+    os.mkfifo(images / "img_2.png")
+    done = subprocess.run(
+        [sys.executable, "-c", CHECK_WITH_FIFO],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,  # was a hang
+    )
+    assert done.returncode in (0, 1), done.stderr
+    assert "img_2.png: warning: images: a pipe (FIFO), not an image file" in done.stdout
+    ds = load_dataset(tmp_path / "gt", tmp_path / "det", images=images)
+    assert ds["img_1"].image == str(images / "img_1.png") and ds["img_2"].image is None
+
+
+def test_image_size_never_blocks_on_a_fifo_or_a_device(tmp_path: Path) -> None:
+    import os
+
+    from metrics.check import image_size
+    from tests.support import bounded_on_fifo
+
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs on this platform")
+    os.mkfifo(tmp_path / "x.png")
+    assert bounded_on_fifo(tmp_path / "x.png", lambda: image_size(tmp_path / "x.png")) is None
+    if os.path.exists("/dev/zero"):
+        assert image_size("/dev/zero") is None
+    _png(tmp_path / "y.png", 3, 2)
+    assert image_size(tmp_path / "y.png") == (3, 2)
