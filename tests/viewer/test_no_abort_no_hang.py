@@ -57,6 +57,7 @@ def _running_workers() -> list[EvaluationWorker]:
         ({"metric": "tiou", "params": {"tolernce": 0.1}}, "no parameter 'tolernce'"),
         ({"metric": "tiou", "zoom_level": 2}, "unknown key(s) 'zoom_level'"),
         ({"zoom": -1}, "zoom: expected a finite number"),
+        ({"metric": "nosuch"}, "unknown metric 'nosuch'"),
     ],
 )
 def test_a_bad_state_file_is_one_line_and_exit_2(
