@@ -21,6 +21,7 @@ SIDE_SHARE = 0.28
 SIDE_MIN, SIDE_MAX = 340, 460
 CANVAS_MIN_SHARE = 0.5
 TOP_SHARE = 0.6  # of the column's height: the sample table and its filters
+FAVOURED_SHARE = 0.6  # a stack showing the pair matrix
 SIDE_AREA = Qt.DockWidgetArea.LeftDockWidgetArea
 
 
@@ -56,6 +57,23 @@ def fit_column(
     top = round(window.height() * TOP_SHARE)
     rest = max((window.height() - top) // max(len(first) - 1, 1), 1)
     window.resizeDocks(first, [top] + [rest] * (len(first) - 1), Qt.Orientation.Vertical)
+
+
+def favour(window: QMainWindow, groups: Sequence[Sequence[QDockWidget]], k: int) -> None:
+    """Stack ``k`` at least ``FAVOURED_SHARE`` of the column's height (the pair matrix when
+    its tab is chosen: a table wants rows), the others sharing the rest."""
+    first = [g[0] for g in groups if not g[0].isFloating()]
+    chosen = groups[k][0]
+    if chosen not in first or len(first) < 2:
+        return
+    total = sum(d.height() for d in first)
+    if chosen.height() >= FAVOURED_SHARE * total - 1:
+        return
+    want = int(total * FAVOURED_SHARE)
+    rest = (total - want) // (len(first) - 1)
+    window.resizeDocks(
+        first, [want if d is chosen else rest for d in first], Qt.Orientation.Vertical
+    )
 
 
 def keep_canvas_height(window: QMainWindow, central: QWidget | None) -> None:

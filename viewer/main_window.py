@@ -330,6 +330,11 @@ class MainWindow(QMainWindow):
     def _on_pairs_visibility_changed(self, on: bool) -> None:
         if on:
             self.pairs.refresh_if_stale()
+            dock_layout.favour(self, self.columns, 1)
+
+    def _favour_pairs_if_shown(self) -> None:
+        if not self.pairs.visibleRegion().isEmpty():
+            dock_layout.favour(self, self.columns, 1)
 
     def _on_session_progress(self, done: int, total: int) -> None:
         self.busy.setMaximum(max(total, 1))
@@ -349,6 +354,7 @@ class MainWindow(QMainWindow):
         if not self._fitted_once:  # the column's width for this window, once
             self._fitted_once = True
             dock_layout.fit_column(self, self.columns)
+            QTimer.singleShot(0, self._favour_pairs_if_shown)
         QTimer.singleShot(0, self._hide_stale_tab_bars)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
