@@ -28,7 +28,7 @@ from viewer.scene.items import bounds
 from viewer.scene.layers import LAYERS
 from viewer.scene.overlay import build_overlay
 from viewer.scene.palette import LAYER_LEGEND, PALETTE, StyleKey
-from viewer.style import draw_swatch
+from viewer.style import SWATCH_H, SWATCH_W, draw_swatch
 
 HEADER_PX = 34
 LEGEND_ROW_PX = 20
@@ -147,12 +147,14 @@ def _legend(p: QPainter, keys: list[StyleKey], top: int, width: int, font: QFont
     for n, key in enumerate(keys):
         st = PALETTE[key]
         x, y = (n % cols) * col_w + 8, top + 4 + (n // cols) * LEGEND_ROW_PX
-        p.fillRect(QRectF(x - 1, y + 1, 16, 16), QColor("#6b6b6b"))
-        draw_swatch(p, key, QRectF(x - 1, y + 1, 16, 16))
+        tile = QRectF(x - 1, y + 1, SWATCH_W, SWATCH_H)  # as the Layers panel draws it
+        p.fillRect(tile, QColor("#6b6b6b"))
+        draw_swatch(p, key, tile)
         p.setPen(QColor("#111111"))
-        label = metrics.elidedText(st.label or key, Qt.TextElideMode.ElideRight, col_w - 26)
+        text_x = SWATCH_W + 4
+        label = metrics.elidedText(st.label or key, Qt.TextElideMode.ElideRight, col_w - text_x - 8)
         p.drawText(
-            QRectF(x + 18, y, col_w - 26, LEGEND_ROW_PX),
+            QRectF(x + text_x, y, col_w - text_x - 8, LEGEND_ROW_PX),
             int(Qt.AlignmentFlag.AlignVCenter),
             label,
         )
