@@ -69,3 +69,12 @@ def test_every_state_has_a_second_channel(layer: str) -> None:
     keys = LAYER_LEGEND[layer]
     for a, b in itertools.combinations(keys, 2):
         assert PALETTE[a].channel() != PALETTE[b].channel(), f"{a} and {b} differ by hue only"
+
+
+@pytest.mark.parametrize("vision", VISIONS)
+def test_the_comparison_ring_is_no_verdict_colour(vision: str) -> None:
+    """The ring around GTs that A and B treat differently was lime, next to the yellow of
+    a partly credited GT."""
+    for key in (*GT, *DET):
+        d = delta_e(_rgb(K.COMPARE_DIFF), _rgb(key), vision)
+        assert d >= OTHER_SIDE, f"ring and {key}: CIEDE2000 {d:.1f} under {vision}"

@@ -110,7 +110,7 @@ GREEN, ORANGE, RED = Rgba.of("#22c55e"), Rgba.of("#f59e0b"), Rgba.of("#ef4444")
 BLUE, GREY, PURPLE = Rgba.of("#3b82f6"), Rgba.of("#9ca3af"), Rgba.of("#a855f7")
 CYAN, MAGENTA, DARK_GREY = Rgba.of("#06b6d4"), Rgba.of("#ec4899"), Rgba.of("#6b7280")
 SLATE, TEAL, BROWN = Rgba.of("#cbd5e1"), Rgba.of("#0d9488"), Rgba.of("#92400e")
-LIME = Rgba.of("#a3e635")
+DIFF_BLUE = Rgba.of("#1e40ff")  # apart from every verdict colour (CIEDE2000 > 11)
 TEXT_BOX = Rgba.of("#e6ffffff")  # the light box under every text
 
 # Verdict colours, safe for colour-vision deficiencies (issue 28): under normal vision and
@@ -224,7 +224,7 @@ PALETTE: dict[StyleKey, Style] = {
         Rgba.of("#fb923c"), None, 5.0, dot=True, label="check: duplicate of an earlier box"
     ),
     K.HOVER: Style(Rgba.of("#ffffff"), None, 4.0, label="hovered"),
-    K.COMPARE_DIFF: Style(LIME, None, 4.0, dot=True, label="A and B differ on this GT"),
+    K.COMPARE_DIFF: Style(DIFF_BLUE, None, 4.0, dot=True, label="A and B differ on this GT"),
     K.SELECTED: Style(Rgba.of("#ffffff"), None, 6.0, dash=True, label="selected"),
 }
 
