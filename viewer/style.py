@@ -5,6 +5,8 @@ Pens are cosmetic (their width is in screen pixels at any zoom) and made once pe
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPolygonF
 
@@ -107,6 +109,6 @@ def draw_swatch(painter: QPainter, key: StyleKey, rect: QRectF) -> None:
     else:
         painter.setBrush(brush(st))
         painter.setPen(pen(st, min(st.width, 3.0)))
-        inset = min(st.width, 3.0) / 2 + 0.5
+        inset = math.ceil(min(st.width, 3.0)) / 2 + 1.0  # the outline on whole pixels
         painter.drawRect(rect.adjusted(inset, inset, -inset, -inset))
     painter.restore()
