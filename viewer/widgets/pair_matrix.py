@@ -252,7 +252,8 @@ class PairMatrixPanel(QWidget):
             self.discarded.addItem(item)
         if found:  # the list as tall as its lines (two each at most), the table the rest
             total = max(sum(self.split.sizes()), 1)
-            need = min(20 + 36 * (len(found) + 1), int(total * 0.45))
+            rows = sum(self.discarded.sizeHintForRow(k) for k in range(self.discarded.count()))
+            need = min(rows + 2 * self.discarded.frameWidth() + 4, int(total * 0.45))
             self.split.setSizes([total - need, need])
         if table is None:
             self.note.setText(f"{s.metric or 'This metric'} has no GT × detection table.")
