@@ -48,6 +48,11 @@ class Bootstrap:
         )
 
 
+BLOCK = 1 << 22
+"""Resample x image counts drawn at once (about 100 MB of arrays); the same numbers as one
+draw, since the generator's stream is consumed in the same order."""
+
+
 def weights(n: int, resamples: int, rng: np.random.Generator) -> FloatArray:
     """(resamples, n) counts: how often each image is drawn in each resample."""
     idx = rng.integers(0, n, size=(resamples, n)) + np.arange(resamples)[:, None] * n
@@ -74,8 +79,13 @@ def paired(
     # the headline of a comparison over these images (``metrics.analysis.compare``), to the bit
     h_a = aggregate(a.results[s] for s in common).hmean
     h_b = aggregate(b.results[s] for s in common).hmean
-    w = weights(len(common), resamples, np.random.default_rng(seed))
-    d = tallies.scores(tb[0], w @ fb)[:, 2] - tallies.scores(ta[0], w @ fa)[:, 2]
+    rng = np.random.default_rng(seed)
+    rows = max(1, BLOCK // len(common))  # resamples drawn a block at a time: bounded memory
+    parts = []
+    for start in range(0, resamples, rows):
+        w = weights(len(common), min(rows, resamples - start), rng)
+        parts.append(tallies.scores(tb[0], w @ fb)[:, 2] - tallies.scores(ta[0], w @ fa)[:, 2])
+    d = np.concatenate(parts) if parts else np.zeros(0)
     per_a = np.array([a.results[s].hmean for s in common])
     per_b = np.array([b.results[s].hmean for s in common])
     diff = per_b - per_a

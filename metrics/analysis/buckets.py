@@ -67,6 +67,8 @@ def _label(edges: Sequence[float], k: int, unit: str, integer: bool) -> str:
     def f(x: float) -> str:
         return f"{int(x)}" if integer else f"{x:g}"
 
+    if not edges:  # no care GT to take quantiles from (a set of detections only)
+        return "all"
     if k == 0:
         return f"{f(edges[0] - 1)}{unit}" if integer and edges[0] == 2 else f"< {f(edges[0])}{unit}"
     if k == len(edges):

@@ -102,4 +102,6 @@ def split_sets(items: Sequence[str]) -> tuple[list[str], dict[str, float]]:
             raise ValueError(f"--set {key}={value}: expected a number") from None
         if not np.isfinite(found[metric.strip()]):
             raise ValueError(f"--set {key}={value}: expected a finite number")
+        if not 0 <= found[metric.strip()] <= 1:
+            raise ValueError(f"--set {key}={value}: a confidence threshold is from 0 to 1")
     return rest, found

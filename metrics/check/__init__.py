@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 
+import numpy as np
+
 from metrics.check.boxes import duplicates, mixed_types, outside
 from metrics.check.demo import is_demo, label_demo
 from metrics.check.diagnose import gt_as_det, why_zero
@@ -35,7 +37,14 @@ def image_sizes(ds: Dataset) -> dict[str, tuple[int, int]]:
 
 def check_dataset(ds: Dataset, *, with_metrics: bool = True) -> list[Finding]:
     """Every finding on ``ds``: per box, per file, per dataset; sorted by severity, then by
-    sample and line (stable otherwise)."""
+    sample and line (stable otherwise). Degenerate boxes (zero area, one point) make some
+    statistics NaN: numpy's floating-point warnings are off here (``np.errstate`` is
+    per thread; ``detlens check`` also hides numpy's other RuntimeWarnings)."""
+    with np.errstate(all="ignore"):
+        return _check(ds, with_metrics)
+
+
+def _check(ds: Dataset, with_metrics: bool) -> list[Finding]:
     sizes = image_sizes(ds)
     found: list[Finding] = list(reader_findings(ds))
     found.extend(pairing_findings(ds))

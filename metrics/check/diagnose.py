@@ -134,8 +134,9 @@ def _scale_guesses(b: Boxes, unit: bool) -> list[Guess]:
     out = []
     gs, ds = np.median(_sizes(b.gt), axis=0), np.median(_sizes(b.det), axis=0)
     (gw, gh), (dw, dh) = _extent(b.gt), _extent(b.det)
-    ratios = [(float(gs[0] / ds[0]), float(gs[1] / ds[1]))] if np.all(ds > 0) else []
-    if dw > 0 and dh > 0 and not unit:
+    sized = np.all(ds > 0) and np.all(gs > 0)  # zero-area or one-point boxes: no ratio
+    ratios = [(float(gs[0] / ds[0]), float(gs[1] / ds[1]))] if sized else []
+    if dw > 0 and dh > 0 and gw > 0 and gh > 0 and not unit:
         ratios.append((gw / dw, gh / dh))
     for sx, sy in ratios:
         if not (0.8 < sx < 1.25 and 0.8 < sy < 1.25):
@@ -156,6 +157,8 @@ def guesses(b: Boxes, sizes: dict[str, tuple[int, int]]) -> list[Guess]:
     out = [
         Guess("x and y swapped", "swap x and y in the detection files", [_swap(d) for d in b.det])
     ]
+    if not any(len(g) for g in b.gt) or not any(len(d) for d in b.det):
+        return out  # no box on one side (only don't-care points, say): no size to compare
     dets = [d for d in b.det if len(d)]
     unit = bool(dets) and float(np.max(np.abs(np.concatenate(dets)))) <= 1.5
     if unit:

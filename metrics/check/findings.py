@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from metrics.core.model import FloatArray, Instance, Sample, locate
+from metrics.core.model import FloatArray, Instance, Sample, locate, printable
 
 
 class Level(StrEnum):
@@ -51,7 +51,7 @@ class Finding:
 
     def __str__(self) -> str:
         inst = f" ({self.side} {self.index + 1})" if self.index is not None and self.side else ""
-        return f"{self.where()}: {self.level.value}: {self.message}{inst}"
+        return printable(f"{self.where()}: {self.level.value}: {self.message}{inst}")
 
     def as_dict(self) -> dict[str, Any]:
         return {

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import argparse
 
+from metrics.cli.commands import int_in
+
 __all__ = ["add_arguments"]
 
 
@@ -18,7 +20,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--sweep-points",
-        type=int,
+        type=int_in(0, 100_000),
         default=None,
         metavar="N",
         help="thresholds of --sweep: N spread over the distinct confidences (default 100; "

@@ -10,11 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from metrics.check import Finding, Level, check_dataset, exit_code
+from metrics.cli.commands import MAX_COUNT, int_in
 from metrics.cli.format_options import add_side_options, load_options
 from metrics.core.model import Dataset
 from metrics.io.atomic import atomic_write, output_problem
@@ -35,7 +37,11 @@ def add_check_command(sub: Any) -> None:
     p.add_argument("--images", help="image folder (optional: boxes outside the image)")
     p.add_argument("--json", help="write every finding as JSON to this file")
     p.add_argument(
-        "--show", type=int, default=5, metavar="N", help="findings shown per kind (default 5)"
+        "--show",
+        type=int_in(0, MAX_COUNT),
+        default=5,
+        metavar="N",
+        help="findings shown per kind (default 5)",
     )
     p.set_defaults(func=cmd_check)
 
@@ -60,7 +66,9 @@ def cmd_check(args: argparse.Namespace) -> int:
         if problem:
             raise ValueError(problem)
     ds = _load(args)
-    findings = check_dataset(ds)
+    with warnings.catch_warnings():  # numpy's "Mean of empty slice" is no finding
+        warnings.simplefilter("ignore", RuntimeWarning)
+        findings = check_dataset(ds)
     print_report(ds, findings, show=args.show)
     if args.json:
         atomic_write(args.json, json.dumps(as_json(ds, findings), indent=1) + "\n")

@@ -31,6 +31,7 @@ __all__ = [
     "add_plugins",
     "entry_points",
     "input_error",
+    "int_in",
     "positive_int",
 ]
 
@@ -41,15 +42,34 @@ class UserError(Exception):
     """A mistake in the command line or the inputs: reported in one line, no traceback."""
 
 
+MAX_COUNT = 1_000_000
+"""Upper bound of ``positive_int`` (images or rows to list)."""
+MAX_WORKERS = 64
+"""Upper bound of ``--workers`` (each worker is a process with its own copy of a slice)."""
+
+
 def positive_int(text: str) -> int:
     """An argparse ``type``: a whole number of 1 or more (a count of images, of rows)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value}: give 1 or more")
-    return value
+    return int_in(1, MAX_COUNT)(text)
+
+
+def int_in(low: int, high: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number from ``low`` to ``high`` (each numeric option has
+    a documented upper bound: a count that large is a typo, and would take hours or all of
+    the memory)."""
+
+    def parse(text: str) -> int:
+        shown = text if len(text) <= 20 else f"{text[:20]}..."
+        try:
+            value = int(text[:40])  # longer is out of range anyway (and int() of it slow)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{shown!r} is not a whole number") from None
+        if len(text) > 40 or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{shown}: give {low} to {high:,}")
+        return value
+
+    parse.__name__ = f"whole number from {low} to {high}"
+    return parse
 
 
 class CommandParser(argparse.ArgumentParser):
@@ -185,11 +205,14 @@ def _loader(value: str) -> Callable[[], Any]:
 def input_error(exc: Exception) -> int:
     """Exit code 2 for bad input (``InputError``), its problems on stderr one per line;
     anything else is re-raised (imported here so that no command loads the model early)."""
-    from metrics.core.model import InputError  # loaded already when one was raised
+    from metrics.core.model import (
+        InputError,  # loaded already when one was raised
+        printable,  # loaded already when one was raised
+    )
 
     if not isinstance(exc, InputError):
         raise exc
-    print(f"detlens: error: {exc}", file=sys.stderr)
+    print(f"detlens: error: {printable(str(exc))}", file=sys.stderr)
     for p in exc.problems[1:20]:
         print(f"  {p}", file=sys.stderr)
     if len(exc.problems) > 20:

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from metrics.analysis.bootstrap import Bootstrap, paired
 from metrics.analysis.compare import Comparison, compare, comparison_dict
-from metrics.cli.commands import positive_int
+from metrics.cli.commands import int_in, positive_int
 from metrics.cli.coverage import (
     DEFAULT_METRIC_HELP,
     GT_LINES_HELP,
@@ -26,6 +26,9 @@ from metrics.io.atomic import atomic_write, output_problem
 from metrics.io.demo import demo_paths
 from metrics.registry import MetricSpec, make_params, parse_sets, resolve
 from metrics.run.runner import run
+
+MAX_RESAMPLES = 100_000
+"""Upper bound of --resamples (drawn a block at a time: time grows with it, memory not)."""
 
 
 class CompareError(ValueError):
@@ -54,11 +57,14 @@ def add_compare_command(sub: Any) -> None:
     p.add_argument("--json", help="write the comparison as JSON")
     p.add_argument(
         "--resamples",
-        type=int,
+        type=int_in(0, MAX_RESAMPLES),
         default=10_000,
-        help="paired bootstrap resamples over images (default 10000; 0 = none)",
+        help=f"paired bootstrap resamples over images (default 10000; 0 = none; at most "
+        f"{MAX_RESAMPLES:,})",
     )
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    p.add_argument(
+        "--seed", type=int_in(0, 2**32 - 1), default=0, help="bootstrap seed (default 0)"
+    )
     p.set_defaults(func=cmd_compare)
 
 

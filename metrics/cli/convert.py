@@ -24,6 +24,7 @@ from metrics.cli.format_options import add_side_options, load_options
 from metrics.core.model import BoxType, Dataset, Instance, Severity
 from metrics.io.atomic import atomic_write, output_problem
 from metrics.io.formats.canonical import document
+from metrics.io.outnames import unique_names
 from metrics.io.reader import load_dataset
 
 log = logging.getLogger("detlens")
@@ -60,6 +61,7 @@ class Losses:
         self.texts_replaced = 0
         self.texts_cut = 0
         self.texts_empty = 0
+        self.renamed = 0
         self.attrs: Counter[str] = Counter()
 
     def lines(self) -> list[str]:
@@ -79,6 +81,11 @@ class Losses:
                 f"{self.texts_empty} detection(s) with an empty transcription: written with a "
                 "trailing comma, read back as empty only where other detections of the set "
                 "carry a transcription (else as none)"
+            )
+        if self.renamed:
+            out.append(
+                f"{self.renamed} sample id(s) that are no plain file name (a path, control "
+                "characters) written with those characters replaced by _"
             )
         if self.texts_cut:
             out.append(f"{self.texts_cut} transcription(s) with line breaks: breaks replaced")
@@ -132,22 +139,20 @@ def icdar_line(inst: Instance, gt: bool, losses: Losses) -> str:
 
 
 def icdar_zip(ds: Dataset, *, gt: bool, det: bool, losses: Losses) -> bytes:
+    """The zip's members are named by ``safe_name`` (ids that are no plain file name are
+    renamed, with a note; ids that cannot be made one are refused)."""
+    names = unique_names([s.id for s in ds])
+    losses.renamed = sum(names[s.id] != s.id for s in ds)
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         for s in ds:
             if gt:
                 body = "".join(icdar_line(g, True, losses) + "\n" for g in s.gt)
-                zf.writestr(f"gt_{s.id}.txt", body)
+                zf.writestr(f"gt_{names[s.id]}.txt", body)
             if det and s.det_source is not None:
                 body = "".join(icdar_line(d, False, losses) + "\n" for d in s.det)
-                zf.writestr(f"res_{s.id}.txt", body)
+                zf.writestr(f"res_{names[s.id]}.txt", body)
     return buf.getvalue()
-
-
-def _check_ids(ds: Dataset) -> None:
-    bad = [s.id for s in ds if "/" in s.id or "\\" in s.id or not s.id.strip()]
-    if bad:
-        raise ValueError(f"sample id {bad[0]!r} cannot be a file name in an ICDAR zip")
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
@@ -170,7 +175,6 @@ def cmd_convert(args: argparse.Namespace) -> int:
     if args.to == "json":
         atomic_write(args.out, document(ds, gt=gt, det=det))
     else:
-        _check_ids(ds)
         atomic_write(args.out, icdar_zip(ds, gt=gt, det=det, losses=losses))
     if any(s.hierarchy is not None for s in ds):
         print("note: HierText lines and paragraphs are not kept (words only)", file=sys.stderr)

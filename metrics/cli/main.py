@@ -18,11 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 from metrics.cli.analysis_args import add_arguments as add_analysis_arguments
 from metrics.cli.commands import (
+    MAX_WORKERS,
     CommandParser,
     UserError,
     add_command,
     add_plugins,
     input_error,
+    int_in,
 )
 from metrics.cli.format_options import CONVERT_HELP, add_set_option, add_side_options
 from metrics.registry import METRICS
@@ -68,7 +70,12 @@ def _add_eval(sub: Any) -> None:
         "metric-specific evidence such as PCC)",
     )
     add_analysis_arguments(p)
-    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument(
+        "--workers",
+        type=int_in(1, MAX_WORKERS),
+        default=1,
+        help=f"worker processes (default 1, at most {MAX_WORKERS})",
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="no table, no warnings")
     p.add_argument(
         "--list-metrics",
@@ -123,17 +130,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else (logging.ERROR if quiet else logging.WARNING),
         format="%(levelname)s: %(message)s",
     )
+    for handler in logging.getLogger().handlers:
+        if type(handler) is logging.StreamHandler:  # basicConfig's (not a test's capture)
+            handler.setFormatter(_Printable("%(levelname)s: %(message)s"))
     try:
         return int(args.func(args))
     except (UserError, KeyError, ValueError, OSError) as exc:  # OSError: e.g. a full disk
         msg = exc.args[0] if exc.args and not isinstance(exc, OSError) else str(exc)
-        print(f"detlens: error: {msg}", file=sys.stderr)
+        print(f"detlens: error: {_printable(str(msg))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("detlens: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
         return input_error(exc)
+
+
+class _Printable(logging.Formatter):
+    """Warnings with the control characters of file names and ids as escapes."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return _printable(super().format(record))
+
+
+def _printable(text: str) -> str:
+    """Control characters of a message (a file name from the input) as escapes."""
+    from metrics.core.model import printable  # loaded by then: the command has run
+
+    return printable(text)
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ class Problem:
     sample_id: str | None = None
 
     def __str__(self) -> str:
-        return f"{self.where}: {self.severity.value}: {self.message}"
+        return printable(f"{self.where}: {self.severity.value}: {self.message}")
 
     @property
     def where(self) -> str:
@@ -54,6 +54,13 @@ class Problem:
 
 
 _JSON = re.compile(r"\.jsonl?(?::|$)", re.IGNORECASE)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` with its control characters written as escapes (``\x1b``): a file name or a
+    line from the input echoed to a terminal never moves its cursor or clears it."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def locate(source: str, line: int | None, sample_id: str | None) -> str:

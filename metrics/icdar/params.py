@@ -8,6 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+COMPARISONS = (">", ">=")
+SKIP_WORD = ("line_index", "none")
+
 
 @dataclass(frozen=True)
 class IouParams:
@@ -65,6 +68,17 @@ class WordlineParams:
     confidences: bool | None = None
     allow_float: bool = True  # false: refuse non-integers (official; --floats refuse)
     check_orientation: bool = True
+
+    def __post_init__(self) -> None:
+        """The choices are checked when set (``--set``), never when an image is evaluated."""
+        for name, allowed in (
+            ("membership_op", COMPARISONS),
+            ("coverage_op", COMPARISONS),
+            ("skip_word", SKIP_WORD),
+        ):
+            value = getattr(self, name)
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
 
 
 @dataclass(frozen=True)

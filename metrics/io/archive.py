@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import mmap
 import os
 import struct
@@ -47,7 +48,7 @@ def read_members(
     """Every file with one of ``suffixes`` in a zip, a folder (not recursive) or one file."""
     p = Path(path)
     if not p.exists():
-        what = "a dangling symbolic link" if p.is_symlink() else "no such file or folder"
+        what = _missing(p)
         raise InputError([Problem(Severity.ERROR, str(p), None, what)])
     try:
         if p.is_dir():
@@ -57,12 +58,24 @@ def read_members(
         if zipfile.is_zipfile(p):
             return _zip_members(p, suffixes)
         if p.suffix.lower() in suffixes:
-            return [Member(p.name, str(p), _read(p))]
+            return [Member(p.name, str(p), read_file(p))]
     except (OSError, zipfile.BadZipFile, RuntimeError, MemoryError) as exc:
         raise InputError([Problem(Severity.ERROR, str(p), None, f"cannot read: {exc}")]) from exc
     raise InputError(
         [Problem(Severity.ERROR, str(p), None, "not a zip archive, a folder or a .txt file")]
     )
+
+
+def _missing(p: Path) -> str:
+    """Why a path that does not exist cannot be read."""
+    if not p.is_symlink():
+        return "no such file or folder"
+    try:
+        os.stat(p)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symbolic link loop: it never reaches a file"
+    return "a dangling symbolic link"
 
 
 def _error(p: Path | str, msg: str) -> Problem:
@@ -93,9 +106,15 @@ def _check_size(label: str, size: int) -> None:
         )
 
 
-def _read(p: Path) -> bytes:
+def read_file(p: Path) -> bytes:
+    """The bytes of one regular file, refused (``InputError`` naming it) above the size limit
+    before anything is read: every input file goes through here (a file given directly, a
+    folder's files; zip members are checked by their declared size)."""
     _check_size(str(p), p.stat().st_size)
-    return p.read_bytes()
+    with open(p, "rb") as f:  # the size may have grown since: never read past the limit
+        data = f.read(max_bytes() + 1)
+    _check_size(str(p), len(data))
+    return data
 
 
 def _folder_members(p: Path, suffixes: tuple[str, ...]) -> list[Member]:
@@ -106,7 +125,7 @@ def _folder_members(p: Path, suffixes: tuple[str, ...]) -> list[Member]:
         if f.suffix.lower() not in suffixes:
             continue
         if f.is_file():
-            out.append(Member(f.name, str(f), _read(f)))
+            out.append(Member(f.name, str(f), read_file(f)))
         elif f.is_symlink() and not f.exists():
             raise InputError([_error(f, "a dangling symbolic link: its target does not exist")])
         elif not f.is_dir():

@@ -268,7 +268,8 @@ def test_an_input_is_never_overwritten(tmp_path: Path, capsys) -> None:
     ("extra", "said"),
     [
         ([], "--det missing: nothing to evaluate"),
-        (["--det", "DET", "--workers", "0"], "--workers 0: give 1 or more"),
+        (["--det", "DET", "--workers", "0"], "--workers: 0: give 1 to 64"),
+        (["--det", "DET", "--workers", "2000"], "--workers: 2000: give 1 to 64"),
         (["--det", "DET", "--bogus"], "unrecognized arguments: --bogus (see detlens --help)"),
         (["--det", "DET", "--box-type", "xml"], "argument --box-type: invalid choice"),
         (["--det", "DET", "--metric", ""], "--metric is empty"),

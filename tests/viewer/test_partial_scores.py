@@ -33,7 +33,8 @@ def test_report_header_and_table_say_what_was_read(
     assert "tiou on det: on 1 of 4 images; no score: 1 of 4 images read, fewer than half" in head
     assert "det.zip:res_img_1.txt:1: error: points are not clockwise" in head
     assert "fix: --set tiou.check_orientation=false" in head
-    table = _text(page[page.index("<h2>") : page.index("</table>")])
+    start = page.index("<h2>")  # the metric's own table (the headline table comes first)
+    table = _text(page[start : page.index("</table>", start)])
     assert "det – – – 1 of 4" in table and "1.0000" not in table
     side = json.loads((out / "report.json").read_text())["metrics"][0]["sides"][0]
     assert side["hmean"] == 1.0 and side["coverage"]["score"] is False

@@ -14,13 +14,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from metrics.analysis import serialize
-from metrics.core.floats import check_mode, float_note
 from metrics.core.model import Dataset
 from metrics.core.partial import coverage
 from metrics.core.results import Evaluation
 from metrics.io.atomic import atomic_write
+from metrics.io.outnames import unique_names
 from viewer.analysis import plots
 from viewer.analysis.data import AnalysisData, compute
+from viewer.analysis.header import coverage_notes, float_notes, headline, side_row
 from viewer.analysis.tables import attribution_table, bucket_table, e, table
 from viewer.export.render import Panel, png_bytes, render_sample
 from viewer.scene.layers import DEFAULT_LAYERS
@@ -82,10 +83,18 @@ def _plots(data: AnalysisData, folder: Path, stem: str) -> dict[str, str]:
 
 
 def _render(
-    ds: Dataset, job: Job, names: list[str], datasets: list[Dataset], sid: str, folder: Path
+    ds: Dataset,
+    job: Job,
+    names: list[str],
+    datasets: list[Dataset],
+    sid: str,
+    folder: Path,
+    stem: str,
 ) -> tuple[str, str]:
-    full = folder / f"{job.metric}_{sid}.png"
-    thumb = folder / f"{job.metric}_{sid}_thumb.png"
+    """The image ``sid`` under every side, full size and thumbnail, as ``stem``.png and
+    ``stem``_thumb.png in ``folder`` (``stem``: a safe file name, ``metrics.io.outnames``)."""
+    full = folder / f"{stem}.png"
+    thumb = folder / f"{stem}_thumb.png"
     if not full.exists():
         panels = [
             Panel(nm, job.metric, e.results.get(sid), d[sid])
@@ -122,9 +131,12 @@ def _worst(
             {"sample": s, "hmean_a": ha, "hmean_b": hb, "delta": hb - ha}
             for s, ha, hb in losses + gains
         ]
+    sids = sorted({item["sample"] for items in groups.values() for item in items})
+    files = unique_names(sids, f"{job.metric}_{{}}")  # inside folder, never an input's name
     for items in groups.values():
         for item in items:
-            item["full"], item["thumb"] = _render(ds, job, names, datasets, item["sample"], folder)
+            sid = item["sample"]
+            item["full"], item["thumb"] = _render(ds, job, names, datasets, sid, folder, files[sid])
     return groups
 
 
@@ -186,65 +198,6 @@ def _notes(d: dict[str, Any], names: list[str]) -> list[str]:
             f"{b['better']}, worse {b['worse']}, equal {b['equal']}.</p>"
         )
     return out
-
-
-def side_row(name: str, side: dict[str, Any]) -> tuple[object, ...]:
-    """A side's row: its figures and the images they cover; "–" for a side that read fewer
-    than half of the images (no score of the set)."""
-    cov = side["coverage"]
-    images = f"{cov['images']} of {cov['of']}"
-    if not cov["score"]:
-        return (name, "–", "–", "–", images)
-    return (name, *(f"{side[k]:.4f}" for k in ("recall", "precision", "hmean")), images)
-
-
-def float_notes(datasets: Sequence[Dataset], names: list[str], floats: str) -> list[str]:
-    """The header's sentence on each detection set's non-integer coordinates (``--floats``)."""
-    out = []
-    for name, ds in zip(names, datasets, strict=False):
-        f = ds.facts
-        note = float_note(f.n_gt_float, f.n_det_float, f.n_det, check_mode(floats))
-        if note:
-            out.append(f"<p class=warn>{e(name)}: {e(note)}</p>")
-    return out
-
-
-def coverage_notes(docs: Sequence[dict[str, Any]], names: list[str]) -> list[str]:
-    """The report's header: each metric and side scored on part of the set, on how many
-    images, and why there is no score where fewer than half were read."""
-    out = []
-    for d in docs:
-        for name, side in zip(names, d["sides"], strict=False):
-            cov = side["coverage"]
-            if not cov["skipped"]:
-                continue
-            what = f"{d['metric']} on {name}: on {cov['images']} of {cov['of']} images"
-            why = cov.get("why_no_score") or f"{cov['skipped']} skipped (input errors)"
-            out.append(f"<p class=warn>{e(what)}; {e(why)}</p>")
-    if docs and not out:
-        out.append("<p>Every image was evaluated by every metric (none skipped).</p>")
-    return out
-
-
-def headline(docs: Sequence[dict[str, Any]], names: list[str]) -> str:
-    """The figures of every metric and side, first thing on the page."""
-    rows = []
-    for d in docs:
-        for name, side in zip(names, d["sides"], strict=False):
-            rows.append((d["metric"], *side_row(name, side)))
-        b = d["bootstrap"]
-        if b:
-            rows.append(
-                (
-                    d["metric"],
-                    "B − A",
-                    "",
-                    "",
-                    f"{b['delta']:+.4f}",
-                    f"95 %: [{b['low']:+.4f}, {b['high']:+.4f}]",
-                )
-            )
-    return table(("metric", "detections", "recall", "precision", "H-mean", "images"), rows)
 
 
 def _figure(png: str, caption: str) -> str:

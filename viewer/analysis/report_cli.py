@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from metrics.cli.commands import positive_int
+from metrics.cli.commands import int_in
 from metrics.cli.coverage import (
     DEFAULT_METRIC_HELP,
     GT_LINES_HELP,
@@ -50,7 +50,12 @@ def add_report_command(sub: Any) -> None:
         help=f"metric id (repeatable; {DEFAULT_METRIC_HELP})",
     )
     add_set_option(p)
-    p.add_argument("--worst", type=positive_int, default=8, help="worst images shown (default 8)")
+    p.add_argument(
+        "--worst",
+        type=int_in(1, 1000),
+        default=8,
+        help="worst images shown (default 8, at most 1000)",
+    )
     p.add_argument("--out", required=True, help="output folder (created or replaced)")
     p.set_defaults(func=cmd_report)
 

@@ -188,6 +188,8 @@ def _export(args: argparse.Namespace, interrupts: Interrupts) -> int:
         ),
         params=", ".join(f"{k}={v}" for k, v in overrides.items()),
     )
-    done = export_samples(chosen, panels_of, layers, out, state_of, progress, problems, head)
+    done = export_samples(
+        chosen, panels_of, layers, out, state_of, progress, problems, inputs, head
+    )
     print(f"wrote {len(done)} images and {out / 'index.html'}")
     return 0

@@ -23,6 +23,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter
 from metrics.core.model import Sample
 from metrics.core.results import SampleResult
 from metrics.io.atomic import atomic_write
+from metrics.io.outnames import check_not_inputs, sample_files
 from viewer.paint import RenderContext, paint_overlay
 from viewer.scene.items import bounds
 from viewer.scene.layers import LAYERS
@@ -238,17 +239,22 @@ def export_samples(
     state_of: Callable[[Sample], dict[str, Any]],
     progress: Callable[[int, int], None] | None = None,
     problems: Sequence[object] = (),
+    inputs: Sequence[str] = (),
     head: ExportHead | None = None,
 ) -> list[ExportedSample]:
-    """Render and write each sample (PNG + state JSON), then the CSV and HTML index."""
-    for sample in samples:  # before anything is written: never an input image
-        png = out_dir / f"{sample.id}.png"
-        if sample.image is not None and png.resolve() == Path(sample.image).resolve():
-            raise ValueError(f"{png} is the input image of {sample.id}: detlens never writes it")
+    """Render and write each sample (PNG + state JSON), then the CSV and HTML index.
+
+    File names come from the sample ids through ``safe_name`` (never outside ``out_dir``),
+    and are refused, before anything is written, when one would be an input: ``inputs``,
+    the samples' own files and images."""
+    sources = [src for s in samples for src in (s.image, s.gt_source, s.det_source)]
+    protected = [*inputs, *sources]
+    pngs = sample_files(out_dir, [s.id for s in samples], (".png", ".json"), protected)
+    check_not_inputs([out_dir / "index.csv", out_dir / "index.html"], protected)
     done: list[ExportedSample] = []
     for n, sample in enumerate(samples, start=1):
         panels = panels_of(sample)
-        png = out_dir / f"{sample.id}.png"
+        png = pngs[sample.id]
         atomic_write(png, png_bytes(render_sample(sample, panels, layers, problems)))
         state = json.dumps(state_of(sample), indent=1) + "\n"
         atomic_write(png.with_suffix(".json"), state.encode("utf-8"))

@@ -9,8 +9,6 @@ stop the reading: each is located by file and 1-based line or by JSON path
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -18,7 +16,9 @@ from typing import Any, Literal
 import numpy as np
 
 from metrics.core.model import BoxType, FloatArray, Instance, Problem, Severity
+from metrics.io import numbers as nums
 from metrics.io.archive import BOM, Member
+from metrics.io.jsonload import JsonError, loads
 from metrics.io.pairing import gt_id, stem
 
 Role = Literal["gt", "det"]
@@ -88,14 +88,6 @@ def is_empty(member: Member) -> bool:
     return not data or data.isspace()
 
 
-class JsonError(ValueError):
-    """A file that is not valid JSON, with the 1-based line of the fault."""
-
-    def __init__(self, message: str, line: int) -> None:
-        super().__init__(message)
-        self.line = line
-
-
 _JSON_CACHE: dict[tuple[str, int], tuple[bytes, Any]] = {}
 
 
@@ -111,10 +103,7 @@ def load_json(member: Member) -> Any:
     hit = _JSON_CACHE.get(key)
     if hit is not None and hit[0] == member.data:
         return hit[1]
-    try:
-        value = json.loads(text_of(member))
-    except json.JSONDecodeError as exc:
-        raise JsonError(f"not valid JSON: {exc.msg} (column {exc.colno})", exc.lineno) from None
+    value = loads(text_of(member), member.data)  # bounded depth, located errors
     if len(_JSON_CACHE) > 64:
         _JSON_CACHE.clear()
     _JSON_CACHE[key] = (member.data, value)
@@ -140,8 +129,7 @@ def json_entries(member: Member, report: Report) -> Any:
         return None
 
 
-def _number(v: Any) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool)
+_number = nums.is_number
 
 
 def points(value: Any, *, minimum: int = 3) -> tuple[FloatArray, bool] | str:
@@ -161,9 +149,10 @@ def points(value: Any, *, minimum: int = 3) -> tuple[FloatArray, bool] | str:
         flat = list(value)
     if len(flat) < 2 * minimum:
         return f"has {len(flat) // 2} points (at least {minimum} needed)"
-    if not all(math.isfinite(v) for v in flat):
-        return "must hold finite numbers"
-    arr = np.array(flat, dtype=np.float64).reshape(-1, 2)
+    checked = nums.coordinates(flat)  # finite, within ±1e9 (huge integers too)
+    if isinstance(checked, str):
+        return checked
+    arr = np.array(checked, dtype=np.float64).reshape(-1, 2)
     return arr, bool(np.all(arr == np.round(arr)))
 
 
@@ -205,11 +194,8 @@ def image_id(path: str) -> str:
 
 
 def confidence(value: Any) -> float | str | None:
-    if value is None:
-        return None
-    if not _number(value) or not math.isfinite(value):
-        return f"score {value!r} is not a finite number"
-    return float(value)
+    """None, a confidence (a finite number in [0, 1]) or why the value is none."""
+    return None if value is None else nums.confidence(value)
 
 
 def keys_of(value: Any, limit: int = 6) -> str:
@@ -254,12 +240,11 @@ def geometry(
 
 
 def numbers(value: Any, n: int) -> list[float] | None:
-    """``value`` as ``n`` finite numbers, or None."""
+    """``value`` as ``n`` coordinates (finite, within ±1e9), or None."""
     if not isinstance(value, list | tuple) or len(value) != n:
         return None
-    if not all(_number(v) and math.isfinite(v) for v in value):
-        return None
-    return [float(v) for v in value]
+    got = nums.coordinates(value)
+    return None if isinstance(got, str) else got
 
 
 def unexpected(report: Report, data: Any, expected: str) -> list[Any]:

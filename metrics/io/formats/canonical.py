@@ -44,15 +44,18 @@ def _box(obj: Any, path: str, k: int, report: Report, sid: str) -> Instance | No
     got = geometry(obj, ("points",), path, report, sid, minimum=1)
     if got is None:
         return None
-    try:
-        kind = BoxType(obj.get("box_type") or ("QUAD" if len(got[0]) == 4 else "POLY"))
-    except ValueError:
-        report.error(f"{path}.box_type", "must be LTRB, QUAD or POLY", sid)
-        return None
+    kind = _kind(obj.get("box_type"), len(got[0]))
+    line = obj.get("line", k + 1)
     score = confidence(obj.get("confidence"))
     attrs = obj.get("attrs")
-    if isinstance(score, str) or not isinstance(attrs, dict | None):
-        report.error(path, score if isinstance(score, str) else "'attrs' must be an object", sid)
+    if not isinstance(kind, BoxType) or isinstance(score, str):
+        report.error(path, str(score) if isinstance(kind, BoxType) else kind, sid)
+        return None
+    if not isinstance(attrs, dict | None):
+        report.error(path, "'attrs' must be an object", sid)
+        return None
+    if not isinstance(line, int) or isinstance(line, bool) or not 0 <= line < 2**31:
+        report.error(f"{path}.line", "must be a whole number from 0 to 2**31", sid)
         return None
     text = obj.get("text")
     return Instance(
@@ -61,10 +64,22 @@ def _box(obj: Any, path: str, k: int, report: Report, sid: str) -> Instance | No
         text=None if text is None else str(text),
         confidence=score,
         dont_care=bool(obj.get("dont_care", False)),
-        line=int(obj.get("line", k + 1)),
+        line=line,
         integer=bool(obj.get("integer", got[1])) and got[1],
         attrs=attrs or None,
     )
+
+
+def _kind(value: Any, n: int) -> BoxType | str:
+    """The box type a box declares (or its default), or why it does not fit its points: LTRB
+    and QUAD boxes are 4 points (an LTRB box stored as its corners)."""
+    try:
+        kind = BoxType(value or ("QUAD" if n == 4 else "POLY"))
+    except (ValueError, TypeError):
+        return "'box_type' must be LTRB, QUAD or POLY"
+    if kind in (BoxType.LTRB, BoxType.QUAD) and n != 4:
+        return f"'box_type' {kind.value} needs 4 points, found {n}"
+    return kind
 
 
 def read(member: Member, role: Role, report: Report) -> list[Entry]:

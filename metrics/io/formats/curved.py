@@ -36,6 +36,7 @@ from metrics.io.formats.base import (
     text_of,
 )
 from metrics.io.formats.textsets import _NUM, _first_lines, majority
+from metrics.io.numbers import text_numbers
 
 _TT = re.compile(
     r"x:\s*\[\[(?P<x>[^\]]*)\]\],\s*y:\s*\[\[(?P<y>[^\]]*)\]\],\s*ornt:\s*\[(?P<o>.*?)\],"
@@ -50,11 +51,10 @@ def _pystr(value: str) -> str:
     return value.strip() if m is None else (m.group("a") if m.group("a") is not None else m["b"])
 
 
-def _numbers(text: str) -> FloatArray | None:
-    try:
-        return np.array([float(v) for v in text.replace(",", " ").split()], dtype=np.float64)
-    except ValueError:
-        return None
+def _numbers(text: str) -> FloatArray | str:
+    """The numbers of a list written with commas or blanks, or why one is no coordinate
+    (the rule of every reader: finite, within ±1e9, not too long)."""
+    return text_numbers(text.replace(",", " ").split())
 
 
 def sniff_totaltext(member: Member, role: Role) -> float | None:
@@ -85,7 +85,10 @@ def read_totaltext(member: Member, role: Role, report: Report) -> list[Entry]:
             )
             continue
         xs, ys = _numbers(m["x"]), _numbers(m["y"])
-        if xs is None or ys is None or len(xs) != len(ys) or len(xs) < 1:
+        if isinstance(xs, str) or isinstance(ys, str):
+            report.error(number, str(xs if isinstance(xs, str) else ys), sid)
+            continue
+        if len(xs) != len(ys) or len(xs) < 1:
             report.error(number, "x and y must be lists of numbers of the same length", sid)
             continue
         ornt, text = _pystr(m["o"]), _pystr(m["t"])
@@ -143,7 +146,9 @@ def _ctw_line(text: str, number: int, kind: str) -> Instance | str:
     k = 0
     while k < len(fields) and _NUM.match(fields[k]):
         k += 1
-    values = np.array([float(f) for f in fields[:k]], dtype=np.float64)
+    values = text_numbers(fields[:k])
+    if isinstance(values, str):
+        return values
     integer = bool(np.all(values == np.round(values)))
     if kind == "32":
         if k != 32 or k != len(fields):
@@ -196,7 +201,10 @@ def read_ctw_xml(member: Member, role: Role, report: Report) -> list[Entry]:
         for j, box in enumerate(img.iter("box")):
             path = f"image[{i}].box[{j}]"
             segs = _numbers(box.findtext("segs") or "")
-            if segs is None or len(segs) < 6 or len(segs) % 2:
+            if isinstance(segs, str):
+                report.error(f"{path}.segs", segs, sid)
+                continue
+            if len(segs) < 6 or len(segs) % 2:
                 report.error(path, "<segs> must hold at least 3 x,y pairs", sid)
                 continue
             label = box.findtext("label") or ""
@@ -238,16 +246,12 @@ def read_msra(member: Member, role: Role, report: Report) -> list[Entry]:
     out = []
     for ln in split_lines(member, report.problems):
         parts = ln.text.split()
-        try:
-            values = [float(p) for p in parts]
-        except ValueError:
-            values = []
-        if len(values) != 7:
-            report.error(
-                ln.number, f"expected 'index difficult x y w h angle', found {ln.text[:60]!r}", sid
-            )
+        values = text_numbers(parts) if len(parts) == 7 else "not 7 fields"
+        if isinstance(values, str):
+            what = f"expected 'index difficult x y w h angle', found {ln.text[:60]!r}"
+            report.error(ln.number, f"{what}: {values}", sid)
             continue
-        _, difficult, x, y, w, h, angle = values
+        _, difficult, x, y, w, h, angle = values.tolist()
         pts = rotated_rect(x, y, w, h, angle)
         out.append(
             instance(

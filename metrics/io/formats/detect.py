@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from metrics.core.model import InputError, Problem, Severity
-from metrics.io.archive import Member, read_members
+from metrics.io.archive import Member, read_file, read_members
 from metrics.io.formats import BY_NAME, FORMATS, Format, Role
-from metrics.io.formats.base import JsonError, head, is_empty, json_or_none, keys_of, load_json
+from metrics.io.formats.base import head, is_empty, json_or_none, keys_of, load_json
+from metrics.io.jsonload import JsonError
 
 SUFFIXES = (".txt", ".json", ".gt", ".xml")
 PROBE = 20
@@ -45,7 +46,7 @@ def members_of(path: str | os.PathLike[str]) -> list[Member]:
     p = Path(path)
     if p.is_file() and not zipfile.is_zipfile(p):
         try:
-            return [Member(p.name, str(p), p.read_bytes())]
+            return [Member(p.name, str(p), read_file(p))]  # the size limit first
         except OSError as exc:
             raise _fail(p, f"cannot read: {exc}") from exc
     return read_members(p, SUFFIXES)
@@ -72,7 +73,7 @@ def _raise_if_broken_json(member: Member) -> None:
     except JsonError as exc:
         raise InputError(
             [Problem(Severity.ERROR, member.label, exc.line, str(exc))],
-            f"{member.label}:{exc.line}: {exc}",
+            f"{member.label}{'' if exc.line is None else f':{exc.line}'}: {exc}",
         ) from None
 
 

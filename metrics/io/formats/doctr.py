@@ -30,6 +30,7 @@ from metrics.io.formats.base import (
     points,
     sample_id,
 )
+from metrics.io.numbers import array_problem
 
 _KNOWN = frozenset({"value", "confidence", "geometry"})
 
@@ -68,6 +69,10 @@ def _word(
         kind = BoxType.LTRB
     else:
         pts, kind = rel * (w_, h), BoxType.QUAD
+    beyond = array_problem(pts)  # relative geometry times the page size: the same limit
+    if beyond is not None:
+        report.error(f"{path}.geometry", beyond, sid)
+        return None
     value = w.get("value")
     return instance(
         np.asarray(pts, dtype=np.float64),

@@ -17,7 +17,6 @@ word), the order in which the official code builds its lists.
 from __future__ import annotations
 
 import gc
-import json
 import os
 from collections.abc import Hashable
 from dataclasses import dataclass, field
@@ -40,6 +39,9 @@ from metrics.core.model import (
     Sample,
     Severity,
 )
+from metrics.io.archive import read_file
+from metrics.io.jsonload import JsonError, loads
+from metrics.io.numbers import array_problem
 from metrics.shapes.geometry import polygons
 
 PathLike = str | os.PathLike[str]
@@ -66,11 +68,12 @@ def _load(path: PathLike) -> list[Any]:
         return InputError([Problem(Severity.ERROR, source, line, msg)])
 
     try:
-        data = json.loads(Path(path).read_bytes().removeprefix(BOM).decode("utf-8"))
+        raw = read_file(Path(path)).removeprefix(BOM)  # the size limit first
+        data = loads(raw.decode("utf-8"), raw)  # bounded depth, located errors
     except (OSError, UnicodeDecodeError) as exc:
         raise fail(f"cannot read: {exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise fail(f"not valid JSON: {exc.msg} (column {exc.colno})", exc.lineno) from exc
+    except JsonError as exc:
+        raise fail(str(exc), exc.line) from exc
     if not isinstance(data, dict) or not isinstance(data.get("annotations"), list):
         raise fail("HierText JSON needs an object with a list 'annotations'")
     entries: list[Any] = data["annotations"]
@@ -94,8 +97,9 @@ def _vertices(value: Any, minimum: int) -> tuple[FloatArray, bool] | str:
     if len(arr) < minimum:
         return f"polygon has {len(arr)} vertices (at least {minimum} needed)"
     pts = arr.astype(np.float64)
-    if not np.isfinite(pts).all():
-        return "'vertices' must be finite numbers"
+    problem = array_problem(pts)  # finite, within ±1e9: the rule of every reader
+    if problem is not None:
+        return f"'vertices': {problem}"
     return pts, arr.dtype.kind != "f"
 
 

@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from metrics.core.model import Instance
@@ -32,6 +31,7 @@ from metrics.io.formats.base import (
     sample_id,
 )
 from metrics.io.formats.textsets import _first_lines
+from metrics.io.jsonload import JsonError, loads
 
 _KNOWN = frozenset({"transcription", "points", "difficult", "score"})
 
@@ -41,8 +41,8 @@ def _label_line(text: str) -> tuple[str, Any] | None:
     if not tab or not rest.lstrip().startswith("["):
         return None
     try:
-        return name.strip(), json.loads(rest)
-    except json.JSONDecodeError:
+        return name.strip(), loads(rest)  # bounded depth and digits
+    except JsonError:
         return None
 
 

@@ -260,7 +260,7 @@ def plain_quads(
         return None
     text, rows = scan
     if len(rows[0]) == 2:
-        return None if box_type is not None else plain_polygons(text, rows, schema)
+        return _polygons(text, rows, box_type, schema)
     kind = BoxType.QUAD if len(rows[0]) == 9 else BoxType.LTRB
     if box_type not in (None, kind):
         return None
@@ -288,6 +288,16 @@ def plain_quads(
         Instance(p, kind, None, c, False, k, True, None)
         for k, (p, c) in enumerate(zip(pts, extra, strict=True), start=1)
     ]
+
+
+def _polygons(
+    text: str, rows: list[tuple[str, ...]], box_type: BoxType | None, schema: DetSchema | None
+) -> list[Instance] | None:
+    """Polygon lines in one pass, except where the grammar decides: a forced box type, or
+    detections with text (``0,0,...,0`` may be a QUAD with the numeric text ``0,0``)."""
+    if box_type is not None or (schema is not None and schema.transcription):
+        return None
+    return plain_polygons(text, rows, schema)
 
 
 def _int_values(rows: list[tuple[str, ...]]) -> FloatArray | None:

@@ -27,6 +27,7 @@ _NUM_PREFIX = re.compile(rf"(?:{_NUM_FIELD}(?:,|\Z))*", re.ASCII)
 _INT_RUN = re.compile(r"\s*-?\d+\s*(?:,\s*-?\d+\s*)*", re.ASCII)
 _ALL_INT = re.compile(r"\s*-?\d+\s*(?:,\s*-?\d+\s*)*\Z", re.ASCII)
 _CONF = re.compile(r"\s*(?:[01](?:\.\d*)?|0?\.\d+)\s*\Z", re.ASCII)
+_NON_FINITE = re.compile(r"\s*[-+]?(?:nan|inf(?:inity)?)\s*\Z", re.ASCII | re.IGNORECASE)
 DONT_CARE = "###"
 COORD_LIMIT = 1e9  # |coordinate| above this is no image coordinate (areas would overflow)
 _I = r"\s*(-?\d+)\s*"
@@ -47,6 +48,16 @@ def _confidence(text: str) -> float:
             "(the official pattern is [0-1].xx)"
         )
     return float(text)
+
+
+def _no_word_confidence(rest: list[str], schema: DetSchema) -> None:
+    """In a set whose detections carry confidences, ``nan`` or ``inf`` where the confidence
+    goes is a confidence that is no number, never the transcription "nan"."""
+    if schema.confidence and rest and _NON_FINITE.match(rest[0]):
+        raise LineError(
+            f"confidence {rest[0].strip()[:20]!r} is not a number from 0 to 1 (the "
+            "detections of this set carry confidences)"
+        )
 
 
 def _clean(line: str) -> None:
@@ -273,6 +284,8 @@ def _det_tail(
     if schema.transcription and not schema.confidence:
         return _text_only(nums, rest, hint)
     n = len(nums)
+    if n % 2 == 0:
+        _no_word_confidence(rest, schema)
     if schema.transcription and not rest and n >= 11 and n % 2 == 1 and _conf_then_numbers(nums):
         return _box_conf_text(nums, rest, 8)  # x1,...,y4,0.9,9,080
     text = ",".join(rest) if rest else None
@@ -334,6 +347,8 @@ def det_fields(
     if box_type in (BoxType.LTRB, BoxType.QUAD):
         nums, rest = _fixed_split(line, box_type)
         tail_nums, tail_rest = _split(",".join(rest)) if rest else ([], [])
+        if not tail_nums:
+            _no_word_confidence(tail_rest, schema)
         conf: float | None = None
         if tail_nums and (schema.confidence or not schema.transcription):
             conf = _confidence(tail_nums.pop(0))

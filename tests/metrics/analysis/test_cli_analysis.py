@@ -92,7 +92,9 @@ def _no_conf(tmp_path: Path) -> Path:
         (["--set", "tedeval.score_threshold=0.5"], "tedeval is not being evaluated"),
         (["--instances", "rows.txt"], "give a .csv or .jsonl file name"),
         (["--set", "score_threshold=nan"], "expected a finite number"),
-        (["--sweep", "--sweep-points", "-3"], "--sweep-points must be 0"),
+        (["--sweep", "--sweep-points", "-3"], "--sweep-points: -3: give 0 to 100,000"),
+        (["--set", "score_threshold=2"], "a confidence threshold is from 0 to 1"),
+        (["--set", "score_threshold=-1"], "a confidence threshold is from 0 to 1"),
         (["--sweep", "NOCONF"], "--sweep needs confidences"),
     ],
 )
@@ -105,9 +107,14 @@ def test_option_mistakes_exit_2_with_one_line(
         extra = extra[:1]
         det = str(_no_conf(tmp_path))
     args = ["eval", "--gt", str(d.gt), "--det", det, "--metric", "ic15_iou", *extra]
-    assert main(args) == 2
+    try:
+        code = main(args)
+    except SystemExit as exc:  # an argparse type refuses the value
+        code = int(str(exc.code))
+    assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("detlens: error:") and message in err[0]
+    assert len(err) == 1 and err[0].startswith(("detlens: error:", "detlens eval: error:"))
+    assert message in err[0]
 
 
 def test_compare_prints_and_writes_the_bootstrap(

@@ -41,9 +41,12 @@ def test_option_mistakes_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[st
     gt = tmp_path / "gt_img_1.txt"
     gt.write_text("0,0,10,0,10,10,0,10,a\n")
     assert main(["check", "--gt", str(gt), "--json", str(gt)]) == 2
-    assert main(["check", "--gt", str(gt), "--show", "-1"]) == 2
+    with pytest.raises(SystemExit) as exc:  # argparse: --show takes 0 to 1,000,000
+        main(["check", "--gt", str(gt), "--show", "-1"])
+    assert exc.value.code == 2
     err = capsys.readouterr().err
-    assert err.count("detlens: error:") == 4 and "Traceback" not in err
+    assert err.count("detlens: error:") == 3 and "Traceback" not in err
+    assert "detlens check: error: argument --show: -1: give 0" in err
     assert gt.read_text() == "0,0,10,0,10,10,0,10,a\n"
 
 
