@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QScrollArea, QWidget
 
 SIDE_SHARE = 0.28
 SIDE_MIN, SIDE_MAX = 340, 460
@@ -23,6 +23,14 @@ CANVAS_MIN_SHARE = 0.5
 TOP_SHARE = 0.6  # of the column's height: the sample table and its filters
 FAVOURED_SHARE = 0.6  # a stack showing the pair matrix
 SIDE_AREA = Qt.DockWidgetArea.LeftDockWidgetArea
+
+
+def scrolled(widget: QWidget) -> QScrollArea:
+    """``widget`` in a scroll area: a tab stack can be shorter than its content."""
+    scroll = QScrollArea()
+    scroll.setWidget(widget)
+    scroll.setWidgetResizable(True)
+    return scroll
 
 
 def side_width(window_width: int) -> int:

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QProgressBar,
-    QScrollArea,
     QSplitter,
     QTabBar,
     QToolBar,
@@ -43,13 +42,6 @@ from viewer.widgets.summary_panel import SummaryPanel
 RECENT_KEY = "recent_datasets"
 LAYOUT_KEY = "window_layout"
 LAYOUT_VERSION = 4  # bump when the docks change, so an old saved layout is not applied
-
-
-def _scrolled(widget: QWidget) -> QScrollArea:
-    scroll = QScrollArea()
-    scroll.setWidget(widget)
-    scroll.setWidgetResizable(True)
-    return scroll
 
 
 class MainWindow(QMainWindow):
@@ -91,7 +83,7 @@ class MainWindow(QMainWindow):
         self.params = ParamPanel(self.session)
         left = self._dock("Samples", self.samples)
         # in scroll areas: long notes, and a short tab stack on a laptop
-        summary_dock = self._dock("Summary", _scrolled(self.summary))
+        summary_dock = self._dock("Summary", dock_layout.scrolled(self.summary))
         inspector = self._dock("Inspector", self.inspector)
         self.pairs = PairMatrixPanel(self.session)
         pairs = self._dock("Pair matrix", self.pairs)
@@ -99,14 +91,15 @@ class MainWindow(QMainWindow):
         self.problems = ProblemsPanel(self.session)
         problems = self._dock("Problems", self.problems)
         self.problems.instance_opened.connect(self.canvas.zoom_to_selection)
-        layers = self._dock("Layers", _scrolled(self.layers))
-        metric = self._dock("Metric", _scrolled(self.params))
+        layers = self._dock("Layers", dock_layout.scrolled(self.layers))
+        metric = self._dock("Metric", dock_layout.scrolled(self.params))
         self.columns = ((left, summary_dock, problems), (inspector, pairs, layers, metric))
         dock_layout.stack_tabs(self, self.columns)
         self._fitted_once = False
         self.analysis = AnalysisPanel(self.session)
-        self.analysis_dock = self._dock("Analysis", self.analysis)
-        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, self.analysis_dock)
+        self.analysis_dock = self._dock(
+            "Analysis", self.analysis, Qt.DockWidgetArea.BottomDockWidgetArea
+        )
         self.analysis_dock.hide()  # View › Panels › Analysis
         self.help = HelpDialog(self)
         self.session.progress_changed.connect(self._on_session_progress)
@@ -176,11 +169,16 @@ class MainWindow(QMainWindow):
         if path:
             self.session.add_detections(path)
 
-    def _dock(self, title: str, widget: QWidget) -> QDockWidget:
-        """A dock for ``widget``, placed by ``viewer.dock_layout`` (or the caller)."""
+    def _dock(
+        self, title: str, widget: QWidget, area: Qt.DockWidgetArea | None = None
+    ) -> QDockWidget:
+        """A dock for ``widget`` in ``area``; without one, placed by ``viewer.dock_layout``
+        (or the caller)."""
         dock = QDockWidget(title, self)
         dock.setObjectName(title)
         dock.setWidget(widget)
+        if area is not None:
+            self.addDockWidget(area, dock)
         return dock
 
     def _menus(self) -> None:
