@@ -11,10 +11,16 @@
 3. With ``--baseline REV`` (a git revision, e.g. ``05375e1``, the commit before the readable
    labels of issue 8): the first-visit switch at 1,000 words of this tree and of REV (checked
    out in a temporary worktree), measured alternately in fresh processes, medians and ratio.
+4. With ``--first-evidence REV`` (issue 28): a whole ``detlens view`` process opening IC15
+   (500 images, no images folder; target: the first image's evidence on screen within 1.5 s
+   of the window appearing) and the dense W1000 set (20,000 words; target: a usable first
+   image within 5 s), this tree and REV (``git archive`` into a temporary folder)
+   alternately, 5 processes each; needs ``../shared/data``.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import subprocess
@@ -173,7 +179,77 @@ def against(rev: str) -> None:
         subprocess.run(["git", "worktree", "remove", "--force", str(tmp)], cwd=ROOT, check=False)
 
 
+_EVIDENCE = """
+import json, os, sys, time
+t0 = time.perf_counter()
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+sys.path.insert(0, os.getcwd())
+from PySide6.QtWidgets import QApplication
+from viewer.main_window import MainWindow
+from viewer.paths import DatasetPaths
+app = QApplication([])
+w = MainWindow(restore_layout=False)
+w.resize(1600, 900)
+assert w.open_paths(DatasetPaths(gt=sys.argv[1], det=sys.argv[2]))  # as detlens view does
+w.show()
+app.processEvents()
+shown = time.perf_counter()
+s = w.session
+while s.sample_id is None or s.result() is None:
+    app.processEvents()
+    time.sleep(0.001)
+w.canvas.refresh()
+w.canvas.viewport().repaint()
+done = time.perf_counter()
+print(json.dumps({"shown_s": shown - t0, "evidence_after_shown_s": done - shown,
+                  "process_s": done - t0}))
+s.cancel()
+os._exit(0)
+"""
+EVIDENCE_SETS = (
+    ("IC15", "ic15/gt.zip", "ic15/det_pixellink.zip", 1.5),
+    ("W1000", "dense/W1000/gt.zip", "dense/W1000/det.zip", 5.0),
+)
+
+
+def first_evidence(rev: str, runs: int = 5) -> None:
+    """The first image's evidence after the window appears, this tree and ``rev``,
+    alternately in fresh processes (medians)."""
+    data = ROOT.parent / "shared" / "data"
+    if not data.is_dir():
+        data = Path(os.environ.get("DETLENS_SHARED", "/work/shared")) / "data"
+    base = Path(tempfile.mkdtemp()) / "base"
+    base.mkdir()
+    archive = subprocess.run(["git", "archive", rev], cwd=ROOT, check=True, capture_output=True)
+    subprocess.run(["tar", "-x", "-C", str(base)], input=archive.stdout, check=True)
+    for name, gt, det, target in EVIDENCE_SETS:
+        got: dict[str, list[dict[str, float]]] = {"this tree": [], rev: []}
+        for _ in range(runs):
+            for who, tree in (("this tree", ROOT), (rev, base)):
+                out = subprocess.run(
+                    [sys.executable, "-c", _EVIDENCE, str(data / gt), str(data / det)],
+                    cwd=tree,
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
+                got[who].append(json.loads(out.stdout.strip().splitlines()[-1]))
+        for who, rows in got.items():
+            after = statistics.median(r["evidence_after_shown_s"] for r in rows)
+            whole = statistics.median(r["process_s"] for r in rows)
+            shown = statistics.median(r["shown_s"] for r in rows)
+            print(
+                f"   {name} {who}: window shown {shown:.2f} s, first evidence {after:.2f} s "
+                f"later, whole process {whole:.2f} s (medians of {runs}; target {target} s "
+                f"after the window: {_verdict(after <= target)})"
+            )
+
+
 if __name__ == "__main__":
+    if "--first-evidence" in sys.argv:
+        print("== Viewer: first evidence ==")
+        first_evidence(sys.argv[sys.argv.index("--first-evidence") + 1])
+        sys.exit(0)
     print("== Viewer ==")
     switching()
     first_window()

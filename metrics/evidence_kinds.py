@@ -95,12 +95,16 @@ class MultilineTest:
 @dataclass(frozen=True, slots=True, eq=False)
 class TedEvalEvidence:
     """TedEval: PCC, multiline tests, the don't-care rule that applied to each detection
-    (``"single"`` / ``"sum"``) and what is left of such detections after the cut."""
+    (``"single"`` / ``"sum"``), what is left of such detections after the cut, and the area
+    recall / precision of every overlapping (GT, det) pair (file indices) as matched: after
+    the don't-care cuts (the pair matrix)."""
 
     pcc: PccEvidence
     multiline: tuple[MultilineTest, ...]
     dc_det_rule: Mapping[int, str]
     det_polygons_after_dc: Mapping[int, tuple[FloatArray, ...]]
+    area_recall: SparsePairs
+    area_precision: SparsePairs
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +178,20 @@ class TotalTextVocEvidence:
 
 
 def evidence_pair_table(evidence: object) -> PairTable | None:
-    """The pair table a result already carries (DetEval's area recall / precision, Total-Text
-    DetEval's sigma / tau, Total-Text VOC's IoU)."""
+    """The pair table a result already carries (DetEval's and TedEval's area recall /
+    precision, Total-Text DetEval's sigma / tau, Total-Text VOC's IoU)."""
+    if isinstance(evidence, TedEvalEvidence):
+        n_gt, n_det = evidence.area_recall.shape
+        return PairTable(
+            tuple(range(n_gt)),
+            tuple(range(n_det)),
+            ("area recall", "area precision"),
+            (evidence.area_recall.dense(), evidence.area_precision.dense()),
+            (
+                "|G ∩ D| / |G| after the don't-care cuts; one-to-one needs >= area_recall (0.4)",
+                "|G ∩ D| / |D| after the don't-care cuts; one-to-one needs >= area_precision (0.4)",
+            ),
+        )
     if isinstance(evidence, DetEvalEvidence):
         n_gt, n_det = evidence.area_recall.shape
         return PairTable(
