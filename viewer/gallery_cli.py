@@ -20,7 +20,7 @@ from metrics.core.model import InputError
 from metrics.registry import default_metric, resolve
 from metrics.run.runner import plan_all, run
 from viewer.interrupts import Interrupts, guarded, headless_qt
-from viewer.scene.gallery import CLASSES, SORTS, SideInput, build, order, select
+from viewer.scene.gallery import CLASSES, SORTS, SideInput, build, caption, order, select
 
 COLUMNS = 6
 CAPTION_H = 34
@@ -126,14 +126,14 @@ def write(
         img.save(str(out / name))
         x, y = (k % COLUMNS) * cell_w + 4, (k // COLUMNS) * cell_h + 4
         painter.drawImage(QPointF(x, y), img)
-        caption = _caption(c, names)
+        line = caption(c, names)
         painter.setPen(QColor("#111111"))
         painter.drawText(
             QRectF(x, y + TILE.height() + 2, TILE.width(), CAPTION_H),
             int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap),
-            caption,
+            line,
         )
-        items.append((name, caption))
+        items.append((name, line))
     painter.end()
     sheet.save(str(out / "sheet.png"))
     cells = "".join(
@@ -151,9 +151,3 @@ def write(
         f"<div class=grid>{cells}</div></body></html>\n"
     )
     (out / "index.html").write_text(page, encoding="utf-8")
-
-
-def _caption(c: Any, names: list[str]) -> str:
-    who = f"{names[c.owner]} · " if len(names) > 1 else ""
-    what = "GT" if c.side == "gt" else "det"
-    return f"{who}{c.sample} {what} {c.index + 1}: {c.line}"
