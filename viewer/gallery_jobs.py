@@ -22,6 +22,7 @@ from PySide6.QtGui import QImage
 from metrics.core.model import Sample
 from metrics.core.results import SampleResult
 from viewer.crops import render_crop
+from viewer.quiet_gc import quiet_gc
 from viewer.scene.gallery import Crop, SideInput, build, order, select
 
 log = logging.getLogger(__name__)
@@ -89,8 +90,9 @@ class CropLister(QObject):
         self, gen: int, key: tuple[object, ...], sides: list[SideInput], detectors: bool, q: Query
     ) -> None:
         try:
-            made = self.crops(key, sides, detectors)
-            shown = q.apply(made) if gen == self.generation else []
+            with quiet_gc():  # 50,000 crops made: no collection holding the interpreter
+                made = self.crops(key, sides, detectors)
+                shown = q.apply(made) if gen == self.generation else []
         except Exception as exc:  # an engine bug must not take the window down
             log.warning("gallery failed", exc_info=True)
             with contextlib.suppress(RuntimeError):
@@ -159,15 +161,24 @@ class CropRenderer(QObject):
                 while not self._jobs:
                     self._busy = False
                     self._cond.wait()
-                key, crop, sample, result = self._jobs.pop()
-                self._busy = True
-            try:
-                image = self._render(crop, sample, result)
-            except Exception:  # a bad image file: the placeholder stays
-                log.warning("crop not drawn", exc_info=True)
-                image = QImage()
-            self.drawn += 1
-            with self._cond:
-                self._queued.discard(key)
-            with contextlib.suppress(RuntimeError):
-                self.rendered.emit(key, image)
+            with quiet_gc():  # while drawing: no collection here, the UI thread served often
+                while self._draw_next():
+                    pass
+
+    def _draw_next(self) -> bool:
+        with self._cond:
+            if not self._jobs:
+                return False
+            key, crop, sample, result = self._jobs.pop()
+            self._busy = True
+        try:
+            image = self._render(crop, sample, result)
+        except Exception:  # a bad image file: the placeholder stays
+            log.warning("crop not drawn", exc_info=True)
+            image = QImage()
+        self.drawn += 1
+        with self._cond:
+            self._queued.discard(key)
+        with contextlib.suppress(RuntimeError):
+            self.rendered.emit(key, image)
+        return True

@@ -52,6 +52,7 @@ from viewer.session import Session
 from viewer.widgets.flow_layout import FlowLayout
 from viewer.widgets.gallery_model import CELL, CropDelegate, GalleryModel
 
+LAYOUT_BATCH = 2000  # cells laid out per turn of the event loop (about 35 ms)
 _ASKS = {"partial": "tightness"}  # the attribution class a verdict class is lost to
 SHORT = {
     "a_only": "GT found by A only",
@@ -83,6 +84,8 @@ class GalleryPanel(QWidget):
         self.view.setMovement(QListView.Movement.Static)
         self.view.setResizeMode(QListView.ResizeMode.Adjust)
         self.view.setUniformItemSizes(True)
+        self.view.setLayoutMode(QListView.LayoutMode.Batched)  # 50,000 cells: 250 ms at once
+        self.view.setBatchSize(LAYOUT_BATCH)
         self.view.setGridSize(CELL)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
@@ -259,6 +262,11 @@ class GalleryPanel(QWidget):
         QApplication.processEvents()  # the list's signal
         if self._gen != self._shown:
             return False
+        last = self.model.index(self.model.rowCount() - 1)
+        while last.isValid() and not self.view.visualRect(last).isValid():
+            QApplication.processEvents()  # the cells laid out, a batch per turn
+            if time.monotonic() > end:
+                return False
         self.view.viewport().grab()  # paints the visible cells: asks for their crops
         while not self.renderer.idle() and time.monotonic() < end:
             time.sleep(0.005)
