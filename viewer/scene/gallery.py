@@ -284,11 +284,15 @@ def select(
     ]
 
 
+def where(crop: Crop, names: Sequence[str] = ()) -> str:
+    """Whose (when comparing) and which instance: "B · img_12 GT 3"."""
+    who = f"{names[crop.owner]} · " if len(names) > 1 else ""
+    return f"{who}{crop.sample} {'GT' if crop.side == 'gt' else 'det'} {crop.index + 1}"
+
+
 def caption(crop: Crop, names: Sequence[str] = ()) -> str:
     """The crop's one line: whose (when comparing), where, and its verdict."""
-    who = f"{names[crop.owner]} · " if len(names) > 1 else ""
-    what = "GT" if crop.side == "gt" else "det"
-    return f"{who}{crop.sample} {what} {crop.index + 1}: {crop.line}"
+    return f"{where(crop, names)}: {crop.line}"
 
 
 def order(crops: Sequence[Crop], key: str) -> list[Crop]:

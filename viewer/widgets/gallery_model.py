@@ -21,9 +21,9 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from viewer.crops import BACKGROUND, TILE
 from viewer.gallery_jobs import CropRenderer
-from viewer.scene.gallery import CLASSES, Crop, SideInput, caption
+from viewer.scene.gallery import CLASSES, Crop, SideInput, caption, where
 
-CAPTION_H = 18
+CAPTION_H = 34  # two lines
 CELL = QSize(TILE.width() + 10, TILE.height() + CAPTION_H + 10)
 CACHE = 400  # drawn crops kept (about 100 KB each)
 
@@ -131,12 +131,14 @@ class CropDelegate(QStyledItemDelegate):
             painter.drawText(tile, int(Qt.AlignmentFlag.AlignCenter), "…")
         else:
             painter.drawImage(tile.topLeft(), img)
-        text = QRect(tile.x(), tile.bottom() + 2, tile.width(), CAPTION_H)
-        line = str(index.data(Qt.ItemDataRole.DisplayRole))
+        c = self.model.crops[index.row()]
         fm = option.fontMetrics  # type: ignore[attr-defined]
         painter.setPen(option.palette.text().color())  # type: ignore[attr-defined]
-        painter.drawText(
-            text,
-            int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-            fm.elidedText(line, Qt.TextElideMode.ElideRight, text.width()),
-        )
+        top = tile.bottom() + 3
+        for line in (where(c, self.model.names), c.line):  # the verdict on a line of its own
+            painter.drawText(
+                QRect(tile.x(), top, tile.width(), CAPTION_H // 2),
+                int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                fm.elidedText(line, Qt.TextElideMode.ElideRight, tile.width()),
+            )
+            top += CAPTION_H // 2
