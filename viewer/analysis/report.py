@@ -345,7 +345,8 @@ STYLE = (
     ".warn{color:#b45309}"
     "@media print{body{margin:0;max-width:none}figure,table,.thumbs figure"
     "{break-inside:avoid}h2,h3{break-after:avoid}section{break-before:page}"
-    "a{color:inherit;text-decoration:none}}"
+    "a{color:inherit;text-decoration:none}table{font-size:8pt}td,th{padding:1px 4px}"
+    "th{white-space:normal}}"
     "@page{size:A4;margin:12mm}"
 )
 
