@@ -1,6 +1,6 @@
 """The failure gallery's place in the main window: a dock at the bottom, tabbed with the
-Analysis panel, hidden until View › Panels › Gallery; a click on a crop zooms the canvas to
-the instance it selected. Shown, it is given room for two rows of crops."""
+Analysis panel, hidden until View › Panels › Gallery; a click on a crop zooms the canvases
+to the instance it selected. Shown, it is given room for two rows of crops."""
 
 from __future__ import annotations
 
@@ -13,10 +13,22 @@ from viewer.widgets.gallery import GalleryPanel
 
 
 def add_gallery(
-    window: QMainWindow, session: Session, canvas: CanvasView, beside: QDockWidget
+    window: QMainWindow,
+    session: Session,
+    canvases: tuple[CanvasView, CanvasView],
+    beside: QDockWidget,
 ) -> tuple[GalleryPanel, QDockWidget]:
     panel = GalleryPanel(session)
-    panel.opened.connect(lambda _: canvas.zoom_to_selection())
+
+    def zoom(opened: tuple[object, int]) -> None:
+        """Each shown canvas zoomed to the instance, the crop's own side last: a canvas
+        still fitted re-fits when its scroll bars come and, mirrored, undid the zoom."""
+        owner = opened[1]
+        for canvas in (canvases[1 - owner], canvases[owner]):
+            if canvas.isVisible():
+                canvas.zoom_to_selection()
+
+    panel.opened.connect(zoom)
     dock = QDockWidget("Gallery", window)
     dock.setObjectName("Gallery")
     dock.setWidget(panel)

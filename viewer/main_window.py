@@ -111,7 +111,7 @@ class MainWindow(QMainWindow):
         )
         self.analysis_dock.hide()  # View › Panels › Analysis
         self.gallery, self.gallery_dock = add_gallery(  # View › Panels › Gallery
-            self, self.session, self.canvas, self.analysis_dock
+            self, self.session, (self.canvas, self.canvas_b), self.analysis_dock
         )
         self.help = HelpDialog(self)
         self.session.progress_changed.connect(self._on_session_progress)

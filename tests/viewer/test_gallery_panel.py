@@ -110,6 +110,15 @@ def test_what_differs_between_two_detectors(qtbot, tmp_path: Path) -> None:  # t
     _only(panel, "fp_b_only")
     assert [(c.owner, c.side, c.index) for c in panel.model.crops] == [(1, "det", 1)]
     assert panel.model.data(panel.model.index(0), Qt.ItemDataRole.DisplayRole).startswith("b · ")
+    assert "false positive of b that a did not make" in panel.status.text()
+    panel.view.scrollTo(panel.model.index(0))  # B's crop opens, zoomed on both canvases
+    rect_ = panel.view.visualRect(panel.model.index(0))
+    qtbot.mouseClick(panel.view.viewport(), Qt.MouseButton.LeftButton, pos=rect_.center())
+    assert w.session.selection == ("det", 1)
+    qtbot.wait(300)  # the canvases' scroll bars come: a fitted canvas re-fitted and undid it
+    zoomed = [c.transform().m11() for c in (w.canvas, w.canvas_b)]
+    w.canvas_b.fit()
+    assert min(zoomed) > w.canvas_b.transform().m11() * 1.5
     w.session.cancel()
 
 

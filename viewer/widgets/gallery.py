@@ -68,7 +68,8 @@ def _named(text: str, names: list[str]) -> str:
 
 
 class GalleryPanel(QWidget):
-    """Filters, sort and the grid; ``opened(ref)`` after a click opened an instance."""
+    """Filters, sort and the grid; ``opened((ref, owner))`` after a click opened an
+    instance (``owner``: 0 for A's crop, 1 for B's)."""
 
     opened = Signal(object)
 
@@ -206,7 +207,8 @@ class GalleryPanel(QWidget):
         names = self.session.names() if self.session.comparing() else []
         self.model.set_crops(crops, self._inputs, names)
         q = self._asked[1] if self._asked else Query()
-        what = ", ".join(CLASSES[c] for c in sorted(q.classes, key=list(CLASSES).index))
+        order = sorted(q.classes, key=list(CLASSES).index)
+        what = ", ".join(_named(CLASSES[c], self.session.names()) for c in order)
         self.status.setText(f"{len(crops):,} of {made:,} crops ({what or 'every class'})")
 
     def _update_boxes(self) -> None:
@@ -281,4 +283,4 @@ class GalleryPanel(QWidget):
         c = self.model.crops[index.row()]
         self.session.set_sample(c.sample)
         self.session.select((c.side, c.index))
-        self.opened.emit((c.side, c.index))
+        self.opened.emit(((c.side, c.index), c.owner))
