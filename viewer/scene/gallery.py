@@ -296,7 +296,22 @@ def caption(crop: Crop, names: Sequence[str] = ()) -> str:
 
 
 def order(crops: Sequence[Crop], key: str) -> list[Crop]:
-    """Sorted by ``key`` (one of ``SORTS``), ties by sample and index."""
+    """Sorted by ``key`` (one of ``SORTS``), ties by sample, side, index and owner.
+
+    One numpy ``lexsort`` over columns made in Python loops, not ``sorted`` with tuple keys:
+    that compared 50,000 tuples in one C call holding the interpreter for ~80 ms, and the
+    gallery sorts on a thread while the window paints."""
     if key not in SORTS:
         raise ValueError(f"sort by one of {', '.join(SORTS)}, not {key!r}")
-    return sorted(crops, key=lambda c: (getattr(c, key), c.sample, c.side, c.index, c.owner))
+    if not crops:
+        return []
+    samples = sorted({c.sample for c in crops})
+    rank = {s: k for k, s in enumerate(samples)}
+    columns = [
+        np.fromiter((c.owner for c in crops), np.int64, len(crops)),
+        np.fromiter((c.index for c in crops), np.int64, len(crops)),
+        np.fromiter((c.side == "gt" for c in crops), np.int64, len(crops)),  # det first
+        np.fromiter((rank[c.sample] for c in crops), np.int64, len(crops)),
+        np.fromiter((getattr(c, key) for c in crops), np.float64, len(crops)),
+    ]
+    return [crops[k] for k in np.lexsort(columns).tolist()]
