@@ -18,14 +18,14 @@ smallest first), ``iou`` (the near miss's value or the match's IoU, lowest first
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from metrics.analysis.compare import sample_diff
 from metrics.analysis.fp_diff import false_positives_only
-from metrics.core.model import Dataset, Instance
+from metrics.core.model import Dataset, Instance, Sample
 from metrics.core.results import Evaluation, InstanceResult, MatchKind, SampleResult, Verdict
 from metrics.evidence import TedEvalEvidence
 from viewer.scene.attributes import instance_attributes
@@ -142,10 +142,22 @@ def _iou(ir: InstanceResult) -> float:
 
 @dataclass(frozen=True)
 class SideInput:
-    """One side's dataset and evaluation."""
+    """One side's dataset and evaluation; ``view``: the metric's view of a sample, whose
+    instances its results index (HierText's lines, not the file's words), None for most."""
 
     dataset: Dataset
     evaluation: Evaluation
+    view: Callable[[Sample], Sample] | None = None
+    _views: dict[str, Sample] = field(default_factory=dict, compare=False, repr=False)
+
+    def sample(self, sid: str) -> Sample:
+        """The sample as the evaluation indexes it (its view, made once)."""
+        if self.view is None:
+            return self.dataset[sid]
+        hit = self._views.get(sid)
+        if hit is None:
+            hit = self._views[sid] = self.view(self.dataset[sid])
+        return hit
 
 
 def _side_crops(
@@ -155,7 +167,7 @@ def _side_crops(
     only: Only,
 ) -> Iterable[Crop]:
     for sid, r in data.evaluation.results.items():
-        sample = data.dataset[sid]
+        sample = data.sample(sid)
         for side, insts, res, other in (
             ("gt", sample.gt, r.gt, r.det),
             ("det", sample.det, r.det, r.gt),
@@ -210,7 +222,7 @@ def _gt_diff(sid: str, ra: SampleResult, rb: SampleResult, only: Only) -> None:
 def _fp_diff(sid: str, sides: Sequence[SideInput], detectors: bool, only: Only) -> None:
     ra, rb = (x.evaluation.results[sid] for x in sides[:2])
     if detectors:
-        da, db = sides[0].dataset[sid].det, sides[1].dataset[sid].det
+        da, db = sides[0].sample(sid).det, sides[1].sample(sid).det
         fa = false_positives_only(da, ra, db, rb)
         fb = false_positives_only(db, rb, da, ra)
     else:  # one detector under two metrics: the same detection, another verdict

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from metrics.analysis.classes import impossible
+from metrics.registry import METRICS
 from viewer.gallery_jobs import CropLister, CropRenderer, Query
 from viewer.scene.attributes import summary
 from viewer.scene.gallery import (
@@ -173,12 +174,12 @@ class GalleryPanel(QWidget):
         ev_a = None if a is None else a.evaluation()
         if a is None or ev_a is None:
             return None
-        sides = [SideInput(a.dataset, ev_a)]
+        sides = [SideInput(a.dataset, ev_a, METRICS[ev_a.metric].view)]
         if b is not None:
             ev_b = b.evaluation()
             if ev_b is None:
                 return None
-            sides.append(SideInput(b.dataset, ev_b))
+            sides.append(SideInput(b.dataset, ev_b, METRICS[ev_b.metric].view))
         key = tuple(id(x) for p in sides for x in (p.dataset, p.evaluation))
         return (*key, s.compare_mode()), sides, s.compare_mode() != "metrics"
 

@@ -78,7 +78,7 @@ class GalleryModel(QAbstractListModel):
         if key not in self._waiting:  # asked once, until drawn
             self._waiting.add(key)
             data = self.inputs[c.owner]
-            sample, result = data.dataset[c.sample], data.evaluation.results.get(c.sample)
+            sample, result = data.sample(c.sample), data.evaluation.results.get(c.sample)
             self._waiting.difference_update(self.renderer.request(key, c, sample, result))
         return None
 
