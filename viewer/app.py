@@ -320,6 +320,8 @@ def _screenshot(app: object, window: object, args: argparse.Namespace) -> int:
     s.checks.wait()
     if window.analysis.isVisible():  # the shot shows the analysis, not "computing…"
         window.analysis.wait()
+    if window.gallery.isVisible():  # and the gallery its crops, not placeholders
+        window.gallery.settle()
     app.processEvents()
     ev = s.evaluation()
     if ev is None or ev.summary is None:  # nothing to show a score for: say why, exit 1

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from viewer import dock_layout
 from viewer.export.window import export_image, export_view
+from viewer.gallery_dock import add_gallery
 from viewer.scene.layers import LAYERS
 from viewer.session import DatasetPaths, Session
 from viewer.widgets.analysis_panel import AnalysisPanel
@@ -101,6 +102,9 @@ class MainWindow(QMainWindow):
             "Analysis", self.analysis, Qt.DockWidgetArea.BottomDockWidgetArea
         )
         self.analysis_dock.hide()  # View › Panels › Analysis
+        self.gallery, self.gallery_dock = add_gallery(  # View › Panels › Gallery
+            self, self.session, (self.canvas, self.canvas_b), self.analysis_dock
+        )
         self.help = HelpDialog(self)
         self.session.progress_changed.connect(self._on_session_progress)
         self.session.busy_changed.connect(lambda on: self.busy.setVisible(on))
