@@ -124,10 +124,7 @@ def cmd_view(args: argparse.Namespace) -> int:
         return 2
 
     t0 = time.perf_counter()
-    args.params, args.names, args.zoom = {}, None, None
-    if args.state:
-        _apply_state(args)
-    check_options(args)
+    prepare_options(args)
     paths = _paths(args)
     _check_display()
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -164,6 +161,20 @@ def _run_window(
 
         QTimer.singleShot(0, app.quit)
     return int(app.exec())
+
+
+def prepare_options(args: argparse.Namespace) -> None:
+    """The command line with the state file's values filled in, checked before a window
+    exists; a mistake in a value the state gave names the state file."""
+    args.params, args.names, args.zoom = {}, None, None
+    if not args.state:
+        check_options(args)
+        return
+    _apply_state(args)
+    try:
+        check_options(args)
+    except InputError as exc:
+        raise InputError([], f"{exc} (with the state file {args.state})") from None
 
 
 def _check_display() -> None:
@@ -315,6 +326,8 @@ def _screenshot(app: object, window: object, args: argparse.Namespace) -> int:
     s.checks.wait()
     if window.analysis.isVisible():  # the shot shows the analysis, not "computing…"
         window.analysis.wait()
+    if window.gallery.isVisible():  # and the gallery its crops, not placeholders
+        window.gallery.settle()
     app.processEvents()
     ev = s.evaluation()
     if ev is None or ev.summary is None:  # nothing to show a score for: say why, exit 1

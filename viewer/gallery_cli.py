@@ -20,7 +20,7 @@ from metrics.core.model import InputError
 from metrics.registry import default_metric, resolve
 from metrics.run.runner import plan_all, run
 from viewer.interrupts import Interrupts, guarded, headless_qt
-from viewer.scene.gallery import CLASSES, SORTS, SideInput, build, order, select
+from viewer.scene.gallery import CLASSES, SORTS, SideInput, build, caption, order, select
 
 COLUMNS = 6
 CAPTION_H = 34
@@ -89,21 +89,22 @@ def _gallery(args: argparse.Namespace, interrupts: Interrupts) -> int:
         evs = [run(ds, [spec], plan.overrides, policy="skip_sample")[0] for ds in sets]
     for note in say_skipped(evs, sets, detector_names(args.det)):
         print(f"warning: {note}", file=sys.stderr)
-    crops = build([SideInput(ds, ev) for ds, ev in zip(sets, evs, strict=True)])
+    inputs = [SideInput(ds, ev, spec.view) for ds, ev in zip(sets, evs, strict=True)]
+    crops = build(inputs)
     owners = {"a": (0,), "b": (1,), "both": (0, 1)}[args.side]
     chosen = order(select(crops, classes, args.filter, owners), args.sort)
     names = detector_names(args.det)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     shown = chosen[: args.max]
-    write(out, shown, sets, evs, names, f"{spec.id}: {', '.join(CLASSES[c] for c in classes)}")
+    write(out, shown, inputs, names, f"{spec.id}: {', '.join(CLASSES[c] for c in classes)}")
     more = f" (the first {len(shown)} of {len(chosen)})" if len(chosen) > len(shown) else ""
     print(f"wrote {out / 'index.html'} and {out / 'sheet.png'}: {len(shown)} crops{more}")
     return 0
 
 
 def write(
-    out: Path, crops: list[Any], sets: list[Any], evs: list[Any], names: list[str], title: str
+    out: Path, crops: list[Any], inputs: list[SideInput], names: list[str], title: str
 ) -> None:
     """``sheet.png`` (every crop with its verdict line), one PNG per crop and ``index.html``."""
     from PySide6.QtCore import QPointF, QRectF, Qt
@@ -121,19 +122,20 @@ def write(
     painter.setFont(font)
     items = []
     for k, c in enumerate(crops):
-        img = render_crop(c, sets[c.owner][c.sample], evs[c.owner].results.get(c.sample))
+        side = inputs[c.owner]  # the sample as the metric indexes it (its view)
+        img = render_crop(c, side.sample(c.sample), side.evaluation.results.get(c.sample))
         name = f"crop_{k:05d}.png"
         img.save(str(out / name))
         x, y = (k % COLUMNS) * cell_w + 4, (k // COLUMNS) * cell_h + 4
         painter.drawImage(QPointF(x, y), img)
-        caption = _caption(c, names)
+        line = caption(c, names)
         painter.setPen(QColor("#111111"))
         painter.drawText(
             QRectF(x, y + TILE.height() + 2, TILE.width(), CAPTION_H),
             int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap),
-            caption,
+            line,
         )
-        items.append((name, caption))
+        items.append((name, line))
     painter.end()
     sheet.save(str(out / "sheet.png"))
     cells = "".join(
@@ -151,9 +153,3 @@ def write(
         f"<div class=grid>{cells}</div></body></html>\n"
     )
     (out / "index.html").write_text(page, encoding="utf-8")
-
-
-def _caption(c: Any, names: list[str]) -> str:
-    who = f"{names[c.owner]} · " if len(names) > 1 else ""
-    what = "GT" if c.side == "gt" else "det"
-    return f"{who}{c.sample} {what} {c.index + 1}: {c.line}"

@@ -16,14 +16,15 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QProgressBar,
-    QScrollArea,
     QSplitter,
     QTabBar,
     QToolBar,
     QWidget,
 )
 
+from viewer import dock_layout
 from viewer.export.window import export_image, export_view
+from viewer.gallery_dock import add_gallery
 from viewer.scene.layers import LAYERS
 from viewer.session import DatasetPaths, Session
 from viewer.widgets.analysis_panel import AnalysisPanel
@@ -41,7 +42,7 @@ from viewer.widgets.summary_panel import SummaryPanel
 
 RECENT_KEY = "recent_datasets"
 LAYOUT_KEY = "window_layout"
-LAYOUT_VERSION = 3  # bump when the docks change, so an old saved layout is not applied
+LAYOUT_VERSION = 4  # bump when the docks change, so an old saved layout is not applied
 
 
 class MainWindow(QMainWindow):
@@ -81,34 +82,29 @@ class MainWindow(QMainWindow):
         self.inspector = InspectorPanel(self.session)
         self.summary = SummaryPanel(self.session)
         self.params = ParamPanel(self.session)
-        left = self._dock("Samples", self.samples, Qt.DockWidgetArea.LeftDockWidgetArea)
-        summary = QScrollArea()  # notes on skipped images and left-out metrics can be long
-        summary.setWidget(self.summary)
-        summary.setWidgetResizable(True)
-        self._dock("Summary", summary, Qt.DockWidgetArea.LeftDockWidgetArea)
-        inspector = self._dock("Inspector", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
+        left = self._dock("Samples", self.samples)
+        # in scroll areas: long notes, and a short tab stack on a laptop
+        summary_dock = self._dock("Summary", dock_layout.scrolled(self.summary))
+        inspector = self._dock("Inspector", self.inspector)
         self.pairs = PairMatrixPanel(self.session)
-        pairs = self._dock("Pair matrix", self.pairs, Qt.DockWidgetArea.RightDockWidgetArea)
+        pairs = self._dock("Pair matrix", self.pairs)
         pairs.visibilityChanged.connect(self._on_pairs_visibility_changed)
         self.problems = ProblemsPanel(self.session)
-        problems = self._dock("Problems", self.problems, Qt.DockWidgetArea.RightDockWidgetArea)
-        scroll = QScrollArea()
-        scroll.setWidget(self.layers)
-        scroll.setWidgetResizable(True)
-        layers = self._dock("Layers", scroll, Qt.DockWidgetArea.RightDockWidgetArea)
-        metric = self._dock("Metric", self.params, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.tabifyDockWidget(layers, metric)
-        self.tabifyDockWidget(inspector, pairs)
-        self.tabifyDockWidget(pairs, problems)
-        layers.raise_()
-        inspector.raise_()
-        self.resizeDocks([left, inspector], [410, 330], Qt.Orientation.Horizontal)
-        self.resizeDocks([inspector, layers], [330, 560], Qt.Orientation.Vertical)
+        problems = self._dock("Problems", self.problems)
+        self.problems.instance_opened.connect(self.canvas.zoom_to_selection)
+        layers = self._dock("Layers", dock_layout.scrolled(self.layers))
+        metric = self._dock("Metric", dock_layout.scrolled(self.params))
+        self.columns = ((left, summary_dock, problems), (inspector, pairs, layers, metric))
+        dock_layout.stack_tabs(self, self.columns)
+        self._fitted_once = False
         self.analysis = AnalysisPanel(self.session)
         self.analysis_dock = self._dock(
             "Analysis", self.analysis, Qt.DockWidgetArea.BottomDockWidgetArea
         )
         self.analysis_dock.hide()  # View › Panels › Analysis
+        self.gallery, self.gallery_dock = add_gallery(  # View › Panels › Gallery
+            self, self.session, (self.canvas, self.canvas_b), self.analysis_dock
+        )
         self.help = HelpDialog(self)
         self.session.progress_changed.connect(self._on_session_progress)
         self.session.busy_changed.connect(lambda on: self.busy.setVisible(on))
@@ -116,7 +112,7 @@ class MainWindow(QMainWindow):
         self._menus()
         self._shortcuts()
         if restore_layout:  # not for screenshots: they look the same on every machine
-            self._restore_layout()
+            self._fitted_once = self._restore_layout()
         self.last_error = ""  # the last message the session raised (the CLI prints it)
         self.session.error_raised.connect(self._on_session_error)
         self.session.sample_changed.connect(self._on_session_sample_changed)
@@ -177,11 +173,16 @@ class MainWindow(QMainWindow):
         if path:
             self.session.add_detections(path)
 
-    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+    def _dock(
+        self, title: str, widget: QWidget, area: Qt.DockWidgetArea | None = None
+    ) -> QDockWidget:
+        """A dock for ``widget`` in ``area``; without one, placed by ``viewer.dock_layout``
+        (or the caller)."""
         dock = QDockWidget(title, self)
         dock.setObjectName(title)
         dock.setWidget(widget)
-        self.addDockWidget(area, dock)
+        if area is not None:
+            self.addDockWidget(area, dock)
         return dock
 
     def _menus(self) -> None:
@@ -331,24 +332,35 @@ class MainWindow(QMainWindow):
     def _on_pairs_visibility_changed(self, on: bool) -> None:
         if on:
             self.pairs.refresh_if_stale()
+            dock_layout.favour(self, self.columns, 1)
+
+    def _favour_pairs_if_shown(self) -> None:
+        if not self.pairs.visibleRegion().isEmpty():
+            dock_layout.favour(self, self.columns, 1)
 
     def _on_session_progress(self, done: int, total: int) -> None:
         self.busy.setMaximum(max(total, 1))
         self.busy.setValue(done)
         self.busy.setFormat(f"evaluating {100 * done // max(total, 1)} %")  # every metric's part
 
-    def _restore_layout(self) -> None:
+    def _restore_layout(self) -> bool:
         """Dock sizes and places as the user left them (saved when the window closes)."""
         settings = QSettings("detlens", "detlens")
         state = settings.value(LAYOUT_KEY)
         if isinstance(state, QByteArray) and not state.isEmpty():
-            self.restoreState(state, LAYOUT_VERSION)
+            return bool(self.restoreState(state, LAYOUT_VERSION))
+        return False
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        if not self._fitted_once:  # the column's width for this window, once
+            self._fitted_once = True
+            dock_layout.fit_column(self, self.columns)
+            QTimer.singleShot(0, self._favour_pairs_if_shown)
         QTimer.singleShot(0, self._hide_stale_tab_bars)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
+        dock_layout.keep_canvas_height(self, self.centralWidget())
         super().resizeEvent(event)
         self._hide_stale_tab_bars()
 

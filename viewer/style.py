@@ -5,12 +5,14 @@ Pens are cosmetic (their width is in screen pixels at any zoom) and made once pe
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPolygonF
 
 from viewer.scene.palette import PALETTE, Rgba, Style, StyleKey
 
-_PENS: dict[tuple[Rgba | None, bool, bool, float], QPen] = {}
+_PENS: dict[tuple[Rgba | None, bool, bool, float, tuple[float, ...]], QPen] = {}
 _BRUSHES: dict[tuple[Rgba | None, bool], QBrush] = {}
 
 
@@ -32,14 +34,22 @@ def fill_color(key: StyleKey) -> QColor:
 
 
 def pen(style: Style, width: float | None = None) -> QPen:
-    """A cosmetic pen of the style's outline (dashed or dotted if the style says so)."""
-    key = (style.stroke, style.dash, style.dot, width if width is not None else style.width)
+    """A cosmetic pen of the style's outline (dashed, dotted or the style's own pattern)."""
+    key = (
+        style.stroke,
+        style.dash,
+        style.dot,
+        width if width is not None else style.width,
+        style.dashes,
+    )
     cached = _PENS.get(key)
     if cached is None:
         cached = QPen(qcolor(style.stroke) if style.stroke else Qt.GlobalColor.transparent)
         cached.setCosmetic(True)
         cached.setWidthF(key[3])
-        if style.dash:
+        if style.dashes:
+            cached.setDashPattern(list(style.dashes))
+        elif style.dash:
             cached.setStyle(Qt.PenStyle.DashLine)
         elif style.dot:
             cached.setStyle(Qt.PenStyle.DotLine)
@@ -83,9 +93,12 @@ def draw_marker(painter: QPainter, style: Style, x: float, y: float, r: float) -
         painter.drawEllipse(QPointF(x, y), r, r)
 
 
+SWATCH_W, SWATCH_H = 28, 16  # wide enough to show an outline's pattern
+
+
 def draw_swatch(painter: QPainter, key: StyleKey, rect: QRectF) -> None:
     """The legend sample of a style: its marker for point styles, else its outline and fill
-    (hatched, dashed or dotted as drawn on the canvas)."""
+    (hatched, dashed, dotted or in its pattern, at its width, as drawn on the canvas)."""
     st = PALETTE[key]
     painter.save()
     if st.fill is not None and st.fill == st.stroke:  # a point marker
@@ -96,5 +109,6 @@ def draw_swatch(painter: QPainter, key: StyleKey, rect: QRectF) -> None:
     else:
         painter.setBrush(brush(st))
         painter.setPen(pen(st, min(st.width, 3.0)))
-        painter.drawRect(rect.adjusted(1.5, 1.5, -1.5, -1.5))
+        inset = math.ceil(min(st.width, 3.0)) / 2 + 1.0  # the outline on whole pixels
+        painter.drawRect(rect.adjusted(inset, inset, -inset, -inset))
     painter.restore()

@@ -223,7 +223,7 @@ class ResultStore:
         self._worker: EvaluationWorker | None = None
         self._running = False
         self._retired: list[EvaluationWorker] = []  # stopped, maybe still ending their block
-        self._blocked = 0  # inside a blocking cancel's callbacks: start() does nothing
+        self._blocked = 0  # in a cancel's callbacks (blocking, or start's): start() is a no-op
         self._closed = False  # close(): start() does nothing any more
 
     def start(
@@ -235,10 +235,14 @@ class ResultStore:
         progress: Callable[[int, int], None] | None = None,
         validated: Mapping[str, list[Problem]] | None = None,
     ) -> None:
-        if self._closed or self._blocked:  # closing, or inside a blocking cancel's callbacks
+        if self._closed or self._blocked:  # closing, or inside the callbacks of a cancel
             log.debug("%d metric(s) not evaluated: the store is stopping", len(specs))
             return
-        self.cancel(wait=False)
+        self._blocked += 1  # a listener of the cancel starts nothing: this run replaces it
+        try:
+            self.cancel(wait=False)
+        finally:
+            self._blocked -= 1
         for spec in specs:
             self.evaluations.pop(spec.id, None)
             self.partial.pop(spec.id, None)

@@ -1,25 +1,44 @@
-"""TedEval's evidence: pseudo character centres, multiline tests and the don't-care rules."""
+"""TedEval's evidence: pseudo character centres, multiline tests, the don't-care rules and
+the area recall / precision of the pairs that overlap (its pair table)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from metrics.core.evidence import Evidence, FloatArray, MultilineTest, PccEvidence
+from metrics.core.evidence import Evidence, FloatArray, MultilineTest, PairTable, PccEvidence
+from metrics.core.sparse import SparsePairs
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class TedEvalEvidence(Evidence):
     """TedEval: PCC, multiline tests, the don't-care rule that applied to each detection
-    (``"single"`` / ``"sum"``) and what is left of such detections after the cut."""
+    (``"single"`` / ``"sum"``), what is left of such detections after the cut, and the area
+    recall / precision of every overlapping (GT, det) pair (file indices) as matched: after
+    the don't-care cuts (the pair matrix)."""
 
     pcc: PccEvidence
     multiline: tuple[MultilineTest, ...]
     dc_det_rule: Mapping[int, str]
     det_polygons_after_dc: Mapping[int, tuple[FloatArray, ...]]
+    area_recall: SparsePairs
+    area_precision: SparsePairs
 
     def pcc_evidence(self) -> PccEvidence:
         return self.pcc
 
     def multiline_tests(self) -> tuple[MultilineTest, ...]:
         return self.multiline
+
+    def pair_table(self) -> PairTable:
+        n_gt, n_det = self.area_recall.shape
+        return PairTable(
+            tuple(range(n_gt)),
+            tuple(range(n_det)),
+            ("area recall", "area precision"),
+            (self.area_recall.dense(), self.area_precision.dense()),
+            (
+                "|G ∩ D| / |G| after the don't-care cuts; one-to-one needs >= area_recall (0.4)",
+                "|G ∩ D| / |D| after the don't-care cuts; one-to-one needs >= area_precision (0.4)",
+            ),
+        )

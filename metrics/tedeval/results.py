@@ -24,6 +24,7 @@ from metrics.core.results import (
     credit_tally,
     per_image_rule,
 )
+from metrics.core.sparse import SparsePairs
 from metrics.evidence import MultilineTest, PccEvidence
 from metrics.tedeval.evidence import TedEvalEvidence
 from metrics.tedeval.geometry import Geometry
@@ -232,6 +233,20 @@ class _Evidence:
         self.rule = _per_sample(inp, ruled, [_RULE_NAMES[r] for r in geo.d_rule[ruled].tolist()])
         cut = np.flatnonzero(geo.d_cut)
         self.cut = _per_sample(inp, cut, _rings_by_det(rings, cut))
+        self._pair_tables(inp, geo)
+
+    def _pair_tables(self, inp: Inputs, geo: Geometry) -> None:
+        """The overlapping pairs' (local GT, file det) cells sorted per sample, and their
+        area recall / precision (the values the matching compared)."""
+        keep = np.flatnonzero(geo.inter > 0)
+        owner = inp.g_owner[geo.pi[keep]]
+        gt = geo.pi[keep] - inp.g_off[owner]
+        det = inp.d_file[geo.pj[keep]]
+        order = np.lexsort((det, gt, owner))
+        self.pair_gt, self.pair_det = gt[order], det[order]
+        self.pair_r, self.pair_p = geo.recall[keep][order], geo.precision[keep][order]
+        self.pair_bounds = np.searchsorted(owner[order], np.arange(len(inp.samples) + 1))
+        self.n_det = np.diff(inp.d_off)
 
     def sample(self, s: int, g0: int, g1: int) -> TedEvalEvidence:
         return TedEvalEvidence(
@@ -244,7 +259,14 @@ class _Evidence:
             multiline=tuple(self.multiline[s]),
             dc_det_rule=self.rule[s],
             det_polygons_after_dc=self.cut[s],
+            area_recall=self._pairs(s, g1 - g0, self.pair_r),
+            area_precision=self._pairs(s, g1 - g0, self.pair_p),
         )
+
+    def _pairs(self, s: int, n_gt: int, values: FloatArray) -> SparsePairs:
+        a, b = int(self.pair_bounds[s]), int(self.pair_bounds[s + 1])
+        shape = (n_gt, int(self.n_det[s]))
+        return SparsePairs.of(shape, self.pair_gt[a:b], self.pair_det[a:b], values[a:b])
 
 
 def _rings_by_det(rings: CutRings, dets: IntArray) -> list[tuple[FloatArray, ...]]:

@@ -8,6 +8,10 @@ skip_sample) and a few datasets through the CLI. Nothing may raise but ``InputEr
 metric may fail on a sample (the runner's guard would report it: that is what this suite
 looks for), and every score is a number in [0, 1].
 
+No image may be dropped silently (results, excluded, or named by a problem), and an exit 2
+of the CLI must name a file (``test_fuzz_cli.py`` has the differential CLI fuzz; the
+mutation check in ``tests/README.md`` shows what each catches).
+
 ``DETLENS_FUZZ_EXAMPLES`` sets the number of datasets (default 400, each up to 6 images; the
 CI budget is about a minute).
 """
@@ -152,6 +156,9 @@ def _scores_ok(metric: str, scores: tuple[float, float, float], relaxed: bool) -
 def _check(ev: Evaluation, ds: Dataset) -> None:
     failures = [p for p in ev.problems if FAILURE in p.message]
     assert not failures, f"{ev.metric}: {failures[0]}"
+    named = {p.sample_id for p in ev.problems}  # e.g. PaddleOCR's image without GT lines
+    dropped = [s.id for s in ds if s.id not in ev.results and s.id not in ev.excluded]
+    assert not [i for i in dropped if i not in named], f"{ev.metric} dropped {dropped} silently"
     for r in ev.results.values():
         relaxed = _degenerate(ds[r.sample_id])
         assert _scores_ok(ev.metric, (r.recall, r.precision, r.hmean), relaxed), r
@@ -189,7 +196,7 @@ def _line(inst: Instance) -> str:
 )
 @given(ds=datasets())
 def test_cli_survives_degenerate_geometry(
-    ds: Dataset, tmp_path_factory: pytest.TempPathFactory
+    ds: Dataset, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = tmp_path_factory.mktemp("fuzz")
     gt_dir, det_dir = root / "gt", root / "det"
@@ -200,8 +207,12 @@ def test_cli_survives_degenerate_geometry(
         (det_dir / f"res_{s.id}.txt").write_text("\n".join(_line(d) for d in s.det) + "\n")
     out = root / "out.json"
     argv = ["eval", "--gt", str(gt_dir), "--det", str(det_dir), "--quiet", "--json", str(out)]
+    capsys.readouterr()
     code = main([*argv, "--policy", "skip_sample"])
     assert code in (0, 1, 2)  # 1: a metric read fewer than half of the images (no score)
+    if code == 2:  # an input error, then, naming one of the files (issue 30: any 2 passed)
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and any(f"_{s.id}.txt" in err for s in ds), err
     if code in (0, 1):
         text = Path(out).read_text()
         assert "NaN" not in text and "Infinity" not in text

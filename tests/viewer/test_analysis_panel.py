@@ -104,3 +104,34 @@ def test_plots_export_png_and_svg(qtbot, window: MainWindow, tmp_path: Path) -> 
         img = QImage(str(f))
         assert not img.isNull() and img.width() > 100
     assert all("<svg" in f.read_text() for f in files if f.suffix == ".svg")
+
+
+def _labels(w) -> list[str]:  # type: ignore[no-untyped-def]
+    leg = w.getPlotItem().detlens_legend
+    return [label.text for _, label in leg.items]
+
+
+def test_a_comparison_analyses_both_sides(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    from tests.support import demo_dataset_paths
+
+    s = window.session
+    assert s.add_detections(demo_dataset_paths("a").det)
+    wait_evaluated(qtbot, s)
+    window.analysis_dock.show()
+    panel = window.analysis
+    qtbot.waitUntil(lambda: panel.data is not None and panel.data.b is not None, timeout=60_000)
+    na, nb = s.names()
+    data = panel.data
+    assert (data.a.name, data.b.name) == (na, nb)
+    sweep = _labels(panel.sweep_plot)  # the sweep and PR curves of A and B on one plot each
+    assert f"hmean ({na})" in sweep and f"hmean ({nb})" in sweep
+    assert {na, nb} <= set(_labels(panel.pr_plot))
+    assert set(_labels(panel.attribution.w)) == {na, nb}  # attribution side by side
+    assert set(_labels(panel.buckets.w)) == {na, nb}
+    text = panel.tables.text()
+    assert "B − A" in text and f"gain {nb}" in text  # per class and per bucket
+    assert f"Images where {nb} loses or gains most against {na}" in text  # worst by ΔH
+    assert panel.scatter_plot.isVisible()
+    assert "side by side" in panel.status.text()
+    grab = panel.grab()
+    assert grab.width() > 600 and not grab.toImage().isNull()

@@ -82,3 +82,41 @@ def test_gallery_command_writes_a_contact_sheet(
     assert main([*args, "--verdict", "lost"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--verdict lost: not one of" in err[0]
+
+
+def test_false_positives_of_b_that_a_did_not_make() -> None:
+    g = gts((rect(0, 0, 100, 20), "WORD"))
+    a = Dataset((sample(g, dets(rect(0, 0, 100, 20), rect(300, 300, 400, 320))),))
+    b = Dataset(
+        (sample(g, dets(rect(0, 0, 100, 20), rect(305, 300, 405, 320), rect(500, 0, 540, 30))),)
+    )
+    crops = build([_side(a, "ic15_iou"), _side(b, "ic15_iou")])
+    assert [(c.owner, c.index) for c in select(crops, ["fp_b_only"])] == [(1, 2)]
+    assert select(crops, ["fp_a_only"]) == []  # A's stray box: B made one there too
+
+
+def test_two_metrics_on_one_detector_differ_per_instance() -> None:
+    g = gts((rect(0, 0, 100, 20), "WORD"))
+    ds = Dataset((sample(g, dets(rect(0, 0, 45, 20))),))  # IoU 0.45; 2 of 4 characters
+    crops = build([_side(ds, "ic15_iou"), _side(ds, "tedeval")], detectors=False)
+    assert {(c.owner, c.side) for c in select(crops, ["fp_a_only"])} == {(0, "det")}
+    assert {(c.owner, c.side) for c in select(crops, ["b_only"])} == {(0, "gt"), (1, "gt")}
+    assert select(crops, ["fp_b_only", "a_only"]) == []
+
+
+def test_a_line_level_metric_crops_its_lines(tmp_path: Path) -> None:
+    """HierText's line metric indexes the lines of its view, not the file's words: a missed
+    line of two words is one crop around the line (it was the first word's box)."""
+    from metrics.io.reader import load_dataset
+    from tests.support import ht_files, ht_image, ht_line, ht_paragraph, ht_word
+
+    line = ht_line([ht_word((10, 10, 40, 30)), ht_word((50, 10, 90, 30))], box=(10, 10, 90, 30))
+    gt = [ht_image([ht_paragraph([line], box=(10, 10, 90, 30))])]
+    det = [ht_image([])]
+    ds = load_dataset(*ht_files(tmp_path, gt, det))
+    spec = resolve("hiertext_line")
+    crops = build([SideInput(ds, run(ds, [spec])[0], spec.view)])
+    missed = select(crops, ["missed"])
+    assert len(missed) == 1
+    x0, _, x1, _ = missed[0].region
+    assert x0 < 10 and x1 > 90  # the line, both words

@@ -57,6 +57,7 @@ def _running_workers() -> list[EvaluationWorker]:
         ({"metric": "tiou", "params": {"tolernce": 0.1}}, "no parameter 'tolernce'"),
         ({"metric": "tiou", "zoom_level": 2}, "unknown key(s) 'zoom_level'"),
         ({"zoom": -1}, "zoom: expected a finite number"),
+        ({"metric": "nosuch"}, "unknown metric 'nosuch'"),
     ],
 )
 def test_a_bad_state_file_is_one_line_and_exit_2(
@@ -177,3 +178,57 @@ def test_read_image_refuses_a_fifo_and_a_device(tmp_path: Path) -> None:
     if os.path.exists("/dev/zero"):
         assert read_image("/dev/zero").isNull()
     assert read_image(None).isNull() and read_image(str(tmp_path / "none.png")).isNull()
+
+
+NESTED = """
+import dataclasses, gc, threading
+from PySide6.QtCore import QCoreApplication
+from metrics.io.demo import demo_paths
+from metrics.io.reader import load_dataset
+from metrics.registry import METRICS
+from viewer.workers import EvaluationWorker, ResultStore
+
+app = QCoreApplication([])
+gate = threading.Event()
+spec = METRICS["tiou"]
+
+def slow(samples, params):
+    gate.wait(30)
+    return spec.evaluate(samples, params)
+
+METRICS._loaded["tiou"] = dataclasses.replace(spec, evaluate=slow)
+demo = demo_paths()
+ds = load_dataset(demo.gt, demo.det_b)
+started = []
+
+def busy():  # a listener like the Analysis panel's: when idle, evaluate what is missing
+    if not store.is_busy() and not started:
+        started.append("tiou")
+        store.start(ds, [METRICS["tiou"]], {}, None)
+
+store = ResultStore(lambda: None, lambda _: None, busy)
+store.start(ds, [METRICS["ic15_iou"]], {}, None)
+store.start(ds, [METRICS["siou"]], {}, None)  # its cancel calls the listener
+store.close()
+running = [o for o in gc.get_objects() if isinstance(o, EvaluationWorker) and o.isRunning()]
+print("running", len(running), flush=True)
+gate.set()
+for w in running:
+    w.wait(30_000)
+"""
+
+
+def test_a_run_a_listener_starts_inside_start_is_not_lost(tmp_path: Path) -> None:
+    """Starting a run cancels the one before, whose listeners hear "not busy" and may start
+    one (the Analysis panel does): that run was then replaced unseen, still running, and
+    the window aborted when it closed (a randomized stress run of the viewer found it)."""
+    done = subprocess.run(
+        [sys.executable, "-c", NESTED],
+        cwd=tmp_path,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.stdout.split() == ["running", "0"], done.stdout + done.stderr[-2000:]
+    assert done.returncode == 0, done.stderr[-2000:]

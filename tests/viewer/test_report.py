@@ -113,3 +113,33 @@ def test_an_empty_bucket_has_no_score() -> None:
 
     rows = bucket_rows([Bucket("≥ 11", 2, 0.5, 0.5, 0, 0.0), Bucket("2–3", 0, 0.0, 0.0, 3, 0.25)])
     assert rows == [("≥ 11", 2, "0.5000", 0, "–"), ("2–3", 0, "–", 3, "0.2500")]
+
+
+def test_a_two_detector_report_fits_the_window(tmp_path: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Eight-column bucket tables (A, B, B − A, interval, both precisions) wider than the
+    page made it scroll sideways; headers now wrap."""
+    web = pytest.importorskip(
+        "PySide6.QtWebEngineWidgets",
+        reason="QtWebEngine not installed (pip install PySide6_Addons matching PySide6)",
+    )
+    from PySide6.QtCore import QUrl
+
+    d, out = demo_paths(), tmp_path / "rep"
+    args = ["report", "--gt", str(d.gt), "--det", str(d.det_a), "--det", str(d.det_b)]
+    assert main([*args, "--worst", "1", "--out", str(out)]) == 0
+    view = web.QWebEngineView()
+    qtbot.addWidget(view)
+    view.resize(900, 700)
+    view.show()
+    with qtbot.waitSignal(view.loadFinished, timeout=60_000):
+        view.load(QUrl.fromLocalFile(str(out / "index.html")))
+    widths: list[object] = []
+    view.page().runJavaScript(
+        "JSON.stringify([document.documentElement.scrollWidth, "
+        "document.documentElement.clientWidth])",
+        0,
+        widths.append,
+    )
+    qtbot.waitUntil(lambda: bool(widths), timeout=10_000)
+    scroll, client = json.loads(str(widths[0]))
+    assert scroll <= client, (scroll, client)

@@ -12,6 +12,7 @@ import pytest
 from PySide6.QtGui import QColor, QImage
 
 from metrics.cli.main import main
+from viewer.scene.layers import DEFAULT_LAYERS
 from viewer.scene.palette import StyleKey
 from viewer.style import stroke_color
 
@@ -25,6 +26,17 @@ def _count(img: QImage, hex_color: str, tol: int = 40) -> int:
     return int(np.count_nonzero(np.all(np.abs(arr[:, :, :3].astype(int) - bgr) <= tol, axis=2)))
 
 
+def _differing(a: QImage, b: QImage) -> int:
+    """Pixels that differ between two images of the same size."""
+    arrays = []
+    for img in (a, b):
+        img = img.convertToFormat(QImage.Format.Format_RGB32)
+        arrays.append(
+            np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), img.width(), 4)
+        )
+    return int(np.count_nonzero(np.any(arrays[0][:, :, :3] != arrays[1][:, :, :3], axis=2)))
+
+
 def _shot(tmp_path: Path, name: str, *extra: str) -> QImage:
     out = tmp_path / name
     argv = ["view", "--screenshot", str(out), "--metric", "tiou", "--sample", "img_4"]
@@ -35,10 +47,14 @@ def _shot(tmp_path: Path, name: str, *extra: str) -> QImage:
 def test_tiou_screenshot_shows_cut_and_outlier(qtbot, tmp_path: Path) -> None:
     full = _shot(tmp_path, "full.png")
     plain = _shot(tmp_path, "plain.png", "--layers", "image,det")
+    no_tiou = _shot(
+        tmp_path, "no_tiou.png", "--layers", ",".join(sorted(DEFAULT_LAYERS - {"tiou"}))
+    )
     assert full.width() == 1200 and full.height() >= 800
-    outlier, missed = stroke_color(StyleKey.TIOU_OUTLIER), stroke_color(StyleKey.GT_MISSED)
-    assert _count(full, outlier) > _count(plain, outlier) + 50
+    missed = stroke_color(StyleKey.GT_MISSED)
     assert _count(full, missed) > _count(plain, missed) + 50
+    # the cut and outlier regions (hatched over the words; the legend is behind the inspector)
+    assert _differing(full, no_tiou) > 500
 
 
 def test_bad_option_is_a_clean_error(qtbot, tmp_path: Path, capsys) -> None:

@@ -78,6 +78,7 @@ def legend(w: pg.PlotWidget, columns: int = 3) -> pg.LegendItem:
     old = getattr(item, "detlens_legend", None)
     if old is not None:
         old.clear()
+        old.setColumnCount(columns)
         return old
     leg = pg.LegendItem(labelTextSize=f"{FONT_PX}px", colCount=columns)
     item.layout.addItem(leg, 4, 1)
@@ -99,7 +100,7 @@ def draw_sweep(w: pg.PlotWidget, data: AnalysisData, threshold: float | None) ->
     """H, R, P against the threshold for each side (B dashed) and a draggable threshold
     line (returned, on A's thresholds)."""
     w.clear()
-    leg = legend(w)
+    leg = legend(w, 2 if data.b is not None else 3)  # both sides: long labels, two columns
     w.setLabel("bottom", "score threshold (detections with confidence ≥ it kept)")
     w.setLabel("left", "score")
     line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#d62728", width=2))

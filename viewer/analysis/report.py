@@ -289,7 +289,8 @@ STYLE = (
     "body{font-family:sans-serif;margin:2em auto;max-width:1000px;padding:0 1em;"
     "line-height:1.4}table{border-collapse:collapse;margin:.5em 0}"
     "td,th{border:1px solid #ccc;padding:2px 8px;text-align:right;white-space:nowrap}"
-    "td:first-child,th:first-child{text-align:left}tr.na td{color:#999;background:#f4f4f4}"
+    "th{white-space:normal}td:first-child,th:first-child{text-align:left}"
+    "tr.na td{color:#999;background:#f4f4f4}"
     "p.note{color:#555;font-size:.9em;margin:.2em 0}"
     "figure{margin:1em 0}figure.plot img{display:block;width:100%;height:auto;"
     "border:1px solid #ddd}figcaption{font-size:.9em;color:#333}"
@@ -298,7 +299,7 @@ STYLE = (
     ".warn{color:#b45309}"
     "@media print{body{margin:0;max-width:none}figure,table,.thumbs figure"
     "{break-inside:avoid}h2,h3{break-after:avoid}section{break-before:page}"
-    "a{color:inherit;text-decoration:none}}"
+    "a{color:inherit;text-decoration:none}table{font-size:8pt}td,th{padding:1px 4px}}"
     "@page{size:A4;margin:12mm}"
 )
 

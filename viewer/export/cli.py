@@ -98,6 +98,13 @@ def _choose(ds: Dataset, ev: Evaluation[Any], args: argparse.Namespace) -> list[
     return order[: args.worst] if args.worst is not None else order
 
 
+def _global(ev: Evaluation[Any]) -> tuple[float | None, float | None, float | None]:
+    """The global R/P/H of an evaluation, None where it scored nothing."""
+    if ev.summary is None:
+        return None, None, None
+    return ev.recall, ev.precision, ev.hmean
+
+
 def _abs(path: str) -> str:
     return str(Path(path).resolve())
 
@@ -118,7 +125,7 @@ def _export(args: argparse.Namespace, interrupts: Interrupts) -> int:
         return 2
     from PySide6.QtWidgets import QApplication
 
-    from viewer.export.render import Panel, export_samples
+    from viewer.export.render import ExportHead, Panel, export_samples
 
     gt, dets, images = _inputs(args)
     if not 1 <= len(dets) <= 2:
@@ -162,7 +169,7 @@ def _export(args: argparse.Namespace, interrupts: Interrupts) -> int:
 
     def panels_of(sample: Sample) -> list[Panel]:
         return [
-            Panel(n, spec.id, ev.results.get(sample.id), ds[sample.id])
+            Panel(n, spec.id, ev.results.get(sample.id), ds[sample.id], params)
             for n, ev, ds in zip(names, evals, datasets, strict=True)
         ]
 
@@ -179,6 +186,16 @@ def _export(args: argparse.Namespace, interrupts: Interrupts) -> int:
         }
 
     problems = [*datasets[0].problems, *(p for ev in evals for p in ev.problems)]  # why skipped
-    done = export_samples(chosen, panels_of, layers, out, state_of, progress, problems, inputs)
+    head = ExportHead(
+        dataset=_abs(gt),
+        metric=spec.id,
+        detectors=tuple(
+            (n, _abs(d), *_global(ev)) for n, d, ev in zip(names, dets, evals, strict=True)
+        ),
+        params=", ".join(f"{k}={v}" for k, v in overrides.items()),
+    )
+    done = export_samples(
+        chosen, panels_of, layers, out, state_of, progress, problems, inputs, head
+    )
     print(f"wrote {len(done)} images and {out / 'index.html'}")
     return 0

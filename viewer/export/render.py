@@ -30,7 +30,7 @@ from viewer.scene.items import bounds
 from viewer.scene.layers import LAYERS
 from viewer.scene.overlay import build_overlay
 from viewer.scene.palette import LAYER_LEGEND, PALETTE, StyleKey
-from viewer.style import draw_swatch
+from viewer.style import SWATCH_H, SWATCH_W, draw_swatch
 
 HEADER_PX = 34
 LEGEND_ROW_PX = 20
@@ -44,18 +44,43 @@ class Panel:
     metric: str
     result: SampleResult | None
     sample: Sample | None = None  # this panel's detections (default: the rendered sample)
+    params: object = None  # the metric's parameters: the limits its labels name
 
 
 MIN_PANEL_PX = 480  # width of each panel at least: the header's sample, metric and scores
 
 
-def _canvas_rect(sample: Sample, base: QImage | None) -> QRectF:
-    if base is not None and not base.isNull():
-        return QRectF(0, 0, base.width(), base.height())
-    x0, y0, x1, y1 = bounds(sample)
-    return QRectF(
-        min(0.0, x0) - 20, min(0.0, y0) - 20, x1 - min(0.0, x0) + 40, y1 - min(0.0, y0) + 40
-    )
+CROP_SHARE = 0.5  # an image whose boxes cover less of it than this is cropped to them
+MARGIN_SHARE, MARGIN_MIN = 0.15, 40.0  # the frame's margin around the boxes
+SMALL_PX = 480.0  # a frame smaller than this is drawn larger (up to UPSCALE_MAX times)
+UPSCALE_MAX = 3.0
+
+
+def frame_rect(sample: Sample, panels: Sequence[Panel], base: QImage | None) -> QRectF:
+    """What an exported panel shows, in image coordinates: the boxes of every panel with a
+    margin, within the image; the whole image unless its boxes fill much less than half of
+    it (then the words would fill a small corner of a mostly empty picture)."""
+    boxes = [bounds(sample), *(bounds(pn.sample) for pn in panels if pn.sample is not None)]
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    pad = max(MARGIN_MIN, MARGIN_SHARE * max(x1 - x0, y1 - y0))
+    framed = QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
+    if base is None or base.isNull():
+        return framed
+    whole = QRectF(0, 0, base.width(), base.height())
+    crop = framed.intersected(whole)
+    if (
+        crop.isEmpty()
+        or crop.width() * crop.height() >= CROP_SHARE * whole.width() * whole.height()
+    ):
+        return whole
+    return crop
+
+
+def _upscale(frame: QRectF) -> float:
+    """Pixels per image pixel: 1, or more for a small frame (a few words cropped)."""
+    side = max(frame.width(), frame.height(), 1.0)
+    return 1.0 if side >= SMALL_PX else min(UPSCALE_MAX, SMALL_PX / side)
 
 
 def _legend_keys(layers: frozenset[str]) -> list[StyleKey]:
@@ -66,15 +91,24 @@ def _legend_keys(layers: frozenset[str]) -> list[StyleKey]:
 
 
 def render_sample(
-    sample: Sample, panels: Sequence[Panel], layers: frozenset[str], problems: Sequence[object] = ()
+    sample: Sample,
+    panels: Sequence[Panel],
+    layers: frozenset[str],
+    problems: Sequence[object] = (),
+    *,
+    whole: bool = False,
 ) -> QImage:
-    """The sample's image with each panel's evidence, side by side, header and legend."""
+    """The sample's image with each panel's evidence, side by side, header and legend;
+    framed on its boxes (``frame_rect``), or the whole image with ``whole``."""
     base = read_image(sample.image) if sample.image else None  # a pipe is never opened
-    rect = _canvas_rect(sample, base)
-    w, h = int(rect.width()), int(rect.height())
+    rect = frame_rect(sample, panels, base)
+    if whole and base is not None and not base.isNull():
+        rect = QRectF(0, 0, base.width(), base.height())
+    scale = _upscale(rect)
+    w, h = int(rect.width() * scale), int(rect.height() * scale)
     mine = [pr for pr in problems if getattr(pr, "sample_id", None) == sample.id]
     drawn = [
-        build_overlay(pn.sample or sample, pn.result, mine)  # type: ignore[arg-type]
+        build_overlay(pn.sample or sample, pn.result, mine, params=pn.params)  # type: ignore[arg-type]
         for pn in panels
     ]
     used = {it.style for items in drawn for it in items if it.layer in layers}
@@ -85,19 +119,25 @@ def render_sample(
     out = QImage(pw * len(panels), h + HEADER_PX + legend_h, QImage.Format.Format_ARGB32)
     out.fill(QColor("#ffffff"))
     p = QPainter(out)
+    p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
     font = QFont("DejaVu Sans")
     font.setPixelSize(14)
+    visible = (rect.left(), rect.top(), rect.right(), rect.bottom())
     for k, (panel, items) in enumerate(zip(panels, drawn, strict=True)):
         p.save()
         p.translate(k * pw, 0)
         _header(p, sample, panel, pw, font, _skip_reason(mine, panel))
         if pw > w:
             p.fillRect(QRectF(0, HEADER_PX, pw, h), QColor("#2a2a2a"))
-        p.translate((pw - w) // 2 - rect.left(), HEADER_PX - rect.top())
+        p.translate((pw - w) // 2, HEADER_PX)
+        p.setClipRect(QRectF(0, 0, w, h))  # nothing beyond the frame: no label cut mid-word
+        p.scale(scale, scale)
+        p.translate(-rect.left(), -rect.top())
         p.fillRect(rect, QColor("#3a3a3a"))
         if base is not None and not base.isNull() and "image" in layers:
             p.drawImage(0, 0, base)
-        paint_overlay(p, items, RenderContext(layers=layers, scale=1.0))
+        ctx = RenderContext(layers=layers, scale=scale, visible=visible)
+        paint_overlay(p, items, ctx)  # labels placed inside ``visible``
         p.restore()
     _legend(p, legend, h + HEADER_PX, out.width(), font)
     p.end()
@@ -149,12 +189,14 @@ def _legend(p: QPainter, keys: list[StyleKey], top: int, width: int, font: QFont
     for n, key in enumerate(keys):
         st = PALETTE[key]
         x, y = (n % cols) * col_w + 8, top + 4 + (n // cols) * LEGEND_ROW_PX
-        p.fillRect(QRectF(x - 1, y + 1, 16, 16), QColor("#6b6b6b"))
-        draw_swatch(p, key, QRectF(x - 1, y + 1, 16, 16))
+        tile = QRectF(x - 1, y + 1, SWATCH_W, SWATCH_H)  # as the Layers panel draws it
+        p.fillRect(tile, QColor("#6b6b6b"))
+        draw_swatch(p, key, tile)
         p.setPen(QColor("#111111"))
-        label = metrics.elidedText(st.label or key, Qt.TextElideMode.ElideRight, col_w - 26)
+        text_x = SWATCH_W + 4
+        label = metrics.elidedText(st.label or key, Qt.TextElideMode.ElideRight, col_w - text_x - 8)
         p.drawText(
-            QRectF(x + 18, y, col_w - 26, LEGEND_ROW_PX),
+            QRectF(x + text_x, y, col_w - text_x - 8, LEGEND_ROW_PX),
             int(Qt.AlignmentFlag.AlignVCenter),
             label,
         )
@@ -173,6 +215,17 @@ def png_bytes(image: QImage) -> bytes:
 
 
 @dataclass(frozen=True)
+class ExportHead:
+    """What the index pages name: the dataset, the detections, the metric and parameters,
+    and each detector's global scores (None where nothing was evaluated)."""
+
+    dataset: str
+    metric: str
+    detectors: tuple[tuple[str, str, float | None, float | None, float | None], ...] = ()
+    params: str = ""  # "name=value, ..." of the parameters that differ from the defaults
+
+
+@dataclass(frozen=True)
 class ExportedSample:
     sample_id: str
     png: Path
@@ -188,6 +241,7 @@ def export_samples(
     progress: Callable[[int, int], None] | None = None,
     problems: Sequence[object] = (),
     inputs: Sequence[str] = (),
+    head: ExportHead | None = None,
 ) -> list[ExportedSample]:
     """Render and write each sample (PNG + state JSON), then the CSV and HTML index.
 
@@ -210,7 +264,7 @@ def export_samples(
         )
         if progress is not None:
             progress(n, len(samples))
-    write_index(out_dir, done)
+    write_index(out_dir, done, head)
     return done
 
 
@@ -218,14 +272,21 @@ def _scores(r: SampleResult | None) -> tuple[float | None, float | None, float |
     return (None, None, None) if r is None else (r.recall, r.precision, r.hmean)
 
 
-def write_index(out_dir: Path, items: Sequence[ExportedSample]) -> None:
+def write_index(
+    out_dir: Path, items: Sequence[ExportedSample], head: ExportHead | None = None
+) -> None:
     buf = io.StringIO()
     w = csv.writer(buf)
-    w.writerow(["sample", "image", "detector", "recall", "precision", "hmean"])
+    about = [head.metric, head.dataset] if head else []  # every row says what it is of
+    w.writerow(
+        ["sample", "image", "detector", "recall", "precision", "hmean", "metric", "dataset"][
+            : 6 + len(about)
+        ]
+    )
     rows = []
     for it in items:
         for name, r, p, h in it.scores:
-            w.writerow([it.sample_id, it.png.name, name, r, p, h])
+            w.writerow([it.sample_id, it.png.name, name, r, p, h, *about])
         cells = "".join(
             f"<td>{html.escape(name)}</td><td>{_f(r)}</td><td>{_f(p)}</td><td>{_f(h)}</td>"
             for name, r, p, h in it.scores
@@ -237,16 +298,34 @@ def write_index(out_dir: Path, items: Sequence[ExportedSample]) -> None:
         )
     atomic_write(out_dir / "index.csv", buf.getvalue().encode("utf-8"))
     panels = max((len(it.scores) for it in items), default=1)
+    title = f"detlens export: {head.metric} on {head.dataset}" if head else "detlens export"
     page = (
-        "<!doctype html><meta charset=utf-8><title>detlens export</title>"
+        f"<!doctype html><meta charset=utf-8><title>{html.escape(title)}</title>"
         "<style>body{font-family:sans-serif}td{padding:4px;vertical-align:top}</style>"
-        "<table><tr><th>sample</th>"
+        + _head_html(head)
+        + "<table><tr><th>sample</th>"
         + "<th>detector</th><th>recall</th><th>precision</th><th>H-mean</th>" * panels
         + "<th>image</th></tr>"
         + "".join(rows)
         + "</table>\n"
     )
     atomic_write(out_dir / "index.html", page.encode("utf-8"))
+
+
+def _head_html(head: ExportHead | None) -> str:
+    if head is None:
+        return ""
+    rows = "".join(
+        f"<tr><td>{html.escape(name)}</td><td>{html.escape(path)}</td>"
+        f"<td>{_f(r)}</td><td>{_f(p)}</td><td>{_f(h)}</td></tr>"
+        for name, path, r, p, h in head.detectors
+    )
+    params = f"<p>parameters: {html.escape(head.params)}</p>" if head.params else ""
+    return (
+        f"<h1>{html.escape(head.metric)} on {html.escape(head.dataset)}</h1>{params}"
+        "<table><tr><th>detections</th><th>file</th><th>global recall</th>"
+        f"<th>global precision</th><th>global H-mean</th></tr>{rows}</table><h2>images</h2>"
+    )
 
 
 def _f(x: float | None) -> str:

@@ -103,12 +103,14 @@ def export_image(path: Path, session: Session) -> Path:
             session.metric or "",
             session.result(),
             sample,
+            session.params(),
         )
     ]
     b, sid = session.b, session.sample_id
     if b is not None:
-        panels.append(Panel(names[1], b.metric or "", b.result(sid), b.sample(sid)))
-    image = render_sample(sample, panels, session.layers, session.problems())
+        params = b.params(b.metric) if b.metric else None
+        panels.append(Panel(names[1], b.metric or "", b.result(sid), b.sample(sid), params))
+    image = render_sample(sample, panels, session.layers, session.problems(), whole=True)
     atomic_write(path, png_bytes(image))
     write_state(path, session)
     return path

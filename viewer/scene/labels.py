@@ -163,14 +163,30 @@ class Placer:
             len(self.words.hits(c) - own),
         )
 
+    def _own_outer(self, box: Rect, own: set[int]) -> Rect:
+        """The label's own instances (and the box) grown to what encloses them: a label
+        touching this needs no leader line; one stepping farther (over another instance
+        enclosing a TIoU region, say) is joined to its box by one."""
+        rects = [self.words.rects[k] for k in own] + [box]
+        union = (
+            min(r[0] for r in rects),
+            min(r[1] for r in rects),
+            max(r[2] for r in rects),
+            max(r[3] for r in rects),
+        )
+        return _enclosing(union, self.words, own)
+
     def place(self, box: Rect, w: float, h: float, own: set[int], *, add: bool = True) -> Placed:
         """The first free spot; failing that the one covering the fewest instances, then
         labels, marked ``crowded``. Only a free spot is kept for later labels (unless
         ``add`` is False)."""
         outer = _enclosing(box, self.words, own)
+        mine = self._own_outer(box, own)
         best: tuple[tuple[int, int, int], float, float, tuple[float, float] | None] | None = None
         for x, y, leader in _candidates(box, outer, w, h):
             r = (x, y, x + w, y + h)
+            if leader is None and _gap(r, mine) > GAP + 1e-6:  # stepped over another's box
+                leader = (min(max(x + w / 2, box[0]), box[2]), min(max(y + h / 2, box[1]), box[3]))
             on_labels, off, on_words = self._cost(r, own)
             cost = (on_words + off, on_labels, 0)
             if cost == (0, 0, 0):
@@ -181,6 +197,13 @@ class Placer:
                 best = (cost, x, y, leader)
         assert best is not None
         return Placed(best[1], best[2], w, h, best[3], crowded=True)
+
+
+def _gap(r: Rect, b: Rect) -> float:
+    """The distance between two rectangles (0 when they meet)."""
+    dx = max(b[0] - r[2], r[0] - b[2], 0.0)
+    dy = max(b[1] - r[3], r[1] - b[3], 0.0)
+    return float(np.hypot(dx, dy))
 
 
 def _default_owners(boxes: FloatArray, rects: FloatArray) -> list[set[int]]:

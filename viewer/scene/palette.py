@@ -45,6 +45,7 @@ class Style:
     label: str = ""  # legend text
     marker: str = "circle"  # point markers: "circle", "square", "diamond" or "cross"
     dot: bool = False  # dotted outline (dash: dashed)
+    dashes: tuple[float, ...] = ()  # an outline pattern of its own (dash, gap, ... in widths)
 
     def look(self) -> tuple[object, ...]:
         """What the style looks like on screen (everything but the legend text)."""
@@ -57,7 +58,12 @@ class Style:
             self.radius,
             self.marker,
             self.dot,
+            self.dashes,
         )
+
+    def channel(self) -> tuple[object, ...]:
+        """What tells this style apart without its hue: outline pattern, width, fill."""
+        return (self.dash, self.dot, self.dashes, self.width, self.hatch, self.fill is None)
 
 
 class StyleKey(StrEnum):
@@ -104,33 +110,71 @@ GREEN, ORANGE, RED = Rgba.of("#22c55e"), Rgba.of("#f59e0b"), Rgba.of("#ef4444")
 BLUE, GREY, PURPLE = Rgba.of("#3b82f6"), Rgba.of("#9ca3af"), Rgba.of("#a855f7")
 CYAN, MAGENTA, DARK_GREY = Rgba.of("#06b6d4"), Rgba.of("#ec4899"), Rgba.of("#6b7280")
 SLATE, TEAL, BROWN = Rgba.of("#cbd5e1"), Rgba.of("#0d9488"), Rgba.of("#92400e")
-LIME = Rgba.of("#a3e635")
+DIFF_BLUE = Rgba.of("#1e40ff")  # apart from every verdict colour (CIEDE2000 > 11)
 TEXT_BOX = Rgba.of("#e6ffffff")  # the light box under every text
 
+# Verdict colours, safe for colour-vision deficiencies (issue 28): under normal vision and
+# simulated protanopia, deuteranopia and tritanopia (Machado et al. 2009, severity 1) any
+# two verdicts of one side differ by a CIEDE2000 of at least 15, a GT verdict and a
+# detection verdict by at least 10 (tests/viewer/test_colour_vision.py). Each verdict also
+# has its own outline (solid: credited, dash-dot: partly, dashed: no credit, dotted: its GT
+# was taken), so none is told by hue alone.
+V_GT_MATCHED, V_GT_PARTIAL, V_GT_MISSED = "#33ffbb", "#d9ca26", "#ec2513"
+V_DET_MATCHED, V_DET_PARTIAL = "#7dc4e8", "#a666ff"
+V_DET_FALSE_POSITIVE, V_DET_FP_GT_TAKEN = "#e60099", "#e8987d"
+DASH_DOT = (5.0, 2.0, 1.0, 2.0)  # partly credited
+LONG_DASH = (7.0, 4.0)  # don't care
+DASH_DOT_DOT = (4.0, 2.0, 1.0, 2.0, 1.0, 2.0)  # under the score threshold
+
+
+def _fill(colour: str, alpha: str) -> Rgba:
+    return Rgba.of(f"#{alpha}{colour.removeprefix('#')}")
+
+
 PALETTE: dict[StyleKey, Style] = {
-    K.GT_MATCHED: Style(GREEN, Rgba.of("#3022c55e"), 2.0, label="GT matched"),
-    K.GT_PARTIAL: Style(ORANGE, Rgba.of("#30f59e0b"), 2.0, label="GT partly credited"),
-    K.GT_MISSED: Style(RED, Rgba.of("#40ef4444"), 2.5, label="GT missed"),
-    K.GT_DONT_CARE: Style(GREY, None, 1.5, dash=True, label="GT don't care"),
+    K.GT_MATCHED: Style(Rgba.of(V_GT_MATCHED), _fill(V_GT_MATCHED, "30"), 2.0, label="GT matched"),
+    K.GT_PARTIAL: Style(
+        Rgba.of(V_GT_PARTIAL),
+        _fill(V_GT_PARTIAL, "30"),
+        2.0,
+        dashes=DASH_DOT,
+        label="GT partly credited",
+    ),
+    K.GT_MISSED: Style(
+        Rgba.of(V_GT_MISSED), _fill(V_GT_MISSED, "40"), 2.5, dash=True, label="GT missed"
+    ),
+    K.GT_DONT_CARE: Style(GREY, None, 1.5, dashes=LONG_DASH, label="GT don't care"),
     K.GT_NONE: Style(SLATE, None, 2.0, dot=True, label="GT not evaluated (skipped or pending)"),
-    K.DET_MATCHED: Style(BLUE, None, 2.0, label="detection matched"),
-    K.DET_PARTIAL: Style(PURPLE, None, 2.0, label="detection partly credited"),
-    K.DET_FALSE_POSITIVE: Style(MAGENTA, None, 2.5, dash=True, label="false positive"),
+    K.DET_MATCHED: Style(Rgba.of(V_DET_MATCHED), None, 2.0, label="detection matched"),
+    K.DET_PARTIAL: Style(
+        Rgba.of(V_DET_PARTIAL), None, 2.0, dashes=DASH_DOT, label="detection partly credited"
+    ),
+    K.DET_FALSE_POSITIVE: Style(
+        Rgba.of(V_DET_FALSE_POSITIVE), None, 2.5, dash=True, label="false positive"
+    ),
     K.DET_DONT_CARE: Style(
-        DARK_GREY, None, 1.5, dash=True, label="detection absorbed by don't care"
+        DARK_GREY, None, 1.5, dashes=LONG_DASH, label="detection absorbed by don't care"
     ),
     K.DET_NONE: Style(
         SLATE, None, 1.0, dot=True, label="detection not evaluated (skipped or pending)"
     ),
     K.DET_BELOW_THRESHOLD: Style(
-        Rgba.of("#c4b5fd"), None, 1.5, dot=True, label="detection under the score threshold"
+        Rgba.of("#c4b5fd"),
+        None,
+        1.5,
+        dashes=DASH_DOT_DOT,
+        label="detection under the score threshold",
     ),
     K.DET_FP_GT_TAKEN: Style(
-        MAGENTA, None, 3.0, dot=True, label="false positive: its best GT was already taken"
+        Rgba.of(V_DET_FP_GT_TAKEN),
+        None,
+        3.0,
+        dot=True,
+        label="false positive: its best GT was already taken",
     ),
     K.LINK_ONE_TO_ONE: Style(BLUE, None, 1.5, label="one-to-one"),
     K.LINK_SPLIT: Style(ORANGE, None, 2.0, dash=True, label="split (1 GT, n dets)"),
-    K.LINK_MERGE: Style(PURPLE, None, 2.0, dash=True, label="merge (n GTs, 1 det)"),
+    K.LINK_MERGE: Style(PURPLE, None, 2.0, dot=True, label="merge (n GTs, 1 det)"),
     K.LABEL_GT: Style(Rgba.of("#064e3b"), TEXT_BOX, label="recall credit"),
     K.LABEL_DET: Style(Rgba.of("#1e3a8a"), TEXT_BOX, label="precision credit"),
     K.TEXT_GT: Style(Rgba.of("#14532d"), Rgba.of("#e6dcfce7"), label="GT transcription"),
@@ -180,7 +224,7 @@ PALETTE: dict[StyleKey, Style] = {
         Rgba.of("#fb923c"), None, 5.0, dot=True, label="check: duplicate of an earlier box"
     ),
     K.HOVER: Style(Rgba.of("#ffffff"), None, 4.0, label="hovered"),
-    K.COMPARE_DIFF: Style(LIME, None, 4.0, dot=True, label="A and B differ on this GT"),
+    K.COMPARE_DIFF: Style(DIFF_BLUE, None, 4.0, dot=True, label="A and B differ on this GT"),
     K.SELECTED: Style(Rgba.of("#ffffff"), None, 6.0, dash=True, label="selected"),
 }
 

@@ -63,3 +63,28 @@ def refusal(result: SampleResult, side: str, r: InstanceResult, params: object) 
         return rejected
     nm = r.near_miss
     return None if nm is None else below_limit(nm.measure, nm.value, params)
+
+
+def multiline_lines(result: SampleResult, params: object) -> list[tuple[str, str, bool]]:
+    """One (short, long, rejected) line per TedEval multiline test of this image: which GTs
+    and detections, passed or the rejecting pair's angle against the limit (the pair
+    matrix lists them under its table)."""
+    limit = getattr(params, "multiline_angle", None)
+    tail = f" ≥ {limit:g}°" if isinstance(limit, int | float) else ""
+    out = []
+    for g in result.evidence.multiline_tests() if result.evidence is not None else ():
+        what = "merge" if g.kind == "MO" else "split"
+        who = (
+            f"{what} GT {', '.join(str(i + 1) for i in g.gt)} × det "
+            f"{', '.join(str(j + 1) for j in g.det)}"
+        )
+        bad = next((p for p in g.pairs if not p.passed), None)
+        if g.rejected and bad is not None:
+            short = f"{who}: rejected, angle {bad.angle:.1f}°{tail}"
+            why = f"multiline test: pair ({bad.a + 1}, {bad.b + 1}) at {bad.angle:.1f}°{tail}"
+        else:
+            worst = max((p.angle for p in g.pairs), default=0.0)
+            short = f"{who}: passed, largest angle {worst:.1f}°"
+            why = f"multiline test: every pair below {limit:g}°" if tail else short
+        out.append((short, why, g.rejected))
+    return out

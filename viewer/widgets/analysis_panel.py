@@ -69,17 +69,15 @@ class AnalysisPanel(QWidget):
         self.scatter_plot = plots.new_plot(plots.TITLES["scatter"])
         self.line = plots.draw_sweep(self.sweep_plot, _empty(), None)
         holder = QWidget()
-        grid = QGridLayout(holder)
-        for k, w in enumerate(self.plot_widgets().values()):
+        self.grid = QGridLayout(holder)
+        for w in self.plot_widgets().values():
             w.setMinimumHeight(PLOT_MIN_HEIGHT)
-            grid.addWidget(w, k // 3, k % 3)
-        for col in range(3):
-            grid.setColumnStretch(col, 1)
         self.tables = QLabel("")  # attribution and buckets of A (and B, B − A), by ΔH
         self.tables.setTextFormat(Qt.TextFormat.RichText)
         self.tables.setWordWrap(True)
         self.tables.linkActivated.connect(self.session.set_sample)
-        grid.addWidget(self.tables, 2, 0, 1, 3)
+        self._columns = 0
+        self._arrange(3)
         scroll = QScrollArea()
         scroll.setWidget(holder)
         scroll.setWidgetResizable(True)
@@ -96,6 +94,18 @@ class AnalysisPanel(QWidget):
         session.threshold_changed.connect(self._on_session_threshold_changed)
         session.busy_changed.connect(self._on_session_busy_changed)
         self._completed: tuple[float | None, int] | None = None
+
+    def _arrange(self, columns: int) -> None:
+        """The plots in ``columns`` columns (two when comparing: the legends name both
+        sides, and three columns clipped them at 1600 px), the tables under them."""
+        if columns == self._columns:
+            return
+        self._columns = columns
+        for k, w in enumerate(self.plot_widgets().values()):
+            self.grid.addWidget(w, k // columns, k % columns)  # moves it if placed
+        for col in range(3):
+            self.grid.setColumnStretch(col, 1 if col < columns else 0)
+        self.grid.addWidget(self.tables, 6 // columns, 0, 1, columns)
 
     def plot_widgets(self) -> dict[str, QWidget]:
         return {
@@ -143,6 +153,7 @@ class AnalysisPanel(QWidget):
 
     def _on_worker_done(self, data: AnalysisData) -> None:
         self.data = data
+        self._arrange(2 if data.b is not None else 3)
         sw = data.sweep
         how = "" if sw is None else f"; sweep over {len(sw.thresholds)} thresholds"
         both = "" if data.b is None else f", {data.names[0]} and {data.names[1]} side by side"

@@ -2,8 +2,9 @@
 
 The RRC web visualizer's core view, without its 100-detection limit: one row per GT and one
 column per detection that overlap anything (numbers from 1, like the file's lines), the
-cells of the matches marked by kind, DetEval's discarded candidates marked with their
-reason, and the measure chosen in a combo box. Hovering a cell lights up the pair on the
+cells of the matches marked by kind, DetEval's discarded candidates and TedEval's multiline
+tests listed and marked with their reason (word-wrapped, under the table in a splitter), and
+the measure chosen in a combo box. Hovering a cell lights up the pair on the
 canvas; clicking selects the GT. The values are the engine's (``Side.pair_table``).
 """
 
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QSplitter,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -33,6 +35,7 @@ from metrics.core.results import MatchKind, SampleResult
 from metrics.deteval.evidence import DetEvalEvidence
 from metrics.evidence import PairTable
 from metrics.help import DISCARD_SHORT, DISCARD_STAGE, discard_line
+from viewer.scene.rules import multiline_lines
 from viewer.session import Session
 
 Index = QModelIndex | QPersistentModelIndex
@@ -54,7 +57,7 @@ class PairMatrixModel(QAbstractTableModel):
         self.rows: list[int] = []  # positions in table.gt
         self.cols: list[int] = []  # positions in table.det
         self.decided: dict[tuple[int, int], str] = {}  # (gt, det) file indices -> why
-        self.discards: list[tuple[str, str]] = []  # DetEval's discards: (short, long)
+        self.discards: list[tuple[str, str]] = []  # discards, multiline tests: (short, long)
         self.colour: dict[tuple[int, int], QColor] = {}
         self.texts: dict[int, str] = {}
 
@@ -64,6 +67,7 @@ class PairMatrixModel(QAbstractTableModel):
         result: SampleResult | None,
         measure: int,
         gt_texts: dict[int, str],
+        params: object = None,
     ) -> None:
         self.beginResetModel()
         self.table, self.measure, self.texts = table, measure, gt_texts
@@ -76,6 +80,7 @@ class PairMatrixModel(QAbstractTableModel):
             self.rows = [int(i) for i in np.flatnonzero(nz.any(axis=1))]
             self.cols = [int(j) for j in np.flatnonzero(nz.any(axis=0))]
             self._mark(result)
+            self._mark_multiline(result, params)
         self.endResetModel()
 
     def _mark(self, result: SampleResult | None) -> None:
@@ -104,6 +109,21 @@ class PairMatrixModel(QAbstractTableModel):
                         before = self.decided.get((g, d))
                         self.decided[(g, d)] = f"{before}\n{why}" if before else why
                         self.colour.setdefault((g, d), _DISCARDED)
+
+    def _mark_multiline(self, result: SampleResult | None, params: object) -> None:
+        """TedEval's multiline tests: listed, and a rejected one's cells marked with why."""
+        if result is None:
+            return
+        tests = result.evidence.multiline_tests() if result.evidence is not None else ()
+        for t, (short, why, rejected) in zip(tests, multiline_lines(result, params), strict=True):
+            self.discards.append((short, why))
+            if not rejected:
+                continue
+            for g in t.gt:
+                for d in t.det:
+                    before = self.decided.get((g, d))
+                    self.decided[(g, d)] = f"{before}\n{why}" if before else why
+                    self.colour.setdefault((g, d), _DISCARDED)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.rows)
@@ -166,14 +186,19 @@ class PairMatrixPanel(QWidget):
         self.view.entered.connect(self._on_view_entered)
         self.view.clicked.connect(self._on_view_clicked)
         self.view.horizontalHeader().setDefaultSectionSize(52)
+        self.view.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.measure)
         layout.addWidget(self.note)
-        layout.addWidget(self.view)
-        self.discarded = QListWidget()  # DetEval: the candidates it discarded, and why
-        self.discarded.setMaximumHeight(110)
-        layout.addWidget(self.discarded)
+        self.discarded = QListWidget()  # the candidates discarded, multiline tests, and why
+        self.discarded.setWordWrap(True)  # whole sentences, never cut at the panel's edge
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.addWidget(self.view)
+        self.split.addWidget(self.discarded)
+        self.split.setStretchFactor(0, 3)
+        self.split.setStretchFactor(1, 2)
+        layout.addWidget(self.split, 1)
         self._stale = True
         for signal in (
             session.sample_changed,
@@ -214,23 +239,31 @@ class PairMatrixPanel(QWidget):
         k = max(self.measure.currentIndex(), 0)
         sample = s.sample()
         texts = {i: f"“{g.text}”" for i, g in enumerate(sample.gt)} if sample else {}
-        self.model.set_table(table, s.result(), k, texts)
+        self.model.set_table(table, s.result(), k, texts, s.params())
         found = self.model.discards
         self.discarded.clear()
         self.discarded.setVisible(bool(found))
         if found:
-            self.discarded.addItem(f"Discarded candidates ({len(found)}); hover for the reason:")
+            ev = getattr(s.result(), "evidence", None)
+            what = "Multiline tests" if ev is not None and ev.multiline_tests() else ""
+            head = what or "Discarded candidates"
+            self.discarded.addItem(f"{head} ({len(found)}); hover for the reason:")
         for short, why in found:
             item = QListWidgetItem(short)
             item.setToolTip(why)
             self.discarded.addItem(item)
+        if found:  # the list as tall as its lines (two each at most), the table the rest
+            total = max(sum(self.split.sizes()), 1)
+            rows = sum(self.discarded.sizeHintForRow(k) for k in range(self.discarded.count()))
+            need = min(rows + 2 * self.discarded.frameWidth() + 4, int(total * 0.45))
+            self.split.setSizes([total - need, need])
         if table is None:
             self.note.setText(f"{s.metric or 'This metric'} has no GT × detection table.")
         else:
             self.note.setText(
                 f"{table.measures[k]}: {table.formulas[k]}. Blue one-to-one, orange split, "
-                "purple merge, red discarded candidate; rows and columns without any "
-                "overlap are left out."
+                "purple merge, red discarded candidate or rejected multiline test; rows and "
+                "columns without any overlap are left out."
             )
 
     def _on_view_entered(self, index: QModelIndex) -> None:

@@ -27,16 +27,16 @@ from metrics.registry import METRICS
 from viewer.scene.layers import LAYERS
 from viewer.scene.palette import CANVAS_LEGEND, LAYER_LEGEND, PALETTE, StyleKey
 from viewer.session import Session
-from viewer.style import draw_swatch
+from viewer.style import SWATCH_H, SWATCH_W, draw_swatch
 
 
-def swatch(style_key: StyleKey, size: int = 16) -> QPixmap:
+def swatch(style_key: StyleKey, w: int = SWATCH_W, h: int = SWATCH_H) -> QPixmap:
     """The legend sample of a style, on a mid-grey tile so light outlines show."""
-    pix = QPixmap(size, size)
+    pix = QPixmap(w, h)
     pix.fill(QColor("#6b6b6b"))
     p = QPainter(pix)
     p.setRenderHint(QPainter.RenderHint.Antialiasing)
-    draw_swatch(p, style_key, QRectF(0, 0, size, size))
+    draw_swatch(p, style_key, QRectF(0, 0, w, h))
     p.end()
     return pix
 

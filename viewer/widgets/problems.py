@@ -1,9 +1,10 @@
 """ProblemsPanel: the findings of ``detlens check`` on the shown dataset, grouped by kind
-(worst first); a click opens the image and selects the instance."""
+(worst first); a click opens the image and selects the instance (``instance_opened``: the
+window zooms to it)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -27,6 +28,8 @@ _ROLE = Qt.ItemDataRole.UserRole
 class ProblemsPanel(QWidget):
     """A tree: one branch per kind of finding (level, code, count), one row per finding
     (file:line, instance, message)."""
+
+    instance_opened = Signal()  # a finding's instance was selected on its image
 
     def __init__(self, session: Session) -> None:
         super().__init__()
@@ -124,3 +127,4 @@ class ProblemsPanel(QWidget):
         self.session.set_sample(f.sample_id)
         if f.side is not None and f.index is not None:
             self.session.select((f.side, f.index))
+            self.instance_opened.emit()

@@ -68,6 +68,7 @@ class SampleTablePanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.filter_edit)
         kinds = QGridLayout()  # three a row: the panel stays narrow, the canvas gets the room
+        kinds.setVerticalSpacing(0)  # and short: the table keeps its rows on a laptop
         self.kind_boxes: dict[str, QCheckBox] = {}
         for n, kind in enumerate(FAILURE_KINDS):
             box = QCheckBox(FAILURE_TITLES[kind])
@@ -78,6 +79,7 @@ class SampleTablePanel(QWidget):
         self.compare_row = QWidget()
         row = QGridLayout(self.compare_row)
         row.setContentsMargins(0, 0, 0, 0)
+        row.setVerticalSpacing(0)
         for n, kind in enumerate(COMPARE_KINDS):
             box = QCheckBox(COMPARE_TITLES[kind])
             box.toggled.connect(lambda on, k=kind: self._set_kind(k, on))

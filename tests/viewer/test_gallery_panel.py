@@ -1,0 +1,159 @@
+"""The viewer's failure gallery through pytest-qt: filters by verdict, text, attribute and the
+table's images, sorts, a click opening the image with the instance selected and zoomed, the
+comparison classes, and laziness (only the crops in view are drawn)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import Qt
+
+from metrics.core.model import BoxType, Dataset, Instance
+from tests.support import rect, sample, wait_evaluated, write_dir
+from viewer.main_window import MainWindow
+from viewer.paths import DatasetPaths
+from viewer.widgets.gallery import GalleryPanel
+
+
+def _gallery(qtbot, window: MainWindow) -> GalleryPanel:  # type: ignore[no-untyped-def]
+    window.gallery_dock.show()
+    panel = window.gallery
+    assert panel.settle(60)
+    return panel
+
+
+def _only(panel: GalleryPanel, *classes: str) -> None:
+    for k, box in panel.boxes.items():
+        box.setChecked(k in classes)
+    assert panel.settle(60)
+
+
+def test_filters_and_sorts(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    panel = _gallery(qtbot, window)
+    crops = panel.model.crops
+    assert crops and all("missed" in c.classes and c.side == "gt" for c in crops)
+    assert panel.model.rowCount() == len(crops)
+    _only(panel, "false_positive")
+    assert panel.model.crops and all(c.side == "det" for c in panel.model.crops)
+    _only(panel, "missed", "false_positive")
+    both = panel.model.crops
+    assert {c.side for c in both} == {"gt", "det"}
+    panel.text.setText("img_7")
+    qtbot.waitUntil(lambda: panel.settle(60) and {c.sample for c in panel.model.crops} == {"img_7"})
+    panel.text.setText("")
+    panel.sort.setCurrentIndex(panel.sort.findData("size"))
+    assert panel.settle(60)
+    sizes = [c.size for c in panel.model.crops]
+    assert len(sizes) == len(both) and sizes == sorted(sizes)
+    window.samples.filter_edit.setText("img_5")  # the table's images only
+    panel.table_only.setChecked(True)
+    qtbot.waitUntil(lambda: panel.settle(60) and {c.sample for c in panel.model.crops} == {"img_5"})
+    assert "of" in panel.status.text() and "crops" in panel.status.text()
+
+
+def test_classes_a_metric_cannot_have_are_greyed(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    window.session.set_metric("tiou")
+    panel = _gallery(qtbot, window)
+    assert not panel.boxes["split"].isEnabled()
+    assert "tiou has no split class" in panel.boxes["split"].toolTip()
+    window.session.set_metric("tedeval")
+    wait_evaluated(qtbot, window.session)
+    assert panel.settle(60)
+    assert panel.boxes["split"].isEnabled() and panel.boxes["multiline"].isEnabled()
+
+
+def test_a_click_opens_the_instance_selected_and_zoomed(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+    panel = _gallery(qtbot, window)
+    s = window.session
+    row = next(k for k, c in enumerate(panel.model.crops) if c.sample != s.sample_id)
+    crop = panel.model.crops[row]
+    panel.view.scrollTo(panel.model.index(row))
+    rect_ = panel.view.visualRect(panel.model.index(row))
+    qtbot.mouseClick(panel.view.viewport(), Qt.MouseButton.LeftButton, pos=rect_.center())
+    assert s.sample_id == crop.sample
+    assert s.selection == ("gt", crop.index)
+    zoomed = window.canvas.transform().m11()
+    window.canvas.fit()
+    assert zoomed > window.canvas.transform().m11() * 1.5  # zoomed in on it
+
+
+def _two_detectors(tmp_path: Path) -> DatasetPaths:
+    g = f"{rect(0, 0, 100, 20)},HELLO\n{rect(0, 40, 100, 60)},WORLD\n"
+    gt = write_dir(tmp_path / "gt", {"gt_img_1.txt": g})
+    a = write_dir(
+        tmp_path / "a", {"res_img_1.txt": f"{rect(0, 0, 100, 20)}\n{rect(0, 40, 100, 60)}\n"}
+    )
+    write_dir(
+        tmp_path / "b", {"res_img_1.txt": f"{rect(0, 0, 100, 20)}\n{rect(300, 300, 340, 310)}\n"}
+    )
+    return DatasetPaths(gt=str(gt), det=str(a))
+
+
+def test_what_differs_between_two_detectors(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    w = MainWindow(restore_layout=False)
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    assert w.open_paths(_two_detectors(tmp_path))
+    wait_evaluated(qtbot, w.session)
+    assert w.session.add_detections(str(tmp_path / "b"))
+    wait_evaluated(qtbot, w.session)
+    panel = _gallery(qtbot, w)
+    assert all(b.isVisible() for b in panel.compare_row)
+    _only(panel, "a_only")
+    assert {(c.owner, c.index) for c in panel.model.crops} == {(0, 1), (1, 1)}
+    panel.owners.setCurrentIndex(2)  # B only
+    assert panel.settle(60)
+    assert [(c.owner, c.line) for c in panel.model.crops] == [(1, "missed")]
+    panel.owners.setCurrentIndex(0)
+    _only(panel, "fp_b_only")
+    assert [(c.owner, c.side, c.index) for c in panel.model.crops] == [(1, "det", 1)]
+    assert panel.model.data(panel.model.index(0), Qt.ItemDataRole.DisplayRole).startswith("b · ")
+    assert "false positive of b that a did not make" in panel.status.text()
+    panel.view.scrollTo(panel.model.index(0))  # B's crop opens, zoomed on both canvases
+    rect_ = panel.view.visualRect(panel.model.index(0))
+    qtbot.mouseClick(panel.view.viewport(), Qt.MouseButton.LeftButton, pos=rect_.center())
+    assert w.session.selection == ("det", 1)
+    qtbot.wait(300)  # the canvases' scroll bars come: a fitted canvas re-fitted and undid it
+    zoomed = [c.transform().m11() for c in (w.canvas, w.canvas_b)]
+    w.canvas_b.fit()
+    assert min(zoomed) > w.canvas_b.transform().m11() * 1.5
+    w.session.cancel()
+
+
+def test_attribute_filter_and_only_visible_crops_drawn(qtbot) -> None:  # type: ignore[no-untyped-def]
+    def word(k: int, script: str) -> Instance:
+        x, y = 30 * (k % 20), 20 * (k // 20)
+        pts = np.array([[x, y], [x + 25, y], [x + 25, y + 12], [x, y + 12]], float)
+        return Instance(pts, BoxType.QUAD, text=f"w{k}", attrs={"script": script})
+
+    ds = Dataset(
+        tuple(
+            sample([word(k, "Latin" if k % 4 else "Arabic") for k in range(100)], [], sid=f"s{i}")
+            for i in range(30)
+        )
+    )  # 3,000 missed words, no image
+    w = MainWindow(restore_layout=False)
+    qtbot.addWidget(w)
+    w.session.set_dataset(ds)
+    wait_evaluated(qtbot, w.session)
+    panel = GalleryPanel(w.session)  # on its own, at a known size
+    qtbot.addWidget(panel)
+    panel.resize(1000, 500)
+    panel.show()
+    assert panel.settle(60)
+    assert panel.model.rowCount() == 3000
+    grid, port = panel.view.gridSize(), panel.view.viewport().size()
+    in_view = (port.height() // grid.height() + 1) * max(port.width() // grid.width(), 1)
+    assert 0 < panel.renderer.drawn <= in_view  # the cells in view, no more
+    panel.view.scrollToBottom()
+    assert panel.settle(60)
+    assert panel.renderer.drawn <= 2 * in_view < 3000
+    assert panel.model.image(2999) is not None  # the last crop, drawn when scrolled to
+    img = panel.model._images[next(iter(panel.model._images))]
+    assert not img.isNull() and img.pixelColor(2, 2).name() == "#e5e7eb"  # neutral background
+    panel.text.setText("script=arabic")
+    qtbot.waitUntil(lambda: panel.settle(60) and panel.model.rowCount() == 750)
+    assert all(("script", "Arabic") in c.attrs for c in panel.model.crops)
+    w.session.cancel()
