@@ -127,7 +127,9 @@ def datasets(draw: st.DrawFn) -> Dataset:
 
 
 def _in_unit(value: float) -> bool:
-    return math.isfinite(value) and 0.0 <= value <= 1.0
+    """In [0, 1], up to rounding: float coordinates are evaluated as given (``--floats``),
+    and on ~1e-3 boxes an IoU credit summed over pieces can come out 1 ulp above 1."""
+    return math.isfinite(value) and 0.0 <= value <= 1.0 + 1e-12
 
 
 def _degenerate(sample: Sample) -> bool:
