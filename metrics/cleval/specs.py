@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from metrics.cleval import metric
 from metrics.cleval.cards import CARDS
 from metrics.spec import ConfidenceUse, MetricSpec, each_sample
@@ -23,41 +25,23 @@ _UNITS = {
     "fp_chars": "chars",
 }
 
+
+def _spec(mid: str, evaluate: Any, validate: Any) -> MetricSpec[Any]:
+    """One CLEval metric: the four share extras, ranking and the units of their counters."""
+    return MetricSpec(
+        card=_CARD[mid],
+        evaluate=evaluate,
+        validate=validate,
+        global_extras=metric.global_extras,
+        extras_read_evidence=False,
+        confidences=_RANKS,
+        extra_units=_UNITS,
+    )
+
+
 SPECS = (
-    MetricSpec(
-        card=_CARD["cleval_det"],
-        evaluate=metric.evaluate_batch,
-        validate=_validate,
-        global_extras=metric.global_extras,
-        extras_read_evidence=False,
-        confidences=_RANKS,
-        extra_units=_UNITS,
-    ),
-    MetricSpec(
-        card=_CARD["cleval_e2e"],
-        evaluate=metric.evaluate_batch_e2e,
-        validate=_validate_e2e,
-        global_extras=metric.global_extras,
-        extras_read_evidence=False,
-        confidences=_RANKS,
-        extra_units=_UNITS,
-    ),
-    MetricSpec(
-        card=_CARD["cleval_legacy_det"],
-        evaluate=metric.evaluate_batch_legacy,
-        validate=_validate,
-        global_extras=metric.global_extras,
-        extras_read_evidence=False,
-        confidences=_RANKS,
-        extra_units=_UNITS,
-    ),
-    MetricSpec(
-        card=_CARD["cleval_legacy_e2e"],
-        evaluate=metric.evaluate_batch_legacy_e2e,
-        validate=_validate_e2e,
-        global_extras=metric.global_extras,
-        extras_read_evidence=False,
-        confidences=_RANKS,
-        extra_units=_UNITS,
-    ),
+    _spec("cleval_det", metric.evaluate_batch, _validate),
+    _spec("cleval_e2e", metric.evaluate_batch_e2e, _validate_e2e),
+    _spec("cleval_legacy_det", metric.evaluate_batch_legacy, _validate),
+    _spec("cleval_legacy_e2e", metric.evaluate_batch_legacy_e2e, _validate_e2e),
 )
