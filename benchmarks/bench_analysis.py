@@ -17,9 +17,9 @@ import numpy as np
 from metrics.analysis import threshold as thr
 from metrics.analysis.bootstrap import paired
 from metrics.analysis.sweep import sweep
+from metrics.catalogue.registry import make_params, resolve
 from metrics.core.model import Dataset
 from metrics.io.reader import load_dataset
-from metrics.registry import make_params, resolve
 from metrics.run.runner import run
 
 

@@ -32,9 +32,9 @@ import shapely
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from metrics.catalogue.registry import METRICS, MetricSpec  # noqa: E402
 from metrics.core.model import BoxType, Dataset, Instance, Sample, ltrb_points  # noqa: E402
 from metrics.io.reader import load_dataset  # noqa: E402
-from metrics.registry import METRICS, MetricSpec  # noqa: E402
 from metrics.run.runner import run  # noqa: E402
 
 SHARED = ROOT.parent / "shared"

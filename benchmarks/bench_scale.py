@@ -162,7 +162,7 @@ def in_process(folder: Path, metric: str) -> float:
     code = (
         "import sys, time\n"
         "from metrics.io.reader import load_dataset\n"
-        "from metrics.registry import resolve\n"
+        "from metrics.catalogue.registry import resolve\n"
         "from metrics.run.runner import run\n"
         "spec = resolve(sys.argv[3]); ts = []\n"
         "for _ in range(3):\n"

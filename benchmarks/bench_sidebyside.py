@@ -135,7 +135,7 @@ def rows(only: set[str]) -> list[Row]:
     """One reference per metric x data set (the main detections first), then ``all``."""
     out: dict[tuple[str, str], Row] = {}
     sys.path.insert(0, str(ROOT))
-    from metrics.registry import resolve  # light: the catalogue only
+    from metrics.catalogue.registry import resolve  # light: the catalogue only
 
     for f in sorted((SHARED / "reference").glob("*.json")):
         dataset, detset, _ = f.name.removesuffix(".json").split("__")

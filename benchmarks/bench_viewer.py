@@ -44,7 +44,7 @@ from bench_metrics import dense  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from metrics.core.model import Dataset  # noqa: E402
-from viewer.main_window import MainWindow  # noqa: E402
+from viewer.app.main_window import MainWindow  # noqa: E402
 from viewer.scene.layers import LAYER_KEYS  # noqa: E402
 
 
@@ -212,7 +212,7 @@ sys.path[:0] = [os.getcwd(), os.path.join(os.getcwd(), "benchmarks")]
 from bench_metrics import dense
 from PySide6.QtWidgets import QApplication
 from metrics.core.model import Dataset
-from viewer.main_window import MainWindow
+from viewer.app.main_window import MainWindow
 from viewer.scene.layers import LAYER_KEYS
 app = QApplication([])
 w = MainWindow(); w.resize(1600, 1000); w.show()
@@ -264,8 +264,8 @@ t0 = time.perf_counter()
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 sys.path.insert(0, os.getcwd())
 from PySide6.QtWidgets import QApplication
-from viewer.main_window import MainWindow
-from viewer.paths import DatasetPaths
+from viewer.app.main_window import MainWindow
+from viewer.app.paths import DatasetPaths
 app = QApplication([])
 w = MainWindow(restore_layout=False)
 w.resize(1600, 900)

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from metrics.api import evaluate, evaluate_all
+    from metrics.catalogue.registry import METRICS
     from metrics.io.reader import LoadOptions, load_dataset
-    from metrics.registry import METRICS
 
 __all__ = ["METRICS", "LoadOptions", "evaluate", "evaluate_all", "load_dataset"]
 
 _HOME = {
-    "METRICS": "metrics.registry",
+    "METRICS": "metrics.catalogue.registry",
     "LoadOptions": "metrics.io.reader",
     "evaluate": "metrics.api",
     "evaluate_all": "metrics.api",

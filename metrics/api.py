@@ -9,12 +9,12 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from metrics.catalogue.registry import applicable, resolve
 from metrics.core.model import Dataset
 from metrics.core.results import Evaluation
+from metrics.declare.spec import MetricSpec
 from metrics.io.reader import load_dataset
-from metrics.registry import applicable, resolve
 from metrics.run.runner import Policy, plan_all, run
-from metrics.spec import MetricSpec
 
 log = logging.getLogger(__name__)
 

@@ -18,8 +18,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtWidgets import QApplication
 
-from viewer.main_window import MainWindow
-from viewer.paths import DatasetPaths
+from viewer.app.main_window import MainWindow
+from viewer.app.paths import DatasetPaths
 
 
 def _window(size: tuple[int, int], gt: Path, det: Path, b: Path | None = None) -> MainWindow:

@@ -18,11 +18,11 @@ import pytest
 import shapely
 from hypothesis import strategies as st
 
+from metrics.catalogue.registry import resolve
 from metrics.cleval.metric import ClevalLegacyParams, ClevalParams
 from metrics.core.model import BoxType, Instance, Sample, ltrb_points
 from metrics.core.results import SampleResult
 from metrics.deteval import metric as deteval_metric
-from metrics.registry import resolve
 from metrics.tedeval import metric as tedeval_metric
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -334,12 +334,12 @@ def deteval_reasons(r: SampleResult) -> list[str]:
 
 
 def demo_dataset_paths(det: str = "a") -> Any:
-    """``viewer.session.DatasetPaths`` of the demo data with detector A or B.
+    """``viewer.app.session.DatasetPaths`` of the demo data with detector A or B.
 
     Imports the viewer (and so Qt) only when called: the engine tests never do.
     """
     from metrics.io.demo import demo_paths
-    from viewer.session import DatasetPaths
+    from viewer.app.session import DatasetPaths
 
     d = demo_paths()
     return DatasetPaths(str(d.gt), str(d.det_a if det == "a" else d.det_b), str(d.images))

@@ -2,7 +2,7 @@
 
 The import-linter contracts (``lint-imports``) check the layers between packages; this test
 parses every module's imports (also those inside functions, and those made through
-``importlib``: a string naming a project module, ``"metrics.registry"`` or
+``importlib``: a string naming a project module, ``"metrics.catalogue.registry"`` or
 ``"metrics.cli.check:add_check_command"``) and proves that the module graph of ``metrics``
 and ``viewer`` has no cycle at all, that every package of the engine has its place in the
 layers contract, and that each family's ``params.py`` imports nothing from its family.
@@ -94,7 +94,7 @@ def test_the_import_graph_has_no_cycle() -> None:
 
 def test_imports_through_importlib_count() -> None:
     graph = _graph()
-    assert "metrics.registry" in graph["metrics"]  # _HOME, read by importlib.import_module
+    assert "metrics.catalogue.registry" in graph["metrics"]  # _HOME, via importlib
     assert "metrics.cli.check" in graph["metrics.cli.main"]  # "module:function" commands
 
 
@@ -103,10 +103,30 @@ def test_every_engine_package_has_a_layer() -> None:
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
         "importlinter"
     ]["contracts"]
-    (layers,) = [c["layers"] for c in contracts if c["type"] == "layers"]
-    named = {m.strip() for layer in layers for m in layer.replace("|", ":").split(":")}
-    tops = {".".join(n.split(".")[:2]) for n in _modules() if n.startswith("metrics.")}
-    assert sorted(tops - named - {"metrics.__main__"}) == []
+    layered = [c["layers"] for c in contracts if c["type"] == "layers"]
+    named = {
+        m.strip()
+        for layers in layered
+        for layer in layers
+        for m in layer.replace("|", ":").split(":")
+    }
+    for root in ("metrics", "viewer"):
+        tops = {".".join(n.split(".")[:2]) for n in _modules() if n.startswith(f"{root}.")}
+        if root == "viewer":  # the composition root (app) and the commands sit on top of all
+            named |= {"viewer.app", "viewer.export", "viewer.analysis", "viewer.gallery"}
+        assert sorted(tops - named - {"metrics.__main__"}) == [], root
+
+
+def test_the_roots_hold_packages_and_entry_points_only() -> None:
+    """``metrics/`` and ``viewer/`` name their roles with packages; loose modules at the
+    roots are the entry points only (the Python API and the console script)."""
+    loose = sorted(
+        p.name
+        for root in ("metrics", "viewer")
+        for p in (ROOT / root).glob("*.py")
+        if p.name != "__init__.py"
+    )
+    assert loose == ["api.py", "launch.py"]
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:

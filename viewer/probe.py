@@ -47,8 +47,8 @@ def measure(gt: str, det: str, until: str = "all", limit_s: float = 600.0) -> Pr
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
-    from viewer.main_window import MainWindow
-    from viewer.paths import DatasetPaths
+    from viewer.app.main_window import MainWindow
+    from viewer.app.paths import DatasetPaths
 
     app = QApplication.instance() or QApplication([])
     window = MainWindow(restore_layout=False)

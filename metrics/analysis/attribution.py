@@ -19,7 +19,7 @@ from metrics.analysis.fixes import ALL, CLASSES, Fix, apply, fix_of
 from metrics.core.model import Dataset
 from metrics.core.results import Evaluation
 from metrics.core.tally import Tally, add_up
-from metrics.spec import MetricSpec
+from metrics.declare.spec import MetricSpec
 
 
 @dataclass(frozen=True)

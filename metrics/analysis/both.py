@@ -27,7 +27,7 @@ from metrics.analysis.bootstrap import weights
 from metrics.analysis.buckets import Bucket, Key, bucket_key, buckets, gt_items
 from metrics.core.model import Dataset, FloatArray
 from metrics.core.results import Evaluation
-from metrics.spec import MetricSpec
+from metrics.declare.spec import MetricSpec
 
 MIN_GT = 30
 MIN_IMAGES = 5

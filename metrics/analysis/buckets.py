@@ -27,7 +27,7 @@ import numpy as np
 from metrics.analysis.attributes import attributes
 from metrics.core.model import Dataset, Instance, Sample
 from metrics.core.results import Evaluation, InstanceResult, Verdict
-from metrics.spec import MetricSpec
+from metrics.declare.spec import MetricSpec
 
 FIXED_EDGES = {
     "aspect": (1.0, 2.0, 4.0, 8.0),

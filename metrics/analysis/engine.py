@@ -13,8 +13,8 @@ from typing import Any
 import metrics.shapes.cache as cache
 from metrics.core.model import Sample
 from metrics.core.results import SampleResult
+from metrics.declare.spec import MetricSpec
 from metrics.run.runner import BLOCK
-from metrics.spec import MetricSpec
 
 
 def evaluate_samples(

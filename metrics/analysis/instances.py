@@ -21,10 +21,10 @@ from typing import Any
 import numpy as np
 
 from metrics.analysis.attributes import attributes
+from metrics.catalogue.registry import METRICS
 from metrics.core.model import Dataset, Instance
 from metrics.core.results import Evaluation, InstanceResult, MatchRecord
 from metrics.io.atomic import atomic_write
-from metrics.registry import METRICS
 
 COLUMNS = (
     "metric",

@@ -34,8 +34,8 @@ from metrics.analysis.threshold import with_dets
 from metrics.core.model import Dataset, FloatArray, Sample
 from metrics.core.results import Evaluation, SampleResult, Verdict
 from metrics.core.tally import MatchedCreditTally, Tally
+from metrics.declare.spec import MetricSpec
 from metrics.shapes.order import uses_confidences
-from metrics.spec import MetricSpec
 
 PREFIX_FAMILY = frozenset({"ic15_iou", "siou", "tiou", "curved_iou", "curved_siou", "curved_tiou"})
 

@@ -20,7 +20,7 @@ from metrics.check.images import image_size, misfit
 from metrics.check.readers import metric_findings, pairing_findings, reader_findings
 from metrics.check.shapes import shape_findings
 from metrics.core.model import Dataset
-from metrics.spec import polygon_data
+from metrics.declare.spec import polygon_data
 
 __all__ = ["Finding", "Level", "check_dataset", "exit_code", "image_size", "image_sizes"]
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from metrics.catalogue.registry import METRICS
 from metrics.check.findings import Finding, Level
 from metrics.core.model import Dataset, Problem, Severity
+from metrics.declare.spec import MetricSpec
 from metrics.io.icdar.plan import GT_AS_DET, SWAPPED
 from metrics.io.reader import geometry_warnings
-from metrics.registry import METRICS
 from metrics.run.runner import plan_all
-from metrics.spec import MetricSpec
 
 
 def _code(p: Problem) -> str:

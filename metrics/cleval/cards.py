@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from metrics.card import Card
-from metrics.offers import always, transcribed
+from metrics.declare.card import Card
+from metrics.declare.offers import always, transcribed
 
 _F = "metrics.cleval"
 _NEW, _OLD = "pip cleval 0.1.1", "clovaai/CLEval @769dde2"

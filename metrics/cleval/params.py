@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from metrics.params import NON_NEGATIVE, UNIT, param
+from metrics.declare.params import NON_NEGATIVE, UNIT, param
 
 BoxMode = Literal["auto", "QUAD", "POLY"]
 

@@ -19,8 +19,8 @@ from metrics.cleval.evidence import ClevalEvidence
 from metrics.cleval.geometry import BoolArray, IntArray
 from metrics.cleval.match import Outcome, first_per
 from metrics.core.arrays import grouped
+from metrics.core.evidence import PccEvidence
 from metrics.core.results import InstanceResult, MatchKind, MatchRecord, NearMiss, Verdict
-from metrics.evidence import PccEvidence
 
 _KIND = {"OO": MatchKind.ONE_TO_ONE, "OM": MatchKind.SPLIT, "MO": MatchKind.MERGE}
 _RULES = {1: "single", 2: "sum"}

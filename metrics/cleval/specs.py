@@ -6,7 +6,7 @@ from typing import Any
 
 from metrics.cleval import metric
 from metrics.cleval.cards import CARDS
-from metrics.spec import ConfidenceUse, MetricSpec, each_sample
+from metrics.declare.spec import ConfidenceUse, MetricSpec, each_sample
 
 __all__ = ["SPECS"]
 

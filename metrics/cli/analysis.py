@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from metrics.analysis import threshold as thr
+from metrics.catalogue.registry import METRICS, MetricSpec, make_params
 from metrics.core.model import Dataset
 from metrics.core.results import Evaluation
-from metrics.registry import METRICS, MetricSpec, make_params
 from metrics.run.runner import run
 
 if TYPE_CHECKING:  # the analyses are imported when an option asks for them

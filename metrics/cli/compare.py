@@ -10,6 +10,7 @@ from typing import Any, TextIO
 
 from metrics.analysis.bootstrap import Bootstrap, paired
 from metrics.analysis.compare import Comparison, compare, comparison_dict
+from metrics.catalogue.registry import MetricSpec, make_params, parse_sets, resolve
 from metrics.cli.commands import int_in, positive_int
 from metrics.cli.coverage import (
     DEFAULT_METRIC_HELP,
@@ -24,7 +25,6 @@ from metrics.core.model import Dataset
 from metrics.core.results import Evaluation
 from metrics.io.atomic import atomic_write, output_problem
 from metrics.io.demo import demo_paths
-from metrics.registry import MetricSpec, make_params, parse_sets, resolve
 from metrics.run.runner import run
 
 MAX_RESAMPLES = 100_000

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from metrics.spec import AP_FILE_ORDER
+from metrics.declare.spec import AP_FILE_ORDER
 
 if TYPE_CHECKING:
-    from metrics.spec import MetricSpec
+    from metrics.declare.spec import MetricSpec
 
 
 def confidence_warning(specs: Sequence[MetricSpec[Any]], params: Mapping[str, Any]) -> str | None:

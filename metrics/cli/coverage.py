@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from metrics.catalogue.registry import PREFERRED, MetricSpec, default_metric
 from metrics.core.model import Dataset, InputError, Severity
 from metrics.core.results import Evaluation
-from metrics.registry import PREFERRED, MetricSpec, default_metric
 
 GT_LINES_HELP = "text-line GT (wordline_* metrics), any GT format"
 DEFAULT_METRIC_HELP = (  # compare, export, report without --metric (``default_choice``)

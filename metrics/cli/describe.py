@@ -1,6 +1,6 @@
-"""``detlens eval --list-metrics`` and ``--describe ID``: the metrics' cards and parameters as
-their families declare them (``metrics.card``, ``metrics.params``). Reads no metric code:
-only the cards and, for ``--describe``, the metric's Params dataclass."""
+"""``detlens eval --list-metrics`` and ``--describe ID``: the metrics' cards and parameters
+as their families declare them (``metrics.declare.card``, ``metrics.declare.params``). Reads
+no metric code: only the cards and, for ``--describe``, the metric's Params dataclass."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import sys
 import textwrap
 from typing import TextIO
 
-from metrics import params
-from metrics.catalog import CARDS, card
+from metrics.catalogue.catalog import CARDS, card
+from metrics.declare import params
 
 _WIDTH = 92
 

@@ -16,16 +16,16 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+from metrics.catalogue.registry import METRICS, applicable, make_params, parse_sets, resolve
 from metrics.cli import skips
 from metrics.cli.commands import UserError
 from metrics.cli.format_options import floats_mode, load_options, say_floats
-from metrics.registry import METRICS, applicable, make_params, parse_sets, resolve
 
 if TYPE_CHECKING:
     from metrics.core.model import Dataset, Facts, Problem
     from metrics.core.results import Evaluation, SweepTally
+    from metrics.declare.spec import MetricSpec
     from metrics.run.runner import Plan
-    from metrics.spec import MetricSpec
 
 log = logging.getLogger("detlens")
 

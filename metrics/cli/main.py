@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from metrics.catalogue.registry import METRICS
 from metrics.cli.analysis_args import add_arguments as add_analysis_arguments
 from metrics.cli.commands import (
     MAX_WORKERS,
@@ -27,7 +28,6 @@ from metrics.cli.commands import (
     int_in,
 )
 from metrics.cli.format_options import CONVERT_HELP, add_set_option, add_side_options
-from metrics.registry import METRICS
 
 if TYPE_CHECKING:
     pass

@@ -17,9 +17,9 @@ if TYPE_CHECKING:
     from metrics.core.model import Dataset
     from metrics.core.partial import Coverage
     from metrics.core.results import Evaluation
+    from metrics.declare.spec import MetricSpec
     from metrics.run.runner import Plan
     from metrics.run.sharded import Outcome
-    from metrics.spec import MetricSpec
 
 log = logging.getLogger("detlens")
 

@@ -3,7 +3,7 @@ the viewer knows how to draw (pseudo character centres, TedEval-style multiline 
 absorbed and skipped instances, VOC false positives) and ``Evidence``, the base of every
 family's evidence type, whose methods answer what the viewer asks of a result. A family
 declares its evidence in its own package (``metrics.<family>.evidence``) and overrides the
-methods that apply to it. Import these from ``metrics.evidence``."""
+methods that apply to it. Import these from ``metrics.core.evidence``."""
 
 from __future__ import annotations
 

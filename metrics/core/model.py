@@ -241,7 +241,7 @@ class Dataset:
 
     @cached_property
     def facts(self) -> Facts:
-        """Counts the ``applies`` predicates ask for (``metrics.offers.Facts``)."""
+        """Counts the ``applies`` predicates ask for (``metrics.declare.offers.Facts``)."""
         return facts_of(self.samples, self.gt_lines_path is not None)
 
     def box_types(self) -> set[BoxType]:
@@ -250,7 +250,7 @@ class Dataset:
 
 @dataclass(frozen=True, slots=True)
 class Facts:
-    """What the ``applies`` predicates (``metrics.offers``) and the command line's summary
+    """What the ``applies`` predicates (``metrics.declare.offers``) and the command line's summary
     ask of a whole set: counts that
     add up over any split of its samples, so worker processes that each read a part of the
     set (``metrics.run.sharded``) give the facts of the whole by ``+``."""

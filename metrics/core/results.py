@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from metrics.core.evidence import Region
 from metrics.core.model import Problem
 from metrics.core.tally import (
     ClevalLegacyTally,
@@ -27,10 +28,9 @@ from metrics.core.tally import (
     hmean,
     per_image_rule,
 )
-from metrics.evidence import Region
 
 if TYPE_CHECKING:
-    from metrics.evidence import Evidence
+    from metrics.core.evidence import Evidence
 
 __all__ = [
     "ClevalLegacyTally",
@@ -143,7 +143,7 @@ class MatchRecord:
 
     ``label`` is the official name (e.g. DetEval "OO"/"OM"/"MO"); ``regions`` holds
     evidence regions (e.g. TIoU "cut" = G minus D, "outlier" = other GTs inside D minus G) as
-    ``metrics.evidence.Region`` (rings as coordinate arrays, and the area).
+    ``metrics.core.evidence.Region`` (rings as coordinate arrays, and the area).
     """
 
     kind: MatchKind

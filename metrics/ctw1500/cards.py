@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from metrics.card import Card
-from metrics.offers import ctw1500_like
+from metrics.declare.card import Card
+from metrics.declare.offers import ctw1500_like
 
 CARDS: tuple[Card, ...] = (
     Card(

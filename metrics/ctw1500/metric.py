@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import metrics.core.detail as detail
+from metrics.core.evidence import Skipped, VocFalsePositive
 from metrics.core.model import Sample
 from metrics.core.results import (
     InstanceResult,
@@ -48,7 +49,6 @@ from metrics.ctw1500.evidence import VocEvidence
 from metrics.ctw1500.match import Block, block
 from metrics.ctw1500.params import Ctw1500Params
 from metrics.ctw1500.voc import ap_key, voc_ap
-from metrics.evidence import Skipped, VocFalsePositive
 from metrics.shapes.matching import best_partner
 
 ID = "ctw1500_eval"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from metrics.params import UNIT, param
+from metrics.declare.params import UNIT, param
 
 
 @dataclass(frozen=True)

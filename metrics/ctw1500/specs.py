@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from metrics.ctw1500 import metric, validate, voc
 from metrics.ctw1500.cards import CARDS
-from metrics.spec import ConfidenceUse, MetricSpec, each_sample
+from metrics.declare.spec import ConfidenceUse, MetricSpec, each_sample
 
 __all__ = ["SPECS"]
 

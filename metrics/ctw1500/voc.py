@@ -15,7 +15,7 @@ import numpy as np
 
 from metrics.core.results import SampleResult
 from metrics.ctw1500.evidence import VocEvidence
-from metrics.spec import AP_FILE_ORDER
+from metrics.declare.spec import AP_FILE_ORDER
 
 
 def ap_key(ranked: bool) -> str:

@@ -43,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 import metrics.core.detail as detail
+from metrics.core.evidence import Absorbed
 from metrics.core.floats import REFUSED
 from metrics.core.model import BoxType, FloatArray, Problem, Sample, Severity
 from metrics.core.results import (
@@ -59,7 +60,6 @@ from metrics.deteval.evidence import DetEvalEvidence
 from metrics.deteval.geometry import Geometry, geometries
 from metrics.deteval.match import Matcher
 from metrics.deteval.params import DetEvalParams
-from metrics.evidence import Absorbed
 
 ID = "deteval"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from metrics.params import NON_NEGATIVE, UNIT, param
+from metrics.declare.params import NON_NEGATIVE, UNIT, param
 
 VARIANTS = ("rrc", "legacy")
 EMPTY_RULES = ("official", "ic15")

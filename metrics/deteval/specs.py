@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from metrics.declare.spec import MetricSpec, each_sample
 from metrics.deteval import metric
 from metrics.deteval.cards import CARDS
-from metrics.spec import MetricSpec, each_sample
 
 __all__ = ["SPECS"]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from metrics.card import Card
-from metrics.offers import hierarchical
+from metrics.declare.card import Card
+from metrics.declare.offers import hierarchical
 
 _F = "metrics.hiertext"
 _SRC = "google-research-datasets/hiertext eval.py"

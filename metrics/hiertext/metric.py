@@ -33,6 +33,7 @@ import numpy as np
 from metrics.core.model import Problem, Sample, Severity
 from metrics.core.results import SampleResult
 from metrics.core.tally import PqTally
+from metrics.declare.spec import EvaluateBatch, ValidateBatch
 from metrics.hiertext.masks import (
     OWN_WHEN_ILLEGIBLE,
     WordRasters,
@@ -45,7 +46,6 @@ from metrics.hiertext.match import Overlaps, sample_result
 from metrics.hiertext.params import HierTextParams
 from metrics.hiertext.raster import Raster
 from metrics.hiertext.words import word_overlaps
-from metrics.spec import EvaluateBatch, ValidateBatch
 
 LEVELS = ("word", "line", "paragraph")
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from metrics.declare.spec import MetricSpec
 from metrics.hiertext import metric
 from metrics.hiertext.cards import CARDS
 from metrics.hiertext.view import level_view
-from metrics.spec import MetricSpec
 
 __all__ = ["SPECS"]
 

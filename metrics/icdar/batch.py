@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 import metrics.core.detail as detail
 import metrics.shapes.cache as cache
+from metrics.core.evidence import Region
 from metrics.core.model import FloatArray, Sample
 from metrics.core.results import (
     InstanceResult,
@@ -28,7 +29,6 @@ from metrics.core.results import (
     credit_tally,
     per_image_rule,
 )
-from metrics.evidence import Region
 from metrics.icdar.common import (
     outlier_regions,
     pair_value_arrays,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from metrics.card import Card
-from metrics.offers import polygon_data, quad_data, with_gt_lines
+from metrics.declare.card import Card
+from metrics.declare.offers import polygon_data, quad_data, with_gt_lines
 
 _F = "metrics.icdar"
 _TIOU_SRC = "TIoU-metric script.py"

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from metrics.core.evidence import PairTable
 from metrics.core.model import Sample
-from metrics.evidence import PairTable
 from metrics.icdar.common import prepare
 
 

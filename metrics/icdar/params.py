@@ -1,5 +1,5 @@
 """Parameters of the ICDAR IoU family (defaults are the official ones), each declared with
-its help and range (``metrics.params.param``).
+its help and range (``metrics.declare.params.param``).
 
 The bottom of the family: imports nothing from it.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from metrics.params import NON_NEGATIVE, UNIT, param
+from metrics.declare.params import NON_NEGATIVE, UNIT, param
 
 # The words every member shares (the greedy matcher compares with ``>``, spec 1.1).
 _IOU = "a GT and a detection match when their IoU is strictly above this"

@@ -10,11 +10,11 @@ from collections.abc import Sequence
 
 from metrics.core.model import Problem, Sample
 from metrics.core.results import SampleResult
+from metrics.declare.spec import ConfidenceUse, MetricSpec
 from metrics.icdar import curved, iou, tiou
 from metrics.icdar.cards import CARDS
 from metrics.icdar.pairs import iou_table
 from metrics.icdar.params import WordlineParams
-from metrics.spec import ConfidenceUse, MetricSpec
 
 __all__ = ["SPECS"]
 

@@ -21,9 +21,9 @@ import shapely
 
 import metrics.core.detail as detail
 import metrics.shapes.cache as cache
+from metrics.core.evidence import Region
 from metrics.core.model import FloatArray, Sample
 from metrics.core.results import MatchKind, MatchRecord, SampleResult
-from metrics.evidence import Region
 from metrics.icdar import wordline
 from metrics.icdar.batch import Pairs, Score, match_numbers, ranks
 from metrics.icdar.common import pair_value_arrays

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 import shapely
 
+from metrics.core.evidence import Region
 from metrics.core.partial import coverage
 from metrics.core.results import Evaluation, SampleResult, SweepTally
-from metrics.evidence import Region
 from metrics.io.atomic import atomic_write
 from metrics.io.json_stream import Entries, write_document
 from metrics.shapes.geometry import rings_of
@@ -127,7 +127,7 @@ def evaluation_dict(
 def _not_reported(ev: Evaluation[Any]) -> dict[str, Any]:
     """``{"not_reported": {"ap": why}}`` for a metric whose official AP is no score (TedEval's,
     always 0), declared by its ``MetricSpec.confidences``; else nothing."""
-    from metrics.registry import METRICS
+    from metrics.catalogue.registry import METRICS
 
     spec = METRICS.get(ev.metric)
     why = spec.confidences.not_reported(ev.params) if spec and spec.confidences else {}

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from metrics.card import Card
-from metrics.offers import with_confidences
+from metrics.declare.card import Card
+from metrics.declare.offers import with_confidences
 
 _F = "metrics.mmocr"
 _REQUIRES = "a confidence (score) on every detection line"

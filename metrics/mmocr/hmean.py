@@ -30,10 +30,10 @@ import numpy as np
 import numpy.typing as npt
 
 from metrics.core import detail
+from metrics.core.evidence import Absorbed
 from metrics.core.model import FloatArray, Problem, Sample, Severity
 from metrics.core.results import InstanceResult, NearMiss, SampleResult, SweepTally, Verdict
 from metrics.core.tally import add_up
-from metrics.evidence import Absorbed
 from metrics.mmocr.evidence import SweepEvidence
 from metrics.mmocr.geometry import IGNORE_EPS, SampleAreas, block_areas
 from metrics.mmocr.params import HmeanIouParams

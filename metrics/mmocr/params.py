@@ -9,7 +9,7 @@ import functools
 from dataclasses import dataclass
 from typing import Literal
 
-from metrics.params import UNIT, param
+from metrics.declare.params import UNIT, param
 
 Strategy = Literal["vanilla", "max_matching"]
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from metrics.card import Card
 from metrics.core.model import Sample
 from metrics.core.results import SampleResult
+from metrics.declare.card import Card
+from metrics.declare.spec import MetricSpec
 from metrics.mmocr import hmean
 from metrics.mmocr.cards import CARDS
 from metrics.mmocr.evidence import SweepEvidence
 from metrics.mmocr.params import HmeanIouParams
 from metrics.mmocr.verdicts import compose
-from metrics.spec import MetricSpec
 
 __all__ = ["SPECS"]
 

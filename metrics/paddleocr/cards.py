@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from metrics.card import Card
-from metrics.offers import always
+from metrics.declare.card import Card
+from metrics.declare.offers import always
 
 CARDS: tuple[Card, ...] = (
     Card(

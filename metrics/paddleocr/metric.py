@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
+from metrics.core.evidence import Skipped
 from metrics.core.model import FloatArray, Instance, Sample
 from metrics.core.results import (
     InstanceResult,
@@ -39,7 +40,6 @@ from metrics.core.results import (
     credit_tally,
     per_image_rule,
 )
-from metrics.evidence import Skipped
 from metrics.paddleocr.evidence import SkippedEvidence
 from metrics.paddleocr.params import PaddleParams
 from metrics.shapes import robust

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from metrics.params import UNIT, param
+from metrics.declare.params import UNIT, param
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from metrics.core.results import SampleResult
+from metrics.declare.spec import MetricSpec, each_sample
 from metrics.paddleocr import metric, validate
 from metrics.paddleocr.cards import CARDS
 from metrics.paddleocr.evidence import SkippedEvidence
-from metrics.spec import MetricSpec, each_sample
 
 __all__ = ["SPECS"]
 

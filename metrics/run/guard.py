@@ -22,7 +22,7 @@ import shapely
 import metrics.shapes.cache as cache
 from metrics.core.model import Instance, Problem, Sample, Severity
 from metrics.core.results import SampleResult
-from metrics.spec import MetricSpec
+from metrics.declare.spec import MetricSpec
 
 log = logging.getLogger(__name__)
 

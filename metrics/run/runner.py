@@ -18,11 +18,11 @@ from typing import Any, Literal
 import metrics.run.guard as guard
 import metrics.run.pool as pool
 import metrics.shapes.cache as cache
+from metrics.catalogue.registry import METRICS, make_params
 from metrics.core.model import Dataset, InputError, Problem, Sample, Severity
 from metrics.core.results import Evaluation, SampleResult, aggregate
-from metrics.registry import METRICS, make_params
+from metrics.declare.spec import MetricSpec
 from metrics.run.pool import Cancelled as Cancelled  # re-exported: callers catch it here
-from metrics.spec import MetricSpec
 
 log = logging.getLogger(__name__)
 

@@ -35,9 +35,11 @@ from typing import Any, Literal, TypeVar
 
 import metrics.core.detail as detail
 import metrics.run.pool as pool
+from metrics.catalogue.registry import METRICS, make_params
 from metrics.core.model import Facts, InputError, Problem, Severity, facts_of
 from metrics.core.results import Evaluation, SampleResult, summarize
 from metrics.core.tally import Tally
+from metrics.declare.spec import MetricSpec
 from metrics.io.archive import Member
 from metrics.io.formats import ICDAR
 from metrics.io.formats.base import forget_parsed
@@ -54,7 +56,6 @@ from metrics.io.icdar.plan import (
     read_pairs,
 )
 from metrics.io.reader import geometry_warnings
-from metrics.registry import METRICS, make_params
 from metrics.run.runner import (
     BLOCK,
     Failed,
@@ -64,7 +65,6 @@ from metrics.run.runner import (
     evaluate_chunk,
     refuse,
 )
-from metrics.spec import MetricSpec
 
 PathLike = str | os.PathLike[str]
 S = TypeVar("S")

@@ -15,8 +15,8 @@ import numpy.typing as npt
 import shapely
 
 from metrics.core.arrays import stacked
+from metrics.core.evidence import EMPTY_REGION, Region
 from metrics.core.model import FloatArray
-from metrics.evidence import EMPTY_REGION, Region
 from metrics.shapes import robust
 from metrics.shapes.quads import is_convex_quad, quad_intersection_areas
 from metrics.shapes.ringstack import (

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from metrics.card import Card
-from metrics.offers import quad_data
+from metrics.declare.card import Card
+from metrics.declare.offers import quad_data
 
 PCC_CANVAS = (
     "Dots are pseudo character centres (PCC) of each GT: red missed, green counted once, "

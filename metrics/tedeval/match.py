@@ -14,9 +14,9 @@ import numpy as np
 import shapely
 
 from metrics.core.arrays import unique_values
+from metrics.core.evidence import AnglePair, MultilineTest
 from metrics.core.model import FloatArray
 from metrics.core.results import MatchKind, MatchRecord
-from metrics.evidence import AnglePair, MultilineTest
 from metrics.tedeval.geometry import Geometry
 from metrics.tedeval.inputs import (
     Inputs,

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from metrics.core.arrays import grouped
+from metrics.core.evidence import MultilineTest, PccEvidence
 from metrics.core.model import FloatArray
 from metrics.core.results import (
     InstanceResult,
@@ -25,7 +26,6 @@ from metrics.core.results import (
     per_image_rule,
 )
 from metrics.core.sparse import SparsePairs
-from metrics.evidence import MultilineTest, PccEvidence
 from metrics.tedeval.evidence import TedEvalEvidence
 from metrics.tedeval.geometry import Geometry
 from metrics.tedeval.hits import CutRings, Hits

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from metrics.spec import ConfidenceUse, MetricSpec
+from metrics.declare.spec import ConfidenceUse, MetricSpec
 from metrics.tedeval import metric
 from metrics.tedeval.cards import CARDS
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from metrics.card import Card
-from metrics.offers import totaltext_like
+from metrics.declare.card import Card
+from metrics.declare.offers import totaltext_like
 
 _F = "metrics.totaltext"
 _SRC = "Total-Text-Dataset Evaluation_Protocol "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from metrics.params import NON_NEGATIVE, UNIT, param
+from metrics.declare.params import NON_NEGATIVE, UNIT, param
 
 MERGE_GT_THRESHOLDS = ("tp", "tr")
 MISSING_DET_FILE = ("skip", "empty")

@@ -18,10 +18,10 @@ import numpy.typing as npt
 import shapely
 
 import metrics.shapes.cache as cache
+from metrics.core.evidence import Absorbed
 from metrics.core.floats import REFUSED
 from metrics.core.model import FloatArray, Problem, Sample, Severity
 from metrics.core.results import InstanceResult, SampleResult, Verdict, credit_tally
-from metrics.evidence import Absorbed
 from metrics.shapes import robust
 from metrics.shapes.geometry import FlatGeometry, SampleGeometry, split_geometry
 

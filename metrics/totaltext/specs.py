@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from metrics.spec import MetricSpec
+from metrics.declare.spec import MetricSpec
 from metrics.totaltext import deteval, voc
 from metrics.totaltext.cards import CARDS
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from metrics.core.evidence import VocFalsePositive
 from metrics.core.model import FloatArray, Problem, Sample
 from metrics.core.results import (
     InstanceResult,
@@ -36,7 +37,6 @@ from metrics.core.results import (
     Verdict,
     credit_tally,
 )
-from metrics.evidence import VocFalsePositive
 from metrics.totaltext import prep
 from metrics.totaltext.evidence import TotalTextVocEvidence
 from metrics.totaltext.params import TotalTextVocParams

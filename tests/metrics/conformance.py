@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
+from metrics.catalogue.registry import resolve
 from metrics.core.model import Dataset
 from metrics.core.results import Evaluation
 from metrics.io.reader import load_dataset
-from metrics.registry import resolve
 from metrics.run.runner import run
 from tests.support import shared_input, shared_or_skip, shared_path
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from metrics.catalogue.registry import METRICS, make_params
 from metrics.cli.main import main
 from metrics.io.reader import load_dataset
-from metrics.registry import METRICS, make_params
 from metrics.run.runner import run
 from tests.support import write_dir
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from metrics import evaluate, evaluate_all
+from metrics.catalogue.registry import METRICS
 from metrics.cli.main import main
 from metrics.io.demo import demo_paths
-from metrics.registry import METRICS
 
 
 def test_eval_without_paths_runs_the_demo(

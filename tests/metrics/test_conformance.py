@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
+from metrics.catalogue.registry import resolve
 from metrics.cli.main import main
 from metrics.core.results import Evaluation, Verdict
 from metrics.io.writers import evaluation_dict
-from metrics.registry import resolve
 from tests.metrics.conformance import KEYS, TOL, evaluated, references
 from tests.support import shared_input
 

@@ -125,8 +125,8 @@ def _ctw_like(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def test_a_json_conversion_keeps_the_ctw1500_ap(tmp_path: Path) -> None:
+    from metrics.catalogue.registry import resolve
     from metrics.io.reader import load_dataset
-    from metrics.registry import resolve
     from metrics.run.runner import run
 
     gt, det = _ctw_like(tmp_path)

@@ -4,7 +4,7 @@ central catalogue agreed with the families entry by entry:
 - every metric's card (its family's ``cards.py``) says what the metric is, where it comes
   from and how an instance's credit comes about, and its spec is its family's;
 - every parameter of every metric is declared with its help and, for a number, its range
-  (``metrics.params.param``), which ``--set``, ``--describe`` and the viewer read;
+  (``metrics.declare.params.param``), which ``--set``, ``--describe`` and the viewer read;
 - every command's input options are the shared declaration
   (``metrics.cli.format_options``), found by introspecting the parsers.
 """
@@ -20,12 +20,12 @@ import sys
 
 import pytest
 
-from metrics import params
-from metrics.catalog import BY_ID, CARDS, card
+from metrics.catalogue.catalog import BY_ID, CARDS, card
+from metrics.catalogue.registry import METRICS, make_params
 from metrics.cli.describe import describe
 from metrics.cli.format_options import add_set_option, add_side_options
 from metrics.cli.main import build_parser, main
-from metrics.registry import METRICS, make_params
+from metrics.declare import params
 
 IDS = [c.id for c in CARDS]
 TEXTS = ("what", "source", "datasets", "credit", "canvas")
@@ -194,14 +194,17 @@ def _loaded_after(code: str) -> set[str]:
 
 
 def test_a_lookup_imports_only_its_family() -> None:
-    loaded = _loaded_after("from metrics.registry import resolve; resolve('ic13')")
+    loaded = _loaded_after("from metrics.catalogue.registry import resolve; resolve('ic13')")
     assert "metrics.deteval.specs" in loaded
     assert not {"metrics.icdar.specs", "metrics.cleval.specs", "metrics.tedeval.specs"} & loaded
 
 
 def test_the_catalogue_imports_no_family_code_nor_numpy() -> None:
     loaded = _loaded_after(
-        "import metrics.catalog, metrics.registry; list(metrics.registry.METRICS)"
+        "import metrics.catalogue.catalog, metrics.catalogue.registry; "
+        "list(metrics.catalogue.registry.METRICS)"
     )
     assert not {m for m in loaded if m.startswith(("numpy", "shapely"))}
-    assert not {m for m in loaded if m.endswith((".specs", ".params")) and m != "metrics.params"}
+    assert not {
+        m for m in loaded if m.endswith((".specs", ".params")) and m != "metrics.declare.params"
+    }

@@ -28,6 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from metrics.catalogue.registry import METRICS
 from metrics.cli.main import main
 from metrics.core.model import (
     BoxType,
@@ -41,7 +42,6 @@ from metrics.core.model import (
     Sample,
 )
 from metrics.core.results import Evaluation
-from metrics.registry import METRICS
 from metrics.run.guard import FAILURE, suspects
 from metrics.run.runner import run
 
@@ -261,8 +261,8 @@ def test_wordline_recall_may_exceed_1_as_the_script_gives_it() -> None:
     (spec 3.7 W7), recall 2.0, as the official script computes it."""
     import numpy as np
 
+    from metrics.catalogue.registry import resolve
     from metrics.core.model import BoxType, Instance
-    from metrics.registry import resolve
 
     sq = np.array([[0.0, 0], [1, 0], [1, 1], [0, 1]])
 

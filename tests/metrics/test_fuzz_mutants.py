@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 import metrics.run.guard as guard
+from metrics.catalogue.registry import METRICS
 from metrics.core.model import Sample
-from metrics.registry import METRICS
 from tests.metrics.io import test_reader_fuzz as reader_fuzz
 from tests.metrics.test_fuzz_cli import Case, check_case
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from metrics.analysis.buckets import ATTRIBUTES, buckets
+from metrics.catalogue.registry import resolve
 from metrics.check import check_dataset
 from metrics.cli.main import main
-from metrics.registry import resolve
 from metrics.run.runner import run
 from tests.metrics.io.formats_support import load, write
 

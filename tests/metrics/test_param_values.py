@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from metrics.catalogue.registry import METRICS, make_params
 from metrics.cli.main import main
 from metrics.core.model import Dataset, Group, Hierarchy, InputError, Level, Sample
 from metrics.io.icdar.lines import DetSchema, parse_det_line, parse_gt_line
-from metrics.registry import METRICS, make_params
 from metrics.run.runner import run
 
 BAD = ["nan", "inf", "-inf", "-1", "-0.5", "1.5", "2", "1e300", "abc", ""]

@@ -11,11 +11,11 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from metrics.catalogue.registry import METRICS, make_params
 from metrics.core.model import BoxType, InputError, Instance, Sample, ltrb_points
 from metrics.core.results import aggregate
 from metrics.io.icdar.lines import DetSchema, LineError, parse_det_line, parse_gt_line
 from metrics.io.reader import load_dataset
-from metrics.registry import METRICS, make_params
 
 SCORING = ["ic15_iou", "siou", "tiou", "deteval"]
 

@@ -1,11 +1,11 @@
-"""The metric catalogue (``metrics.registry``): lookup by id, alias and case, the one
+"""The metric catalogue (``metrics.catalogue.registry``): lookup by id, alias and case, the one
 ``--set`` parser (``parse_sets``) and parameters from strings (``make_params``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from metrics.registry import METRICS, make_params, parse_sets, resolve
+from metrics.catalogue.registry import METRICS, make_params, parse_sets, resolve
 
 
 @pytest.mark.parametrize(

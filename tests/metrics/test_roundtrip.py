@@ -24,11 +24,11 @@ from typing import Any
 
 import pytest
 
+from metrics.catalogue.registry import resolve
 from metrics.cli.convert import Losses, icdar_zip
 from metrics.core.model import Dataset, Instance
 from metrics.io.formats.canonical import document
 from metrics.io.reader import load_dataset
-from metrics.registry import resolve
 from metrics.run.runner import run
 from tests.metrics.conformance import REFERENCES, reference
 from tests.support import shared_input, shared_or_skip

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from metrics.catalogue.registry import METRICS, resolve
 from metrics.cli.main import main
 from metrics.core.model import Facts, InputError, facts_of
 from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
-from metrics.registry import METRICS, resolve
 from metrics.run import sharded
 from metrics.run.runner import Policy, run
 from tests.support import shared_or_skip, write_dir

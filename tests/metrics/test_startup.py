@@ -12,13 +12,13 @@ import sys
 
 import pytest
 
-from metrics.catalog import CARDS
+from metrics.catalogue.catalog import CARDS
 from metrics.cli.commands import CommandParser, add_command, entry_points
 from metrics.cli.main import BOX_TYPES, build_parser
 from metrics.core.model import BoxType
 
 HEAVY = ("numpy", "shapely", "PySide6", "viewer.")
-PLUGIN = {"viewer.cli"}  # the viewer's entry point registers its commands by name
+PLUGIN = {"viewer.app", "viewer.app.cli"}  # the entry point that registers `view`
 FAMILIES = {c.family for c in CARDS}
 LIGHT = ("cards", "params")  # what a family declares without its metric code
 
@@ -60,7 +60,7 @@ def test_help_and_the_metric_list_load_nothing_heavy(argv: list[str]) -> None:
 
 def test_the_metric_list_creates_no_params_class() -> None:
     loaded = _loaded_by(["eval", "--list-metrics"])
-    assert not {m for m in loaded if m.endswith(".params") and m != "metrics.params"}
+    assert not {m for m in loaded if m.endswith(".params") and m != "metrics.declare.params"}
 
 
 def test_an_evaluation_loads_its_family_only_and_no_viewer() -> None:
@@ -72,8 +72,8 @@ def test_an_evaluation_loads_its_family_only_and_no_viewer() -> None:
 
 def test_view_is_listed_but_not_imported() -> None:
     loaded = _loaded_by(["--help"])
-    assert "viewer.cli" in loaded  # the plugin registered its names ...
-    assert "viewer.app" not in loaded  # ... and nothing else
+    assert "viewer.app.cli" in loaded  # the plugin registered its names ...
+    assert "viewer.app.view" not in loaded  # ... and nothing else
 
 
 def test_a_deferred_command_is_imported_when_it_runs() -> None:

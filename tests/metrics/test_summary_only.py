@@ -11,11 +11,11 @@ import pytest
 
 import metrics.cli.analysis as cli_analysis
 import metrics.core.detail as detail
+from metrics.catalogue.registry import resolve
 from metrics.cli.main import main
 from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.io.writers import jsonable
-from metrics.registry import resolve
 from metrics.run.runner import run
 from tests.metrics.mmocr.test_sweep_runner import DET, GT
 from tests.support import write_zip

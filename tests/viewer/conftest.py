@@ -13,7 +13,7 @@ pytest.importorskip("PySide6", reason="viewer tests need PySide6 (pip install -e
 from PySide6.QtCore import QStandardPaths
 
 from tests.support import demo_dataset_paths, wait_evaluated
-from viewer.main_window import MainWindow
+from viewer.app.main_window import MainWindow
 
 QStandardPaths.setTestModeEnabled(True)  # QSettings (recent datasets) away from the user's
 
@@ -34,7 +34,7 @@ def window(qtbot) -> Iterator[MainWindow]:
 def hold_whole_set(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     """The viewer's evaluation of a whole set waits until the event is set (the current
     image's own run goes through): what the window shows before the set's results."""
-    import viewer.workers as workers
+    import viewer.jobs.workers as workers
 
     release = threading.Event()
     real_run = workers.run

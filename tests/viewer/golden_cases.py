@@ -16,12 +16,12 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtGui import QColor, QImage, QImageReader, QPainter
 
+from metrics.catalogue.registry import resolve
 from metrics.core.model import Dataset
 from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
-from metrics.registry import resolve
 from metrics.run.runner import run
-from viewer.paint import RenderContext, paint_overlay
+from viewer.paint.painter import RenderContext, paint_overlay
 from viewer.scene.items import Ref
 from viewer.scene.layers import DEFAULT_LAYERS
 from viewer.scene.overlay import build_overlay

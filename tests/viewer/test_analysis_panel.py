@@ -10,8 +10,8 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QImage
 
 from tests.support import wait_evaluated
+from viewer.app.main_window import MainWindow
 from viewer.export.window import session_state
-from viewer.main_window import MainWindow
 from viewer.scene.view_state import ViewState
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.support import demo_dataset_paths, wait_evaluated, write_zip
-from viewer.main_window import MainWindow
-from viewer.paths import DatasetPaths
+from viewer.app.main_window import MainWindow
+from viewer.app.paths import DatasetPaths
 from viewer.scene.overlay import instance_items
 from viewer.scene.palette import StyleKey
 
@@ -111,7 +111,7 @@ def test_line_metrics_draw_lines_not_words(tmp_path: Path) -> None:
     import json
 
     from metrics.io.reader import load_dataset
-    from viewer.side import Side
+    from viewer.app.side import Side
 
     word = {"vertices": [[0, 0], [10, 0], [10, 10], [0, 10]], "legible": True, "text": "a"}
     word2 = {"vertices": [[20, 0], [30, 0], [30, 10], [20, 10]], "legible": True, "text": "b"}

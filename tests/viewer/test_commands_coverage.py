@@ -130,9 +130,9 @@ def test_without_a_metric_polygons_get_curved_tiou_as_in_the_viewer(
     refused every polygon, or skipped images)."""
     import json
 
+    from metrics.catalogue.registry import default_metric
     from metrics.io.demo import demo_paths
     from metrics.io.reader import load_dataset
-    from metrics.registry import default_metric
 
     gt, a, b = _polygons(tmp_path)
     assert default_metric(load_dataset(gt, a)).id == "curved_tiou"  # type: ignore[union-attr]

@@ -12,8 +12,8 @@ from PySide6.QtGui import QImage
 from metrics.cli.main import main
 from metrics.io.demo import demo_paths
 from tests.support import demo_dataset_paths, wait_evaluated
+from viewer.app.main_window import MainWindow
 from viewer.export.window import export_image, export_view
-from viewer.main_window import MainWindow
 from viewer.widgets.sample_table import COLUMNS
 
 
@@ -133,7 +133,7 @@ def test_gui_exports_and_their_state(qtbot, tmp_path: Path) -> None:
 
 def test_state_file_round_trips_into_the_command_line(qtbot, tmp_path: Path) -> None:
     from metrics.cli.main import build_parser
-    from viewer.app import _apply_state
+    from viewer.app.view import _apply_state
     from viewer.export.window import view_state, write_state
 
     w = _compare(qtbot)

@@ -12,8 +12,8 @@ from PySide6.QtGui import QColor, QImage
 from metrics.cli.main import main
 from metrics.io.demo import demo_paths
 from viewer.export.render import HEADER_PX
+from viewer.paint.style import stroke_color
 from viewer.scene.palette import StyleKey
-from viewer.style import stroke_color
 
 
 def _near(img: QImage, x: int, y: int, hex_color: str, tol: int = 60) -> bool:

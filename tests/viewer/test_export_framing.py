@@ -15,7 +15,7 @@ import viewer.export.render as render
 from metrics.cli.main import main
 from tests.support import write_zip
 from tests.viewer.test_problems import _png
-from viewer.paint import PreparedOverlay, RenderContext, paint_overlay
+from viewer.paint.painter import PreparedOverlay, RenderContext, paint_overlay
 
 
 def _set(tmp_path: Path, image: tuple[int, int] | None = None) -> list[str]:

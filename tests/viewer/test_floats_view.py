@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.support import wait_evaluated
-from viewer.main_window import MainWindow
-from viewer.paths import DatasetPaths
+from viewer.app.main_window import MainWindow
+from viewer.app.paths import DatasetPaths
 
 
 def _set(tmp_path: Path, dx: float) -> tuple[Path, Path]:

@@ -12,9 +12,9 @@ from PySide6.QtWidgets import QApplication, QWidget
 from metrics.io.reader import load_dataset
 from tests.metrics.io.formats_support import write
 from tests.support import wait_evaluated
-from viewer.paths import DatasetPaths
+from viewer.app.paths import DatasetPaths
+from viewer.app.session import Session
 from viewer.scene.attributes import attribute_index, matching_samples, parse_filter, summary
-from viewer.session import Session
 from viewer.widgets.inspector import describe
 from viewer.widgets.open_dialog import DropOpener, OpenDatasetDialog, guess_paths
 from viewer.widgets.sample_table import SampleTablePanel

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
+from metrics.catalogue.registry import resolve
 from metrics.cli.main import main
 from metrics.core.model import Dataset
-from metrics.registry import resolve
 from metrics.run.runner import run
 from tests.support import box, boxes, dets, gts, rect, sample
 from viewer.scene.gallery import SideInput, build, order, select

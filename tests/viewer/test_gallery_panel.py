@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt
 
 from metrics.core.model import BoxType, Dataset, Instance
 from tests.support import rect, sample, wait_evaluated, write_dir
-from viewer.main_window import MainWindow
-from viewer.paths import DatasetPaths
-from viewer.widgets.gallery import GalleryPanel
+from viewer.app.main_window import MainWindow
+from viewer.app.paths import DatasetPaths
+from viewer.gallery.widget import GalleryPanel
 
 
 def _gallery(qtbot, window: MainWindow) -> GalleryPanel:  # type: ignore[no-untyped-def]

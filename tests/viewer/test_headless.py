@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from viewer.display import debian_package, display_problem
+from viewer.app.display import debian_package, display_problem
 
 DETLENS = [sys.executable, "-c", "import sys; from metrics.cli.main import main; sys.exit(main())"]
 

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from tests.support import shared_or_skip, wait_evaluated
-from viewer.main_window import MainWindow
-from viewer.paint import PreparedOverlay
-from viewer.paths import DatasetPaths
+from viewer.app.main_window import MainWindow
+from viewer.app.paths import DatasetPaths
+from viewer.paint.painter import PreparedOverlay
 from viewer.scene.items import Ref
 from viewer.scene.labels import ENCLOSING, GAP
 from viewer.widgets.canvas import CanvasView
@@ -153,7 +153,7 @@ def test_ic15_img_10_labels_belong_to_their_instance(qtbot, compare: bool) -> No
 def test_select_zooms_to_the_instance_with_its_partners(qtbot, demo_window) -> None:
     import argparse
 
-    from viewer.app import _initial_zoom
+    from viewer.app.view import _initial_zoom
 
     demo_window.resize(1366, 768)
     qtbot.wait(10)

@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 
 from tests.support import wait_evaluated
-from viewer.main_window import MainWindow
+from viewer.app.main_window import MainWindow
 from viewer.scene.labels import Placed, place_labels
 
 
@@ -111,8 +111,8 @@ def test_a_near_miss_taken_by_another_match_says_so(tmp_path) -> None:  # type: 
     """DetEval on IC13's merge_line img_60: GT 2's exact copy (det 2) went into GT 1's
     split, so GT 2 is missed; its label says the copy was matched elsewhere, not only
     "best area recall 1.00" (which read as if DetEval had overlooked it)."""
+    from metrics.catalogue.registry import resolve
     from metrics.io.reader import load_dataset
-    from metrics.registry import resolve
     from tests.support import write_dir
     from viewer.scene.texts import label_items
 

@@ -22,8 +22,8 @@ import pytest
 
 from metrics.io.demo import demo_paths
 from tests.support import ROOT, bounded_on_fifo, demo_dataset_paths, wait_evaluated
-from viewer.main_window import MainWindow
-from viewer.workers import EvaluationWorker
+from viewer.app.main_window import MainWindow
+from viewer.jobs.workers import EvaluationWorker
 
 ENTRY = "import sys; from metrics.launch import entry; sys.exit(entry())"
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
@@ -75,8 +75,8 @@ THRESHOLDS = """
 import gc, sys
 from PySide6.QtWidgets import QApplication
 from tests.support import demo_dataset_paths
-from viewer.main_window import MainWindow
-from viewer.workers import EvaluationWorker
+from viewer.app.main_window import MainWindow
+from viewer.jobs.workers import EvaluationWorker
 
 app = QApplication(sys.argv[:1])
 w = MainWindow(restore_layout=False)
@@ -169,7 +169,7 @@ def test_export_never_opens_a_fifo_as_an_image(tmp_path: Path) -> None:
 
 
 def test_read_image_refuses_a_fifo_and_a_device(tmp_path: Path) -> None:
-    from viewer.images import read_image
+    from viewer.paint.images import read_image
 
     if not hasattr(os, "mkfifo"):
         pytest.skip("no FIFOs on this platform")
@@ -185,8 +185,8 @@ import dataclasses, gc, threading
 from PySide6.QtCore import QCoreApplication
 from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
-from metrics.registry import METRICS
-from viewer.workers import EvaluationWorker, ResultStore
+from metrics.catalogue.registry import METRICS
+from viewer.jobs.workers import EvaluationWorker, ResultStore
 
 app = QCoreApplication([])
 gate = threading.Event()

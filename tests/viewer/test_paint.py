@@ -7,10 +7,10 @@ from PySide6.QtGui import QColor, QImage, QPainter
 
 from metrics.core.model import BoxType, Instance, Sample
 from metrics.core.results import InstanceResult, SampleResult, Tally, Verdict
-from viewer.paint import RenderContext, paint_overlay
+from viewer.paint.painter import RenderContext, paint_overlay
+from viewer.paint.style import fill_color, stroke_color
 from viewer.scene.overlay import build_overlay
 from viewer.scene.palette import StyleKey
-from viewer.style import fill_color, stroke_color
 
 
 def _img() -> QImage:
@@ -110,7 +110,7 @@ def _many_missed(n: int) -> tuple[Sample, SampleResult]:
 
 
 def test_labels_beyond_the_cap_are_counted_not_dropped_silently(qapp: object) -> None:
-    from viewer.paint import MAX_LABELS, PreparedOverlay
+    from viewer.paint.painter import MAX_LABELS, PreparedOverlay
 
     s, r = _many_missed(MAX_LABELS + 30)
     prep = PreparedOverlay(build_overlay(s, r))
@@ -128,7 +128,7 @@ def test_labels_beyond_the_cap_are_counted_not_dropped_silently(qapp: object) ->
 
 
 def test_polygons_are_copied_point_for_point() -> None:
-    from viewer.paint import polygons
+    from viewer.paint.painter import polygons
 
     rings = [np.array([[1.5, 2.0], [3.0, 4.25], [5.0, -6.5]]), np.zeros((0, 2)), np.eye(2)]
     got = [[(q.at(i).x(), q.at(i).y()) for i in range(q.size())] for q in polygons(rings)]
@@ -138,7 +138,7 @@ def test_polygons_are_copied_point_for_point() -> None:
 def test_polygons_in_bulk_keep_every_point_and_box() -> None:
     """The one-path route (every ring of two points or more) and the one-by-one route (a
     ring too short, or a coordinate the stream would drop) give the same polygons."""
-    from viewer.qt_bulk import polygons_and_boxes
+    from viewer.paint.qt_bulk import polygons_and_boxes
 
     def pts(q: object) -> list[tuple[float, float]]:
         return [(q.at(i).x(), q.at(i).y()) for i in range(q.size())]  # type: ignore[attr-defined]

@@ -9,8 +9,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget
 
 from tests.support import demo_dataset_paths, wait_evaluated, write_zip
-from viewer.main_window import MainWindow
-from viewer.paths import DatasetPaths
+from viewer.app.main_window import MainWindow
+from viewer.app.paths import DatasetPaths
 
 
 def _window(qtbot, paths: DatasetPaths, metric: str, sample: str) -> MainWindow:

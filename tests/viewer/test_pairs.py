@@ -9,8 +9,8 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QDockWidget
 
 from tests.support import wait_evaluated, write_zip
-from viewer.main_window import MainWindow
-from viewer.paths import DatasetPaths
+from viewer.app.main_window import MainWindow
+from viewer.app.paths import DatasetPaths
 from viewer.widgets.inspector import describe
 
 

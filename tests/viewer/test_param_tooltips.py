@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel
 
-from metrics.params import docs
-from metrics.registry import METRICS
+from metrics.catalogue.registry import METRICS
+from metrics.declare.params import docs
 from tests.support import demo_dataset_paths, wait_evaluated
-from viewer.session import Session
+from viewer.app.session import Session
 from viewer.widgets.panels import ParamPanel
 
 

@@ -12,8 +12,8 @@ import pytest
 
 from metrics.cli.main import main
 from tests.support import partial_set, wait_evaluated
-from viewer.main_window import MainWindow
-from viewer.paths import DatasetPaths
+from viewer.app.main_window import MainWindow
+from viewer.app.paths import DatasetPaths
 
 
 def _text(page: str) -> str:

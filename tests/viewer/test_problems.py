@@ -9,10 +9,10 @@ import numpy as np
 from metrics.check import Finding, Level
 from metrics.core.model import BoxType, Instance, Sample
 from tests.support import wait_evaluated
-from viewer.main_window import MainWindow
+from viewer.app.main_window import MainWindow
+from viewer.app.session import DatasetPaths
 from viewer.scene.checks import finding_items
 from viewer.scene.palette import LAYER_LEGEND, PALETTE, StyleKey
-from viewer.session import DatasetPaths
 from viewer.widgets.problems import ProblemsPanel
 
 GT = [

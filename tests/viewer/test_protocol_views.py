@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.support import wait_evaluated, write_zip
-from viewer.main_window import MainWindow
-from viewer.paths import DatasetPaths
+from viewer.app.main_window import MainWindow
+from viewer.app.paths import DatasetPaths
 from viewer.scene.overlay import instance_items
 from viewer.scene.palette import StyleKey
 from viewer.widgets.inspector import describe

@@ -1,4 +1,4 @@
-"""Reading a set in runs for the viewer (``viewer.reading``): the dataset ``load_dataset``
+"""Reading a set in runs for the viewer (``viewer.jobs.reading``): the dataset ``load_dataset``
 gives (samples, and problems in the same order), the sample ids handed over before a box is
 read, and the table listing them while the set is read."""
 
@@ -15,9 +15,9 @@ from PySide6.QtCore import Qt
 import metrics.io.reader as reader
 from metrics.io.reader import load_dataset
 from tests.support import ht_files, ht_words_image, wait_evaluated, write_dir, write_zip
-from viewer import reading
-from viewer.main_window import MainWindow
-from viewer.paths import DatasetPaths
+from viewer.app.main_window import MainWindow
+from viewer.app.paths import DatasetPaths
+from viewer.jobs import reading
 
 GT = {
     "gt_img_1.txt": "0,0,40,0,40,20,0,20,abc\n0,0,10,10,10,0,0,10,bow\n",

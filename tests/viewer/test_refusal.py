@@ -9,8 +9,8 @@ from PySide6.QtGui import QImage
 
 from metrics.cli.main import main
 from tests.support import demo_dataset_paths, wait_evaluated
-from viewer.main_window import MainWindow
-from viewer.paths import DatasetPaths
+from viewer.app.main_window import MainWindow
+from viewer.app.paths import DatasetPaths
 
 GT = ["10,10,110,10,110,40,10,40,hello", "200,100,320,100,320,140,200,140,world"]
 DET = ["12,10,110,10,110,42,12,42", "200,100,300,100,300,140,200,140"]

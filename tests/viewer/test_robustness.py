@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QEventLoop, QTimer
 
+from metrics.catalogue.registry import METRICS
 from metrics.cli.main import main
-from metrics.registry import METRICS
 from tests.support import demo_dataset_paths, wait_evaluated, write_zip
-from viewer.main_window import MainWindow
-from viewer.session import DatasetPaths
+from viewer.app.main_window import MainWindow
+from viewer.app.session import DatasetPaths
 
 
 def _broken(*_: Any) -> Sequence[Any]:

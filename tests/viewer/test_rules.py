@@ -6,7 +6,7 @@ from __future__ import annotations
 from metrics.deteval.params import DetEvalParams
 from metrics.icdar.params import IouParams
 from tests.support import wait_evaluated
-from viewer.main_window import MainWindow
+from viewer.app.main_window import MainWindow
 from viewer.scene.rules import below_limit, limit_of
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from tests.support import demo_dataset_paths, wait_evaluated
-from viewer.session import Session
+from viewer.app.session import Session
 from viewer.widgets.sample_table import HMEAN_COLUMN, SampleTablePanel
 
 

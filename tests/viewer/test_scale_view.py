@@ -1,5 +1,5 @@
 """A large set in the viewer (issue 11): reading and evaluation off the UI thread without
-garbage-collection stalls (``viewer.quiet_gc``), and the probe that measures the time to the
+garbage-collection stalls (``viewer.jobs.quiet_gc``), and the probe that measures the time to the
 first table rows and the longest UI-thread stall (``viewer.probe``).
 
 The targets on the 25,000-image TextOCR-size set (table within 5 s, no stall over 100 ms)
@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from tests.support import write_zip
-from viewer import probe, quiet_gc
+from viewer import probe
+from viewer.jobs import quiet_gc
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -79,7 +80,7 @@ def test_probe_reports_rows_results_and_stalls(qtbot, tmp_path: Path) -> None:
 
 def test_probe_sees_a_blocked_ui_thread(qtbot, tmp_path: Path, monkeypatch) -> None:
     """The instrument itself: a slot that holds the UI thread 300 ms shows as a stall."""
-    from viewer.session import Session
+    from viewer.app.session import Session
 
     gt, det = _set(tmp_path, images=5, words=10)
     original = Session.set_dataset

@@ -12,9 +12,9 @@ import pytest
 from PySide6.QtGui import QColor, QImage
 
 from metrics.cli.main import main
+from viewer.paint.style import stroke_color
 from viewer.scene.layers import DEFAULT_LAYERS
 from viewer.scene.palette import StyleKey
-from viewer.style import stroke_color
 
 
 def _count(img: QImage, hex_color: str, tol: int = 40) -> int:

@@ -16,10 +16,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from metrics.catalogue.registry import METRICS, make_params
 from metrics.cli.main import build_parser
 from metrics.core.model import InputError
-from metrics.registry import METRICS, make_params
-from viewer.app import prepare_options
+from viewer.app.view import prepare_options
 from viewer.scene.view_state import KEYS
 
 EXAMPLES = max(20, int(os.environ.get("DETLENS_FUZZ_EXAMPLES", "400")) // 4)
@@ -120,7 +120,7 @@ def test_the_fuzz_catches_parameters_taken_unchecked(monkeypatch: Any, tmp_path:
     case the fuzz draws (a known metric, a parameter out of its range or of another type)."""
     import pytest
 
-    import viewer.app as app
+    import viewer.app.view as app
 
     bad = {"metric": "tiou", "params": {"tolerance": 2}}
     assert checked(json.dumps(bad), tmp_path) == "refused"

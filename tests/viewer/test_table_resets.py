@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 
 from tests.support import wait_evaluated
 from tests.viewer.test_table_while_loading import _set
-from viewer.main_window import MainWindow
-from viewer.paths import DatasetPaths
+from viewer.app.main_window import MainWindow
+from viewer.app.paths import DatasetPaths
 from viewer.widgets.sample_table import COLUMNS
 
 R = COLUMNS.index("R")

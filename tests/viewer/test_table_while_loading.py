@@ -17,8 +17,8 @@ from PySide6.QtCore import Qt
 from metrics.check import check_dataset
 from metrics.io.reader import load_dataset
 from tests.support import wait_evaluated, write_zip
-from viewer.main_window import MainWindow
-from viewer.paths import DatasetPaths
+from viewer.app.main_window import MainWindow
+from viewer.app.paths import DatasetPaths
 from viewer.scene.palette import StyleKey
 from viewer.scene.row_lists import RowFilter, ordered_rows
 from viewer.scene.rows import SampleRow, sorted_rows
@@ -87,7 +87,7 @@ def test_the_evaluation_does_not_validate_the_set_again(qtbot, tmp_path: Path, m
     from PySide6.QtCore import QThread
 
     import metrics.run.runner as runner
-    from viewer.workers import EvaluationWorker
+    from viewer.jobs.workers import EvaluationWorker
 
     sizes: list[int] = []  # the datasets the evaluation workers validate
     real = runner._validate
@@ -112,7 +112,7 @@ def test_the_evaluation_does_not_validate_the_set_again(qtbot, tmp_path: Path, m
 def test_a_large_set_is_checked_by_a_child_process(qtbot, tmp_path: Path, monkeypatch) -> None:
     """Same findings as in this process (a bow-tie, a duplicate, a zero-area box, a
     counter-clockwise quad), and the child is gone afterwards."""
-    from viewer import check_process
+    from viewer.jobs import check_process
 
     gt = {
         "gt_img_1.txt": "0,0,10,10,10,0,0,10,bow\n0,0,9,0,9,9,0,9,a\n0,0,9,0,9,9,0,9,a\n"
@@ -145,9 +145,9 @@ def test_a_large_set_is_checked_by_a_child_process(qtbot, tmp_path: Path, monkey
 def test_the_plan_made_in_runs_is_plan_all(tmp_path: Path, monkeypatch) -> None:
     """Validated 2 samples at a time: the same metrics, skipped images, notes and problems
     (a counter-clockwise quad some metrics refuse, a curved polygon TedEval skips)."""
-    from metrics.registry import applicable
+    from metrics.catalogue.registry import applicable
     from metrics.run.runner import plan_all
-    from viewer import planning
+    from viewer.jobs import planning
 
     gt = {f"gt_img_{k}.txt": "0,0,9,0,9,9,0,9,a\n" for k in range(5)}
     gt["gt_img_1.txt"] += "0,0,0,9,9,9,9,0,ccw\n"
@@ -166,7 +166,7 @@ def test_a_child_process_that_fails_leaves_the_work_to_this_one(
 ) -> None:
     """The child cannot plan (here: it is killed at once): the plan and the check are made in
     this process, with the same results."""
-    from viewer import check_process
+    from viewer.jobs import check_process
 
     paths = _set(tmp_path)
     real = check_process.Companion.__init__
@@ -237,9 +237,9 @@ def test_filter_on_whole_lists() -> None:
 
 
 def test_ordered_rows_put_blank_rows_where_a_metric_has_no_result(tmp_path: Path) -> None:
-    from metrics.registry import METRICS
+    from metrics.catalogue.registry import METRICS
     from metrics.run.runner import run
-    from viewer.workers import table_rows
+    from viewer.jobs.workers import table_rows
 
     ds = load_dataset(_set(tmp_path, 3).gt, _set(tmp_path, 3).det)
     ev = run(ds, [METRICS["tiou"]])[0]
@@ -256,7 +256,7 @@ def test_ordered_rows_put_blank_rows_where_a_metric_has_no_result(tmp_path: Path
 def test_showing_a_set_fills_the_table_once(qtbot, tmp_path: Path) -> None:
     """set_dataset emits several signals (dataset, comparison, the evaluation starting): the
     rows are made once (at 25,000 images each reset and fit held the window ~30 ms)."""
-    from viewer.session import Session
+    from viewer.app.session import Session
     from viewer.widgets.sample_table import SampleTablePanel
 
     s = Session()
@@ -278,7 +278,7 @@ def test_the_shown_metric_comes_in_before_the_others(qtbot, tmp_path: Path, monk
     """The whole set is evaluated in two passes: the metric shown, then every other one, so
     its scores are in the table while the others are still being evaluated (on a
     25,000-image set, minutes earlier); the progress bar runs once over both."""
-    import viewer.workers as workers
+    import viewer.jobs.workers as workers
 
     release = threading.Event()
     real_run = workers.run
@@ -322,7 +322,7 @@ def test_a_large_set_evaluates_a_metric_when_it_is_shown(
     """Above ``LAZY_INSTANCES`` boxes only the shown metric is evaluated as the set opens;
     choosing another evaluates it then (and one cancelled by choosing again); the summary
     says so. A metric comparison evaluates its second metric."""
-    import viewer.side as side
+    import viewer.app.side as side
 
     monkeypatch.setattr(side, "LAZY_INSTANCES", 10)  # 6 images of 2 GT + 1 detection: 18
     w = MainWindow(restore_layout=False)
@@ -368,7 +368,7 @@ def test_choosing_a_metric_of_a_large_set_keeps_the_columns(
 ) -> None:
     """While the chosen metric of a large set runs, the table keeps its columns and widths
     (fitted to scores, not to the "…" of rows not evaluated yet)."""
-    import viewer.side as side
+    import viewer.app.side as side
 
     monkeypatch.setattr(side, "LAZY_INSTANCES", 10)
     w = MainWindow(restore_layout=False)

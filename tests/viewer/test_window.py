@@ -8,8 +8,8 @@ from pathlib import Path
 from PySide6.QtCore import QPointF, Qt
 
 from tests.support import wait_evaluated
-from viewer.main_window import MainWindow
-from viewer.session import DatasetPaths
+from viewer.app.main_window import MainWindow
+from viewer.app.session import DatasetPaths
 
 
 def test_opens_demo_and_shows_results(window: MainWindow) -> None:
@@ -104,7 +104,7 @@ def test_bad_file_shows_an_error_and_keeps_the_app(
 
 
 def test_open_dialog_fields_and_recent_datasets(qtbot, window: MainWindow) -> None:
-    from viewer.main_window import OpenDatasetDialog
+    from viewer.app.main_window import OpenDatasetDialog
 
     paths = window.session.paths
     dialog = OpenDatasetDialog(window, paths)

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QDockWidget
 from metrics.io.demo import demo_paths
 from tests.support import demo_dataset_paths, wait_evaluated
 from tests.viewer.test_problems import _dataset
-from viewer.main_window import MainWindow
+from viewer.app.main_window import MainWindow
 from viewer.widgets.problems import ProblemsPanel
 
 SIZES = [(1600, 900), (1366, 768)]

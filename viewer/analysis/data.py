@@ -20,9 +20,9 @@ from metrics.analysis.bootstrap import Bootstrap, paired
 from metrics.analysis.both import BucketPair, ClassPair, bucket_pairs, by_delta, class_pairs
 from metrics.analysis.buckets import Bucket, available, buckets
 from metrics.analysis.sweep import Sweep, sweep
+from metrics.catalogue.registry import METRICS
 from metrics.core.model import Dataset
 from metrics.core.results import Evaluation
-from metrics.registry import METRICS
 
 SWEEP_POINTS = 1000
 

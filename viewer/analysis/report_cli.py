@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from metrics.catalogue.registry import default_metric, make_params, parse_sets, resolve
 from metrics.cli.commands import int_in
 from metrics.cli.coverage import (
     DEFAULT_METRIC_HELP,
@@ -33,10 +34,9 @@ from metrics.cli.format_options import (
 )
 from metrics.core.model import InputError
 from metrics.io.demo import demo_paths
-from metrics.registry import default_metric, make_params, parse_sets, resolve
 from metrics.run.progress import ProgressBar
 from metrics.run.runner import Plan, plan_all, run
-from viewer.interrupts import Interrupts, guarded, headless_qt
+from viewer.app.interrupts import Interrupts, guarded, headless_qt
 
 
 def add_report_command(sub: Any) -> None:

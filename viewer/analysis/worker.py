@@ -9,9 +9,9 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from metrics.catalogue.registry import METRICS, make_params
 from metrics.core.model import Dataset
 from metrics.core.results import Evaluation
-from metrics.registry import METRICS, make_params
 from metrics.run.runner import run
 from viewer.analysis.data import compute
 

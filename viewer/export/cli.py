@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from metrics.catalogue.registry import MetricSpec, make_params, parse_sets, resolve
 from metrics.cli.commands import positive_int
 from metrics.cli.coverage import (
     DEFAULT_METRIC_HELP,
@@ -27,10 +28,9 @@ from metrics.cli.format_options import (
 from metrics.core.model import Dataset, InputError, Sample
 from metrics.core.results import Evaluation
 from metrics.io.demo import demo_paths
-from metrics.registry import MetricSpec, make_params, parse_sets, resolve
 from metrics.run.progress import ProgressBar
 from metrics.run.runner import Cancelled, run
-from viewer.interrupts import Interrupts, guarded, headless_qt
+from viewer.app.interrupts import Interrupts, guarded, headless_qt
 from viewer.scene.layers import DEFAULT_LAYERS, LAYER_KEYS
 
 

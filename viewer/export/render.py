@@ -24,13 +24,13 @@ from metrics.core.model import Sample
 from metrics.core.results import SampleResult
 from metrics.io.atomic import atomic_write
 from metrics.io.outnames import check_not_inputs, sample_files
-from viewer.images import read_image
-from viewer.paint import RenderContext, paint_overlay
+from viewer.paint.images import read_image
+from viewer.paint.painter import RenderContext, paint_overlay
+from viewer.paint.style import SWATCH_H, SWATCH_W, draw_swatch
 from viewer.scene.items import bounds
 from viewer.scene.layers import LAYERS
 from viewer.scene.overlay import build_overlay
 from viewer.scene.palette import LAYER_LEGEND, PALETTE, StyleKey
-from viewer.style import SWATCH_H, SWATCH_W, draw_swatch
 
 HEADER_PX = 34
 LEGEND_ROW_PX = 20

@@ -18,9 +18,9 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
 
 from metrics.io.atomic import atomic_write
+from viewer.app.session import Session
 from viewer.export.render import Panel, png_bytes, render_sample
 from viewer.scene.view_state import ViewState, absolute, state_json
-from viewer.session import Session
 
 
 def session_state(session: Session, zoom: float | None = None) -> ViewState:

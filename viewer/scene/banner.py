@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from metrics.catalog import BY_ID
+from metrics.catalogue.catalog import BY_ID
 from metrics.core.model import Sample
 from metrics.core.results import SampleResult
 from viewer.scene.items import DrawItem, Ref

@@ -1,6 +1,6 @@
 """The failure gallery's crops: one per GT and detection of the whole dataset, with the
 verdict classes it belongs to, the numbers it is sorted by and the region it is cut from
-(no Qt here: ``viewer.crops`` draws a crop, ``viewer.widgets.gallery`` shows them).
+(no Qt here: ``viewer.gallery.crops`` draws a crop, ``viewer.gallery.widget`` shows them).
 
 Classes (a crop may be in several): ``missed`` (care GT without a match),
 ``false_positive``, ``partial`` (matched with less than full credit), ``split`` / ``merge``

@@ -3,7 +3,7 @@
 ``StyleKey`` names every state (each verdict on each side, each match kind, don't-care, the
 TIoU cut and outlier, the PCC states, the multiline pivots, selection, hover, the A/B
 difference ring, reader warnings, ...); ``PALETTE`` gives each one a ``Style`` of RGBA values.
-No Qt here: ``viewer.style`` turns these into pens and brushes.
+No Qt here: ``viewer.paint.style`` turns these into pens and brushes.
 """
 
 from __future__ import annotations

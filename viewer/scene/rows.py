@@ -10,9 +10,9 @@ from operator import attrgetter
 import numpy as np
 
 from metrics.analysis.compare import SampleDiff
+from metrics.core.evidence import MultilineTest
 from metrics.core.model import Sample
 from metrics.core.results import MatchKind, SampleResult, Verdict
-from metrics.evidence import MultilineTest
 
 FAILURE_KINDS = ("missed", "false_positives", "splits", "merges", "partial", "multiline")
 FAILURE_TITLES = {

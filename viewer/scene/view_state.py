@@ -160,9 +160,9 @@ def _finite(value: Any) -> bool:
 
 def state_params(metric: str | None, params: Mapping[str, Any]) -> dict[str, Any]:
     """A state's parameters of ``metric`` checked and converted as ``--set`` values are
-    (``metrics.registry.make_params``: names, types, ranges, choices); ValueError naming
+    (``metrics.catalogue.registry.make_params``: names, types, ranges, choices); ValueError naming
     the first problem."""
-    from metrics.registry import make_params, resolve
+    from metrics.catalogue.registry import make_params, resolve
 
     if not params:
         return {}

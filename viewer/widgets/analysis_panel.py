@@ -33,7 +33,7 @@ from viewer.analysis import plots
 from viewer.analysis.data import AnalysisData
 from viewer.analysis.tables import tables_html
 from viewer.analysis.worker import AnalysisWorker
-from viewer.session import Session
+from viewer.app.session import Session
 
 PLOT_MIN_HEIGHT = 240
 

@@ -2,7 +2,7 @@
 
 Wheel zooms at the cursor, drag pans, a click selects the instance under the mouse, hovering
 lights up an instance and its partners. Pens and markers keep their screen size at any zoom.
-All drawing goes through ``viewer.paint.paint_overlay``.
+All drawing goes through ``viewer.paint.painter.paint_overlay``.
 """
 
 from __future__ import annotations
@@ -31,15 +31,15 @@ from PySide6.QtWidgets import (
 
 from metrics.core.model import Sample
 from metrics.core.results import SampleResult
-from viewer.images import read_image
-from viewer.overlay_item import OverlayItem
-from viewer.paint import PreparedOverlay, RenderContext, paint_mixed, paint_overlay
-from viewer.paint_notes import paint_notes
+from viewer.app.session import Session
+from viewer.paint.images import read_image
+from viewer.paint.notes import paint_notes
+from viewer.paint.overlay_item import OverlayItem
+from viewer.paint.painter import PreparedOverlay, RenderContext, paint_mixed, paint_overlay
 from viewer.scene.banner import banner_text, label_tooltip
 from viewer.scene.items import DrawItem, Ref, bounds
 from viewer.scene.overlay import build_overlay
 from viewer.scene.picking import PickIndex
-from viewer.session import Session
 
 log = logging.getLogger(__name__)
 

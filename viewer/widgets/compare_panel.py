@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from viewer.session import Session
+from viewer.app.session import Session
 
 MODES = ("side by side", "swipe", "blend")
 

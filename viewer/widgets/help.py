@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from PySide6.QtWidgets import QDialog, QTextBrowser, QVBoxLayout, QWidget
 
-from metrics.catalog import BY_ID
+from metrics.catalogue.catalog import BY_ID
 
 MOUSE = (
     ("wheel", "zoom at the cursor"),

@@ -10,13 +10,13 @@ from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from metrics.cleval.evidence import ClevalEvidence
 from metrics.core.results import InstanceResult, MatchRecord, SampleResult
+from metrics.declare.help import discard_line
 from metrics.deteval.evidence import DetEvalEvidence
-from metrics.help import discard_line
+from viewer.app.session import Session
 from viewer.scene.attributes import instance_attributes
 from viewer.scene.items import Ref
 from viewer.scene.overlay import angle_text
 from viewer.scene.rules import refusal
-from viewer.session import Session
 
 _SHOWN = (
     "iou",

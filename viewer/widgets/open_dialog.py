@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from metrics.io.archive import IMAGE_SUFFIXES
 from metrics.io.formats import FORMATS
-from viewer.paths import DatasetPaths
+from viewer.app.paths import DatasetPaths
 
 FILE_FILTER = (
     "Annotations and results (*.zip *.txt *.json *.gt *.xml);;Zip (*.zip);;JSON (*.json);;"

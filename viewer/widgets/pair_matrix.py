@@ -31,12 +31,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from metrics.core.evidence import PairTable
 from metrics.core.results import MatchKind, SampleResult
+from metrics.declare.help import DISCARD_SHORT, DISCARD_STAGE, discard_line
 from metrics.deteval.evidence import DetEvalEvidence
-from metrics.evidence import PairTable
-from metrics.help import DISCARD_SHORT, DISCARD_STAGE, discard_line
+from viewer.app.session import Session
 from viewer.scene.rules import multiline_lines
-from viewer.session import Session
 
 Index = QModelIndex | QPersistentModelIndex
 _KIND_COLOUR = {

@@ -22,12 +22,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from metrics.params import docs
-from metrics.registry import METRICS
+from metrics.catalogue.registry import METRICS
+from metrics.declare.params import docs
+from viewer.app.session import Session
+from viewer.paint.style import SWATCH_H, SWATCH_W, draw_swatch
 from viewer.scene.layers import LAYERS
 from viewer.scene.palette import CANVAS_LEGEND, LAYER_LEGEND, PALETTE, StyleKey
-from viewer.session import Session
-from viewer.style import SWATCH_H, SWATCH_W, draw_swatch
 
 
 def swatch(style_key: StyleKey, w: int = SWATCH_W, h: int = SWATCH_H) -> QPixmap:

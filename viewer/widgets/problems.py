@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from metrics.check import Finding, Level
-from viewer.session import Session
+from viewer.app.session import Session
 
 # Findings listed per kind (the rest are counted: ``detlens check --json`` has them all).
 MAX_ROWS = 500

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 
 class Refusing(Protocol):
-    """What the banner listens to (``viewer.session.Session``)."""
+    """What the banner listens to (``viewer.app.session.Session``)."""
 
     @property
     def refused(self) -> SignalInstance: ...

@@ -16,9 +16,9 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor
 
 from metrics.core.results import Evaluation
+from viewer.app.session import Session
 from viewer.scene.row_lists import RowFilter, blank_rows
 from viewer.scene.rows import SampleRow, compare_row, sample_row, sorted_rows
-from viewer.session import Session
 
 COLUMNS = ("sample", "GT", "det", "R", "P", "H", "miss", "FP", "split", "merge", "part.", "multi")
 TOOLTIPS = (

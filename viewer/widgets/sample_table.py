@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from viewer.app.session import Session
 from viewer.scene.attributes import summary
 from viewer.scene.row_lists import any_nonzero, attributes
 from viewer.scene.rows import (
@@ -27,7 +28,6 @@ from viewer.scene.rows import (
     FAILURE_KINDS,
     FAILURE_TITLES,
 )
-from viewer.session import Session
 from viewer.widgets.sample_model import (
     COLUMNS,
     DELTA_COLUMN,

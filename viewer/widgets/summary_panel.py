@@ -14,7 +14,7 @@ from metrics.core.floats import check_mode, float_note
 from metrics.core.model import Dataset
 from metrics.core.partial import coverage
 from metrics.core.results import Evaluation
-from viewer.session import Session
+from viewer.app.session import Session
 
 __all__ = ["SummaryPanel"]
 

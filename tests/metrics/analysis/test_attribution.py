@@ -9,10 +9,10 @@ import pytest
 
 from metrics.analysis.attribution import attribute
 from metrics.analysis.fixes import ALL, CLASSES, fix_of
+from metrics.catalogue.registry import applicable, make_params, resolve
 from metrics.core.model import Dataset, Instance
 from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
-from metrics.registry import applicable, make_params, resolve
 from metrics.run.runner import run
 from tests.support import box, boxes, dets, gts, ltrb_sample, rect, sample, shared_or_skip
 

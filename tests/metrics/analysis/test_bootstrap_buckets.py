@@ -13,11 +13,11 @@ import pytest
 from metrics.analysis.bootstrap import paired, weights
 from metrics.analysis.buckets import available, buckets
 from metrics.analysis.instances import COLUMNS, write_instances
+from metrics.catalogue.registry import resolve
 from metrics.core.model import Dataset
 from metrics.core.results import aggregate
 from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
-from metrics.registry import resolve
 from metrics.run.runner import run
 from tests.support import dets, gts, rect, sample
 

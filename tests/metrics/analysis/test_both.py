@@ -12,12 +12,12 @@ from metrics.analysis import serialize
 from metrics.analysis.attribution import attribute
 from metrics.analysis.both import MIN_GT, bucket_pairs, by_delta, class_pairs
 from metrics.analysis.classes import MERGE, PARTIAL_CREDIT, SPLIT, impossible
+from metrics.catalogue.registry import METRICS, applicable, make_params, resolve
 from metrics.cli.main import main
 from metrics.core.model import Dataset
 from metrics.core.results import MatchKind
 from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
-from metrics.registry import METRICS, applicable, make_params, resolve
 from metrics.run.runner import run
 from tests.support import box, boxes, dets, gts, rect, sample
 

@@ -4,8 +4,8 @@ B that A did not make"): the same place means a false positive of the other side
 from __future__ import annotations
 
 from metrics.analysis.fp_diff import false_positives_only
+from metrics.catalogue.registry import resolve
 from metrics.core.model import Dataset
-from metrics.registry import resolve
 from metrics.run.runner import run
 from tests.support import dets, gts, rect, sample
 

@@ -10,10 +10,10 @@ import pytest
 
 from metrics.analysis import threshold as thr
 from metrics.analysis.sweep import sweep
+from metrics.catalogue.registry import applicable, make_params, resolve
 from metrics.core.model import BoxType, Dataset, Instance, ltrb_points
 from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
-from metrics.registry import applicable, make_params, resolve
 from metrics.run.runner import plan_all, run
 from tests.support import dets, gts, sample, shared_or_skip
 

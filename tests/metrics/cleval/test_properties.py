@@ -9,13 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from metrics.catalogue.registry import METRICS
 from metrics.cleval.geometry import interiors_apart
 from metrics.cleval.metric import (
     evaluate_batch,
     evaluate_sample,
 )
 from metrics.core.model import Dataset, Sample
-from metrics.registry import METRICS
 from metrics.run.runner import run
 from metrics.shapes.quads import is_convex_quad
 from tests.support import CLEVAL_LEGACY as LEGACY

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from metrics.catalogue.registry import METRICS
 from metrics.core.results import aggregate, hmean
 from metrics.core.tally import (
     ClevalLegacyTally,
@@ -28,7 +29,6 @@ from metrics.core.tally import (
 from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.io.writers import evaluation_dict
-from metrics.registry import METRICS
 from metrics.run.runner import run
 
 

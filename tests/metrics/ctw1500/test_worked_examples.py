@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from metrics.catalogue.registry import METRICS, resolve
 from metrics.core.model import Dataset, Sample
 from metrics.core.results import Verdict
 from metrics.ctw1500.metric import evaluate_sample
 from metrics.ctw1500.params import Ctw1500Params
 from metrics.ctw1500.validate import validate
 from metrics.ctw1500.voc import global_extras, voc_ap
-from metrics.registry import METRICS, resolve
 from metrics.run.runner import run
 from tests.support import approx_tuple, gts, quad, sample, scores
 

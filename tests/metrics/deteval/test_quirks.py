@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from metrics.core.evidence import Absorbed
 from metrics.core.results import MatchKind, Verdict
 from metrics.deteval.metric import DetEvalParams
-from metrics.evidence import Absorbed
 from tests.support import DETEVAL_G0 as G0
 from tests.support import DETEVAL_LEGACY as LEGACY
 from tests.support import box, boxes, scores

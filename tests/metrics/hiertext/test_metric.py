@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from metrics.catalogue.registry import resolve
 from metrics.core.results import Evaluation, Verdict
 from metrics.hiertext.match import mutual_best
 from metrics.io.reader import load_dataset
-from metrics.registry import resolve
 from metrics.run.runner import run
 from tests.support import ht_files, ht_image, ht_line, ht_paragraph, ht_word, ht_words_image
 

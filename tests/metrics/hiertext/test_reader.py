@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from metrics.catalogue.registry import resolve
 from metrics.cli.main import main
 from metrics.core.model import InputError, Severity
 from metrics.hiertext.params import HierTextParams
 from metrics.io.reader import load_dataset
-from metrics.registry import resolve
 from tests.support import ht_files, ht_image, ht_line, ht_paragraph, ht_word, ht_words_image
 
 

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from metrics.catalogue.registry import applicable
 from metrics.io.demo import demo_paths
 from metrics.io.json_stream import Entries, write_document
 from metrics.io.reader import load_dataset
 from metrics.io.writers import evaluation_dict, write_json
-from metrics.registry import applicable
 from metrics.run.runner import plan_all, run
 
 

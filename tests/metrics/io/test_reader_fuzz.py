@@ -21,9 +21,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from metrics.catalogue.registry import applicable
 from metrics.core.model import InputError, Problem, Severity
 from metrics.io.reader import load_dataset
-from metrics.registry import applicable
 from metrics.run.runner import run
 
 EXAMPLES = max(8, int(os.environ.get("DETLENS_FUZZ_EXAMPLES", "400")) // 25)

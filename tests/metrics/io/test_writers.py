@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from metrics.catalogue.registry import METRICS
 from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.io.writers import evaluation_dict, write_csv, write_json
-from metrics.registry import METRICS
 from metrics.run.runner import run
 
 

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from metrics.catalogue.registry import make_params, resolve
 from metrics.core.model import Dataset, Instance, Sample
 from metrics.core.results import Evaluation, SweepTally, Verdict
 from metrics.mmocr.evidence import SweepEvidence
-from metrics.registry import make_params, resolve
 from metrics.run.runner import run
 from tests.support import quad, sample
 

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from metrics.catalogue.registry import resolve
 from metrics.cli.main import main
 from metrics.core.results import SweepTally
 from metrics.io.reader import load_dataset
 from metrics.io.writers import write_json
 from metrics.mmocr.evidence import SweepEvidence
-from metrics.registry import resolve
 from metrics.run.runner import run
 from tests.support import write_zip
 

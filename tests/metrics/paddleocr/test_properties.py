@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from metrics.catalogue.registry import METRICS, make_params
 from metrics.core.model import BoxType, Instance, Sample, ltrb_points
-from metrics.registry import METRICS, make_params
 
 boxes = st.lists(
     st.tuples(st.integers(0, 300), st.integers(0, 300), st.integers(1, 120), st.integers(1, 60)),

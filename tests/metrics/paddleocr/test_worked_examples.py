@@ -4,12 +4,12 @@ images without GT dropped, the 2x2 example (R = P = 0.5), per-image and global f
 
 from __future__ import annotations
 
+from metrics.catalogue.registry import METRICS, resolve
 from metrics.core.model import Dataset, Sample
 from metrics.core.results import Verdict
 from metrics.paddleocr.metric import evaluate_sample
 from metrics.paddleocr.params import PaddleParams
 from metrics.paddleocr.validate import validate
-from metrics.registry import METRICS, resolve
 from metrics.run.runner import run
 from tests.support import dets, gts, quad, sample, scores
 

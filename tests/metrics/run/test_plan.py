@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from metrics.catalogue.registry import applicable
 from metrics.core.model import Dataset
-from metrics.registry import applicable
+from metrics.declare.spec import polygon_data
 from metrics.run.runner import plan_all, run
-from metrics.spec import polygon_data
 from tests.support import dets, gts, sample
 
 CW_POLY = "0,0,0,20,50,20,100,20,100,0,50,0"  # negative shoelace: curved TIoU accepts it

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from metrics.catalogue.registry import METRICS, applicable
 from metrics.core.model import Dataset, InputError
 from metrics.core.results import Evaluation
 from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.io.writers import write_json
-from metrics.registry import METRICS, applicable
 from metrics.run.runner import Cancelled, plan_all, run
 from tests.support import shared_or_skip, write_zip
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 import threading
 
 import metrics.shapes.cache as cache
+from metrics.catalogue.registry import METRICS
 from metrics.core.model import Dataset
 from metrics.core.results import Evaluation
 from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.io.writers import evaluation_dict
-from metrics.registry import METRICS
 from metrics.run.runner import run
 
 SPECS = ["ic15_iou", "tiou", "tedeval", "cleval_det", "cleval_legacy_det"]

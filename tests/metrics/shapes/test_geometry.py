@@ -9,10 +9,10 @@ import pytest
 import shapely
 from hypothesis import given, settings
 
+from metrics.catalogue.registry import METRICS, make_params
 from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.io.writers import sample_dict
-from metrics.registry import METRICS, make_params
 from metrics.shapes.geometry import candidate_pairs, flat_geometry, polygons, signed_areas
 from metrics.shapes.quads import convex_quad_inter, is_convex_quad, quad_intersection_areas
 from tests.support import convex_quad_arrays, geos_overlap_area

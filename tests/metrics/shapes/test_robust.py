@@ -17,14 +17,14 @@ import shapely
 from shapely.errors import GEOSException
 
 import metrics.run.runner as runner
+from metrics.catalogue.registry import METRICS
 from metrics.cli.main import main
 from metrics.core.model import Dataset, InputError, Sample
 from metrics.core.results import SampleResult
+from metrics.declare.spec import MetricSpec
 from metrics.io.icdar.lines import DetSchema, parse_det_line, parse_gt_line
-from metrics.registry import METRICS
 from metrics.run.guard import FAILURE
 from metrics.shapes import robust
-from metrics.spec import MetricSpec
 
 CASES = {
     "cleval_dont_care_cut_assertion": (

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
+from metrics.catalogue.registry import applicable, resolve
 from metrics.core.model import Dataset, Severity
 from metrics.core.results import Verdict
-from metrics.registry import applicable, resolve
+from metrics.declare.spec import totaltext_like
 from metrics.run.runner import run
-from metrics.spec import totaltext_like
 from metrics.totaltext.params import TotalTextDetEvalParams, TotalTextVocParams
 from tests.support import dets, gts, quad, rect, sample
 

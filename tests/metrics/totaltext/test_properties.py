@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from metrics.catalogue.registry import resolve
 from metrics.core.model import Dataset, Sample
 from metrics.core.results import aggregate
-from metrics.registry import resolve
 from metrics.run.runner import run
 from tests.support import dets, gts, rect, sample
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from metrics.core.evidence import VocFalsePositive
 from metrics.core.results import SampleResult, Verdict
-from metrics.evidence import VocFalsePositive
 from metrics.totaltext.evidence import TotalTextVocEvidence
 from metrics.totaltext.params import TotalTextVocParams
 from metrics.totaltext.voc import evaluate_sample

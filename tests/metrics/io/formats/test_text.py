@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from metrics.catalogue.registry import resolve
 from metrics.core.model import BoxType, InputError
-from metrics.registry import resolve
 from metrics.run.runner import run
 from tests.metrics.io.formats_support import errors, load, only_error, write
 

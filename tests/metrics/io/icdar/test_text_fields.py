@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from metrics.catalogue.registry import resolve
 from metrics.core.model import BoxType, Dataset, Severity
 from metrics.io.icdar.det_schema import SchemaEvidence
 from metrics.io.icdar.lines import DetSchema, LineError, det_fields, gt_fields, parse_gt_line
 from metrics.io.icdar.plan import LoadOptions
 from metrics.io.reader import load_dataset
-from metrics.registry import resolve
 from metrics.run import sharded
 from metrics.run.runner import run
 from tests.support import write_dir
