@@ -15,7 +15,7 @@ import itertools
 
 import pytest
 
-from tests.viewer.colour_vision import VISIONS, ciede2000, delta_e
+from tests.viewer.scene.colour_vision import VISIONS, ciede2000, delta_e
 from viewer.scene.palette import LAYER_LEGEND, PALETTE, StyleKey
 
 K = StyleKey
