@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from metrics.card import Card
 from metrics.core.model import Dataset, Facts, Problem, Sample
@@ -32,6 +32,9 @@ from metrics.offers import (
     with_confidences,
     with_gt_lines,
 )
+
+if TYPE_CHECKING:
+    from metrics.shapes.mode import Mode
 
 __all__ = [  # the predicates live in metrics.offers (light); re-exported for the families
     "AP_FILE_ORDER",
@@ -54,11 +57,21 @@ __all__ = [  # the predicates live in metrics.offers (light); re-exported for th
 ]
 
 P = TypeVar("P")  # a metric's Params dataclass
+P_contra = TypeVar("P_contra", contravariant=True)
 
-# One result per sample, in order; None for a sample the protocol does not evaluate at all
-# (PaddleOCR drops images without GT): it gets no result and counts nowhere, and the
-# metric's ``validate`` says so with a located warning.
-EvaluateBatch = Callable[[Sequence[Sample], P], Sequence[SampleResult | None]]
+
+class EvaluateBatch(Protocol[P_contra]):
+    """A metric's results for a block of samples: one per sample, in order; None for a
+    sample the protocol does not evaluate at all (PaddleOCR drops images without GT): it
+    gets no result and counts nowhere, and the metric's ``validate`` says so with a located
+    warning. ``mode`` (``metrics.shapes.mode``) says what of each result is read and the
+    geometry cache of the block; None: every result whole, a cache of its own."""
+
+    def __call__(
+        self, samples: Sequence[Sample], params: P_contra, mode: Mode | None = None, /
+    ) -> Sequence[SampleResult | None]: ...
+
+
 ValidateBatch = Callable[[Sequence[Sample], P], list[Problem]]
 GlobalExtras = Callable[[Iterable[SampleResult]], dict[str, float]]
 PairTableOf = Callable[[Sample, P], PairTable]
@@ -107,8 +120,9 @@ class MetricSpec(Generic[P]):
     and the batch callables the runner uses. Compared and hashed by identity (each spec
     exists once; some fields are mappings).
 
-    ``warm`` names the per-sample geometry mode the runner computes in bulk before calling
-    ``evaluate`` (for metrics that read it sample by sample); batch metrics build their own.
+    ``warm`` names the per-sample geometry mode the runner computes in bulk (into the
+    cache of the ``Mode`` it passes) before calling ``evaluate`` (for metrics that read it
+    sample by sample); batch metrics build their own.
     ``fallback`` names parameter values that ``--metric all`` (and the viewer) may switch on,
     with a note, when the official defaults refuse the data but these accept it (e.g. the
     curved family's ``auto_orient`` for counter-clockwise polygons); an explicit ``--metric``
@@ -188,9 +202,13 @@ class MetricSpec(Generic[P]):
 
 
 def per_sample(fn: Callable[[Sample, P], SampleResult]) -> EvaluateBatch[P]:
-    """A batch evaluator from a per-sample one."""
+    """A batch evaluator from a per-sample one (which builds every result whole and shares
+    no geometry, so it reads nothing of the mode)."""
 
-    def evaluate(samples: Sequence[Sample], params: P) -> list[SampleResult]:
+    def evaluate(
+        samples: Sequence[Sample], params: P, mode: Mode | None = None, /
+    ) -> list[SampleResult]:
+        del mode
         return [fn(s, params) for s in samples]
 
     evaluate.__qualname__ = evaluate.__name__ = f"per_sample({fn.__name__})"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from metrics.analysis.classes import UNITS, count_of, impossible
-from metrics.analysis.engine import evaluate_samples
+from metrics.analysis.engine import evaluate_versions
 from metrics.analysis.fixes import ALL, CLASSES, Fix, apply, fix_of
 from metrics.core.model import Dataset
 from metrics.core.results import Evaluation
@@ -130,7 +130,7 @@ def attribute(
             continue
         fixes = {s: fix_of(ev.results[s], name) for s in ids}
         todo = [s for s in ids if fixes[s].remove or fixes[s].add]
-        fixed = evaluate_samples(spec, params, [apply(ds[s], fixes[s]) for s in todo])
+        fixed = evaluate_versions(spec, params, [apply(ds[s], fixes[s]) for s in todo])
         tallies = dict(base)
         for s, r in zip(todo, fixed, strict=True):
             if r is not None:
@@ -152,7 +152,7 @@ def _ceiling(
     """H-mean of the care GT fed in as detections (transcriptions kept), and the images
     where it is below 1."""
     fed = [apply(ds[s], Fix(frozenset(range(len(ds[s].det))), tuple(_care(ds, s)))) for s in ids]
-    results = [r for r in evaluate_samples(spec, params, fed) if r is not None]
+    results = [r for r in evaluate_versions(spec, params, fed) if r is not None]
     if not results:
         return 1.0, ()
     below = tuple(r.sample_id for r in results if r.tally.scores()[2] < 1.0 - 1e-12)

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from metrics.analysis import tallies
-from metrics.analysis.engine import evaluate_samples
+from metrics.analysis.engine import evaluate_versions
 from metrics.analysis.threshold import with_dets
 from metrics.core.model import Dataset, FloatArray, Sample
 from metrics.core.results import Evaluation, SampleResult, Verdict
@@ -178,7 +178,7 @@ def _reevaluated(
             gone = set(order[len(order) - key :].tolist()) if key else set()
             where[(i, key)] = len(todo)
             todo.append(with_dets(s, [j for j in range(len(s.det)) if j not in gone]))
-    results = evaluate_samples(spec, params, todo, finalize=False)
+    results = evaluate_versions(spec, params, todo, finalize=False)
     template = next(iter(base.results.values())).tally
     width = len(tallies.vector(template))
     vectors = np.zeros((len(samples), len(t), width))

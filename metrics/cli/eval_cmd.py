@@ -8,7 +8,6 @@ dataset is loaded here and ``runner.run`` evaluates it.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
 import logging
 import os
@@ -25,6 +24,7 @@ if TYPE_CHECKING:
     from metrics.core.model import Dataset, Facts, Problem
     from metrics.core.results import Evaluation, SweepTally
     from metrics.run.runner import Plan
+    from metrics.shapes.mode import Detail
     from metrics.spec import MetricSpec
 
 log = logging.getLogger("detlens")
@@ -204,18 +204,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not specs:
         raise UserError("no metric applies to these inputs")
     bar = None if args.quiet else ProgressBar()
-    with _summary_only(args):
-        evals, seen = analysis.evaluate(
-            ds,
-            specs,
-            overrides,
-            thresholds,
-            policy=args.policy,
-            workers=max(1, args.workers),
-            progress=bar,
-            lenient=lenient,
-            validated=validated,
-        )
+    evals, seen = analysis.evaluate(
+        ds,
+        specs,
+        overrides,
+        thresholds,
+        policy=args.policy,
+        workers=max(1, args.workers),
+        progress=bar,
+        lenient=lenient,
+        validated=validated,
+        detail=_detail(args),
+    )
     if not args.quiet:
         _report(ds.problems, ds.facts, evals, left_out=left_out)
         if auto:
@@ -230,15 +230,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return skips.exit_code(evals)
 
 
-def _summary_only(args: argparse.Namespace) -> contextlib.AbstractContextManager[None]:
-    """``metrics.core.detail.tallies_only`` when nothing of this run reads a result's GT list or
-    match records (no --json, --csv, --instances, --sweep or --attribution): the summary
-    table alone, e.g. ``--metric all``."""
-    from metrics.core import detail
+def _detail(args: argparse.Namespace) -> Detail:
+    """``Detail.SUMMARY`` when nothing of this run reads a result's GT list or match
+    records (no --json, --csv, --instances, --sweep or --attribution): the summary table
+    alone, e.g. ``--metric all``; else every result whole."""
+    from metrics.shapes.mode import Detail
 
     if args.json or args.csv or args.instances or args.sweep or args.attribution:
-        return contextlib.nullcontext()
-    return detail.tallies_only()
+        return Detail.FULL
+    return Detail.SUMMARY
 
 
 def _sharded(args: argparse.Namespace) -> int | None:

@@ -11,6 +11,7 @@ import numpy as np
 from metrics.core.model import Sample
 from metrics.evidence import PairTable
 from metrics.icdar.common import prepare
+from metrics.shapes.cache import GeometryCache
 
 
 def iou_table(*, curved: bool) -> Callable[[Sample, Any], PairTable]:
@@ -22,6 +23,7 @@ def iou_table(*, curved: bool) -> Callable[[Sample, Any], PairTable]:
             curved=curved,
             dc_threshold=params.dc_area_precision,
             confidences=getattr(params, "confidences", None),
+            geometry=GeometryCache(),
         )
         back = np.argsort(np.asarray(p.order, dtype=np.intp))  # evaluation order -> file order
         iou = p.iou[:, back] if len(back) else p.iou

@@ -48,8 +48,17 @@ def jsonable(obj: Any) -> Any:
     return str(obj)
 
 
+def _whole(r: SampleResult) -> SampleResult:
+    """``r``, refused when it was evaluated for a summary (``SampleResult.complete``): its
+    empty GT list and match records would be written as "no GT, no match"."""
+    if not r.complete:
+        raise ValueError(f"{r.metric} on {r.sample_id}: evaluated for a summary, no lists")
+    return r
+
+
 def evidence_dict(r: SampleResult) -> dict[str, Any]:
     """The per-instance evidence of one sample (``--evidence``)."""
+    r = _whole(r)
     return {
         "gt": jsonable(r.gt),
         "det": jsonable(r.det),
@@ -61,6 +70,7 @@ def evidence_dict(r: SampleResult) -> dict[str, Any]:
 
 def sample_dict(r: SampleResult, evidence: bool = False) -> dict[str, Any]:
     """Per-image entry: R/P/H, counts, and the match pairs as (gt indices, det indices)."""
+    r = _whole(r)
     out: dict[str, Any] = {"recall": r.recall, "precision": r.precision, "hmean": r.hmean}
     out.update({k: _num(v) for k, v in r.extra.items()})
     out["pairs"] = [
@@ -96,7 +106,10 @@ def evaluation_dict(
 ) -> dict[str, Any]:
     """``{"metric", "params", "global", "per_image", "problems", "excluded", "coverage"}``
     (``coverage``: ``metrics.core.partial.Coverage.as_dict``); ``lazy``:
-    ``per_image`` made entry by entry as it is written (``metrics.io.json_stream``)."""
+    ``per_image`` made entry by entry as it is written (``metrics.io.json_stream``).
+    An evaluation for the summary alone (``Evaluation.complete`` False) is refused."""
+    if not ev.complete:
+        raise ValueError(f"{ev.metric}: evaluated for the summary alone, no per-image results")
     items = list(ev.results.items())
     glob: dict[str, Any] = {"recall": ev.recall, "precision": ev.precision, "hmean": ev.hmean}
     if ev.summary is not None:
@@ -161,6 +174,8 @@ def write_csv(path: str | os.PathLike[str], evaluations: Sequence[Evaluation[Any
     head = ["metric", "sample", "recall", "precision", "hmean", "num_gt_care", "num_det_care"]
     w.writerow([*head, "images", "score"])
     for ev in evaluations:
+        if not ev.complete:
+            raise ValueError(f"{ev.metric}: evaluated for the summary alone, no per-image rows")
         for sid, r in ev.results.items():
             w.writerow(
                 [

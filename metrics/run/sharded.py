@@ -24,7 +24,6 @@ over samples (``MetricSpec.shardable``, no ``finalize``) are evaluated this way.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import operator
@@ -33,7 +32,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-import metrics.core.detail as detail
 import metrics.run.pool as pool
 from metrics.core.model import Facts, InputError, Problem, Severity, facts_of
 from metrics.core.results import Evaluation, SampleResult, summarize
@@ -64,6 +62,7 @@ from metrics.run.runner import (
     evaluate_chunk,
     refuse,
 )
+from metrics.shapes.mode import Detail
 from metrics.spec import MetricSpec
 
 PathLike = str | os.PathLike[str]
@@ -249,8 +248,8 @@ def _part(pairs: Sequence[Pair], job: _Job) -> _Part:
         found.append(problems)
         excluded[mid] = bad
     extras = any(kind != "none" for kind in job.light)  # some extras read the results
-    with contextlib.nullcontext() if job.full else detail.tallies_only(results=extras):
-        rows, failed = evaluate_chunk(samples, job.ids, job.params, excluded)
+    wanted = Detail.FULL if job.full else Detail.SUMMARY if extras else Detail.TALLIES
+    rows, failed = evaluate_chunk(samples, job.ids, job.params, excluded, wanted)
     kept: list[list[Kept]] = [[] for _ in job.ids]
     for s, row in zip(samples, rows, strict=True):
         for col, r in enumerate(row):
@@ -274,8 +273,8 @@ def _light(r: SampleResult, kind: _Light) -> SampleResult | None:
     if kind == "none":
         return None
     if kind == "lists":
-        return dataclasses.replace(r, gt=(), det=(), matches=())
-    return dataclasses.replace(r, gt=(), det=(), matches=(), evidence=None)
+        return dataclasses.replace(r, gt=(), det=(), matches=(), complete=False)
+    return dataclasses.replace(r, gt=(), det=(), matches=(), evidence=None, complete=False)
 
 
 def _assemble(
@@ -347,4 +346,5 @@ def _evaluation(
         tuple(problems),
         tuple(sorted(excluded[spec.id])),
         images,
+        complete=full,
     )
