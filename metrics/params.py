@@ -17,10 +17,20 @@ import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 T = TypeVar("T")
 P = TypeVar("P")
+
+
+class Params(Protocol):
+    """What every metric's parameters are: a frozen dataclass (its fields declared with
+    ``param``), read by ``dataclasses.fields`` / ``asdict``. ``MetricSpec`` and
+    ``Evaluation`` are generic over it, so code that takes any metric says
+    ``MetricSpec[Params]``."""
+
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+
 
 UNIT = (0.0, 1.0)
 NON_NEGATIVE = (0.0, math.inf)

@@ -32,6 +32,7 @@ from metrics.offers import (
     with_confidences,
     with_gt_lines,
 )
+from metrics.params import Params
 
 if TYPE_CHECKING:
     from metrics.shapes.mode import Mode
@@ -57,6 +58,7 @@ __all__ = [  # the predicates live in metrics.offers (light); re-exported for th
 ]
 
 P = TypeVar("P")  # a metric's Params dataclass
+P_co = TypeVar("P_co", bound=Params, covariant=True)  # ... of a spec
 P_contra = TypeVar("P_contra", contravariant=True)
 
 
@@ -115,7 +117,7 @@ class ConfidenceUse:
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
-class MetricSpec(Generic[P]):
+class MetricSpec(Generic[P_co]):
     """One metric: its card (id, title, aliases, ``applies``, texts), its parameters ``P``
     and the batch callables the runner uses. Compared and hashed by identity (each spec
     exists once; some fields are mappings).
@@ -153,13 +155,13 @@ class MetricSpec(Generic[P]):
     """
 
     card: Card
-    evaluate: EvaluateBatch[P]
-    validate: ValidateBatch[P] = no_problems
+    evaluate: EvaluateBatch[P_co]
+    validate: ValidateBatch[P_co] = no_problems
     global_extras: GlobalExtras | None = None
     warm: str | None = None
     fallback: Mapping[str, str] | None = None
-    pair_table: PairTableOf[P] | None = None
-    finalize: Finalize[P] | None = None
+    pair_table: PairTableOf[P_co] | None = None
+    finalize: Finalize[P_co] | None = None
     view: Callable[[Sample], Sample] | None = None
     at_threshold: Callable[[SampleResult, int], SampleResult] | None = None
     shardable: bool = True
@@ -195,9 +197,9 @@ class MetricSpec(Generic[P]):
         return self.card.requires
 
     @property
-    def params_type(self) -> type[P]:
+    def params_type(self) -> type[P_co]:
         """The metric's Params dataclass (its defaults are the official ones)."""
-        cls: type[P] = self.card.params_type()
+        cls: type[P_co] = self.card.params_type()
         return cls
 
 

@@ -10,16 +10,16 @@ evaluate refuses the analysis with a located error (``InputError``), never a tra
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from metrics.core.model import Sample
 from metrics.core.results import SampleResult
+from metrics.params import Params
 from metrics.run.runner import apply_failures, evaluate_samples
 from metrics.spec import MetricSpec
 
 
 def evaluate_versions(
-    spec: MetricSpec[Any], params: Any, samples: Sequence[Sample], *, finalize: bool = True
+    spec: MetricSpec[Params], params: Params, samples: Sequence[Sample], *, finalize: bool = True
 ) -> list[SampleResult | None]:
     """The metric's results for ``samples`` (None where the protocol drops a sample).
 

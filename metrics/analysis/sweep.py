@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -34,6 +33,7 @@ from metrics.analysis.threshold import with_dets
 from metrics.core.model import Dataset, FloatArray, Sample
 from metrics.core.results import Evaluation, SampleResult, Verdict
 from metrics.core.tally import MatchedCreditTally, Tally
+from metrics.params import Params
 from metrics.shapes.order import uses_confidences
 from metrics.spec import MetricSpec
 
@@ -89,7 +89,11 @@ def _conf(sample: Sample) -> FloatArray:
 
 
 def sweep(
-    ds: Dataset, spec: MetricSpec[Any], params: Any, base: Evaluation[Any], thresholds: FloatArray
+    ds: Dataset,
+    spec: MetricSpec[Params],
+    params: Params,
+    base: Evaluation[Params],
+    thresholds: FloatArray,
 ) -> Sweep:
     """The sweep of ``spec`` over ``thresholds`` on the images ``base`` evaluated."""
     t = np.sort(np.asarray(thresholds, dtype=np.float64))
@@ -103,7 +107,7 @@ def sweep(
 
 
 def _prefix_applies(
-    spec: MetricSpec[Any], params: Any, samples: Sequence[Sample], base: Evaluation[Any]
+    spec: MetricSpec[Params], params: Params, samples: Sequence[Sample], base: Evaluation[Params]
 ) -> bool:
     if spec.id not in PREFIX_FAMILY or not samples:
         return False
@@ -115,7 +119,9 @@ def _prefix_applies(
     return all(type(r.tally) is MatchedCreditTally for r in base.results.values())
 
 
-def _prefix(metric: str, samples: Sequence[Sample], base: Evaluation[Any], t: FloatArray) -> Sweep:
+def _prefix(
+    metric: str, samples: Sequence[Sample], base: Evaluation[Params], t: FloatArray
+) -> Sweep:
     conf: list[FloatArray] = []
     care: list[bool] = []
     matched: list[bool] = []
@@ -161,10 +167,10 @@ def _keys(sample: Sample, t: FloatArray) -> np.ndarray:
 
 
 def _reevaluated(
-    spec: MetricSpec[Any],
-    params: Any,
+    spec: MetricSpec[Params],
+    params: Params,
     samples: Sequence[Sample],
-    base: Evaluation[Any],
+    base: Evaluation[Params],
     t: FloatArray,
 ) -> Sweep:
     keys = [_keys(s, t) for s in samples]

@@ -4,12 +4,12 @@ with no GT file, GT files without detections, and which metrics can read the dat
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from metrics.check.findings import Finding, Level
 from metrics.core.model import Dataset, Problem, Severity
 from metrics.io.icdar.plan import GT_AS_DET, SWAPPED
 from metrics.io.reader import geometry_warnings
+from metrics.params import Params
 from metrics.registry import METRICS
 from metrics.run.runner import plan_all
 from metrics.spec import MetricSpec
@@ -54,7 +54,7 @@ def pairing_findings(ds: Dataset) -> Iterator[Finding]:
             )
 
 
-def _reason(spec: MetricSpec[Any]) -> str:
+def _reason(spec: MetricSpec[Params]) -> str:
     doc = spec.requires or (spec.applies.__doc__ or "other inputs").strip().split("\n\n")[0]
     return " ".join(doc.split()).rstrip(".").replace("``", "") or "other inputs"
 

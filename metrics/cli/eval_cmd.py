@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING, Any, TextIO
 from metrics.cli import skips
 from metrics.cli.commands import UserError
 from metrics.cli.format_options import floats_mode, load_options, say_floats
+from metrics.params import Params
 from metrics.registry import METRICS, applicable, make_params, parse_sets, resolve
 
 if TYPE_CHECKING:
+    from metrics.core.jsonvalue import JSONValue
     from metrics.core.model import Dataset, Facts, Problem
     from metrics.core.results import Evaluation, SweepTally
     from metrics.run.runner import Plan
@@ -30,12 +32,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("detlens")
 
 
-def _specs(names: Sequence[str] | None, ds: Dataset) -> tuple[list[MetricSpec[Any]], bool]:
+def _specs(names: Sequence[str] | None, ds: Dataset) -> tuple[list[MetricSpec[Params]], bool]:
     named = _named(names, ds.gt_lines_path is not None)
     return (applicable(ds), True) if named is None else (named, False)
 
 
-def _named(names: Sequence[str] | None, has_gt_lines: bool) -> list[MetricSpec[Any]] | None:
+def _named(names: Sequence[str] | None, has_gt_lines: bool) -> list[MetricSpec[Params]] | None:
     """The metrics asked for by name (None for ``all``)."""
     wanted = [n for arg in (names or ["all"]) for n in arg.split(",") if n.strip()]
     if not wanted:
@@ -53,7 +55,7 @@ def _named(names: Sequence[str] | None, has_gt_lines: bool) -> list[MetricSpec[A
 
 
 def _overrides(
-    sets: Sequence[str], specs: Sequence[MetricSpec[Any]], floats: str = "as-given"
+    sets: Sequence[str], specs: Sequence[MetricSpec[Params]], floats: str = "as-given"
 ) -> dict[str, dict[str, str]]:
     """``--set`` items per metric (``--floats refuse`` first), each value checked against its
     parameter's type now, so a mistake is one line naming metric and parameter before
@@ -71,7 +73,7 @@ def _overrides(
     return out
 
 
-def why_not(spec: MetricSpec[Any]) -> str:
+def why_not(spec: MetricSpec[Params]) -> str:
     """What a metric asks of the data, in words (``requires``, else its ``applies`` rule)."""
     from metrics.run.runner import meant_for
 
@@ -112,9 +114,9 @@ def _same(path: str, others: Sequence[str]) -> bool:
 
 def _notes_before(
     facts: Facts,
-    specs: Sequence[MetricSpec[Any]],
+    specs: Sequence[MetricSpec[Params]],
     auto: bool,
-    overrides: Mapping[str, Mapping[str, Any]],
+    overrides: Mapping[str, Mapping[str, object]],
 ) -> None:
     """Say what the run will do that a user might not expect: metrics asked for that are
     meant for other inputs; with confidences, which metrics rank by them and which report
@@ -162,7 +164,7 @@ def _dataset(args: argparse.Namespace) -> Dataset:
     return ds
 
 
-def _plan(ds: Dataset, specs: Sequence[MetricSpec[Any]], overrides: Mapping[str, Any]) -> Plan:
+def _plan(ds: Dataset, specs: Sequence[MetricSpec[Params]], overrides: Mapping[str, Any]) -> Plan:
     """``--metric all``: the plan, its notes logged as warnings."""
     from metrics.run.runner import plan_all
 
@@ -294,8 +296,8 @@ def _same_file(a: str, b: str) -> bool:
 
 def _write_outputs(
     args: argparse.Namespace,
-    evals: Sequence[Evaluation[Any]],
-    analyses: Mapping[str, Mapping[str, Any]] | None = None,
+    evals: Sequence[Evaluation[Params]],
+    analyses: Mapping[str, Mapping[str, JSONValue]] | None = None,
 ) -> None:
     """--json (with the analyses asked for, under each metric's "analysis") and --csv."""
     if not (args.json or args.csv):
@@ -317,7 +319,7 @@ def _note(key: str, value: float) -> str:
 def _report(
     problems: Sequence[Problem],
     facts: Facts,
-    evals: Sequence[Evaluation[Any]],
+    evals: Sequence[Evaluation[Params]],
     out: TextIO | None = None,
     left_out: Mapping[str, str] | None = None,
 ) -> None:
@@ -363,7 +365,7 @@ def _report(
             _sweep_table(ev, ev.sweep, out)
 
 
-def _sweep_table(ev: Evaluation[Any], sweep: SweepTally, out: TextIO) -> None:
+def _sweep_table(ev: Evaluation[Params], sweep: SweepTally, out: TextIO) -> None:
     """Every threshold of a swept metric, the reported (best) one marked."""
     n, best = len(sweep.thresholds), sweep.best_index
     print(

@@ -56,7 +56,7 @@ __all__ = [
     "summarize",
 ]
 
-P = TypeVar("P")  # a metric's Params dataclass
+P_co = TypeVar("P_co", covariant=True)  # a metric's Params dataclass
 
 
 class _EmptyMapping(Mapping[str, Any]):
@@ -209,7 +209,7 @@ def summarize(tallies: Sequence[Tally]) -> Summary:
 
 
 @dataclass(frozen=True)
-class Evaluation(Generic[P]):
+class Evaluation(Generic[P_co]):
     """One metric over one dataset, with its parameters ``P``: per-sample results, global
     summary, problems.
 
@@ -220,7 +220,7 @@ class Evaluation(Generic[P]):
     ``SampleResult.complete``); a writer of per-instance results refuses it."""
 
     metric: str
-    params: P
+    params: P_co
     results: Mapping[str, SampleResult]
     summary: Summary | None
     extras: Mapping[str, float] = field(default_factory=dict)

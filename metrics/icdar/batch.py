@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -31,7 +31,7 @@ from metrics.icdar.common import (
     outlier_regions,
     pair_value_arrays,
 )
-from metrics.icdar.params import TiouOptions
+from metrics.icdar.params import GreedyParams, TiouOptions
 from metrics.shapes import robust
 from metrics.shapes.geometry import FlatGeometry, regions_of
 from metrics.shapes.matching import best_partner, dont_care_dets, greedy_pairs, pair_iou
@@ -131,7 +131,7 @@ def match_numbers(
 
 def evaluate_batch(
     samples: Sequence[Sample],
-    params: Any,
+    params: GreedyParams,
     *,
     metric: str,
     score: Score,

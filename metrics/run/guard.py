@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import shapely
 
 from metrics.core.model import Instance, Problem, Sample, Severity
 from metrics.core.results import SampleResult
+from metrics.params import Params
 from metrics.shapes.cache import GeometryCache
 from metrics.shapes.mode import Mode
 from metrics.spec import MetricSpec
@@ -41,7 +41,7 @@ def warm(geometry: GeometryCache, samples: Sequence[Sample], mode: str) -> None:
 
 
 def evaluate(
-    spec: MetricSpec[Any], samples: Sequence[Sample], prm: Any, mode: Mode
+    spec: MetricSpec[Params], samples: Sequence[Sample], prm: Params, mode: Mode
 ) -> tuple[list[SampleResult | None], list[Problem]]:
     """``spec.evaluate`` of a block in ``mode``; on an exception, sample by sample (results
     aligned with ``samples``, None where a sample failed, each sample with a cache of its

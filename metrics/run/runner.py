@@ -19,6 +19,7 @@ import metrics.run.guard as guard
 import metrics.run.pool as pool
 from metrics.core.model import Dataset, InputError, Problem, Sample, Severity
 from metrics.core.results import Evaluation, SampleResult, aggregate
+from metrics.params import Params
 from metrics.registry import METRICS, make_params
 from metrics.run.pool import Cancelled as Cancelled  # re-exported: callers catch it here
 from metrics.shapes.mode import Detail, Mode
@@ -41,7 +42,7 @@ class Plan:
     metrics left out with the reason, and the notes to show (which also say which images a
     lenient metric skips)."""
 
-    specs: list[MetricSpec[Any]]
+    specs: list[MetricSpec[Params]]
     lenient: frozenset[str]
     notes: list[str]
     validated: dict[str, list[Problem]] = field(default_factory=dict)
@@ -54,7 +55,7 @@ def _errors(found: Sequence[Problem]) -> list[Problem]:
 
 
 def _with_fallback(
-    spec: MetricSpec[Any], dataset: Dataset, own: Mapping[str, Any]
+    spec: MetricSpec[Params], dataset: Dataset, own: Mapping[str, Any]
 ) -> tuple[list[Problem], dict[str, Any], str | None]:
     """Validation with the caller's overrides, or with the metric's fallback values when the
     defaults refuse the data and the fallback refuses less (and the caller set none of them)."""
@@ -77,8 +78,8 @@ def _with_fallback(
 
 def plan_all(
     dataset: Dataset,
-    specs: Sequence[MetricSpec[Any]],
-    overrides: Mapping[str, Mapping[str, Any]] | None = None,
+    specs: Sequence[MetricSpec[Params]],
+    overrides: Mapping[str, Mapping[str, object]] | None = None,
 ) -> Plan:
     """Metrics whose input rules every sample breaks are left out; a metric that only some
     samples break runs without them (e.g. TedEval next to one curved polygon); a metric whose
@@ -107,7 +108,7 @@ def plan_all(
     return Plan(keep, frozenset(lenient), notes, validated, merged, left_out)
 
 
-def meant_for(spec: MetricSpec[Any]) -> str:
+def meant_for(spec: MetricSpec[Params]) -> str:
     """What a metric asks of the data, in words (``requires``, else its ``applies`` rule)."""
     if spec.requires:
         return spec.requires
@@ -117,8 +118,8 @@ def meant_for(spec: MetricSpec[Any]) -> str:
 
 def plan_named(
     dataset: Dataset,
-    specs: Sequence[MetricSpec[Any]],
-    overrides: Mapping[str, Mapping[str, Any]] | None = None,
+    specs: Sequence[MetricSpec[Params]],
+    overrides: Mapping[str, Mapping[str, object]] | None = None,
 ) -> Plan:
     """Metrics named in a list (``--metric a,b,c``): one meant for other inputs (its
     ``applies`` false) whose input rules these inputs break is left out with the reason and
@@ -149,14 +150,14 @@ def plan_named(
     return Plan(keep, frozenset(), notes, validated, merged, left_out)
 
 
-def _validate(spec: MetricSpec[Any], dataset: Dataset, prm: Any) -> list[Problem]:
+def _validate(spec: MetricSpec[Params], dataset: Dataset, prm: Params) -> list[Problem]:
     return spec.validate(dataset.samples, prm)
 
 
 def _check(
     dataset: Dataset,
-    specs: Sequence[MetricSpec[Any]],
-    params: Sequence[Any],
+    specs: Sequence[MetricSpec[Params]],
+    params: Sequence[Params],
     policy: Policy,
     lenient: frozenset[str] = frozenset(),
     validated: Mapping[str, list[Problem]] | None = None,
@@ -208,7 +209,7 @@ Failed = list[tuple[str, Problem]]  # (metric id, the error of a sample it faile
 def evaluate_chunk(
     samples: Sequence[Sample],
     ids: Sequence[str],
-    params: Sequence[Any],
+    params: Sequence[Params],
     excluded: Mapping[str, set[str]],
     detail: Detail = Detail.FULL,
 ) -> tuple[Rows, Failed]:
@@ -235,8 +236,8 @@ def evaluate_chunk(
 
 def run(
     dataset: Dataset,
-    specs: Sequence[MetricSpec[Any]],
-    overrides: Mapping[str, Mapping[str, Any]] | None = None,
+    specs: Sequence[MetricSpec[Params]],
+    overrides: Mapping[str, Mapping[str, object]] | None = None,
     *,
     policy: Policy = "strict",
     lenient: frozenset[str] = frozenset(),
@@ -246,7 +247,7 @@ def run(
     cancel: Cancel | None = None,
     first: str | None = None,
     detail: Detail = Detail.FULL,
-) -> list[Evaluation[Any]]:
+) -> list[Evaluation[Params]]:
     """Evaluate every metric of ``specs`` over ``dataset`` in one pass.
 
     ``first`` names a sample to evaluate before the others (the viewer's current image).
@@ -282,7 +283,7 @@ def run(
 def evaluate_samples(
     samples: Sequence[Sample],
     ids: Sequence[str],
-    params: Sequence[Any],
+    params: Sequence[Params],
     excluded: Mapping[str, set[str]],
     *,
     detail: Detail = Detail.FULL,
@@ -353,14 +354,14 @@ def apply_failures(
 
 def _collect(
     dataset: Dataset,
-    spec: MetricSpec[Any],
-    prm: Any,
+    spec: MetricSpec[Params],
+    prm: Params,
     k: int,
     by_id: Mapping[str, list[SampleResult | None]],
     problems: list[Problem],
     excluded: set[str],
     detail: Detail,
-) -> Evaluation[Any]:
+) -> Evaluation[Params]:
     results: dict[str, SampleResult] = {}
     for s in dataset:
         r = by_id[s.id][k]

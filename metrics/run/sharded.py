@@ -30,7 +30,7 @@ import operator
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 import metrics.run.pool as pool
 from metrics.core.model import Facts, InputError, Problem, Severity, facts_of
@@ -52,6 +52,7 @@ from metrics.io.icdar.plan import (
     read_pairs,
 )
 from metrics.io.reader import geometry_warnings
+from metrics.params import Params
 from metrics.registry import METRICS, make_params
 from metrics.run.runner import (
     BLOCK,
@@ -75,7 +76,7 @@ _Light = Literal["none", "lists", "evidence"]  # what a slice leaves out of a re
 Kept = tuple[str, Tally, SampleResult | None]  # sample id, tally, light result (extras)
 
 
-def shardable(spec: MetricSpec[Any]) -> bool:
+def shardable(spec: MetricSpec[Params]) -> bool:
     """Whether ``spec`` can be evaluated slice by slice (see the module docstring)."""
     return spec.shardable and spec.finalize is None
 
@@ -89,7 +90,7 @@ class Outcome:
 
     facts: Facts
     problems: tuple[Problem, ...]
-    evaluations: list[Evaluation[Any]]
+    evaluations: list[Evaluation[Params]]
     refused: InputError | None = None  # the strict policy's refusal (no evaluations then)
 
 
@@ -100,7 +101,7 @@ class _Job:
     plan: IcdarPlan
     schema: DetSchema
     ids: tuple[str, ...]
-    params: tuple[Any, ...]
+    params: tuple[Params, ...]
     reader_bad: frozenset[str]  # samples the pairing and the schema found errors in
     light: tuple[_Light, ...]  # per metric: what global_extras needs of each result
     full: bool  # send every sample's whole result (for --json / --csv)
@@ -123,8 +124,8 @@ class _Part:
 def evaluate(
     gt: PathLike,
     det: PathLike,
-    specs: Sequence[MetricSpec[Any]],
-    overrides: Mapping[str, Mapping[str, Any]],
+    specs: Sequence[MetricSpec[Params]],
+    overrides: Mapping[str, Mapping[str, object]],
     *,
     gt_lines: PathLike | None = None,
     images: PathLike | None = None,
@@ -260,7 +261,7 @@ def _part(pairs: Sequence[Pair], job: _Job) -> _Part:
     return _Part(facts, read, warnings, found, list(excluded.values()), failed, kept)
 
 
-def _light_kind(spec: MetricSpec[Any]) -> _Light:
+def _light_kind(spec: MetricSpec[Params]) -> _Light:
     if spec.global_extras is None:
         return "none"
     return "lists" if spec.extras_read_evidence else "evidence"
@@ -280,8 +281,8 @@ def _light(r: SampleResult, kind: _Light) -> SampleResult | None:
 def _assemble(
     head: list[Problem],
     parts: list[_Part],
-    specs: Sequence[MetricSpec[Any]],
-    params: Sequence[Any],
+    specs: Sequence[MetricSpec[Params]],
+    params: Sequence[Params],
     policy: Policy,
     again: set[Problem],
     full: bool,
@@ -324,14 +325,14 @@ def _assemble(
 
 
 def _evaluation(
-    spec: MetricSpec[Any],
-    prm: Any,
+    spec: MetricSpec[Params],
+    prm: Params,
     kept: list[Kept],
     problems: Iterable[Problem],
     excluded: Mapping[str, set[str]],
     full: bool,
     images: int,
-) -> Evaluation[Any]:
+) -> Evaluation[Params]:
     summary = summarize([t for _, t, _ in kept]) if kept else None
     extras: dict[str, float] = {}
     if spec.global_extras is not None and kept:
