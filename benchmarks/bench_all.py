@@ -4,6 +4,7 @@
     python benchmarks/bench_all.py --full --runs 5    # the 25,000-image set (long)
     python benchmarks/bench_all.py --official DIR     # time the official scripts side by side
         [--python2 python2.7] [--python3 python3]     # their interpreters
+    python benchmarks/bench_all.py --base main --section floor   # one section, another base
 
 Runs, one after the other, each printing its figures with their targets:
 
@@ -16,7 +17,11 @@ Runs, one after the other, each printing its figures with their targets:
 3. ``bench_viewer.py``: first visit to a 1,000-word image with every layer on (<= 50 ms) and
    the first window (<= 1.5 s);
 4. ``bench_analysis.py``: the threshold sweep against one evaluation (<= 3x) and the paired
-   bootstrap.
+   bootstrap;
+5. ``bench_vs_base.py`` (section ``floor``): every metric on IC15, IC13, Total-Text and
+   CTW1500 as a whole process within 1.5x the floor (Python importing numpy + shapely and
+   reading the input files, byte code cached), alternating with ``--base`` (default
+   ``HEAD~1``, checked out in a temporary git worktree), with the ratios of both.
 
 Each section's output is shown as it comes; the summary repeats every line that carries a
 verdict ("met" or "MISSED"), grouped by section, with the counts. Say how loaded the machine
@@ -36,6 +41,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 VERDICT = re.compile(r"\b(met|MISSED)\b")
+SECTIONS = ("side", "scale", "viewer", "analysis", "floor")  # --section names, in order
 
 
 def _env() -> dict[str, str]:
@@ -77,6 +83,13 @@ def main() -> None:
     parser.add_argument("--official", help="folder holding the official implementations")
     parser.add_argument("--python2", help="interpreter of the official py2 scripts")
     parser.add_argument("--python3", help="interpreter of the official py3 scripts")
+    parser.add_argument("--base", default="HEAD~1", help="commit the floor section alternates with")
+    parser.add_argument(
+        "--section",
+        action="append",
+        choices=SECTIONS,
+        help="run only this section (repeatable; default: every one)",
+    )
     args = parser.parse_args()
     load = os.getloadavg()
     print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
@@ -87,13 +100,18 @@ def main() -> None:
     scale = ["benchmarks/bench_scale.py", "--runs", str(args.runs)] + (
         ["--full"] if args.full else []
     )
+    floor = ["benchmarks/bench_vs_base.py", "--runs", str(args.runs), "--base", args.base]
     sections = {
         "start-up and whole-process ratios": side,
         "dense sets and the TextOCR-size set": scale,
         "viewer": ["benchmarks/bench_viewer.py"],
         "analysis": ["benchmarks/bench_analysis.py"],
+        "every metric within 1.5x the floor, against the base": floor,
     }
-    verdicts = {title: section(title, argv) for title, argv in sections.items()}
+    chosen = [
+        t for key, t in zip(SECTIONS, sections, strict=True) if key in (args.section or SECTIONS)
+    ]
+    verdicts = {title: section(title, sections[title]) for title in chosen}
     load = os.getloadavg()
     print("\n==== summary: every figure with a target ====")
     total = missed = 0

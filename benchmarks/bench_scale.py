@@ -25,7 +25,7 @@ All figures are whole processes (``detlens eval --metric M --quiet``, byte code 
    with two workers, <= 4 GB, speed-up >= 1.6. On a shared machine the wall-time speed-up
    is low when the other core is busy: ``par`` (CPU time / wall time of the two-worker run)
    says how much of the second core the run got, and the load average is printed.
-3. The viewer on that set (``viewer.probe``, offscreen): time to the first table rows
+3. The viewer on that set (``benchmarks/probe_viewer.py``, offscreen): time to the first table rows
    (target 5 s), to the shown metric's results, and the longest stall of the UI thread
    (target 100 ms).
 """
@@ -269,11 +269,11 @@ def textocr_section(images: int, full: bool, only: set[str], pairs: int) -> None
 
 
 def viewer_section(folder: Path) -> None:
-    """``viewer.probe`` on the set: time to the first table rows and to the shown metric's
+    """``probe_viewer.py`` on the set: time to the first table rows and to the shown metric's
     results, the longest UI-thread stall (targets: rows <= 5 s, stall <= 100 ms)."""
     cmd = [
-        sys.executable, "-m", "viewer.probe", "--gt", str(folder / "gt.zip"),
-        "--det", str(folder / "det.zip"), "--limit", "900",
+        sys.executable, str(ROOT / "benchmarks" / "probe_viewer.py"),
+        "--gt", str(folder / "gt.zip"), "--det", str(folder / "det.zip"), "--limit", "900",
     ]  # fmt: skip
     env = {**_env(), "QT_QPA_PLATFORM": "offscreen"}
     load = os.getloadavg()[0]

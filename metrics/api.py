@@ -7,10 +7,10 @@ import dataclasses
 import logging
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from metrics.catalogue.registry import applicable, resolve
 from metrics.core.model import Dataset
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation
 from metrics.declare.spec import MetricSpec
 from metrics.io.reader import load_dataset
@@ -30,7 +30,7 @@ def evaluate(
     policy: Policy = "strict",
     workers: int = 1,
     **params: object,
-) -> Evaluation[Any]:
+) -> Evaluation[Params]:
     """Evaluate detections against GT with one metric (id or alias).
 
     ``gt`` may be a path (zip or folder) or an already loaded Dataset. Keyword arguments
@@ -52,7 +52,7 @@ def evaluate_all(
     policy: Policy = "strict",
     workers: int = 1,
     **params: object,
-) -> list[Evaluation[Any]]:
+) -> list[Evaluation[Params]]:
     """Evaluate detections against GT with every metric that applies (the plan of
     ``--metric all``: metrics refusing every image are left out, with a logged note). A
     parameter keyword goes to every metric that has it."""
@@ -74,7 +74,7 @@ def evaluate_all(
 
 
 def _only_known(
-    specs: Sequence[MetricSpec[Any]], params: Mapping[str, object]
+    specs: Sequence[MetricSpec[Params]], params: Mapping[str, object]
 ) -> dict[str, dict[str, object]]:
     """Each metric's share of ``params``: the keys its Params declare."""
     out = {}

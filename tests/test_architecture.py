@@ -149,3 +149,66 @@ def test_params_sit_at_the_bottom_of_their_family(family: str) -> None:
     graph = _graph()
     own = {d for d in graph[f"metrics.{family}.params"] if d.startswith(f"metrics.{family}")}
     assert own == set()
+
+
+def _public_signatures_with_any(source: str) -> list[str]:
+    """``name:line`` of every public function or method (its name and every enclosing
+    class's name without a leading ``_``; dunders are public) whose parameter or return
+    annotations name ``Any``. Nested functions are private to their function."""
+    hits: list[str] = []
+
+    def names_any(node: ast.expr | None) -> bool:
+        if node is None:
+            return False
+        text = ast.unparse(node)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value  # a string annotation
+        return any(
+            (isinstance(n, ast.Name) and n.id == "Any")
+            or (isinstance(n, ast.Attribute) and n.attr == "Any")
+            for n in ast.walk(ast.parse(text, mode="eval"))
+        )
+
+    def visit(node: ast.AST, private: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                dunder = child.name.startswith("__") and child.name.endswith("__")
+                if not (private or (child.name.startswith("_") and not dunder)):
+                    a = child.args
+                    params = [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]
+                    annotations = [p.annotation for p in params if p is not None]
+                    if any(names_any(x) for x in [*annotations, child.returns]):
+                        hits.append(f"{child.name}:{child.lineno}")
+                visit(child, True)
+            elif isinstance(child, ast.ClassDef):
+                visit(child, private or child.name.startswith("_"))
+            else:
+                visit(child, private)
+
+    visit(ast.parse(source), False)
+    return hits
+
+
+def test_no_any_in_a_public_signature_of_the_engine() -> None:
+    """The engine's seams are typed (``MetricSpec[Params]``, ``JSONValue``, Protocols):
+    ``Any`` in no public function's parameters or return (issue 27)."""
+    found = [
+        f"{path.relative_to(ROOT)}:{hit}"
+        for path in sorted((ROOT / "metrics").rglob("*.py"))
+        for hit in _public_signatures_with_any(path.read_text(encoding="utf-8"))
+    ]
+    assert not found, found
+
+
+def test_the_any_scan_finds_any() -> None:
+    source = (
+        "from typing import Any\n"
+        "def f(x: Any) -> int: ...\n"
+        "def g(x: int) -> 'list[Any]': ...\n"
+        "def _h(x: Any) -> Any: ...\n"
+        "class C:\n    def m(self, **k: typing.Any) -> None: ...\n"
+        "    def __init__(self, a: Any) -> None: ...\n"
+        "class _D:\n    def m(self, x: Any) -> None: ...\n"
+        "def ok(x: object) -> dict[str, int]:\n    def inner(y: Any) -> Any: ...\n"
+    )
+    assert _public_signatures_with_any(source) == ["f:2", "g:3", "m:6", "__init__:7"]

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import shapely
 
+from metrics.core.jsonvalue import JSONObject
 from metrics.core.model import Instance
 
 VERTICAL_ANGLE = 60.0
@@ -46,7 +47,7 @@ def _rect(points: np.ndarray) -> tuple[float, float, float]:
     return max(l1, l2), min(l1, l2), angle
 
 
-def attributes(inst: Instance) -> dict[str, Any]:
+def attributes(inst: Instance) -> JSONObject:
     """Every attribute of one box (see the module docstring)."""
     width, height, angle = _rect(np.asarray(inst.points, dtype=np.float64))
     n = len(inst.points)

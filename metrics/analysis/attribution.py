@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from metrics.analysis.classes import UNITS, count_of, impossible
-from metrics.analysis.engine import evaluate_samples
+from metrics.analysis.engine import evaluate_versions
 from metrics.analysis.fixes import ALL, CLASSES, Fix, apply, fix_of
 from metrics.core.model import Dataset
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation
 from metrics.core.tally import Tally, add_up
 from metrics.declare.spec import MetricSpec
@@ -94,7 +94,7 @@ class Attribution:
         return sorted(found, key=lambda x: (-x[1], x[0]))
 
 
-def applies(spec: MetricSpec[Any]) -> str | None:
+def applies(spec: MetricSpec[Params]) -> str | None:
     """Why attribution is not offered for a metric, or None: its results must index the
     boxes of the files (not HierText's lines or paragraphs)."""
     if spec.view is not None:
@@ -108,9 +108,9 @@ def _total(tallies: Sequence[Tally]) -> Tally:
 
 def attribute(
     ds: Dataset,
-    spec: MetricSpec[Any],
-    params: Any,
-    ev: Evaluation[Any],
+    spec: MetricSpec[Params],
+    params: Params,
+    ev: Evaluation[Params],
     classes: Sequence[str] = (*CLASSES, ALL),
 ) -> Attribution:
     """Gains of every class in ``classes`` (see the module docstring)."""
@@ -130,7 +130,7 @@ def attribute(
             continue
         fixes = {s: fix_of(ev.results[s], name) for s in ids}
         todo = [s for s in ids if fixes[s].remove or fixes[s].add]
-        fixed = evaluate_samples(spec, params, [apply(ds[s], fixes[s]) for s in todo])
+        fixed = evaluate_versions(spec, params, [apply(ds[s], fixes[s]) for s in todo])
         tallies = dict(base)
         for s, r in zip(todo, fixed, strict=True):
             if r is not None:
@@ -147,12 +147,12 @@ def attribute(
 
 
 def _ceiling(
-    ds: Dataset, spec: MetricSpec[Any], params: Any, ids: Sequence[str]
+    ds: Dataset, spec: MetricSpec[Params], params: Params, ids: Sequence[str]
 ) -> tuple[float, tuple[str, ...]]:
     """H-mean of the care GT fed in as detections (transcriptions kept), and the images
     where it is below 1."""
     fed = [apply(ds[s], Fix(frozenset(range(len(ds[s].det))), tuple(_care(ds, s)))) for s in ids]
-    results = [r for r in evaluate_samples(spec, params, fed) if r is not None]
+    results = [r for r in evaluate_versions(spec, params, fed) if r is not None]
     if not results:
         return 1.0, ()
     below = tuple(r.sample_id for r in results if r.tally.scores()[2] < 1.0 - 1e-12)

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from metrics.analysis import tallies
 from metrics.core.model import FloatArray
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation, aggregate
 
 EQUAL = 1e-9
@@ -62,8 +62,8 @@ def weights(n: int, resamples: int, rng: np.random.Generator) -> FloatArray:
 
 
 def paired(
-    a: Evaluation[Any],
-    b: Evaluation[Any],
+    a: Evaluation[Params],
+    b: Evaluation[Params],
     *,
     resamples: int = 10_000,
     seed: int = 0,

@@ -26,6 +26,7 @@ from metrics.analysis.attribution import Attribution, ClassGain
 from metrics.analysis.bootstrap import weights
 from metrics.analysis.buckets import Bucket, Key, bucket_key, buckets, gt_items
 from metrics.core.model import Dataset, FloatArray
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation
 from metrics.declare.spec import MetricSpec
 
@@ -76,9 +77,9 @@ def _empty(label: str) -> Bucket:
 
 def bucket_pairs(
     data: tuple[Dataset, Dataset],
-    evals: tuple[Evaluation[Any], Evaluation[Any]],
+    evals: tuple[Evaluation[Params], Evaluation[Params]],
     attr: str,
-    spec: tuple[MetricSpec[Any] | None, MetricSpec[Any] | None] = (None, None),
+    spec: tuple[MetricSpec[Params] | None, MetricSpec[Params] | None] = (None, None),
     *,
     interval: bool = True,
     resamples: int = 2000,
@@ -130,7 +131,7 @@ def _sums(
     return count, credit
 
 
-def by_delta(a: Evaluation[Any], b: Evaluation[Any]) -> list[tuple[str, float, float]]:
+def by_delta(a: Evaluation[Params], b: Evaluation[Params]) -> list[tuple[str, float, float]]:
     """(sample, H(A), H(B)) of the images both evaluated, by ΔH: B's largest losses first."""
     rows = [(s, r.hmean, b.results[s].hmean) for s, r in a.results.items() if s in b.results]
     return sorted(rows, key=lambda x: (x[2] - x[1], x[0]))

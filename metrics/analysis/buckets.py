@@ -26,6 +26,7 @@ import numpy as np
 
 from metrics.analysis.attributes import attributes
 from metrics.core.model import Dataset, Instance, Sample
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation, InstanceResult, Verdict
 from metrics.declare.spec import MetricSpec
 
@@ -80,7 +81,7 @@ def _label(edges: Sequence[float], k: int, unit: str, integer: bool) -> str:
 
 
 def _items(
-    ds: Dataset, ev: Evaluation[Any], spec: MetricSpec[Any] | None, attr: str, side: str
+    ds: Dataset, ev: Evaluation[Params], spec: MetricSpec[Params] | None, attr: str, side: str
 ) -> list[_Item]:
     out = []
     for sid, r in ev.results.items():
@@ -128,7 +129,7 @@ def _key(attr: str, edges: tuple[float, ...] | None) -> Key:
 
 
 def bucket_key(
-    ds: Dataset, ev: Evaluation[Any], attr: str, spec: MetricSpec[Any] | None = None
+    ds: Dataset, ev: Evaluation[Params], attr: str, spec: MetricSpec[Params] | None = None
 ) -> Key:
     """The bucket of a value of ``attr`` ((order, label)), with edges from ``ev``'s care GTs:
     given to ``buckets`` for another evaluation of the same GT, both share the buckets."""
@@ -136,17 +137,17 @@ def bucket_key(
 
 
 def gt_items(
-    ds: Dataset, ev: Evaluation[Any], attr: str, spec: MetricSpec[Any] | None = None
-) -> list[tuple[str, int, Any, float]]:
+    ds: Dataset, ev: Evaluation[Params], attr: str, spec: MetricSpec[Params] | None = None
+) -> list[tuple[str, int, object, float]]:
     """(sample, GT index, value of ``attr``, credit) of every care GT ``ev`` evaluated."""
     return [(i.sample, i.index, i.value, i.credit) for i in _items(ds, ev, spec, attr, "gt")]
 
 
 def buckets(
     ds: Dataset,
-    ev: Evaluation[Any],
+    ev: Evaluation[Params],
     attr: str,
-    spec: MetricSpec[Any] | None = None,
+    spec: MetricSpec[Params] | None = None,
     key: Key | None = None,
 ) -> list[Bucket]:
     """Recall (GT) and precision (detections) per bucket of ``attr``, in bucket order;

@@ -13,8 +13,7 @@ counts boxes (GT boxes, detections, matches). ``count_of`` gives the count and i
 
 from __future__ import annotations
 
-from typing import Any
-
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation
 
 SPLIT = frozenset(
@@ -83,7 +82,7 @@ def impossible(metric: str, name: str) -> str:
     return ""
 
 
-def count_of(ev: Evaluation[Any], name: str, errors: int) -> tuple[float, str]:
+def count_of(ev: Evaluation[Params], name: str, errors: int) -> tuple[float, str]:
     """The count of class ``name`` in the metric's own unit, and the unit: CLEval's
     character counters for missed and false positives, ``errors`` boxes elsewhere."""
     counter = CLEVAL_COUNTERS.get(name)

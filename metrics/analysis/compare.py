@@ -12,7 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from metrics.core.jsonvalue import JSONObject
 from metrics.core.model import Severity
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation, SampleResult, Summary, Verdict
 
 FOUND = (Verdict.MATCHED, Verdict.PARTIAL)
@@ -65,8 +67,8 @@ class Comparison:
 
     name_a: str
     name_b: str
-    a: Evaluation[Any]
-    b: Evaluation[Any]
+    a: Evaluation[Params]
+    b: Evaluation[Params]
     samples: tuple[SampleDiff, ...] = field(default=())
     ids: tuple[str, ...] = ()
     left_out: tuple[LeftOut, ...] = ()
@@ -98,19 +100,19 @@ def sample_diff(sample_id: str, a: SampleResult | None, b: SampleResult | None) 
     )
 
 
-def common_ids(a: Evaluation[Any], b: Evaluation[Any]) -> list[str]:
+def common_ids(a: Evaluation[Params], b: Evaluation[Params]) -> list[str]:
     """The images both evaluations scored, in A's order."""
     return [s for s in a.results if s in b.results]
 
 
-def _why(ev: Evaluation[Any], sample_id: str) -> str | None:
+def _why(ev: Evaluation[Params], sample_id: str) -> str | None:
     for p in ev.problems:
         if p.sample_id == sample_id and p.severity is Severity.ERROR:
             return str(p)
     return None
 
 
-def _left_out(a: Evaluation[Any], b: Evaluation[Any], kept: set[str]) -> list[LeftOut]:
+def _left_out(a: Evaluation[Params], b: Evaluation[Params], kept: set[str]) -> list[LeftOut]:
     out = []
     every = [*a.results, *a.excluded, *b.results, *b.excluded]
     for sid in dict.fromkeys(s for s in every if s not in kept):
@@ -122,7 +124,7 @@ def _left_out(a: Evaluation[Any], b: Evaluation[Any], kept: set[str]) -> list[Le
 
 
 def compare(
-    a: Evaluation[Any], b: Evaluation[Any], name_a: str = "A", name_b: str = "B"
+    a: Evaluation[Params], b: Evaluation[Params], name_a: str = "A", name_b: str = "B"
 ) -> Comparison:
     """Per-image differences of two evaluations, on the images both evaluated."""
     ids = common_ids(a, b)
@@ -140,11 +142,11 @@ def _scores(r: SampleResult | None) -> dict[str, float] | None:
     return {"recall": r.recall, "precision": r.precision, "hmean": r.hmean}
 
 
-def comparison_dict(c: Comparison) -> dict[str, Any]:
+def comparison_dict(c: Comparison) -> JSONObject:
     """JSON form: both globals and their difference over the compared images, every
     compared image (largest |ΔH| first), and the images left out with why."""
 
-    def side(name: str, ev: Evaluation[Any], sc: Summary) -> Mapping[str, Any]:
+    def side(name: str, ev: Evaluation[Params], sc: Summary) -> Mapping[str, Any]:
         return {
             "name": name,
             "metric": ev.metric,

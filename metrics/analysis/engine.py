@@ -1,37 +1,35 @@
-"""Evaluating lists of (modified) samples with one metric, as the runner does.
+"""Evaluating lists of (modified) samples with one metric, through the runner's loop.
 
 The analysis re-evaluates samples it has changed (filtered at a threshold, fixed by an
-oracle) with the metric's own batch callable, in blocks that share one geometry cache,
-and applies the metric's ``finalize`` when it has one; it never changes a formula.
+oracle) with ``metrics.run.runner.evaluate_samples``, the one loop over samples (blocks
+sharing a geometry cache, every metric behind the guard), and applies the metric's
+``finalize`` when it has one; it never changes a formula. A sample the metric cannot
+evaluate refuses the analysis with a located error (``InputError``), never a traceback.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-import metrics.shapes.cache as cache
 from metrics.core.model import Sample
+from metrics.core.protocols import Params
 from metrics.core.results import SampleResult
 from metrics.declare.spec import MetricSpec
-from metrics.run.runner import BLOCK
+from metrics.run.runner import apply_failures, evaluate_samples
 
 
-def evaluate_samples(
-    spec: MetricSpec[Any], params: Any, samples: Sequence[Sample], *, finalize: bool = True
+def evaluate_versions(
+    spec: MetricSpec[Params], params: Params, samples: Sequence[Sample], *, finalize: bool = True
 ) -> list[SampleResult | None]:
     """The metric's results for ``samples`` (None where the protocol drops a sample).
 
     Samples may share an id (several versions of one image); ``finalize`` is applied to
-    each distinct id set only when ids are unique.
+    each distinct id set only when ids are unique. ``spec`` is the registered metric of
+    its id (the loop finds it there, as worker processes do).
     """
-    out: list[SampleResult | None] = []
-    for start in range(0, len(samples), BLOCK):
-        block = list(samples[start : start + BLOCK])
-        with cache.use() as geometry:
-            if spec.warm is not None:
-                geometry.warm(block, spec.warm)
-            out.extend(spec.evaluate(block, params))
+    rows, failed = evaluate_samples(samples, [spec.id], [params], {spec.id: set()})
+    apply_failures(failed, {spec.id: set()}, [], "strict")
+    out = [row[0] for row in rows]
     ids = [s.id for s in samples]
     if finalize and spec.finalize is not None and len(set(ids)) == len(ids):
         done = {r.sample_id: r for r in out if r is not None}

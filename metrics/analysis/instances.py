@@ -22,7 +22,9 @@ import numpy as np
 
 from metrics.analysis.attributes import attributes
 from metrics.catalogue.registry import METRICS
+from metrics.core.jsonvalue import JSONObject
 from metrics.core.model import Dataset, Instance
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation, InstanceResult, MatchRecord
 from metrics.io.atomic import atomic_write
 
@@ -70,7 +72,7 @@ def _match(r_matches: Sequence[MatchRecord], side: str, index: int) -> str:
 
 def _row(
     metric: str, sid: str, side: str, inst: Instance, ir: InstanceResult, r_matches: Any, src: str
-) -> dict[str, Any]:
+) -> JSONObject:
     nm = ir.near_miss
     row: dict[str, Any] = {
         "metric": metric,
@@ -96,8 +98,8 @@ def _row(
 
 
 def rows(
-    data: Dataset | Mapping[str, Dataset], evaluations: Sequence[Evaluation[Any]]
-) -> Iterator[dict[str, Any]]:
+    data: Dataset | Mapping[str, Dataset], evaluations: Sequence[Evaluation[Params]]
+) -> Iterator[JSONObject]:
     """The rows of every evaluation, image by image, GT before detections; ``data`` is the
     dataset, or the dataset each metric evaluated by metric id."""
     for ev in evaluations:
@@ -127,7 +129,7 @@ def _csv_cell(v: Any) -> Any:
 def write_instances(
     path: str | os.PathLike[str],
     ds: Dataset | Mapping[str, Dataset],
-    evs: Sequence[Evaluation[Any]],
+    evs: Sequence[Evaluation[Params]],
 ) -> int:
     """Write the rows to ``path`` (.csv or .jsonl) atomically; returns the row count."""
     name = os.fspath(path).lower()

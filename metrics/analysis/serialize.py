@@ -16,9 +16,10 @@ from metrics.analysis.bootstrap import Bootstrap
 from metrics.analysis.both import BucketPair, ClassPair
 from metrics.analysis.buckets import Bucket
 from metrics.analysis.sweep import Sweep
+from metrics.core.jsonvalue import JSONObject
 
 
-def sweep_dict(sw: Sweep) -> dict[str, Any]:
+def sweep_dict(sw: Sweep) -> JSONObject:
     """Method, best threshold (chosen on the evaluated set) and every point."""
     return {
         "method": sw.method,
@@ -37,7 +38,7 @@ def sweep_dict(sw: Sweep) -> dict[str, Any]:
     }
 
 
-def attribution_dict(a: Attribution, per_image: bool = True) -> dict[str, Any]:
+def attribution_dict(a: Attribution, per_image: bool = True) -> JSONObject:
     """Every class (name, errors fixed, count and unit, H fixed, gain, why impossible)."""
     out: dict[str, Any] = {
         "hmean": a.hmean,
@@ -51,19 +52,19 @@ def attribution_dict(a: Attribution, per_image: bool = True) -> dict[str, Any]:
     return out
 
 
-def bucket_dict(b: Bucket) -> dict[str, Any]:
+def bucket_dict(b: Bucket) -> JSONObject:
     return {k: v for k, v in dataclasses.asdict(b).items() if k != "gts"}
 
 
-def buckets_dict(by_attr: Mapping[str, Sequence[Bucket]]) -> dict[str, list[dict[str, Any]]]:
+def buckets_dict(by_attr: Mapping[str, Sequence[Bucket]]) -> dict[str, list[JSONObject]]:
     return {k: [bucket_dict(b) for b in v] for k, v in by_attr.items()}
 
 
-def bootstrap_dict(bs: Bootstrap | None) -> dict[str, Any] | None:
+def bootstrap_dict(bs: Bootstrap | None) -> JSONObject | None:
     return None if bs is None else dataclasses.asdict(bs)
 
 
-def class_pairs_dict(pairs: Sequence[ClassPair]) -> list[dict[str, Any]]:
+def class_pairs_dict(pairs: Sequence[ClassPair]) -> list[JSONObject]:
     """Per class: A's and B's gain, errors, count and unit, and B − A of the gains."""
     return [
         {
@@ -79,7 +80,7 @@ def class_pairs_dict(pairs: Sequence[ClassPair]) -> list[dict[str, Any]]:
 
 def bucket_pairs_dict(
     by_attr: Mapping[str, Sequence[BucketPair]],
-) -> dict[str, list[dict[str, Any]]]:
+) -> dict[str, list[JSONObject]]:
     """Per attribute and bucket: A, B, B − A of the recall and its 95 % interval."""
     return {
         attr: [

@@ -24,14 +24,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from metrics.analysis import tallies
-from metrics.analysis.engine import evaluate_samples
+from metrics.analysis.engine import evaluate_versions
 from metrics.analysis.threshold import with_dets
 from metrics.core.model import Dataset, FloatArray, Sample
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation, SampleResult, Verdict
 from metrics.core.tally import MatchedCreditTally, Tally
 from metrics.declare.spec import MetricSpec
@@ -89,7 +89,11 @@ def _conf(sample: Sample) -> FloatArray:
 
 
 def sweep(
-    ds: Dataset, spec: MetricSpec[Any], params: Any, base: Evaluation[Any], thresholds: FloatArray
+    ds: Dataset,
+    spec: MetricSpec[Params],
+    params: Params,
+    base: Evaluation[Params],
+    thresholds: FloatArray,
 ) -> Sweep:
     """The sweep of ``spec`` over ``thresholds`` on the images ``base`` evaluated."""
     t = np.sort(np.asarray(thresholds, dtype=np.float64))
@@ -103,7 +107,7 @@ def sweep(
 
 
 def _prefix_applies(
-    spec: MetricSpec[Any], params: Any, samples: Sequence[Sample], base: Evaluation[Any]
+    spec: MetricSpec[Params], params: Params, samples: Sequence[Sample], base: Evaluation[Params]
 ) -> bool:
     if spec.id not in PREFIX_FAMILY or not samples:
         return False
@@ -115,7 +119,9 @@ def _prefix_applies(
     return all(type(r.tally) is MatchedCreditTally for r in base.results.values())
 
 
-def _prefix(metric: str, samples: Sequence[Sample], base: Evaluation[Any], t: FloatArray) -> Sweep:
+def _prefix(
+    metric: str, samples: Sequence[Sample], base: Evaluation[Params], t: FloatArray
+) -> Sweep:
     conf: list[FloatArray] = []
     care: list[bool] = []
     matched: list[bool] = []
@@ -161,10 +167,10 @@ def _keys(sample: Sample, t: FloatArray) -> np.ndarray:
 
 
 def _reevaluated(
-    spec: MetricSpec[Any],
-    params: Any,
+    spec: MetricSpec[Params],
+    params: Params,
     samples: Sequence[Sample],
-    base: Evaluation[Any],
+    base: Evaluation[Params],
     t: FloatArray,
 ) -> Sweep:
     keys = [_keys(s, t) for s in samples]
@@ -178,7 +184,7 @@ def _reevaluated(
             gone = set(order[len(order) - key :].tolist()) if key else set()
             where[(i, key)] = len(todo)
             todo.append(with_dets(s, [j for j in range(len(s.det)) if j not in gone]))
-    results = evaluate_samples(spec, params, todo, finalize=False)
+    results = evaluate_versions(spec, params, todo, finalize=False)
     template = next(iter(base.results.values())).tally
     width = len(tallies.vector(template))
     vectors = np.zeros((len(samples), len(t), width))

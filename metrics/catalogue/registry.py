@@ -13,16 +13,17 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from metrics.catalogue.catalog import BY_ID, CARDS, card
+from metrics.core.protocols import Params
 from metrics.declare import params
 
 if TYPE_CHECKING:
     from metrics.core.model import Dataset
     from metrics.declare.spec import MetricSpec
 
-P = TypeVar("P")
+P = TypeVar("P", bound="Params")
 
 __all__ = [
     "METRICS",
@@ -43,13 +44,13 @@ def __getattr__(name: str) -> object:  # ``from metrics.catalogue.registry impor
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class _Specs(Mapping[str, "MetricSpec[Any]"]):
+class _Specs(Mapping[str, "MetricSpec[Params]"]):
     """Every metric by id, in catalogue order; a family is imported when first needed."""
 
     def __init__(self) -> None:
-        self._loaded: dict[str, MetricSpec[Any]] = {}
+        self._loaded: dict[str, MetricSpec[Params]] = {}
 
-    def __getitem__(self, key: str) -> MetricSpec[Any]:
+    def __getitem__(self, key: str) -> MetricSpec[Params]:
         spec = self._loaded.get(key)
         if spec is None:
             family = importlib.import_module(f"{BY_ID[key].family}.specs")  # KeyError: unknown
@@ -71,15 +72,15 @@ class _Specs(Mapping[str, "MetricSpec[Any]"]):
         return f"METRICS({', '.join(BY_ID)})"
 
 
-METRICS: Mapping[str, MetricSpec[Any]] = _Specs()
+METRICS: Mapping[str, MetricSpec[Params]] = _Specs()
 
 
-def resolve(name: str) -> MetricSpec[Any]:
+def resolve(name: str) -> MetricSpec[Params]:
     """Metric by id or alias (case-insensitive)."""
     return METRICS[card(name).id]
 
 
-def applicable(ds: Dataset) -> list[MetricSpec[Any]]:
+def applicable(ds: Dataset) -> list[MetricSpec[Params]]:
     """The metrics offered for a dataset (only their families are imported)."""
     return [METRICS[c.id] for c in CARDS if c.applies(ds)]
 
@@ -90,7 +91,7 @@ def applicable(ds: Dataset) -> list[MetricSpec[Any]]:
 PREFERRED = ("tiou", "curved_tiou", "tedeval", "cleval_det", "ic15_iou", "deteval")
 
 
-def default_metric(ds: Dataset) -> MetricSpec[Any] | None:
+def default_metric(ds: Dataset) -> MetricSpec[Params] | None:
     """The first of ``PREFERRED`` that applies to ``ds``, else the first that applies."""
     ids = [c.id for c in CARDS if c.applies(ds)]
     first = next((m for m in PREFERRED if m in ids), ids[0] if ids else None)
@@ -106,7 +107,7 @@ def make_params(spec: MetricSpec[P], overrides: Mapping[str, object] | None = No
     return params.make(spec.params_type, overrides, spec.id)
 
 
-def float_refusals(specs: Sequence[MetricSpec[Any]]) -> dict[str, dict[str, str]]:
+def float_refusals(specs: Sequence[MetricSpec[Params]]) -> dict[str, dict[str, str]]:
     """``allow_float=false`` for every metric of ``specs`` that has it (``--floats refuse``)."""
     out: dict[str, dict[str, str]] = {}
     for spec in specs:
@@ -116,7 +117,7 @@ def float_refusals(specs: Sequence[MetricSpec[Any]]) -> dict[str, dict[str, str]
 
 
 def parse_sets(
-    items: Sequence[str], specs: Sequence[MetricSpec[Any]], *, floats: str = "as-given"
+    items: Sequence[str], specs: Sequence[MetricSpec[Params]], *, floats: str = "as-given"
 ) -> dict[str, dict[str, str]]:
     """``--set [METRIC.]KEY=VALUE`` items as overrides per metric id (one parser for every
     command). A bare KEY applies to every metric of ``specs`` that has it; ``METRIC.KEY`` to

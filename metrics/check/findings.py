@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
+from metrics.core.jsonvalue import JSONObject
 from metrics.core.model import FloatArray, Instance, Sample, locate, printable
 
 
@@ -53,7 +53,7 @@ class Finding:
         inst = f" ({self.side} {self.index + 1})" if self.index is not None and self.side else ""
         return printable(f"{self.where()}: {self.level.value}: {self.message}{inst}")
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         return {
             "level": self.level.value,
             "code": self.code,
@@ -76,13 +76,15 @@ def at(
     side: str,
     index: int,
     inst: Instance,
-    **extra: Any,
+    *,
+    points: tuple[tuple[float, float], ...] = (),
+    regions: tuple[FloatArray, ...] = (),
 ) -> Finding:
-    """A finding on one instance of a sample (file and line from the instance)."""
+    """A finding on one instance of a sample (file and line from the instance), with its
+    ``points`` to mark and ``regions`` to outline."""
     source = sample.gt_source if side == "gt" else sample.det_source
-    return Finding(
-        level, code, message, source or sample.id, inst.line, sample.id, side, index, **extra
-    )
+    where = (source or sample.id, inst.line, sample.id, side, index)
+    return Finding(level, code, message, *where, points=points, regions=regions)
 
 
 def instances(sample: Sample) -> list[tuple[str, int, Instance]]:

@@ -4,11 +4,11 @@ with no GT file, GT files without detections, and which metrics can read the dat
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from metrics.catalogue.registry import METRICS
 from metrics.check.findings import Finding, Level
 from metrics.core.model import Dataset, Problem, Severity
+from metrics.core.protocols import Params
 from metrics.declare.spec import MetricSpec
 from metrics.io.icdar.plan import GT_AS_DET, SWAPPED
 from metrics.io.reader import geometry_warnings
@@ -54,7 +54,7 @@ def pairing_findings(ds: Dataset) -> Iterator[Finding]:
             )
 
 
-def _reason(spec: MetricSpec[Any]) -> str:
+def _reason(spec: MetricSpec[Params]) -> str:
     doc = spec.requires or (spec.applies.__doc__ or "other inputs").strip().split("\n\n")[0]
     return " ".join(doc.split()).rstrip(".").replace("``", "") or "other inputs"
 

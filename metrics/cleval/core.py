@@ -16,7 +16,6 @@ from operator import attrgetter
 import numpy as np
 import shapely
 
-import metrics.shapes.cache as cache
 from metrics.cleval.geometry import (
     POLY_RATIO,
     BoolArray,
@@ -36,6 +35,7 @@ from metrics.cleval.params import Rules
 from metrics.cleval.prep import Geo, is_poly, local_index, offsets, owners, shared
 from metrics.core.arrays import unique_values
 from metrics.core.model import FloatArray, Instance, Sample
+from metrics.shapes.cache import GeometryCache
 
 __all__ = ["Batch", "is_poly", "local_index", "offsets", "owners", "prepare"]
 
@@ -202,12 +202,13 @@ def _pairs(b: Batch, geo: Geo, hp: IntArray, hd: IntArray, legacy: bool, c: floa
     b.hp, b.hd = hp, hd
 
 
-def prepare(samples: Sequence[Sample], rules: Rules) -> Batch:
-    """Texts, PCCs, inclusion, area precision and PCC counts of a block of samples."""
-    sh = cache.active().memo(
+def prepare(samples: Sequence[Sample], rules: Rules, geometry: GeometryCache) -> Batch:
+    """Texts, PCCs, inclusion, area precision and PCC counts of a block of samples (what
+    does not depend on the metric's rules memoized in ``geometry``, the run's cache)."""
+    sh = geometry.memo(
         ("cleval", rules.box_type, rules.confidences, *map(id, samples)),
         samples[0],
-        lambda: shared(samples, rules.box_type, rules.confidences),
+        lambda: shared(samples, rules.box_type, rules.confidences, geometry),
     )
     gts, dets = sh.gts, sh.dets
     g_poly, d_poly = sh.poly[sh.g_owner], sh.poly[sh.d_owner]

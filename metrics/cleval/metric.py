@@ -70,7 +70,6 @@ from typing import Any
 
 import numpy as np
 
-import metrics.core.detail as detail
 from metrics.cleval.core import prepare
 from metrics.cleval.e2e import E2E, score_e2e
 from metrics.cleval.match import Outcome, match_and_score
@@ -80,6 +79,7 @@ from metrics.cleval.validate import sample_problems
 from metrics.core.model import Problem, Sample
 from metrics.core.results import SampleResult, Verdict, hmean
 from metrics.core.tally import ClevalLegacyTally, ClevalTally, add_up
+from metrics.shapes.mode import Mode
 
 ID = "cleval_det"
 ID_E2E = "cleval_e2e"
@@ -136,38 +136,45 @@ def validate_e2e(sample: Sample, params: Params) -> list[Problem]:
 
 def evaluate_sample(sample: Sample, params: ClevalParams) -> SampleResult:
     """``cleval_det``: cleval 0.1.1 detection."""
-    return _batch([sample], _rules(params, False), ID)[0]
+    return _batch([sample], _rules(params, False), ID, None)[0]
 
 
-def evaluate_batch(samples: Sequence[Sample], params: ClevalParams) -> list[SampleResult]:
-    return _batch(samples, _rules(params, False), ID)
+def evaluate_batch(
+    samples: Sequence[Sample], params: ClevalParams, mode: Mode | None = None
+) -> list[SampleResult]:
+    return _batch(samples, _rules(params, False), ID, mode)
 
 
-def evaluate_batch_e2e(samples: Sequence[Sample], params: ClevalParams) -> list[SampleResult]:
-    return _batch(samples, _rules(params, True), ID_E2E)
+def evaluate_batch_e2e(
+    samples: Sequence[Sample], params: ClevalParams, mode: Mode | None = None
+) -> list[SampleResult]:
+    return _batch(samples, _rules(params, True), ID_E2E, mode)
 
 
 def evaluate_batch_legacy(
-    samples: Sequence[Sample], params: ClevalLegacyParams
+    samples: Sequence[Sample], params: ClevalLegacyParams, mode: Mode | None = None
 ) -> list[SampleResult]:
-    return _batch(samples, _rules(params, False), ID_LEGACY)
+    return _batch(samples, _rules(params, False), ID_LEGACY, mode)
 
 
 def evaluate_batch_legacy_e2e(
-    samples: Sequence[Sample], params: ClevalLegacyParams
+    samples: Sequence[Sample], params: ClevalLegacyParams, mode: Mode | None = None
 ) -> list[SampleResult]:
-    return _batch(samples, _rules(params, True), ID_LEGACY_E2E)
+    return _batch(samples, _rules(params, True), ID_LEGACY_E2E, mode)
 
 
-def _batch(samples: Sequence[Sample], rules: Rules, metric: str) -> list[SampleResult]:
+def _batch(
+    samples: Sequence[Sample], rules: Rules, metric: str, mode: Mode | None
+) -> list[SampleResult]:
     """Evaluate a block of samples together (flat arrays), one SampleResult per sample."""
     if not samples:
         return []
-    b = prepare(samples, rules)
+    mode = mode or Mode()
+    b = prepare(samples, rules, mode.cache)
     out = match_and_score(b, rules)
     e2 = score_e2e(b, out, rules) if rules.e2e else None
     recall, precision, kind, values, extra = _scores(out, e2, rules)
-    view = View(b, out, e2, detail.instance_lists())
+    view = View(b, out, e2, mode.instances)
     g_care = np.bincount(b.g_owner[~b.g_dc], minlength=len(samples)).tolist()
     tallies, counters, extras = (
         _rows(values, len(samples)),
@@ -197,6 +204,7 @@ def _batch(samples: Sequence[Sample], rules: Rules, metric: str) -> list[SampleR
                 view.evidence(s, counters[s]),
                 (),
                 extras[s],
+                mode.instances,
             )
         )
     return results

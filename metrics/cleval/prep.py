@@ -19,7 +19,6 @@ from operator import attrgetter, is_
 import numpy as np
 import shapely
 
-import metrics.shapes.cache as cache
 from metrics.cleval.geometry import (
     BoolArray,
     IntArray,
@@ -32,6 +31,7 @@ from metrics.cleval.geometry import (
 from metrics.cleval.validate import has_poly
 from metrics.core.model import BoxType, FloatArray, Instance, Sample
 from metrics.shapes import robust
+from metrics.shapes.cache import GeometryCache
 from metrics.shapes.geometry import GeomArray
 from metrics.shapes.order import confidence_order
 from metrics.shapes.quads import is_convex_quad
@@ -85,9 +85,9 @@ class Geo:
     inter: FloatArray
 
 
-def _quad_geo(b: Shared, sel: IntArray, perm_inv: IntArray) -> Geo:
-    """Geometry of the QUAD samples ``sel`` from the shared cache, in batch indices."""
-    f = cache.active().flat([b.samples[k] for k in sel.tolist()], "icdar")
+def _quad_geo(b: Shared, sel: IntArray, perm_inv: IntArray, geometry: GeometryCache) -> Geo:
+    """Geometry of the QUAD samples ``sel`` from the run's cache, in batch indices."""
+    f = geometry.flat([b.samples[k] for k in sel.tolist()], "icdar")
     g_glob = b.g_off[sel[f.g_owner]] + local_index(f.g_off, f.g_owner)
     d_glob = perm_inv[b.d_off[sel[f.d_owner]] + local_index(f.d_off, f.d_owner)]
     g_geoms = np.empty(len(b.g_owner), dtype=object)
@@ -116,14 +116,14 @@ def _poly_geo(b: Shared, sel: IntArray, dets: Sequence[Instance]) -> Geo:
     return Geo(g_geoms, d_geoms, d_area, pi, pj, inter.reshape(-1))
 
 
-def _geometry(b: Shared, dets: Sequence[Instance]) -> Geo:
+def _geometry(b: Shared, dets: Sequence[Instance], geometry: GeometryCache) -> Geo:
     perm = b.d_off[b.d_owner] + b.d_file
     perm_inv = np.empty_like(perm)
     perm_inv[perm] = np.arange(len(perm), dtype=np.intp)
     parts = []
     quad_sel, poly_sel = np.flatnonzero(~b.poly), np.flatnonzero(b.poly)
     if len(quad_sel):
-        parts.append(_quad_geo(b, quad_sel, perm_inv))
+        parts.append(_quad_geo(b, quad_sel, perm_inv, geometry))
     if len(poly_sel):
         parts.append(_poly_geo(b, poly_sel, dets))
     if len(parts) == 1:
@@ -166,7 +166,7 @@ def _recut(b: Shared, geo: Geo) -> None:
 @dataclass
 class Shared:
     """The part of the preparation that depends only on the box mode and the confidence
-    order, shared by the CLEval metrics of a run (``cache.active().memo``): flat sides, QUAD points,
+    order, shared by the CLEval metrics of a run (``GeometryCache.memo``): flat sides, QUAD points,
     geometry with the don't-care areas cut (5.3 step 1). Read-only once built."""
 
     samples: Sequence[Sample]
@@ -189,7 +189,9 @@ _NONE = np.zeros(0, np.intp)
 _NO_GEO = Geo(np.empty(0, object), np.empty(0, object), np.zeros(0), _NONE, _NONE, np.zeros(0))
 
 
-def shared(samples: Sequence[Sample], box_type: str, confidences: bool | None) -> Shared:
+def shared(
+    samples: Sequence[Sample], box_type: str, confidences: bool | None, geometry: GeometryCache
+) -> Shared:
     """Build the ``Shared`` part of a block (``cleval_core.prepare`` memoizes it)."""
     orders = [confidence_order(s.det, confidences) for s in samples]
     gts = list(chain.from_iterable(map(_GT, samples)))
@@ -219,7 +221,7 @@ def shared(samples: Sequence[Sample], box_type: str, confidences: bool | None) -
         d_quads,
         _NO_GEO,
     )
-    sh.geo = _geometry(sh, dets)
+    sh.geo = _geometry(sh, dets, geometry)
     _recut(sh, sh.geo)
     for value in vars(sh).values():  # shared by several metrics: read-only from now on
         if isinstance(value, np.ndarray) and value.flags.owndata:

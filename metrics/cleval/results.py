@@ -41,7 +41,7 @@ class View:
     """Per-sample result objects, built for the whole batch from the flat arrays."""
 
     def __init__(self, b: Batch, out: Outcome, e2: E2E | None, lists: bool = True) -> None:
-        """``lists`` False (``metrics.core.detail.tallies_only``): no GT results, no records."""
+        """``lists`` False (``metrics.shapes.mode.Detail.SUMMARY``): no GT results, no records."""
         self.b, self.out, self.e2 = b, out, e2
         self.g_off, self.d_off = b.g_off.tolist(), b.d_off.tolist()
         self.d_file = b.d_file.tolist()

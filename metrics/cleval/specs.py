@@ -6,6 +6,7 @@ from typing import Any
 
 from metrics.cleval import metric
 from metrics.cleval.cards import CARDS
+from metrics.core.protocols import Params
 from metrics.declare.spec import ConfidenceUse, MetricSpec, each_sample
 
 __all__ = ["SPECS"]
@@ -26,7 +27,7 @@ _UNITS = {
 }
 
 
-def _spec(mid: str, evaluate: Any, validate: Any) -> MetricSpec[Any]:
+def _spec(mid: str, evaluate: Any, validate: Any) -> MetricSpec[Params]:
     """One CLEval metric: the four share extras, ranking and the units of their counters."""
     return MetricSpec(
         card=_CARD[mid],

@@ -11,9 +11,12 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from metrics.analysis import threshold as thr
 from metrics.catalogue.registry import METRICS, MetricSpec, make_params
-from metrics.core.model import Dataset
+from metrics.core.jsonvalue import JSONObject
+from metrics.core.model import Dataset, Problem
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation
-from metrics.run.runner import run
+from metrics.run.runner import Policy, Progress, run
+from metrics.shapes.mode import Detail
 
 if TYPE_CHECKING:  # the analyses are imported when an option asks for them
     from metrics.analysis.attribution import Attribution
@@ -43,14 +46,14 @@ def _instance_formats() -> tuple[str, ...]:
     return FORMATS
 
 
-def _threshold_of(spec: MetricSpec[Any], found: Mapping[str, float]) -> float | None:
+def _threshold_of(spec: MetricSpec[Params], found: Mapping[str, float]) -> float | None:
     for name in (spec.id, *spec.aliases):
         if name in found:
             return found[name]
     return found.get("")
 
 
-def check_targets(found: Mapping[str, float], specs: Sequence[MetricSpec[Any]]) -> None:
+def check_targets(found: Mapping[str, float], specs: Sequence[MetricSpec[Params]]) -> None:
     """A ``METRIC.score_threshold`` must name a metric being evaluated."""
     names = {n for s in specs for n in (s.id, *s.aliases)}
     for name in found:
@@ -60,18 +63,24 @@ def check_targets(found: Mapping[str, float], specs: Sequence[MetricSpec[Any]]) 
 
 def evaluate(
     ds: Dataset,
-    specs: Sequence[MetricSpec[Any]],
-    overrides: Mapping[str, Mapping[str, Any]],
+    specs: Sequence[MetricSpec[Params]],
+    overrides: Mapping[str, Mapping[str, object]],
     found: Mapping[str, float],
-    **kwargs: Any,
-) -> tuple[list[Evaluation[Any]], dict[str, Dataset]]:
-    """``run`` with each metric on its detections filtered at its score threshold (one
-    pass per distinct threshold); results in the order of ``specs`` and the dataset each
-    metric saw."""
-    groups: dict[float | None, list[MetricSpec[Any]]] = {}
+    *,
+    policy: Policy = "strict",
+    workers: int = 1,
+    progress: Progress | None = None,
+    lenient: frozenset[str] = frozenset(),
+    validated: Mapping[str, list[Problem]] | None = None,
+    detail: Detail = Detail.FULL,
+) -> tuple[list[Evaluation[Params]], dict[str, Dataset]]:
+    """``run`` (its options as there) with each metric on its detections filtered at its
+    score threshold (one pass per distinct threshold); results in the order of ``specs``
+    and the dataset each metric saw."""
+    groups: dict[float | None, list[MetricSpec[Params]]] = {}
     for s in specs:
         groups.setdefault(_threshold_of(s, found), []).append(s)
-    by_id: dict[str, Evaluation[Any]] = {}
+    by_id: dict[str, Evaluation[Params]] = {}
     seen: dict[str, Dataset] = {}
     for t, members in groups.items():
         data = ds if t is None else thr.filter_dataset(ds, t)
@@ -84,13 +93,25 @@ def evaluate(
                 kept,
                 sum(len(s.det) for s in ds),
             )
-        for ev in run(data, members, overrides, **kwargs):
+        for ev in run(
+            data,
+            members,
+            overrides,
+            policy=policy,
+            workers=workers,
+            progress=progress,
+            lenient=lenient,
+            validated=validated,
+            detail=detail,
+        ):
             by_id[ev.metric] = ev
             seen[ev.metric] = data
     return [by_id[s.id] for s in specs], seen
 
 
-def sweep_of(ds: Dataset, ev: Evaluation[Any], points: int, overrides: Mapping[str, Any]) -> Sweep:
+def sweep_of(
+    ds: Dataset, ev: Evaluation[Params], points: int, overrides: Mapping[str, Mapping[str, object]]
+) -> Sweep:
     from metrics.analysis.sweep import sweep
 
     spec = METRICS[ev.metric]
@@ -142,7 +163,7 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def attribution_of(ds: Dataset, ev: Evaluation[Any], prm: Any) -> Attribution:
+def attribution_of(ds: Dataset, ev: Evaluation[Params], prm: Params) -> Attribution:
     from metrics.analysis.attribution import attribute
 
     return attribute(ds, METRICS[ev.metric], prm, ev)
@@ -171,10 +192,10 @@ def print_attribution(a: Attribution, out: TextIO) -> None:
 
 def after(
     args: argparse.Namespace,
-    evals: Sequence[Evaluation[Any]],
+    evals: Sequence[Evaluation[Params]],
     seen: Mapping[str, Dataset],
-    overrides: Mapping[str, Mapping[str, Any]],
-) -> dict[str, dict[str, Any]]:
+    overrides: Mapping[str, Mapping[str, object]],
+) -> dict[str, JSONObject]:
     """Sweep and attribution tables (unless quiet), then the instance export. Returns the
     analyses asked for by metric id, for ``--json`` (computed for it whatever -q says)."""
     kept: dict[str, dict[str, Any]] = {}
@@ -195,10 +216,10 @@ def after(
 
 def _analyses(
     args: argparse.Namespace,
-    ev: Evaluation[Any],
+    ev: Evaluation[Params],
     ds: Dataset,
-    overrides: Mapping[str, Mapping[str, Any]],
-) -> dict[str, Any]:
+    overrides: Mapping[str, Mapping[str, object]],
+) -> JSONObject:
     from metrics.analysis import serialize
 
     doc: dict[str, Any] = {}

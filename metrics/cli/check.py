@@ -13,18 +13,19 @@ import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from metrics.check import Finding, Level, check_dataset, exit_code
-from metrics.cli.commands import MAX_COUNT, int_in
+from metrics.cli.commands import MAX_COUNT, Subcommands, int_in
 from metrics.cli.format_options import IMAGES_HELP, add_side_options, load_options
+from metrics.core.jsonvalue import JSONObject
 from metrics.core.model import Dataset
 from metrics.io.atomic import atomic_write, output_problem
 from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
 
 
-def add_check_command(sub: Any) -> None:
+def add_check_command(sub: Subcommands) -> None:
     p = sub.add_parser(
         "check",
         help="check a dataset (GT, detections, images) for what makes metrics fail or lie",
@@ -75,7 +76,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     return exit_code(findings)
 
 
-def as_json(ds: Dataset, findings: Sequence[Finding]) -> dict[str, Any]:
+def as_json(ds: Dataset, findings: Sequence[Finding]) -> JSONObject:
     return {
         "gt": ds.gt_path,
         "det": ds.det_path,

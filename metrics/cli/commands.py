@@ -23,7 +23,7 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol
 
 __all__ = [
     "CommandParser",
@@ -75,8 +75,16 @@ def int_in(low: int, high: int) -> Callable[[str], int]:
 class CommandParser(argparse.ArgumentParser):
     """An ``ArgumentParser`` whose arguments may be added on first use (``setup``)."""
 
-    def __init__(self, *args: Any, setup: str | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        prog: str | None = None,
+        *,
+        description: str | None = None,
+        setup: str | None = None,
+    ) -> None:
+        """``prog`` and ``description`` as ``ArgumentParser`` takes them (all that
+        ``add_parser`` passes on: the subcommands' help and aliases stay with the action)."""
+        super().__init__(prog, description=description)
         self._setup = setup
 
     def error(self, message: str) -> NoReturn:
@@ -116,6 +124,20 @@ class CommandParser(argparse.ArgumentParser):
         return super().format_usage()
 
 
+class Subcommands(Protocol):
+    """What a command's ``add_*_command`` is given: the subparsers action of a
+    ``CommandParser``, or the stand-in of a command whose arguments are added on first use."""
+
+    def add_parser(
+        self,
+        name: str,
+        *,
+        help: str = ...,
+        description: str | None = ...,
+        setup: str | None = ...,
+    ) -> CommandParser: ...
+
+
 class _Deferred:
     """Stands in for the subparsers action when a deferred command adds its parser: hands
     back the parser registered under that name, with the keywords applied."""
@@ -125,22 +147,30 @@ class _Deferred:
     def __init__(self, parser: CommandParser) -> None:
         self._parser = parser
 
-    def add_parser(self, name: str, **kwargs: Any) -> CommandParser:
-        del name
-        for key, value in kwargs.items():
-            if key not in self._KEEP:
-                setattr(self._parser, key, value)
+    def add_parser(
+        self,
+        name: str,
+        *,
+        help: str = "",
+        description: str | None = None,
+        setup: str | None = None,
+    ) -> CommandParser:
+        del name, help, setup  # fixed at registration
+        if description is not None:
+            self._parser.description = description
         return self._parser
 
 
-def add_command(sub: Any, name: str, target: str, *, help: str) -> CommandParser:
+def add_command(sub: Subcommands, name: str, target: str, *, help: str) -> CommandParser:
     """Register subcommand ``name``; ``target`` (``"module:function"``) adds its arguments
     the first time it is used. ``sub`` is the subparsers action of a ``CommandParser``."""
     parser: CommandParser = sub.add_parser(name, help=help, setup=target)
     return parser
 
 
-def add_plugins(sub: Any, group: str, argv: Sequence[str] | None = None) -> None:
+def add_plugins(
+    sub: argparse._SubParsersAction[CommandParser], group: str, argv: Sequence[str] | None = None
+) -> None:
     """Subcommands of other packages (the ``group`` entry points, e.g. the viewer's), unless
     ``argv`` names a subcommand registered already (``detlens eval ...`` needs none)."""
     if next((a for a in argv or () if not a.startswith("-")), None) in sub.choices:
@@ -152,7 +182,7 @@ def add_plugins(sub: Any, group: str, argv: Sequence[str] | None = None) -> None
             log.debug("command plugin %s not available: %s", name, exc)
 
 
-def entry_points(group: str) -> Iterator[tuple[str, Callable[[], Any]]]:
+def entry_points(group: str) -> Iterator[tuple[str, Callable[[], Callable[[Subcommands], None]]]]:
     """``(name, load)`` of the entry points in ``group`` of the installed distributions.
 
     The same answer as ``importlib.metadata.entry_points(group=...)`` for the

@@ -6,12 +6,12 @@ import argparse
 import dataclasses
 import json
 import sys
-from typing import Any, TextIO
+from typing import TextIO
 
 from metrics.analysis.bootstrap import Bootstrap, paired
 from metrics.analysis.compare import Comparison, compare, comparison_dict
 from metrics.catalogue.registry import MetricSpec, make_params, parse_sets, resolve
-from metrics.cli.commands import int_in, positive_int
+from metrics.cli.commands import Subcommands, int_in, positive_int
 from metrics.cli.coverage import (
     DEFAULT_METRIC_HELP,
     GT_LINES_HELP,
@@ -22,6 +22,7 @@ from metrics.cli.coverage import (
 )
 from metrics.cli.format_options import add_set_option, add_side_options, floats_mode, read_sets
 from metrics.core.model import Dataset
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation
 from metrics.io.atomic import atomic_write, output_problem
 from metrics.io.demo import demo_paths
@@ -35,7 +36,7 @@ class CompareError(ValueError):
     """A mistake in the compare command line."""
 
 
-def add_compare_command(sub: Any) -> None:
+def add_compare_command(sub: Subcommands) -> None:
     p = sub.add_parser(
         "compare",
         help="per-image differences of two detectors (or of two metrics on one detector)",
@@ -77,7 +78,7 @@ def _inputs(args: argparse.Namespace) -> tuple[str, list[str]]:
     return args.gt, list(args.det)
 
 
-def _sets(args: argparse.Namespace, specs: list[MetricSpec[Any]]) -> dict[str, dict[str, str]]:
+def _sets(args: argparse.Namespace, specs: list[MetricSpec[Params]]) -> dict[str, dict[str, str]]:
     """``--set`` (with ``--floats refuse``) per metric; a mistake is a CompareError."""
     try:
         out = parse_sets(args.set, specs, floats=floats_mode(args))
@@ -88,7 +89,9 @@ def _sets(args: argparse.Namespace, specs: list[MetricSpec[Any]]) -> dict[str, d
     return out
 
 
-def _evaluations(args: argparse.Namespace) -> tuple[Evaluation[Any], Evaluation[Any], str, str]:
+def _evaluations(
+    args: argparse.Namespace,
+) -> tuple[Evaluation[Params], Evaluation[Params], str, str]:
     gt, dets = _inputs(args)
     metrics = [resolve(m).id for m in args.metric]
     need_gt_lines([resolve(m) for m in metrics], args.gt_lines)
@@ -98,7 +101,9 @@ def _evaluations(args: argparse.Namespace) -> tuple[Evaluation[Any], Evaluation[
         sets = read_sets(args, gt, dets, gt_lines=lines)
         if metrics:
             spec = resolve(metrics[0])
-            given = _sets(args, [spec])
+            given: dict[str, dict[str, object]] = {
+                k: dict(v) for k, v in _sets(args, [spec]).items()
+            }
             evs = [run(ds, [spec], given)[0] for ds in sets]
         else:  # as the viewer: TIoU on quads, curved TIoU on polygons; images it skips, said
             spec, own = default_choice(sets)

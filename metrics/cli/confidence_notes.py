@@ -7,13 +7,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from metrics.core.protocols import Params
 from metrics.declare.spec import AP_FILE_ORDER
 
 if TYPE_CHECKING:
     from metrics.declare.spec import MetricSpec
 
 
-def confidence_warning(specs: Sequence[MetricSpec[Any]], params: Mapping[str, Any]) -> str | None:
+def confidence_warning(
+    specs: Sequence[MetricSpec[Params]], params: Mapping[str, Params]
+) -> str | None:
     """The warning for detections that all carry a confidence (None: nothing to say).
 
     ``params`` holds each spec's parameters by id, overrides applied."""
@@ -41,7 +44,7 @@ def confidence_warning(specs: Sequence[MetricSpec[Any]], params: Mapping[str, An
     return "detections carry confidences: " + "; ".join(parts) if parts else None
 
 
-def extra_hint(spec: MetricSpec[Any] | None, key: str, has_confidences: bool) -> str:
+def extra_hint(spec: MetricSpec[Params] | None, key: str, has_confidences: bool) -> str:
     """What follows an extra in the notes column: its unit when the metric names one
     (``MetricSpec.extra_units``: CLEval's characters and detections); for a file-order AP
     over detections that carry confidences, the switch that ranks them."""
@@ -53,7 +56,7 @@ def extra_hint(spec: MetricSpec[Any] | None, key: str, has_confidences: bool) ->
     return f" ({switch} ranks by confidence)"
 
 
-def _setting(spec: MetricSpec[Any], switch: str, value: str, own: bool = False) -> str:
+def _setting(spec: MetricSpec[Params], switch: str, value: str, own: bool = False) -> str:
     """``--set confidences=VALUE`` (the shared name: every metric that has it) or, for a
     metric's own name or ``own``, ``--set ID.SWITCH=VALUE``."""
     if switch == "confidences" and not own:
@@ -61,7 +64,7 @@ def _setting(spec: MetricSpec[Any], switch: str, value: str, own: bool = False) 
     return f"--set {spec.id}.{switch}={value}"
 
 
-def _ids(items: Sequence[tuple[MetricSpec[Any], Any]]) -> str:
+def _ids(items: Sequence[tuple[MetricSpec[Params], Any]]) -> str:
     return ", ".join(s.id for s, _ in items)
 
 

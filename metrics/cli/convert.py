@@ -16,10 +16,10 @@ import re
 import sys
 import zipfile
 from collections import Counter
-from typing import Any
 
 import numpy as np
 
+from metrics.cli.commands import Subcommands
 from metrics.cli.format_options import add_side_options, load_options
 from metrics.core.model import BoxType, Dataset, Instance, Severity
 from metrics.io.atomic import atomic_write, output_problem
@@ -31,7 +31,7 @@ log = logging.getLogger("detlens")
 _NUMERIC_START = re.compile(r"\s*[-+]?(?:\d|\.\d)")
 
 
-def add_convert_command(sub: Any) -> None:
+def add_convert_command(sub: Subcommands) -> None:
     p = sub.add_parser(
         "convert",
         help="convert GT and/or detections to an ICDAR zip or detlens JSON",

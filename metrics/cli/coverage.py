@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from metrics.catalogue.registry import PREFERRED, MetricSpec, default_metric
 from metrics.core.model import Dataset, InputError, Severity
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation
 
 GT_LINES_HELP = "text-line GT (wordline_* metrics), any GT format"
@@ -32,14 +32,14 @@ def detector_names(paths: Sequence[str]) -> list[str]:
     return names
 
 
-def need_gt_lines(specs: Sequence[MetricSpec[Any]], gt_lines: str | None) -> None:
+def need_gt_lines(specs: Sequence[MetricSpec[Params]], gt_lines: str | None) -> None:
     """A metric scored on text lines without them: one line, exit 2 (as ``eval``)."""
     for s in specs:
         if s.needs_gt_lines and gt_lines is None:
             raise InputError([], f"{s.id} needs the text-line GT: add --gt-lines PATH")
 
 
-def skipped_note(ev: Evaluation[Any], ds: Dataset, name: str) -> str | None:
+def skipped_note(ev: Evaluation[Params], ds: Dataset, name: str) -> str | None:
     """The line saying which images ``ev`` skipped: 'METRIC on NAME: K of N images skipped;
     first: FILE:LINE: why' (None when it skipped none)."""
     if not ev.excluded:
@@ -50,7 +50,7 @@ def skipped_note(ev: Evaluation[Any], ds: Dataset, name: str) -> str | None:
 
 
 def say_skipped(
-    evals: Sequence[Evaluation[Any]], datasets: Sequence[Dataset], names: Sequence[str]
+    evals: Sequence[Evaluation[Params]], datasets: Sequence[Dataset], names: Sequence[str]
 ) -> list[str]:
     """The skipped-images notes of each evaluation; refuses (``InputError``) when a metric
     evaluated no image of a set."""
@@ -65,7 +65,9 @@ def say_skipped(
     return notes
 
 
-def default_choice(datasets: Sequence[Dataset]) -> tuple[MetricSpec[Any], dict[str, Any]]:
+def default_choice(
+    datasets: Sequence[Dataset],
+) -> tuple[MetricSpec[Params], dict[str, object]]:
     """The metric a command runs when none is named (``registry.default_metric``: TIoU on
     quads, curved TIoU on polygons), with the fallback values the viewer and ``eval
     --metric all`` switch on where its defaults refuse the data (polygons in the ICDAR
@@ -76,7 +78,7 @@ def default_choice(datasets: Sequence[Dataset]) -> tuple[MetricSpec[Any], dict[s
     spec = default_metric(datasets[0])
     if spec is None:
         raise InputError([], "no metric applies to this dataset (see detlens check)")
-    merged: dict[str, Any] = {}
+    merged: dict[str, object] = {}
     for ds in datasets:
         merged.update(plan_all(ds, [spec]).overrides.get(spec.id, {}))
     return spec, merged

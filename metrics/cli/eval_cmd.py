@@ -8,7 +8,6 @@ dataset is loaded here and ``runner.run`` evaluates it.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
 import logging
 import os
@@ -20,22 +19,25 @@ from metrics.catalogue.registry import METRICS, applicable, make_params, parse_s
 from metrics.cli import skips
 from metrics.cli.commands import UserError
 from metrics.cli.format_options import floats_mode, load_options, say_floats
+from metrics.core.protocols import Params
 
 if TYPE_CHECKING:
+    from metrics.core.jsonvalue import JSONValue
     from metrics.core.model import Dataset, Facts, Problem
     from metrics.core.results import Evaluation, SweepTally
     from metrics.declare.spec import MetricSpec
     from metrics.run.runner import Plan
+    from metrics.shapes.mode import Detail
 
 log = logging.getLogger("detlens")
 
 
-def _specs(names: Sequence[str] | None, ds: Dataset) -> tuple[list[MetricSpec[Any]], bool]:
+def _specs(names: Sequence[str] | None, ds: Dataset) -> tuple[list[MetricSpec[Params]], bool]:
     named = _named(names, ds.gt_lines_path is not None)
     return (applicable(ds), True) if named is None else (named, False)
 
 
-def _named(names: Sequence[str] | None, has_gt_lines: bool) -> list[MetricSpec[Any]] | None:
+def _named(names: Sequence[str] | None, has_gt_lines: bool) -> list[MetricSpec[Params]] | None:
     """The metrics asked for by name (None for ``all``)."""
     wanted = [n for arg in (names or ["all"]) for n in arg.split(",") if n.strip()]
     if not wanted:
@@ -53,7 +55,7 @@ def _named(names: Sequence[str] | None, has_gt_lines: bool) -> list[MetricSpec[A
 
 
 def _overrides(
-    sets: Sequence[str], specs: Sequence[MetricSpec[Any]], floats: str = "as-given"
+    sets: Sequence[str], specs: Sequence[MetricSpec[Params]], floats: str = "as-given"
 ) -> dict[str, dict[str, str]]:
     """``--set`` items per metric (``--floats refuse`` first), each value checked against its
     parameter's type now, so a mistake is one line naming metric and parameter before
@@ -71,7 +73,7 @@ def _overrides(
     return out
 
 
-def why_not(spec: MetricSpec[Any]) -> str:
+def why_not(spec: MetricSpec[Params]) -> str:
     """What a metric asks of the data, in words (``requires``, else its ``applies`` rule)."""
     from metrics.run.runner import meant_for
 
@@ -112,9 +114,9 @@ def _same(path: str, others: Sequence[str]) -> bool:
 
 def _notes_before(
     facts: Facts,
-    specs: Sequence[MetricSpec[Any]],
+    specs: Sequence[MetricSpec[Params]],
     auto: bool,
-    overrides: Mapping[str, Mapping[str, Any]],
+    overrides: Mapping[str, Mapping[str, object]],
 ) -> None:
     """Say what the run will do that a user might not expect: metrics asked for that are
     meant for other inputs; with confidences, which metrics rank by them and which report
@@ -162,7 +164,7 @@ def _dataset(args: argparse.Namespace) -> Dataset:
     return ds
 
 
-def _plan(ds: Dataset, specs: Sequence[MetricSpec[Any]], overrides: Mapping[str, Any]) -> Plan:
+def _plan(ds: Dataset, specs: Sequence[MetricSpec[Params]], overrides: Mapping[str, Any]) -> Plan:
     """``--metric all``: the plan, its notes logged as warnings."""
     from metrics.run.runner import plan_all
 
@@ -204,18 +206,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not specs:
         raise UserError("no metric applies to these inputs")
     bar = None if args.quiet else ProgressBar()
-    with _summary_only(args):
-        evals, seen = analysis.evaluate(
-            ds,
-            specs,
-            overrides,
-            thresholds,
-            policy=args.policy,
-            workers=max(1, args.workers),
-            progress=bar,
-            lenient=lenient,
-            validated=validated,
-        )
+    evals, seen = analysis.evaluate(
+        ds,
+        specs,
+        overrides,
+        thresholds,
+        policy=args.policy,
+        workers=max(1, args.workers),
+        progress=bar,
+        lenient=lenient,
+        validated=validated,
+        detail=_detail(args),
+    )
     if not args.quiet:
         _report(ds.problems, ds.facts, evals, left_out=left_out)
         if auto:
@@ -230,15 +232,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return skips.exit_code(evals)
 
 
-def _summary_only(args: argparse.Namespace) -> contextlib.AbstractContextManager[None]:
-    """``metrics.core.detail.tallies_only`` when nothing of this run reads a result's GT list or
-    match records (no --json, --csv, --instances, --sweep or --attribution): the summary
-    table alone, e.g. ``--metric all``."""
-    from metrics.core import detail
+def _detail(args: argparse.Namespace) -> Detail:
+    """``Detail.SUMMARY`` when nothing of this run reads a result's GT list or match
+    records (no --json, --csv, --instances, --sweep or --attribution): the summary table
+    alone, e.g. ``--metric all``; else every result whole."""
+    from metrics.shapes.mode import Detail
 
     if args.json or args.csv or args.instances or args.sweep or args.attribution:
-        return contextlib.nullcontext()
-    return detail.tallies_only()
+        return Detail.FULL
+    return Detail.SUMMARY
 
 
 def _sharded(args: argparse.Namespace) -> int | None:
@@ -294,8 +296,8 @@ def _same_file(a: str, b: str) -> bool:
 
 def _write_outputs(
     args: argparse.Namespace,
-    evals: Sequence[Evaluation[Any]],
-    analyses: Mapping[str, Mapping[str, Any]] | None = None,
+    evals: Sequence[Evaluation[Params]],
+    analyses: Mapping[str, Mapping[str, JSONValue]] | None = None,
 ) -> None:
     """--json (with the analyses asked for, under each metric's "analysis") and --csv."""
     if not (args.json or args.csv):
@@ -317,7 +319,7 @@ def _note(key: str, value: float) -> str:
 def _report(
     problems: Sequence[Problem],
     facts: Facts,
-    evals: Sequence[Evaluation[Any]],
+    evals: Sequence[Evaluation[Params]],
     out: TextIO | None = None,
     left_out: Mapping[str, str] | None = None,
 ) -> None:
@@ -363,7 +365,7 @@ def _report(
             _sweep_table(ev, ev.sweep, out)
 
 
-def _sweep_table(ev: Evaluation[Any], sweep: SweepTally, out: TextIO) -> None:
+def _sweep_table(ev: Evaluation[Params], sweep: SweepTally, out: TextIO) -> None:
     """Every threshold of a swept metric, the reported (best) one marked."""
     n, best = len(sweep.thresholds), sweep.best_index
     print(

@@ -14,13 +14,14 @@ import argparse
 import logging
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from metrics.catalogue.registry import METRICS
 from metrics.cli.analysis_args import add_arguments as add_analysis_arguments
 from metrics.cli.commands import (
     MAX_WORKERS,
     CommandParser,
+    Subcommands,
     UserError,
     add_command,
     add_plugins,
@@ -39,7 +40,7 @@ log = logging.getLogger("detlens")
 BOX_TYPES = ("LTRB", "QUAD", "POLY")
 
 
-def _add_eval(sub: Any) -> None:
+def _add_eval(sub: Subcommands) -> None:
     p = sub.add_parser(
         "eval",
         help="evaluate detections against GT with one or more metrics",

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from metrics.cli.commands import UserError
+from metrics.core.protocols import Params
 
 if TYPE_CHECKING:
     from metrics.core.model import Dataset
@@ -24,14 +25,16 @@ if TYPE_CHECKING:
 log = logging.getLogger("detlens")
 
 
-def exit_code(evals: Sequence[Evaluation[Any]]) -> int:
+def exit_code(evals: Sequence[Evaluation[Params]]) -> int:
     """1 when a metric read fewer than half of the images (its row has no score), else 0."""
     from metrics.core.partial import coverage
 
     return 0 if all(coverage(ev).scored for ev in evals) else 1
 
 
-def plan_named(ds: Dataset, specs: Sequence[MetricSpec[Any]], overrides: Mapping[str, Any]) -> Plan:
+def plan_named(
+    ds: Dataset, specs: Sequence[MetricSpec[Params]], overrides: Mapping[str, Mapping[str, object]]
+) -> Plan:
     """``--metric a,b,c``: the plan (``runner.plan_named``), its notes logged as warnings;
     a list of which no metric is left is refused with every reason."""
     from metrics.run.runner import plan_named as plan_of
@@ -44,7 +47,7 @@ def plan_named(ds: Dataset, specs: Sequence[MetricSpec[Any]], overrides: Mapping
     return plan
 
 
-def leaves_out(specs: Sequence[MetricSpec[Any]], outcome: Outcome) -> bool:
+def leaves_out(specs: Sequence[MetricSpec[Params]], outcome: Outcome) -> bool:
     """Whether a metric of several named is meant for other inputs and refused (some of)
     them: then the loaded path runs, which leaves it out and runs the others."""
     if len(specs) < 2:

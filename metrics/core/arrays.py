@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 IntArray = npt.NDArray[np.intp]
+ScalarT = TypeVar("ScalarT", bound=np.generic)
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -43,7 +44,7 @@ def grouped(key: IntArray, item: IntArray, n: int) -> list[tuple[int, ...]]:
     return out
 
 
-def unique_values(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+def unique_values(a: npt.NDArray[ScalarT]) -> npt.NDArray[ScalarT]:
     """``np.unique(a)`` of a 1-D array (its distinct values, sorted) without importing
     ``numpy.ma`` as ``np.unique`` does: 8 ms of every process's start."""
     s = np.sort(a)
@@ -52,7 +53,9 @@ def unique_values(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
     return s[np.concatenate(([True], s[1:] != s[:-1]))]
 
 
-def first_of_each(a: npt.NDArray[Any]) -> tuple[npt.NDArray[Any], IntArray, IntArray]:
+def first_of_each(
+    a: npt.NDArray[ScalarT],
+) -> tuple[npt.NDArray[ScalarT], IntArray, IntArray]:
     """``np.unique(a, return_index=True, return_counts=True)`` of a 1-D array: distinct
     values (sorted), the index of each one's first occurrence, and its count."""
     order = np.argsort(a, kind="stable")

@@ -14,7 +14,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from metrics.core.jsonvalue import JSONObject
 from metrics.core.model import Problem, Severity
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation
 
 _SET = re.compile(r"\bset (\w+)=(\S+?)[;,.]?(?:\s|$)")
@@ -70,7 +72,7 @@ class Coverage:
             f"fix: {self.fix()}"
         )
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JSONObject:
         """``--json``'s ``coverage``: the images the figures cover, and whether they are a
         score of the set."""
         out: dict[str, Any] = {
@@ -84,7 +86,9 @@ class Coverage:
         return out
 
 
-def first_error(ev: Evaluation[Any], problems: tuple[Problem, ...] | None = None) -> Problem | None:
+def first_error(
+    ev: Evaluation[Params], problems: tuple[Problem, ...] | None = None
+) -> Problem | None:
     """The first error located in an image ``ev`` skipped (among ``problems`` too: the
     reader's)."""
     skipped = set(ev.excluded)
@@ -95,7 +99,7 @@ def first_error(ev: Evaluation[Any], problems: tuple[Problem, ...] | None = None
 
 
 def coverage(
-    ev: Evaluation[Any], total: int | None = None, problems: tuple[Problem, ...] | None = None
+    ev: Evaluation[Params], total: int | None = None, problems: tuple[Problem, ...] | None = None
 ) -> Coverage:
     """The images ``ev`` covers out of ``total`` (default: ``ev.images``, else every image
     it evaluated or skipped); ``problems``: the reader's, searched for the first reason."""

@@ -56,7 +56,7 @@ __all__ = [
     "summarize",
 ]
 
-P = TypeVar("P")  # a metric's Params dataclass
+P_co = TypeVar("P_co", covariant=True)  # a metric's Params dataclass
 
 
 class _EmptyMapping(Mapping[str, Any]):
@@ -161,7 +161,13 @@ class MatchRecord:
 
 @dataclass(frozen=True, slots=True)
 class SampleResult:
-    """Everything one metric says about one sample."""
+    """Everything one metric says about one sample.
+
+    ``complete`` False: evaluated for a summary (``metrics.shapes.mode.Detail.SUMMARY``),
+    so ``gt`` and ``matches`` (and, in what a sharded slice sends back for
+    ``global_extras``, ``det``) were not built and their emptiness says nothing of the
+    sample; the scores, tally, extra values and warnings are what they are in a whole
+    result."""
 
     metric: str
     sample_id: str
@@ -175,6 +181,7 @@ class SampleResult:
     evidence: Evidence | None = None
     warnings: tuple[Problem, ...] = ()
     extra: Mapping[str, float] = field(default_factory=_empty)
+    complete: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,21 +209,25 @@ def summarize(tallies: Sequence[Tally]) -> Summary:
 
 
 @dataclass(frozen=True)
-class Evaluation(Generic[P]):
+class Evaluation(Generic[P_co]):
     """One metric over one dataset, with its parameters ``P``: per-sample results, global
     summary, problems.
 
     ``images`` is the number of images of the set it was run on (0: not known), so that a
-    summary over fewer (``excluded``) says so (``metrics.core.partial``)."""
+    summary over fewer (``excluded``) says so (``metrics.core.partial``).
+    ``complete`` False: ``results`` is not every evaluated sample's whole result (a run
+    for the summary alone keeps none, or results without their per-instance lists,
+    ``SampleResult.complete``); a writer of per-instance results refuses it."""
 
     metric: str
-    params: P
+    params: P_co
     results: Mapping[str, SampleResult]
     summary: Summary | None
     extras: Mapping[str, float] = field(default_factory=dict)
     problems: tuple[Problem, ...] = ()
     excluded: tuple[str, ...] = ()
     images: int = 0
+    complete: bool = True
 
     @property
     def recall(self) -> float:

@@ -32,7 +32,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-import metrics.core.detail as detail
 from metrics.core.evidence import Skipped, VocFalsePositive
 from metrics.core.model import Sample
 from metrics.core.results import (
@@ -50,6 +49,7 @@ from metrics.ctw1500.match import Block, block
 from metrics.ctw1500.params import Ctw1500Params
 from metrics.ctw1500.voc import ap_key, voc_ap
 from metrics.shapes.matching import best_partner
+from metrics.shapes.mode import Mode
 
 ID = "ctw1500_eval"
 OFFICIAL_CONFIDENCE = 0.999  # sortdetection.py gives every detection this score
@@ -95,11 +95,13 @@ def _lists(b: Block) -> _Lists:
     )
 
 
-def evaluate_batch(samples: Sequence[Sample], params: Ctw1500Params) -> list[SampleResult]:
+def evaluate_batch(
+    samples: Sequence[Sample], params: Ctw1500Params, mode: Mode | None = None
+) -> list[SampleResult]:
     """Evaluate a block of samples; results in the order of ``samples``."""
     if not samples:
         return []
-    lists = detail.instance_lists()  # False: no GT results and no match records
+    lists = mode is None or mode.instances  # False: no GT results and no match records
     b = _lists(block(samples, params, near=lists))
     by_conf = params.sort_by_confidence
     return [_sample_result(b, s, sample, lists, by_conf) for s, sample in enumerate(samples)]
@@ -234,6 +236,7 @@ def _sample_result(
             "fp": fp,
             ap_key(b.sorted_conf[s] or (by_conf and not sample.det)): ap,
         },
+        complete=lists,
     )
 
 

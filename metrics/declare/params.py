@@ -22,6 +22,7 @@ from typing import TypeVar
 T = TypeVar("T")
 P = TypeVar("P")
 
+
 UNIT = (0.0, 1.0)
 NON_NEGATIVE = (0.0, math.inf)
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from metrics.core.evidence import PairTable
 from metrics.core.model import Dataset, Facts, Problem, Sample
+from metrics.core.protocols import Params
 from metrics.core.results import SampleResult
 from metrics.declare.card import Card
 from metrics.declare.offers import (
@@ -32,6 +33,9 @@ from metrics.declare.offers import (
     with_confidences,
     with_gt_lines,
 )
+
+if TYPE_CHECKING:
+    from metrics.shapes.mode import Mode
 
 __all__ = [  # the predicates live in metrics.declare.offers (light); re-exported for the families
     "AP_FILE_ORDER",
@@ -54,11 +58,22 @@ __all__ = [  # the predicates live in metrics.declare.offers (light); re-exporte
 ]
 
 P = TypeVar("P")  # a metric's Params dataclass
+P_co = TypeVar("P_co", bound=Params, covariant=True)  # ... of a spec
+P_contra = TypeVar("P_contra", contravariant=True)
 
-# One result per sample, in order; None for a sample the protocol does not evaluate at all
-# (PaddleOCR drops images without GT): it gets no result and counts nowhere, and the
-# metric's ``validate`` says so with a located warning.
-EvaluateBatch = Callable[[Sequence[Sample], P], Sequence[SampleResult | None]]
+
+class EvaluateBatch(Protocol[P_contra]):
+    """A metric's results for a block of samples: one per sample, in order; None for a
+    sample the protocol does not evaluate at all (PaddleOCR drops images without GT): it
+    gets no result and counts nowhere, and the metric's ``validate`` says so with a located
+    warning. ``mode`` (``metrics.shapes.mode``) says what of each result is read and the
+    geometry cache of the block; None: every result whole, a cache of its own."""
+
+    def __call__(
+        self, samples: Sequence[Sample], params: P_contra, mode: Mode | None = None, /
+    ) -> Sequence[SampleResult | None]: ...
+
+
 ValidateBatch = Callable[[Sequence[Sample], P], list[Problem]]
 GlobalExtras = Callable[[Iterable[SampleResult]], dict[str, float]]
 PairTableOf = Callable[[Sample, P], PairTable]
@@ -102,13 +117,14 @@ class ConfidenceUse:
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
-class MetricSpec(Generic[P]):
+class MetricSpec(Generic[P_co]):
     """One metric: its card (id, title, aliases, ``applies``, texts), its parameters ``P``
     and the batch callables the runner uses. Compared and hashed by identity (each spec
     exists once; some fields are mappings).
 
-    ``warm`` names the per-sample geometry mode the runner computes in bulk before calling
-    ``evaluate`` (for metrics that read it sample by sample); batch metrics build their own.
+    ``warm`` names the per-sample geometry mode the runner computes in bulk (into the
+    cache of the ``Mode`` it passes) before calling ``evaluate`` (for metrics that read it
+    sample by sample); batch metrics build their own.
     ``fallback`` names parameter values that ``--metric all`` (and the viewer) may switch on,
     with a note, when the official defaults refuse the data but these accept it (e.g. the
     curved family's ``auto_orient`` for counter-clockwise polygons); an explicit ``--metric``
@@ -139,13 +155,13 @@ class MetricSpec(Generic[P]):
     """
 
     card: Card
-    evaluate: EvaluateBatch[P]
-    validate: ValidateBatch[P] = no_problems
+    evaluate: EvaluateBatch[P_co]
+    validate: ValidateBatch[P_co] = no_problems
     global_extras: GlobalExtras | None = None
     warm: str | None = None
     fallback: Mapping[str, str] | None = None
-    pair_table: PairTableOf[P] | None = None
-    finalize: Finalize[P] | None = None
+    pair_table: PairTableOf[P_co] | None = None
+    finalize: Finalize[P_co] | None = None
     view: Callable[[Sample], Sample] | None = None
     at_threshold: Callable[[SampleResult, int], SampleResult] | None = None
     shardable: bool = True
@@ -181,16 +197,20 @@ class MetricSpec(Generic[P]):
         return self.card.requires
 
     @property
-    def params_type(self) -> type[P]:
+    def params_type(self) -> type[P_co]:
         """The metric's Params dataclass (its defaults are the official ones)."""
-        cls: type[P] = self.card.params_type()
+        cls: type[P_co] = self.card.params_type()
         return cls
 
 
 def per_sample(fn: Callable[[Sample, P], SampleResult]) -> EvaluateBatch[P]:
-    """A batch evaluator from a per-sample one."""
+    """A batch evaluator from a per-sample one (which builds every result whole and shares
+    no geometry, so it reads nothing of the mode)."""
 
-    def evaluate(samples: Sequence[Sample], params: P) -> list[SampleResult]:
+    def evaluate(
+        samples: Sequence[Sample], params: P, mode: Mode | None = None, /
+    ) -> list[SampleResult]:
+        del mode
         return [fn(s, params) for s in samples]
 
     evaluate.__qualname__ = evaluate.__name__ = f"per_sample({fn.__name__})"

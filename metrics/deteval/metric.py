@@ -42,7 +42,6 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-import metrics.core.detail as detail
 from metrics.core.evidence import Absorbed
 from metrics.core.floats import REFUSED
 from metrics.core.model import BoxType, FloatArray, Problem, Sample, Severity
@@ -60,6 +59,7 @@ from metrics.deteval.evidence import DetEvalEvidence
 from metrics.deteval.geometry import Geometry, geometries
 from metrics.deteval.match import Matcher
 from metrics.deteval.params import DetEvalParams
+from metrics.shapes.mode import Mode
 
 ID = "deteval"
 
@@ -92,13 +92,16 @@ def validate(sample: Sample, params: DetEvalParams) -> list[Problem]:
     return out
 
 
-def evaluate_batch(samples: Sequence[Sample], params: DetEvalParams) -> list[SampleResult]:
+def evaluate_batch(
+    samples: Sequence[Sample], params: DetEvalParams, mode: Mode | None = None
+) -> list[SampleResult]:
     """DetEval of each image; candidate pairs from one STRtree over the batch. Only pairs that
     overlap are kept (linear in words per image) unless a threshold is <= 0, under which
     pairs that do not overlap can qualify and every pair is kept."""
+    mode = mode or Mode()
     every = params.area_recall <= 0 or params.area_precision <= 0
     geos = geometries(samples, params.area_precision, every_pair=every)
-    return [_evaluate(s, g, params) for s, g in zip(samples, geos, strict=True)]
+    return [_evaluate(s, g, params, mode) for s, g in zip(samples, geos, strict=True)]
 
 
 def evaluate_sample(sample: Sample, params: DetEvalParams) -> SampleResult:
@@ -106,7 +109,7 @@ def evaluate_sample(sample: Sample, params: DetEvalParams) -> SampleResult:
     return evaluate_batch([sample], params)[0]
 
 
-def _evaluate(sample: Sample, geo: Geometry, params: DetEvalParams) -> SampleResult:
+def _evaluate(sample: Sample, geo: Geometry, params: DetEvalParams, mode: Mode) -> SampleResult:
     m = Matcher(geo, params)
     if len(sample.det):
         m.run()
@@ -122,9 +125,11 @@ def _evaluate(sample: Sample, geo: Geometry, params: DetEvalParams) -> SampleRes
         "num_det": len(sample.det),
     }
     tally = credit_tally(n_gt, n_det, m.recall_sum, m.precision_sum)
-    if not detail.results_read():  # only the tallies are read (metrics.core.detail)
-        return SampleResult(ID, sample.id, recall, precision, h, tally, (), (), extra=extra)
-    lists = detail.instance_lists()  # False: no GT list and no match records
+    if not mode.results:  # only the tallies are read (metrics.shapes.mode.Detail.TALLIES)
+        return SampleResult(
+            ID, sample.id, recall, precision, h, tally, (), (), extra=extra, complete=False
+        )
+    lists = mode.instances  # False: no GT list and no match records
     return SampleResult(
         metric=ID,
         sample_id=sample.id,
@@ -143,6 +148,7 @@ def _evaluate(sample: Sample, geo: Geometry, params: DetEvalParams) -> SampleRes
             area_precision=SparsePairs.of(_shape(geo), geo.pi, geo.pj, geo.precision),
         ),
         extra=extra,
+        complete=lists,
     )
 
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-import metrics.shapes.cache as cache
 from metrics.core.model import FloatArray, Group, Instance, Sample
 from metrics.hiertext.raster import EMPTY, Raster, fill_polys
+from metrics.shapes.cache import GeometryCache
 
 F32 = npt.NDArray[np.float32]
 BoolArray = npt.NDArray[np.bool_]
@@ -60,10 +60,10 @@ class WordRasters:
     det_boxes: FloatArray
 
 
-def word_rasters(samples: Sequence[Sample]) -> list[WordRasters]:
-    """Rasters of every word of a block of samples, in one vectorized pass (memoized for
-    the run, so the line and paragraph levels share them)."""
-    return cache.active().memo(
+def word_rasters(samples: Sequence[Sample], geometry: GeometryCache) -> list[WordRasters]:
+    """Rasters of every word of a block of samples, in one vectorized pass (memoized in
+    ``geometry``, the run's cache, so the line and paragraph levels share them)."""
+    return geometry.memo(
         ("hiertext_words", *map(id, samples)),
         samples[0] if samples else None,
         lambda: _word_rasters(samples),
@@ -76,10 +76,12 @@ def uses_own_vertices(group: Group, level: str) -> bool:
     return not group.words or (OWN_WHEN_ILLEGIBLE[level] and group.dont_care)
 
 
-def own_rasters(samples: Sequence[Sample], level: str) -> list[dict[int, Raster]]:
+def own_rasters(
+    samples: Sequence[Sample], level: str, geometry: GeometryCache
+) -> list[dict[int, Raster]]:
     """Per sample, the GT groups of ``level`` drawn from their own vertices (group index ->
-    raster), rasterised in one pass for the block and memoized for the run."""
-    return cache.active().memo(
+    raster), rasterised in one pass for the block and memoized in ``geometry``."""
+    return geometry.memo(
         ("hiertext_own", level, *map(id, samples)),
         samples[0] if samples else None,
         lambda: _own_rasters(samples, level),

@@ -46,6 +46,8 @@ from metrics.hiertext.match import Overlaps, sample_result
 from metrics.hiertext.params import HierTextParams
 from metrics.hiertext.raster import Raster
 from metrics.hiertext.words import word_overlaps
+from metrics.shapes.cache import GeometryCache
+from metrics.shapes.mode import Mode
 
 LEVELS = ("word", "line", "paragraph")
 
@@ -86,19 +88,26 @@ def evaluate_sample(
     assert hier is not None
     groups = hier.levels[level].gt
     gt_dc = np.fromiter((g.dont_care for g in groups), dtype=bool, count=len(groups))
-    words, own = rasters or (word_rasters([sample])[0], own_rasters([sample], level)[0])
+    if rasters is None:
+        geometry = GeometryCache()
+        rasters = (word_rasters([sample], geometry)[0], own_rasters([sample], level, geometry)[0])
+    words, own = rasters
     ov = _mask_overlaps(sample, words, own, level, params)
     return sample_result(metric_id(level), sample.id, ov, gt_dc, params)
 
 
 def evaluator(level: str) -> EvaluateBatch[HierTextParams]:
-    def evaluate(samples: Sequence[Sample], params: HierTextParams) -> list[SampleResult]:
+    def evaluate(
+        samples: Sequence[Sample], params: HierTextParams, mode: Mode | None = None, /
+    ) -> list[SampleResult]:
         if level == "word":
             return [
                 sample_result(metric_id(level), s.id, ov, _gt_dc_words(s), params)
                 for s, ov in zip(samples, word_overlaps(samples), strict=True)
             ]
-        both = zip(word_rasters(samples), own_rasters(samples, level), strict=True)
+        geometry = (mode or Mode()).cache
+        words = word_rasters(samples, geometry)
+        both = zip(words, own_rasters(samples, level, geometry), strict=True)
         return [evaluate_sample(s, params, level, r) for s, r in zip(samples, both, strict=True)]
 
     evaluate.__qualname__ = evaluate.__name__ = f"evaluate_{level}"

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
-import metrics.core.detail as detail
-import metrics.shapes.cache as cache
 from metrics.core.evidence import Region
 from metrics.core.model import FloatArray, Sample
 from metrics.core.results import (
@@ -33,10 +31,11 @@ from metrics.icdar.common import (
     outlier_regions,
     pair_value_arrays,
 )
-from metrics.icdar.params import TiouOptions
+from metrics.icdar.params import GreedyParams, TiouOptions
 from metrics.shapes import robust
 from metrics.shapes.geometry import FlatGeometry, regions_of
 from metrics.shapes.matching import best_partner, dont_care_dets, greedy_pairs, pair_iou
+from metrics.shapes.mode import Mode
 from metrics.shapes.order import confidence_order
 
 Score = Literal["iou", "siou", "tiou"]
@@ -132,17 +131,18 @@ def match_numbers(
 
 def evaluate_batch(
     samples: Sequence[Sample],
-    params: Any,
+    params: GreedyParams,
     *,
     metric: str,
     score: Score,
     curved: bool,
     opts: TiouOptions,
+    mode: Mode,
 ) -> list[SampleResult]:
-    """Evaluate a block of samples; results in the order of ``samples``."""
+    """Evaluate a block of samples in ``mode``; results in the order of ``samples``."""
     if not samples:
         return []
-    f = cache.active().flat(samples, "curved" if curved else "icdar")
+    f = mode.cache.flat(samples, "curved" if curved else "icdar")
     g_dc = np.fromiter(
         (g.dont_care for s in samples for g in s.gt), dtype=bool, count=len(f.g_area)
     )
@@ -151,12 +151,12 @@ def evaluate_batch(
     p = Pairs(f.pi, f.pj, f.inter, iou)
     rank = ranks(samples, f, params.confidences)
     m = greedy_pairs(p.pi, p.pj, p.iou, rank, ~g_dc, ~det_dc, params.iou_threshold)
-    mt = match_numbers(f, p, m, g_dc, score, opts, regions=detail.instance_lists())
-    if not detail.results_read():  # only the tallies are read: no verdicts, no near misses
+    mt = match_numbers(f, p, m, g_dc, score, opts, regions=mode.instances)
+    if not mode.results:  # only the tallies are read: no verdicts, no near misses
         return _scored_only(samples, f, g_dc, det_dc, mt, metric)
     near_g = best_partner(p.pi, p.pj, np.where(det_dc[p.pj], -1.0, iou), len(f.g_area))
     near_d = best_partner(p.pj, p.pi, np.where(g_dc[p.pi], -1.0, iou), len(f.d_area))
-    ctx = _Context(f, g_dc, det_dc, absorbed, mt, near_g, near_d, metric)
+    ctx = _Context(f, g_dc, det_dc, absorbed, mt, near_g, near_d, metric, mode.instances)
     return [ctx.sample_result(s, sample) for s, sample in enumerate(samples)]
 
 
@@ -179,6 +179,7 @@ class _Context:
         near_g: tuple[IntArray, FloatArray],
         near_d: tuple[IntArray, FloatArray],
         metric: str,
+        lists: bool,
     ) -> None:
         self.f, self.mt, self.metric = f, mt, metric
         self.rc_a, self.pc_a = mt.rc, mt.pc
@@ -196,7 +197,7 @@ class _Context:
         self.g_care = _care_counts(f.g_owner, g_dc, f.g_off, n)
         self.d_care = _care_counts(f.d_owner, det_dc, f.d_off, n)
         self.at = np.searchsorted(mt.gi, f.g_off).tolist()
-        self.lists = detail.instance_lists()  # False: GT list and match records not kept
+        self.lists = lists  # False: GT list and match records not kept
 
     def sample_result(self, s: int, sample: Sample) -> SampleResult:
         g0, d0 = self.g_off[s], self.d_off[s]
@@ -235,6 +236,7 @@ class _Context:
             ),
             matches=tuple(self._record(k, g0, d0) for k in ms) if self.lists else (),
             extra={"num_gt_care": n_gt, "num_det_care": n_det, "num_matched": len(ms)},
+            complete=self.lists,
         )
 
     def _record(self, k: int, g0: int, d0: int) -> MatchRecord:
@@ -262,7 +264,7 @@ def _scored_only(
     mt: _Matches,
     metric: str,
 ) -> list[SampleResult]:
-    """Inside ``tallies_only(results=False)``: each sample's scores, tally and extra values,
+    """``Detail.TALLIES``: each sample's scores, tally and extra values,
     summed as ``_Context.sample_result`` sums them, without its instances' verdicts."""
     n = len(samples)
     g_care = _care_counts(f.g_owner, g_dc, f.g_off, n)
@@ -285,6 +287,7 @@ def _scored_only(
                 gt=(),
                 det=(),
                 extra={"num_gt_care": n_gt, "num_det_care": n_det, "num_matched": hi - lo},
+                complete=False,
             )
         )
     return out

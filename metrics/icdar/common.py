@@ -14,7 +14,6 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-import metrics.shapes.cache as cache
 import metrics.shapes.matching as matching
 from metrics.core.floats import REFUSED
 from metrics.core.model import BoxType, FloatArray, Instance, Problem, Sample, Severity
@@ -27,6 +26,7 @@ from metrics.core.results import (
 )
 from metrics.icdar.params import TiouOptions
 from metrics.shapes import robust
+from metrics.shapes.cache import GeometryCache
 from metrics.shapes.geometry import GeomArray, polygons, regions_of, signed_areas
 from metrics.shapes.matching import iou_matrix
 from metrics.shapes.order import clockwise_violations, confidence_order
@@ -211,24 +211,34 @@ class Prepared:
 
 
 def prepare(
-    sample: Sample, *, curved: bool, dc_threshold: float, confidences: bool | None
+    sample: Sample,
+    *,
+    curved: bool,
+    dc_threshold: float,
+    confidences: bool | None,
+    geometry: GeometryCache,
 ) -> Prepared:
     """Polygons, intersection and IoU matrices, don't-care dets (spec 1.2 steps 1-3).
 
-    Memoized per run, so ic15_iou, siou and tiou of one sample share the work.
+    Memoized in ``geometry`` (the run's cache), so ic15_iou, siou and tiou of one sample
+    share the work.
     """
-    return cache.active().memo(
+    return geometry.memo(
         ("prepare", curved, dc_threshold, confidences),
         sample,
-        lambda: _prepare(sample, curved, dc_threshold, confidences),
+        lambda: _prepare(sample, curved, dc_threshold, confidences, geometry),
     )
 
 
 def _prepare(
-    sample: Sample, curved: bool, dc_threshold: float, confidences: bool | None
+    sample: Sample,
+    curved: bool,
+    dc_threshold: float,
+    confidences: bool | None,
+    geometry: GeometryCache,
 ) -> Prepared:
     order = confidence_order(sample.det, confidences)
-    g = cache.active().get(sample, "curved" if curved else "icdar")
+    g = geometry.get(sample, "curved" if curved else "icdar")
     gt_dc = np.fromiter((i.dont_care for i in sample.gt), dtype=bool, count=len(sample.gt))
     gt = Shapes(g.gt_geoms, g.gt_area, gt_dc)
     no_dc = np.zeros(len(order), dtype=bool)

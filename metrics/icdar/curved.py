@@ -22,6 +22,7 @@ from metrics.core.model import Instance, Problem, Sample, Severity
 from metrics.core.results import SampleResult
 from metrics.icdar.greedy import Score, evaluate_greedy_batch
 from metrics.icdar.params import CurvedParams
+from metrics.shapes.mode import Mode
 
 _CCW = (  # shapely's ccw is with y up: in the image (y down) the ring is clockwise
     "polygon in the ICDAR order (clockwise as drawn, y down): the curved TIoU script "
@@ -90,23 +91,29 @@ def _oriented(sample: Sample) -> Sample:
 
 
 def _run(
-    samples: Sequence[Sample], params: CurvedParams, metric: str, score: Score
+    samples: Sequence[Sample], params: CurvedParams, metric: str, score: Score, mode: Mode | None
 ) -> list[SampleResult]:
     todo = [_oriented(s) for s in samples] if params.auto_orient else list(samples)
-    return evaluate_greedy_batch(todo, params, metric=metric, score=score, curved=True)
+    return evaluate_greedy_batch(todo, params, metric=metric, score=score, curved=True, mode=mode)
 
 
-def evaluate_batch(samples: Sequence[Sample], params: CurvedParams) -> list[SampleResult]:
+def evaluate_batch(
+    samples: Sequence[Sample], params: CurvedParams, mode: Mode | None = None
+) -> list[SampleResult]:
     """Curved TIoU of many samples in one vectorized pass."""
-    return _run(samples, params, "curved_tiou", "tiou")
+    return _run(samples, params, "curved_tiou", "tiou", mode)
 
 
-def evaluate_batch_iou(samples: Sequence[Sample], params: CurvedParams) -> list[SampleResult]:
-    return _run(samples, params, "curved_iou", "iou")
+def evaluate_batch_iou(
+    samples: Sequence[Sample], params: CurvedParams, mode: Mode | None = None
+) -> list[SampleResult]:
+    return _run(samples, params, "curved_iou", "iou", mode)
 
 
-def evaluate_batch_siou(samples: Sequence[Sample], params: CurvedParams) -> list[SampleResult]:
-    return _run(samples, params, "curved_siou", "siou")
+def evaluate_batch_siou(
+    samples: Sequence[Sample], params: CurvedParams, mode: Mode | None = None
+) -> list[SampleResult]:
+    return _run(samples, params, "curved_siou", "siou", mode)
 
 
 def evaluate_sample(sample: Sample, params: CurvedParams) -> SampleResult:

@@ -23,6 +23,7 @@ from metrics.icdar.batch import evaluate_batch
 from metrics.icdar.common import Prepared, instance_results
 from metrics.icdar.params import GreedyParams, TiouOptions
 from metrics.shapes.matching import best_in_matrix
+from metrics.shapes.mode import Mode
 
 Score = Literal["iou", "siou", "tiou"]
 
@@ -49,12 +50,21 @@ def evaluate_greedy(
     sample: Sample, params: GreedyParams, *, metric: str, score: Score, curved: bool
 ) -> SampleResult:
     """One sample (the batch evaluation applied to a block of one)."""
-    return evaluate_greedy_batch([sample], params, metric=metric, score=score, curved=curved)[0]
+    return evaluate_greedy_batch(
+        [sample], params, metric=metric, score=score, curved=curved, mode=None
+    )[0]
 
 
 def evaluate_greedy_batch(
-    samples: Sequence[Sample], params: GreedyParams, *, metric: str, score: Score, curved: bool
+    samples: Sequence[Sample],
+    params: GreedyParams,
+    *,
+    metric: str,
+    score: Score,
+    curved: bool,
+    mode: Mode | None,
 ) -> list[SampleResult]:
+    """A block of samples in ``mode`` (None: every result whole, a cache of its own)."""
     return evaluate_batch(
         samples,
         params,
@@ -62,6 +72,7 @@ def evaluate_greedy_batch(
         score=score,
         curved=curved,
         opts=tiou_options(params, curved),
+        mode=mode or Mode(),
     )
 
 

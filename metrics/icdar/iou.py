@@ -20,6 +20,7 @@ from metrics.icdar.common import icdar_problems, icdar_problems_batch
 from metrics.icdar.evidence import IouEvidence, RankedDetection
 from metrics.icdar.greedy import evaluate_greedy_batch
 from metrics.icdar.params import IouParams
+from metrics.shapes.mode import Mode
 
 ID = "ic15_iou"
 
@@ -40,9 +41,13 @@ def evaluate_sample(sample: Sample, params: IouParams) -> SampleResult:
     return evaluate_batch([sample], params)[0]
 
 
-def evaluate_batch(samples: Sequence[Sample], params: IouParams) -> list[SampleResult]:
+def evaluate_batch(
+    samples: Sequence[Sample], params: IouParams, mode: Mode | None = None
+) -> list[SampleResult]:
     """Many samples in one vectorized pass (same results as evaluate_sample on each)."""
-    results = evaluate_greedy_batch(samples, params, metric=ID, score="iou", curved=False)
+    results = evaluate_greedy_batch(
+        samples, params, metric=ID, score="iou", curved=False, mode=mode
+    )
     if params.confidences is False:  # file order: the official script computes no AP
         return results
     return [_with_ap(s, r) for s, r in zip(samples, results, strict=True)]

@@ -4,24 +4,26 @@ polygons, don't-care rule and detection order of the metric (``prepare``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
 from metrics.core.evidence import PairTable
 from metrics.core.model import Sample
 from metrics.icdar.common import prepare
+from metrics.icdar.params import GreedyParams
+from metrics.shapes.cache import GeometryCache
 
 
-def iou_table(*, curved: bool) -> Callable[[Sample, Any], PairTable]:
+def iou_table(*, curved: bool) -> Callable[[Sample, GreedyParams], PairTable]:
     """The pair table of ``ic15_iou`` / ``siou`` / ``tiou`` (or their curved variants)."""
 
-    def table(sample: Sample, params: Any) -> PairTable:
+    def table(sample: Sample, params: GreedyParams) -> PairTable:
         p = prepare(
             sample,
             curved=curved,
             dc_threshold=params.dc_area_precision,
-            confidences=getattr(params, "confidences", None),
+            confidences=params.confidences,
+            geometry=GeometryCache(),
         )
         back = np.argsort(np.asarray(p.order, dtype=np.intp))  # evaluation order -> file order
         iou = p.iou[:, back] if len(back) else p.iou

@@ -7,6 +7,7 @@ matches; only the credit per matched pair changes.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from metrics.core.model import Problem, Sample
 from metrics.core.results import SampleResult
@@ -16,6 +17,9 @@ from metrics.icdar.cards import CARDS
 from metrics.icdar.pairs import iou_table
 from metrics.icdar.params import WordlineParams
 
+if TYPE_CHECKING:
+    from metrics.shapes.mode import Mode
+
 __all__ = ["SPECS"]
 
 _CARD = {c.id: c for c in CARDS}
@@ -23,16 +27,20 @@ _CARD = {c.id: c for c in CARDS}
 
 # The word + text-line modules are imported when one of their metrics runs (an ICDAR run
 # without text lines does not create their classes: a few ms of every start).
-def _wordline_iou(samples: Sequence[Sample], params: WordlineParams) -> list[SampleResult]:
+def _wordline_iou(
+    samples: Sequence[Sample], params: WordlineParams, mode: Mode | None = None, /
+) -> list[SampleResult]:
     from metrics.icdar import wordline_batch
 
-    return wordline_batch.evaluate_batch_iou(samples, params)
+    return wordline_batch.evaluate_batch_iou(samples, params, mode)
 
 
-def _wordline_tiou(samples: Sequence[Sample], params: WordlineParams) -> list[SampleResult]:
+def _wordline_tiou(
+    samples: Sequence[Sample], params: WordlineParams, mode: Mode | None = None, /
+) -> list[SampleResult]:
     from metrics.icdar import wordline_batch
 
-    return wordline_batch.evaluate_batch_tiou(samples, params)
+    return wordline_batch.evaluate_batch_tiou(samples, params, mode)
 
 
 def _wordline_validate(samples: Sequence[Sample], params: WordlineParams) -> list[Problem]:

@@ -19,6 +19,7 @@ from metrics.core.results import SampleResult
 from metrics.icdar.common import icdar_problems, icdar_problems_batch
 from metrics.icdar.greedy import evaluate_greedy, evaluate_greedy_batch
 from metrics.icdar.params import TiouParams
+from metrics.shapes.mode import Mode
 
 
 def validate_batch(samples: Sequence[Sample], params: TiouParams) -> list[Problem]:
@@ -33,13 +34,21 @@ def validate(sample: Sample, params: TiouParams) -> list[Problem]:
     )
 
 
-def evaluate_batch(samples: Sequence[Sample], params: TiouParams) -> list[SampleResult]:
+def evaluate_batch(
+    samples: Sequence[Sample], params: TiouParams, mode: Mode | None = None
+) -> list[SampleResult]:
     """TIoU of many samples in one vectorized pass."""
-    return evaluate_greedy_batch(samples, params, metric="tiou", score="tiou", curved=False)
+    return evaluate_greedy_batch(
+        samples, params, metric="tiou", score="tiou", curved=False, mode=mode
+    )
 
 
-def evaluate_batch_siou(samples: Sequence[Sample], params: TiouParams) -> list[SampleResult]:
-    return evaluate_greedy_batch(samples, params, metric="siou", score="siou", curved=False)
+def evaluate_batch_siou(
+    samples: Sequence[Sample], params: TiouParams, mode: Mode | None = None
+) -> list[SampleResult]:
+    return evaluate_greedy_batch(
+        samples, params, metric="siou", score="siou", curved=False, mode=mode
+    )
 
 
 def evaluate_sample(sample: Sample, params: TiouParams) -> SampleResult:

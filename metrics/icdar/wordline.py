@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-import metrics.core.detail as detail
 from metrics.core.model import Problem, Sample, Severity
 from metrics.core.results import (
     InstanceResult,
@@ -46,6 +45,7 @@ from metrics.icdar.greedy import build_result, credits, tiou_options
 from metrics.icdar.params import TiouOptions, WordlineParams
 from metrics.shapes.geometry import intersection_areas
 from metrics.shapes.matching import greedy_match, iou_matrix
+from metrics.shapes.mode import Mode
 
 OPS: dict[str, Callable[[float, float], bool]] = {">": operator.gt, ">=": operator.ge}
 
@@ -191,10 +191,17 @@ def _second_dc_pass(
     return dc
 
 
-def evaluate_one(sample: Sample, params: WordlineParams, metric: str) -> SampleResult:
+def evaluate_one(
+    sample: Sample, params: WordlineParams, metric: str, mode: Mode | None = None
+) -> SampleResult:
     """One sample on its own (dense per-sample matrices): the reference of the batch."""
+    mode = mode or Mode()
     p = prepare(
-        sample, curved=False, dc_threshold=params.dc_area_precision, confidences=params.confidences
+        sample,
+        curved=False,
+        dc_threshold=params.dc_area_precision,
+        confidences=params.confidences,
+        geometry=mode.cache,
     )
     opts = tiou_options(params, curved=False)
     if not (len(sample.gt) and len(sample.det)):
@@ -217,20 +224,21 @@ def evaluate_one(sample: Sample, params: WordlineParams, metric: str) -> SampleR
         st.gt_credit[i], st.det_credit[p.order[j]] = rc, pc
         st.gt_partner[i], st.det_partner[p.order[j]] = p.order[j], i
         st.records.append(rec)
-    return _result(sample, p, st, det_dc, metric)
+    return _result(sample, p, st, det_dc, metric, mode.instances)
 
 
 def _result(
-    sample: Sample, p: Prepared, st: State, det_dc: np.ndarray, metric: str
+    sample: Sample, p: Prepared, st: State, det_dc: np.ndarray, metric: str, lists: bool
 ) -> SampleResult:
     inverse = np.argsort(np.asarray(p.order, dtype=np.intp))
-    return result(sample, p.gt.dont_care, det_dc[inverse], st, metric)
+    return result(sample, p.gt.dont_care, det_dc[inverse], st, metric, lists)
 
 
 def result(
-    sample: Sample, gt_dc: np.ndarray, dc_file: np.ndarray, st: State, metric: str
+    sample: Sample, gt_dc: np.ndarray, dc_file: np.ndarray, st: State, metric: str, lists: bool
 ) -> SampleResult:
-    """The sample's result from its bookkeeping (``dc_file``: don't-care dets, file order)."""
+    """The sample's result from its bookkeeping (``dc_file``: don't-care dets, file order);
+    ``lists`` False: no GT results and no match records (``complete=False``)."""
     n_gt = len(gt_dc) - len(st.dc_words) + st.valid
     n_det = int(np.count_nonzero(~dc_file))
     if metric == "wordline_iou":
@@ -240,7 +248,6 @@ def result(
         rc, pc = st.recall_credit, st.precision_credit
         gt_credit, det_credit = st.gt_credit, st.det_credit
     recall, precision, h = per_image_rule(n_gt, n_det, rc, pc)
-    lists = detail.instance_lists()  # False: no GT results and no match records
     gt = tuple(
         _instance(
             i,
@@ -267,6 +274,7 @@ def result(
         det=det,
         matches=_records(st, metric) if lists else (),
         extra={"num_gt_care": n_gt, "num_det_care": n_det, "num_matched": st.matched_count},
+        complete=lists,
     )
 
 

@@ -19,8 +19,6 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-import metrics.core.detail as detail
-import metrics.shapes.cache as cache
 from metrics.core.evidence import Region
 from metrics.core.model import FloatArray, Sample
 from metrics.core.results import MatchKind, MatchRecord, SampleResult
@@ -35,6 +33,7 @@ from metrics.shapes.geometry import (
     FlatGeometry,
 )
 from metrics.shapes.matching import dont_care_dets, greedy_pairs, pair_iou
+from metrics.shapes.mode import Mode
 
 IntArray = npt.NDArray[np.intp]
 BoolArray = npt.NDArray[np.bool_]
@@ -189,14 +188,15 @@ def _split(owner: IntArray, values: npt.NDArray[np.generic], n: int) -> list[lis
 
 
 def evaluate_batch(
-    samples: Sequence[Sample], params: WordlineParams, metric: str
+    samples: Sequence[Sample], params: WordlineParams, metric: str, mode: Mode | None = None
 ) -> list[SampleResult]:
     """``wordline.evaluate_one`` of every sample, computed for the block at once."""
+    mode = mode or Mode()
     if not batchable(params):
-        return [wordline.evaluate_one(s, params, metric) for s in samples]
+        return [wordline.evaluate_one(s, params, metric, mode) for s in samples]
     if not samples:
         return []
-    f = cache.active().flat(samples, "icdar")
+    f = mode.cache.flat(samples, "icdar")
     g_dc = np.fromiter((g.dont_care for s in samples for g in s.gt), bool, len(f.g_area))
     det_dc, _ = dont_care_dets(f.pi, f.pj, f.inter, f.d_area, g_dc, params.dc_area_precision)
     rank = ranks(samples, f, params.confidences)
@@ -205,7 +205,7 @@ def evaluate_batch(
     b = _Block(f, lines_of(samples), gts, dets, g_dc, det_dc, rank, params, opts)
     # IoU's tally counts matches: where nothing else of the results is read, no TIoU
     # outlier is clipped (the results' credits and verdicts are TIoU's)
-    tiou = metric == "wordline_tiou" or detail.results_read()
+    tiou = metric == "wordline_tiou" or mode.results
     ls = _line_stage(b, outliers=tiou)
     full = [bool(len(s.gt) and len(s.det)) for s in samples]
     matched = set(ls.j.tolist())
@@ -221,7 +221,7 @@ def evaluate_batch(
     iou = pair_iou(f.inter, f.g_area[f.pi], f.d_area[f.pj])
     m = greedy_pairs(f.pi, f.pj, iou, rank, gt_ok, det_ok, params.iou_threshold)
     # regions: not in a summary-only run, nor for wordline_iou (no TIoU penalty to draw)
-    drawn = detail.instance_lists() and metric == "wordline_tiou"
+    drawn = mode.instances and metric == "wordline_tiou"
     score: Score = "tiou" if tiou else "iou"
     mt = match_numbers(f, Pairs(f.pi, f.pj, f.inter, iou), m, g_dc, score, b.opts, drawn)
     words = _Words(mt.gi, mt.dj, _columns(mt.values), mt.others, mt.cut, mt.outlier)
@@ -229,11 +229,12 @@ def evaluate_batch(
     out = []
     for s, sample in enumerate(samples):
         if not full[s]:
-            out.append(wordline.evaluate_one(sample, params, metric))
+            out.append(wordline.evaluate_one(sample, params, metric, mode))
             continue
         _words_of(b, words, s, range(at[s], at[s + 1]), states[s])
         g0, g1, d0, d1 = (int(x) for x in (f.g_off[s], f.g_off[s + 1], f.d_off[s], f.d_off[s + 1]))
-        out.append(wordline.result(sample, g_dc[g0:g1], dc2[d0:d1], states[s], metric))
+        dcs = (g_dc[g0:g1], dc2[d0:d1])
+        out.append(wordline.result(sample, *dcs, states[s], metric, mode.instances))
     return out
 
 
@@ -343,11 +344,15 @@ def _words_of(b: _Block, words: _Words, s: int, ks: range, st: wordline.State) -
         )
 
 
-def evaluate_batch_tiou(samples: Sequence[Sample], params: WordlineParams) -> list[SampleResult]:
+def evaluate_batch_tiou(
+    samples: Sequence[Sample], params: WordlineParams, mode: Mode | None = None
+) -> list[SampleResult]:
     """Word & Text-Line TIoU of a block of samples."""
-    return evaluate_batch(samples, params, "wordline_tiou")
+    return evaluate_batch(samples, params, "wordline_tiou", mode)
 
 
-def evaluate_batch_iou(samples: Sequence[Sample], params: WordlineParams) -> list[SampleResult]:
+def evaluate_batch_iou(
+    samples: Sequence[Sample], params: WordlineParams, mode: Mode | None = None
+) -> list[SampleResult]:
     """Word & Text-Line IoU ("Origin") of a block of samples."""
-    return evaluate_batch(samples, params, "wordline_iou")
+    return evaluate_batch(samples, params, "wordline_iou", mode)

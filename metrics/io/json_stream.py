@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable, Mapping
-from typing import IO, Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import IO, Any, TypeAlias
 
+from metrics.core.jsonvalue import JSONValue
 from metrics.io.atomic import atomic_file
 
 _FLUSH = 1 << 20  # bytes gathered before a write
@@ -25,8 +26,13 @@ class Entries:
     """A mapping written entry by entry: ``(key, make)`` pairs, ``make()`` builds the value
     when it is written (and it is dropped after)."""
 
-    def __init__(self, items: Iterable[tuple[str, Callable[[], Any]]], empty: bool) -> None:
+    def __init__(self, items: Iterable[tuple[str, Callable[[], JSONValue]]], empty: bool) -> None:
         self.items, self.empty = items, empty
+
+
+# What ``write_document`` writes: JSON values, with ``Entries`` as values of its objects.
+DocumentObject: TypeAlias = "dict[str, JSONValue | Entries]"
+Document: TypeAlias = "JSONValue | Entries | Mapping[str, JSONValue | Entries] | Sequence[Document]"
 
 
 def _dumps(obj: Any, level: int) -> str:
@@ -79,7 +85,7 @@ def _entries(out: _Out, obj: Entries, level: int) -> None:
     out.write("\n" + " " * level + "}")
 
 
-def write_document(path: str | os.PathLike[str], data: Any) -> None:
+def write_document(path: str | os.PathLike[str], data: Document) -> None:
     """``data`` (dicts, lists, JSON values and ``Entries``) written atomically as
     ``json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False) + "\\n"``."""
     with atomic_file(path) as fh:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 import numpy as np
+
+from metrics.core.jsonvalue import JSONValue
 
 MAX_DEPTH = 64
 """Deepest nesting of arrays and objects read (HierText, the deepest format, uses 7)."""
@@ -46,7 +47,7 @@ def depth(data: bytes) -> int:
     return int(np.cumsum(steps).max())
 
 
-def loads(text: str, data: bytes | None = None) -> Any:
+def loads(text: str, data: bytes | None = None) -> JSONValue:
     """The parsed JSON of ``text`` (``data``: the same text as bytes, for the depth scan),
     or JsonError saying where and why."""
     raw = text.encode("utf-8", errors="replace") if data is None else data
@@ -54,7 +55,8 @@ def loads(text: str, data: bytes | None = None) -> Any:
     if deepest > MAX_DEPTH:
         raise JsonError(f"nested {deepest} levels deep (at most {MAX_DEPTH} are read)", None)
     try:
-        return json.loads(text)
+        value: JSONValue = json.loads(text)
+        return value
     except json.JSONDecodeError as exc:
         raise JsonError(f"not valid JSON: {exc.msg} (column {exc.colno})", exc.lineno) from None
     except RecursionError:  # cannot happen after the depth scan; never a traceback

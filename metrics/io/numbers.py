@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TypeGuard
 
 import numpy as np
 
@@ -24,12 +24,12 @@ MAX_DIGITS = 64
 """Characters of one number written in a text file (``1e400`` or 5,000 digits are refused)."""
 
 
-def is_number(value: Any) -> bool:
+def is_number(value: object) -> TypeGuard[int | float]:
     """A JSON number: an int or a float, not a bool."""
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def coordinate(value: Any) -> float | str:
+def coordinate(value: object) -> float | str:
     """A JSON value as a coordinate, or why it is none."""
     if not is_number(value):
         return f"{_show(value)} is not a number"
@@ -44,7 +44,7 @@ def coordinate(value: Any) -> float | str:
     return float(value)
 
 
-def coordinates(values: Sequence[Any]) -> list[float] | str:
+def coordinates(values: Sequence[object]) -> list[float] | str:
     """JSON values as coordinates, or why the first refused one is refused."""
     out = []
     for v in values:
@@ -93,7 +93,7 @@ def array_problem(values: FloatArray) -> str | None:
     return None
 
 
-def confidence(value: Any) -> float | str:
+def confidence(value: object) -> float | str:
     """A JSON value as a confidence, or why it is none: a finite number in [0, 1]."""
     if not is_number(value):
         return f"score {_show(value)} is not a number"
@@ -104,6 +104,6 @@ def confidence(value: Any) -> float | str:
     return float(value)
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     text = repr(value) if not isinstance(value, int) or abs(value) < 10**20 else "a huge integer"
     return text if len(text) <= 40 else text[:37] + "..."

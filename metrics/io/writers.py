@@ -14,10 +14,12 @@ import numpy as np
 import shapely
 
 from metrics.core.evidence import Region
+from metrics.core.jsonvalue import JSONObject, JSONValue
 from metrics.core.partial import coverage
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation, SampleResult, SweepTally
 from metrics.io.atomic import atomic_write
-from metrics.io.json_stream import Entries, write_document
+from metrics.io.json_stream import DocumentObject, Entries, write_document
 from metrics.shapes.geometry import rings_of
 
 
@@ -25,7 +27,7 @@ def _num(x: float) -> float | None:
     return None if math.isnan(x) else float(x)
 
 
-def jsonable(obj: Any) -> Any:
+def jsonable(obj: object) -> JSONValue:
     """Evidence as JSON values: arrays -> lists, geometries -> lists of rings, enums -> str."""
     if obj is None or isinstance(obj, bool | int | str):
         return obj
@@ -48,8 +50,17 @@ def jsonable(obj: Any) -> Any:
     return str(obj)
 
 
-def evidence_dict(r: SampleResult) -> dict[str, Any]:
+def _whole(r: SampleResult) -> SampleResult:
+    """``r``, refused when it was evaluated for a summary (``SampleResult.complete``): its
+    empty GT list and match records would be written as "no GT, no match"."""
+    if not r.complete:
+        raise ValueError(f"{r.metric} on {r.sample_id}: evaluated for a summary, no lists")
+    return r
+
+
+def evidence_dict(r: SampleResult) -> JSONObject:
     """The per-instance evidence of one sample (``--evidence``)."""
+    r = _whole(r)
     return {
         "gt": jsonable(r.gt),
         "det": jsonable(r.det),
@@ -59,8 +70,9 @@ def evidence_dict(r: SampleResult) -> dict[str, Any]:
     }
 
 
-def sample_dict(r: SampleResult, evidence: bool = False) -> dict[str, Any]:
+def sample_dict(r: SampleResult, evidence: bool = False) -> JSONObject:
     """Per-image entry: R/P/H, counts, and the match pairs as (gt indices, det indices)."""
+    r = _whole(r)
     out: dict[str, Any] = {"recall": r.recall, "precision": r.precision, "hmean": r.hmean}
     out.update({k: _num(v) for k, v in r.extra.items()})
     out["pairs"] = [
@@ -81,7 +93,7 @@ def sweep_counts(t: SweepTally) -> list[list[float]]:
     return [[h, t.n_gt_care, k] for h, k in zip(t.hits, t.kept, strict=True)]
 
 
-def sweep_dict(t: SweepTally) -> dict[str, Any]:
+def sweep_dict(t: SweepTally) -> JSONObject:
     """A swept metric's global ``best_threshold``, ``thresholds`` and ``sweep`` (in threshold
     order: threshold, recall, precision, hmean and the counts behind them)."""
     return {
@@ -91,14 +103,27 @@ def sweep_dict(t: SweepTally) -> dict[str, Any]:
     }
 
 
-def evaluation_dict(
-    ev: Evaluation[Any], evidence: bool = False, lazy: bool = False
-) -> dict[str, Any]:
+def evaluation_dict(ev: Evaluation[Params], evidence: bool = False) -> JSONObject:
     """``{"metric", "params", "global", "per_image", "problems", "excluded", "coverage"}``
-    (``coverage``: ``metrics.core.partial.Coverage.as_dict``); ``lazy``:
-    ``per_image`` made entry by entry as it is written (``metrics.io.json_stream``)."""
+    (``coverage``: ``metrics.core.partial.Coverage.as_dict``). An evaluation for the
+    summary alone (``Evaluation.complete`` False) is refused."""
+    head = _head(ev)
+    per_image = {sid: sample_dict(r, evidence) for sid, r in ev.results.items()}
+    return {**head, "per_image": per_image, **_tail(ev)}
+
+
+def evaluation_document(ev: Evaluation[Params], evidence: bool = False) -> DocumentObject:
+    """``evaluation_dict`` with ``per_image`` made entry by entry as it is written
+    (``metrics.io.json_stream.Entries``)."""
     items = list(ev.results.items())
-    glob: dict[str, Any] = {"recall": ev.recall, "precision": ev.precision, "hmean": ev.hmean}
+    made = ((sid, functools.partial(sample_dict, r, evidence)) for sid, r in items)
+    return {**_head(ev), "per_image": Entries(made, not items), **_tail(ev)}
+
+
+def _head(ev: Evaluation[Params]) -> JSONObject:
+    if not ev.complete:
+        raise ValueError(f"{ev.metric}: evaluated for the summary alone, no per-image results")
+    glob: JSONObject = {"recall": ev.recall, "precision": ev.precision, "hmean": ev.hmean}
     if ev.summary is not None:
         glob.update(ev.summary.tally.values)
         glob["num_samples"] = ev.summary.n_samples
@@ -106,25 +131,18 @@ def evaluation_dict(
     glob.update(_not_reported(ev))
     if ev.sweep is not None:
         glob.update(sweep_dict(ev.sweep))
+    return {"metric": ev.metric, "params": dataclasses.asdict(ev.params), "global": glob}
+
+
+def _tail(ev: Evaluation[Params]) -> JSONObject:
     return {
-        "metric": ev.metric,
-        "params": dataclasses.asdict(ev.params),
-        "global": glob,
-        "per_image": (
-            Entries(
-                ((sid, functools.partial(sample_dict, r, evidence)) for sid, r in items),
-                not items,
-            )
-            if lazy
-            else {sid: sample_dict(r, evidence) for sid, r in items}
-        ),
         "problems": [str(p) for p in ev.problems],
         "excluded": list(ev.excluded),
         "coverage": coverage(ev).as_dict(),  # the images "global" covers; a score or not
     }
 
 
-def _not_reported(ev: Evaluation[Any]) -> dict[str, Any]:
+def _not_reported(ev: Evaluation[Params]) -> JSONObject:
     """``{"not_reported": {"ap": why}}`` for a metric whose official AP is no score (TedEval's,
     always 0), declared by its ``MetricSpec.confidences``; else nothing."""
     from metrics.catalogue.registry import METRICS
@@ -136,21 +154,21 @@ def _not_reported(ev: Evaluation[Any]) -> dict[str, Any]:
 
 def write_json(
     path: str | os.PathLike[str],
-    evaluations: Sequence[Evaluation[Any]],
+    evaluations: Sequence[Evaluation[Params]],
     evidence: bool = False,
-    analyses: Mapping[str, Mapping[str, Any]] | None = None,
+    analyses: Mapping[str, Mapping[str, JSONValue]] | None = None,
 ) -> None:
     """One object for one metric, a list of objects for several; ``analyses`` (by metric
     id: sweep, attribution, ... as ``metrics.analysis.serialize`` makes them) go under the
     metric's ``"analysis"``."""
-    data: Any = [evaluation_dict(e, evidence, lazy=True) for e in evaluations]
+    data = [evaluation_document(e, evidence) for e in evaluations]
     for doc, ev in zip(data, evaluations, strict=True):
         if analyses and ev.metric in analyses:
             doc["analysis"] = dict(analyses[ev.metric])
     write_document(path, data[0] if len(data) == 1 else data)  # written as it is made
 
 
-def write_csv(path: str | os.PathLike[str], evaluations: Sequence[Evaluation[Any]]) -> None:
+def write_csv(path: str | os.PathLike[str], evaluations: Sequence[Evaluation[Params]]) -> None:
     """One row per metric and sample, plus one ``*`` row per metric with the global scores;
     its ``images`` column says on how many of the set's images they are, and ``score`` is
     ``no`` where fewer than half were read (the figures are then not the set's score)."""
@@ -161,6 +179,8 @@ def write_csv(path: str | os.PathLike[str], evaluations: Sequence[Evaluation[Any
     head = ["metric", "sample", "recall", "precision", "hmean", "num_gt_care", "num_det_care"]
     w.writerow([*head, "images", "score"])
     for ev in evaluations:
+        if not ev.complete:
+            raise ValueError(f"{ev.metric}: evaluated for the summary alone, no per-image rows")
         for sid, r in ev.results.items():
             w.writerow(
                 [

@@ -29,7 +29,6 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from metrics.core import detail
 from metrics.core.evidence import Absorbed
 from metrics.core.model import FloatArray, Problem, Sample, Severity
 from metrics.core.results import InstanceResult, NearMiss, SampleResult, SweepTally, Verdict
@@ -39,6 +38,7 @@ from metrics.mmocr.geometry import IGNORE_EPS, SampleAreas, block_areas
 from metrics.mmocr.params import HmeanIouParams
 from metrics.mmocr.verdicts import compose
 from metrics.shapes.matching import best_in_matrix, greedy_cells, maximum_matching
+from metrics.shapes.mode import Mode
 
 BoolArray = npt.NDArray[np.bool_]
 NEEDS_SCORE = "MMOCR hmean-iou sweeps detection scores (write x1,y1,...,xn,yn,score)"
@@ -116,8 +116,10 @@ def _sweep(
 
 
 def evaluate_sample(
-    sample: Sample, a: SampleAreas, prm: HmeanIouParams, metric: str
+    sample: Sample, a: SampleAreas, prm: HmeanIouParams, metric: str, lists: bool = True
 ) -> SampleResult:
+    """One sample from its areas; ``lists`` False: no GT results and no match records
+    (``complete=False``)."""
     thresholds = prm.thresholds
     scores = scores_of(sample, prm)
     counted = levels_of(scores, prm)
@@ -145,9 +147,9 @@ def evaluate_sample(
         ignored_overlap=absorbed,
         gt_removed=tuple(np.flatnonzero(removed).tolist()),
     )
-    gt_base, det_base = _base(sample, a, dc, removed, care_rows, levels, absorbed)
+    gt_base, det_base = _base(sample, a, dc, removed, care_rows, levels, absorbed, lists)
     warnings = tuple(_removed_warning(sample, i) for i in evidence.gt_removed)
-    base = SampleResult(metric, sample.id, 0.0, 0.0, 0.0, tally, gt_base, det_base)
+    base = SampleResult(metric, sample.id, 0.0, 0.0, 0.0, tally, gt_base, det_base, complete=lists)
     return dataclasses.replace(compose(base, evidence, 0), warnings=warnings)
 
 
@@ -159,6 +161,7 @@ def _base(
     care_rows: npt.NDArray[np.intp],
     levels: npt.NDArray[np.intp],
     absorbed: tuple[Absorbed, ...],
+    lists: bool,
 ) -> tuple[tuple[InstanceResult, ...], tuple[InstanceResult, ...]]:
     """Instances with what does not depend on the threshold: don't-care GT (ignored or
     removed), dets dropped by an ignored GT, best-IoU partners (near misses)."""
@@ -168,7 +171,7 @@ def _base(
     g_idx, g_val = (x.tolist() for x in best_in_matrix(a.iou, counted, axis=1))
     d_idx, d_val = (x.tolist() for x in best_in_matrix(a.iou, care, axis=0))
     gt = []
-    flags = zip(dc.tolist(), removed.tolist(), strict=True) if detail.instance_lists() else ()
+    flags = zip(dc.tolist(), removed.tolist(), strict=True) if lists else ()
     for i, (is_dc, is_removed) in enumerate(flags):  # none in a summary-only run
         if is_dc or is_removed:
             values = {"removed_lt3pts": 1.0} if is_removed else {}
@@ -208,11 +211,14 @@ def _removed_warning(sample: Sample, i: int) -> Problem:
 
 
 def evaluate_batch(
-    samples: Sequence[Sample], params: HmeanIouParams, *, metric: str
+    samples: Sequence[Sample], params: HmeanIouParams, *, metric: str, mode: Mode | None = None
 ) -> list[SampleResult]:
     """Every sample of the block, geometry in one vectorized pass."""
+    lists = mode is None or mode.instances
     areas = block_areas(samples, (params.match_iou_thr, params.ignore_precision_thr))
-    return [evaluate_sample(s, a, params, metric) for s, a in zip(samples, areas, strict=True)]
+    return [
+        evaluate_sample(s, a, params, metric, lists) for s, a in zip(samples, areas, strict=True)
+    ]
 
 
 def finalize(

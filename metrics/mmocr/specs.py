@@ -13,6 +13,7 @@ from metrics.mmocr.cards import CARDS
 from metrics.mmocr.evidence import SweepEvidence
 from metrics.mmocr.params import HmeanIouParams
 from metrics.mmocr.verdicts import compose
+from metrics.shapes.mode import Mode
 
 __all__ = ["SPECS"]
 
@@ -28,8 +29,10 @@ def at_threshold(result: SampleResult, k: int) -> SampleResult:
 def _spec(card: Card) -> MetricSpec[HmeanIouParams]:
     """One strategy of the metric (the strategy itself is in its params)."""
 
-    def evaluate(samples: Sequence[Sample], params: HmeanIouParams) -> list[SampleResult]:
-        return hmean.evaluate_batch(samples, params, metric=card.id)
+    def evaluate(
+        samples: Sequence[Sample], params: HmeanIouParams, mode: Mode | None = None, /
+    ) -> list[SampleResult]:
+        return hmean.evaluate_batch(samples, params, metric=card.id, mode=mode)
 
     return MetricSpec(
         card=card,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 
-from metrics.core import detail
 from metrics.core.results import (
     InstanceResult,
     MatchKind,
@@ -54,9 +53,10 @@ def _det(base: InstanceResult, partner: int | None, counted: bool, score: float)
 
 
 def compose(r: SampleResult, ev: SweepEvidence, k: int) -> SampleResult:
-    """``r`` shown at ``thresholds[k]``: dets under it are don't-care (not counted)."""
+    """``r`` shown at ``thresholds[k]``: dets under it are don't-care (not counted). A
+    result evaluated for a summary (``complete`` False) gets no match records either."""
     tally = r.tally
-    lists = detail.instance_lists()  # False: a summary-only run keeps no match records
+    lists = r.complete
     if not isinstance(tally, SweepTally):
         raise TypeError("a sweep result needs a SweepTally")
     pairs = ev.pairs[k] if ev.pairs else ()

@@ -57,6 +57,7 @@ from metrics.shapes.matching import (
     greedy_pairs,
     pair_iou,
 )
+from metrics.shapes.mode import Mode
 
 ID = "paddleocr_det_iou"
 IGNORE_TAGS = ("###", "*")
@@ -211,8 +212,12 @@ class _Side:
     miss: Verdict
 
 
-def evaluate_batch(samples: Sequence[Sample], params: PaddleParams) -> list[SampleResult | None]:
-    """Evaluate a block of samples; None for an image without GT lines (dropped)."""
+def evaluate_batch(
+    samples: Sequence[Sample], params: PaddleParams, mode: Mode | None = None
+) -> list[SampleResult | None]:
+    """Evaluate a block of samples; None for an image without GT lines (dropped). Every
+    result is built whole, with geometry of its own, whatever the ``mode``."""
+    del mode
     kept = [s for s in samples if s.gt]
     if not kept:
         return [None] * len(samples)

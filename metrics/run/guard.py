@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import shapely
 
-import metrics.shapes.cache as cache
 from metrics.core.model import Instance, Problem, Sample, Severity
+from metrics.core.protocols import Params
 from metrics.core.results import SampleResult
 from metrics.declare.spec import MetricSpec
+from metrics.shapes.cache import GeometryCache
+from metrics.shapes.mode import Mode
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +31,7 @@ FAILURE = "cannot evaluate this image"
 """Part of the message of every problem made here (tests and tools find them by it)."""
 
 
-def warm(geometry: cache.GeometryCache, samples: Sequence[Sample], mode: str) -> None:
+def warm(geometry: GeometryCache, samples: Sequence[Sample], mode: str) -> None:
     """Bulk geometry of a block, skipped when it fails (each sample is then computed on
     its own, and the guard below locates the ones that fail)."""
     try:
@@ -40,12 +41,13 @@ def warm(geometry: cache.GeometryCache, samples: Sequence[Sample], mode: str) ->
 
 
 def evaluate(
-    spec: MetricSpec[Any], samples: Sequence[Sample], prm: Any
+    spec: MetricSpec[Params], samples: Sequence[Sample], prm: Params, mode: Mode
 ) -> tuple[list[SampleResult | None], list[Problem]]:
-    """``spec.evaluate`` of a block; on an exception, sample by sample (results aligned with
-    ``samples``, None where a sample failed) with one problem per failed sample."""
+    """``spec.evaluate`` of a block in ``mode``; on an exception, sample by sample (results
+    aligned with ``samples``, None where a sample failed, each sample with a cache of its
+    own) with one problem per failed sample."""
     try:
-        return list(spec.evaluate(list(samples), prm)), []
+        return list(spec.evaluate(list(samples), prm, mode)), []
     except Exception as exc:
         if len(samples) == 1:
             return [None], [failure(spec.id, samples[0], exc)]
@@ -54,8 +56,7 @@ def evaluate(
     problems: list[Problem] = []
     for sample in samples:
         try:
-            with cache.use():
-                rows.extend(spec.evaluate([sample], prm))
+            rows.extend(spec.evaluate([sample], prm, mode.fresh()))
         except Exception as exc:
             rows.append(None)
             problems.append(failure(spec.id, sample, exc))

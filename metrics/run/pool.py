@@ -24,7 +24,8 @@ from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from multiprocessing.context import ForkContext
 
 
 T = TypeVar("T")
@@ -131,7 +132,7 @@ def _forked_slice() -> tuple[int, Any] | None:
     return k, _JOB(_SHARED[start:stop])
 
 
-def fork_context() -> Any:
+def fork_context() -> ForkContext | None:
     """The fork start method when it is the platform's default and no other thread runs
     (forking a threaded process is unsafe); None otherwise."""
     import multiprocessing
@@ -173,7 +174,7 @@ def _die_with_parent(parent: int) -> None:
 
 
 @contextmanager
-def ending_forwarded(pool: Any) -> Iterator[None]:
+def ending_forwarded(pool: ProcessPoolExecutor) -> Iterator[None]:
     """SIGTERM and SIGHUP to the caller during the block are forwarded to the pool's
     workers, then end the caller as they would have (default action). Only where those
     signals are at their default and on the main thread: a handler of the program's own,

@@ -17,12 +17,13 @@ from typing import Any, Literal
 
 import metrics.run.guard as guard
 import metrics.run.pool as pool
-import metrics.shapes.cache as cache
 from metrics.catalogue.registry import METRICS, make_params
 from metrics.core.model import Dataset, InputError, Problem, Sample, Severity
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation, SampleResult, aggregate
 from metrics.declare.spec import MetricSpec
 from metrics.run.pool import Cancelled as Cancelled  # re-exported: callers catch it here
+from metrics.shapes.mode import Detail, Mode
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ class Plan:
     metrics left out with the reason, and the notes to show (which also say which images a
     lenient metric skips)."""
 
-    specs: list[MetricSpec[Any]]
+    specs: list[MetricSpec[Params]]
     lenient: frozenset[str]
     notes: list[str]
     validated: dict[str, list[Problem]] = field(default_factory=dict)
@@ -54,7 +55,7 @@ def _errors(found: Sequence[Problem]) -> list[Problem]:
 
 
 def _with_fallback(
-    spec: MetricSpec[Any], dataset: Dataset, own: Mapping[str, Any]
+    spec: MetricSpec[Params], dataset: Dataset, own: Mapping[str, Any]
 ) -> tuple[list[Problem], dict[str, Any], str | None]:
     """Validation with the caller's overrides, or with the metric's fallback values when the
     defaults refuse the data and the fallback refuses less (and the caller set none of them)."""
@@ -77,8 +78,8 @@ def _with_fallback(
 
 def plan_all(
     dataset: Dataset,
-    specs: Sequence[MetricSpec[Any]],
-    overrides: Mapping[str, Mapping[str, Any]] | None = None,
+    specs: Sequence[MetricSpec[Params]],
+    overrides: Mapping[str, Mapping[str, object]] | None = None,
 ) -> Plan:
     """Metrics whose input rules every sample breaks are left out; a metric that only some
     samples break runs without them (e.g. TedEval next to one curved polygon); a metric whose
@@ -107,7 +108,7 @@ def plan_all(
     return Plan(keep, frozenset(lenient), notes, validated, merged, left_out)
 
 
-def meant_for(spec: MetricSpec[Any]) -> str:
+def meant_for(spec: MetricSpec[Params]) -> str:
     """What a metric asks of the data, in words (``requires``, else its ``applies`` rule)."""
     if spec.requires:
         return spec.requires
@@ -117,8 +118,8 @@ def meant_for(spec: MetricSpec[Any]) -> str:
 
 def plan_named(
     dataset: Dataset,
-    specs: Sequence[MetricSpec[Any]],
-    overrides: Mapping[str, Mapping[str, Any]] | None = None,
+    specs: Sequence[MetricSpec[Params]],
+    overrides: Mapping[str, Mapping[str, object]] | None = None,
 ) -> Plan:
     """Metrics named in a list (``--metric a,b,c``): one meant for other inputs (its
     ``applies`` false) whose input rules these inputs break is left out with the reason and
@@ -149,14 +150,14 @@ def plan_named(
     return Plan(keep, frozenset(), notes, validated, merged, left_out)
 
 
-def _validate(spec: MetricSpec[Any], dataset: Dataset, prm: Any) -> list[Problem]:
+def _validate(spec: MetricSpec[Params], dataset: Dataset, prm: Params) -> list[Problem]:
     return spec.validate(dataset.samples, prm)
 
 
 def _check(
     dataset: Dataset,
-    specs: Sequence[MetricSpec[Any]],
-    params: Sequence[Any],
+    specs: Sequence[MetricSpec[Params]],
+    params: Sequence[Params],
     policy: Policy,
     lenient: frozenset[str] = frozenset(),
     validated: Mapping[str, list[Problem]] | None = None,
@@ -208,32 +209,35 @@ Failed = list[tuple[str, Problem]]  # (metric id, the error of a sample it faile
 def evaluate_chunk(
     samples: Sequence[Sample],
     ids: Sequence[str],
-    params: Sequence[Any],
+    params: Sequence[Params],
     excluded: Mapping[str, set[str]],
+    detail: Detail = Detail.FULL,
 ) -> tuple[Rows, Failed]:
     """Results of every metric on every sample of the chunk (rows = samples), and the
     samples a metric failed on (``metrics.run.guard``: located errors, never a traceback).
 
-    The chunk's metrics share one geometry cache, opened here and dropped after it.
+    The chunk's metrics share one geometry cache (in the ``Mode`` passed to each), made
+    here and dropped after it; ``detail`` says what of each result is read.
     """
     rows: Rows = [[None] * len(ids) for _ in samples]
     failed: Failed = []
-    with cache.use() as geometry:
-        for mode in {m for m in (METRICS[i].warm for i in ids) if m is not None}:
-            guard.warm(geometry, samples, mode)
-        for col, (mid, prm) in enumerate(zip(ids, params, strict=True)):
-            todo = [k for k, s in enumerate(samples) if s.id not in excluded[mid]]
-            results, problems = guard.evaluate(METRICS[mid], [samples[k] for k in todo], prm)
-            failed.extend((mid, p) for p in problems)
-            for k, r in zip(todo, results, strict=True):
-                rows[k][col] = r
+    mode = Mode(detail)
+    for warm in {m for m in (METRICS[i].warm for i in ids) if m is not None}:
+        guard.warm(mode.cache, samples, warm)
+    for col, (mid, prm) in enumerate(zip(ids, params, strict=True)):
+        todo = [k for k, s in enumerate(samples) if s.id not in excluded[mid]]
+        results, problems = guard.evaluate(METRICS[mid], [samples[k] for k in todo], prm, mode)
+        failed.extend((mid, p) for p in problems)
+        for k, r in zip(todo, results, strict=True):
+            rows[k][col] = r
+    mode.cache.clear()
     return rows, failed
 
 
 def run(
     dataset: Dataset,
-    specs: Sequence[MetricSpec[Any]],
-    overrides: Mapping[str, Mapping[str, Any]] | None = None,
+    specs: Sequence[MetricSpec[Params]],
+    overrides: Mapping[str, Mapping[str, object]] | None = None,
     *,
     policy: Policy = "strict",
     lenient: frozenset[str] = frozenset(),
@@ -242,10 +246,13 @@ def run(
     progress: Progress | None = None,
     cancel: Cancel | None = None,
     first: str | None = None,
-) -> list[Evaluation[Any]]:
+    detail: Detail = Detail.FULL,
+) -> list[Evaluation[Params]]:
     """Evaluate every metric of ``specs`` over ``dataset`` in one pass.
 
     ``first`` names a sample to evaluate before the others (the viewer's current image).
+    ``detail`` says what of each result is read (``metrics.shapes.mode``): below
+    ``Detail.FULL`` the evaluations are marked ``complete=False``.
     """
     params = [make_params(s, (overrides or {}).get(s.id)) for s in specs]
     problems, excluded = _check(dataset, specs, params, policy, lenient, validated)
@@ -254,65 +261,72 @@ def run(
         samples.sort(key=lambda s: s.id != first)
     t0 = time.perf_counter()
     ids = [s.id for s in specs]
-    with pool.paused_gc():
-        rows, failed = (
-            _run_parallel(samples, ids, params, excluded, workers, progress, cancel)
-            if workers > 1 and len(samples) > 1
-            else _run_serial(samples, ids, params, excluded, progress, cancel)
-        )
+    rows, failed = evaluate_samples(
+        samples,
+        ids,
+        params,
+        excluded,
+        detail=detail,
+        workers=workers,
+        progress=progress,
+        cancel=cancel,
+    )
     problems = apply_failures(failed, excluded, problems, policy)
     log.debug("evaluated %d samples in %.3fs", len(samples), time.perf_counter() - t0)
     by_id = {s.id: row for s, row in zip(samples, rows, strict=True)}
     return [
-        _collect(dataset, spec, prm, k, by_id, problems, excluded[spec.id])
+        _collect(dataset, spec, prm, k, by_id, problems, excluded[spec.id], detail)
         for k, (spec, prm) in enumerate(zip(specs, params, strict=True))
     ]
 
 
-def _run_serial(
-    samples: list[Sample],
-    ids: list[str],
-    params: list[Any],
+def evaluate_samples(
+    samples: Sequence[Sample],
+    ids: Sequence[str],
+    params: Sequence[Params],
     excluded: Mapping[str, set[str]],
-    progress: Progress | None,
-    cancel: Cancel | None,
+    *,
+    detail: Detail = Detail.FULL,
+    workers: int = 1,
+    progress: Progress | None = None,
+    cancel: Cancel | None = None,
 ) -> tuple[Rows, Failed]:
-    """Blocks of samples in order; the first block is small so the first results come fast."""
+    """The one loop over samples: every metric of ``ids`` (with ``params``) on every sample
+    not in its ``excluded`` set, in blocks that share a geometry cache (``evaluate_chunk``),
+    each metric behind the guard (``metrics.run.guard``). Rows align with ``samples``;
+    ``failed`` names the samples a metric could not evaluate (``apply_failures`` applies the
+    policy to them). ``run``, the analyses' re-evaluations (``metrics.analysis.engine``) and
+    ``metrics.run.sharded``'s slices (through ``evaluate_chunk``) all evaluate here.
+
+    In one process the blocks go in order, the first small so the first results come fast;
+    with ``workers`` slices of at most ``BLOCK`` samples (so the geometry stays vectorized)
+    are shared between this process and ``workers - 1`` worker processes
+    (``metrics.run.pool``).
+    """
     rows: Rows = []
     failed: Failed = []
-    start, size = 0, 1
-    while start < len(samples):
-        if cancel is not None and cancel():
-            raise Cancelled()
-        block = samples[start : start + size]
-        done, problems = evaluate_chunk(block, ids, params, excluded)
-        rows.extend(done)
-        failed.extend(problems)
-        start += len(block)
-        size = BLOCK
-        if progress is not None:
-            progress(len(rows), len(samples))
-    return rows, failed
-
-
-def _run_parallel(
-    samples: list[Sample],
-    ids: list[str],
-    params: list[Any],
-    excluded: Mapping[str, set[str]],
-    workers: int,
-    progress: Progress | None,
-    cancel: Cancel | None,
-) -> tuple[Rows, Failed]:
-    """Slices of at most ``BLOCK`` samples (so the geometry stays vectorized) shared
-    between this process and ``workers - 1`` worker processes (``metrics.run.pool``)."""
-    job = functools.partial(evaluate_chunk, ids=ids, params=params, excluded=excluded)
-    bounds = pool.slice_bounds(len(samples), workers, BLOCK)
-    rows: Rows = []
-    failed: Failed = []
-    for chunk_rows, problems in pool.run_slices(samples, job, bounds, workers, progress, cancel):
-        rows.extend(chunk_rows)
-        failed.extend(problems)
+    with pool.paused_gc():
+        if workers > 1 and len(samples) > 1:
+            job = functools.partial(
+                evaluate_chunk, ids=ids, params=params, excluded=excluded, detail=detail
+            )
+            bounds = pool.slice_bounds(len(samples), workers, BLOCK)
+            for part in pool.run_slices(samples, job, bounds, workers, progress, cancel):
+                rows.extend(part[0])
+                failed.extend(part[1])
+            return rows, failed
+        start, size = 0, 1
+        while start < len(samples):
+            if cancel is not None and cancel():
+                raise Cancelled()
+            block = samples[start : start + size]
+            done, problems = evaluate_chunk(block, ids, params, excluded, detail)
+            rows.extend(done)
+            failed.extend(problems)
+            start += len(block)
+            size = BLOCK
+            if progress is not None:
+                progress(len(rows), len(samples))
     return rows, failed
 
 
@@ -340,13 +354,14 @@ def apply_failures(
 
 def _collect(
     dataset: Dataset,
-    spec: MetricSpec[Any],
-    prm: Any,
+    spec: MetricSpec[Params],
+    prm: Params,
     k: int,
     by_id: Mapping[str, list[SampleResult | None]],
     problems: list[Problem],
     excluded: set[str],
-) -> Evaluation[Any]:
+    detail: Detail,
+) -> Evaluation[Params]:
     results: dict[str, SampleResult] = {}
     for s in dataset:
         r = by_id[s.id][k]
@@ -365,4 +380,5 @@ def _collect(
         tuple(problems),
         tuple(sorted(excluded)),
         len(dataset),
+        complete=detail is Detail.FULL,
     )

@@ -24,19 +24,18 @@ over samples (``MetricSpec.shardable``, no ``finalize``) are evaluated this way.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import operator
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
-import metrics.core.detail as detail
 import metrics.run.pool as pool
 from metrics.catalogue.registry import METRICS, make_params
 from metrics.core.model import Facts, InputError, Problem, Severity, facts_of
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation, SampleResult, summarize
 from metrics.core.tally import Tally
 from metrics.declare.spec import MetricSpec
@@ -65,6 +64,7 @@ from metrics.run.runner import (
     evaluate_chunk,
     refuse,
 )
+from metrics.shapes.mode import Detail
 
 PathLike = str | os.PathLike[str]
 S = TypeVar("S")
@@ -76,7 +76,7 @@ _Light = Literal["none", "lists", "evidence"]  # what a slice leaves out of a re
 Kept = tuple[str, Tally, SampleResult | None]  # sample id, tally, light result (extras)
 
 
-def shardable(spec: MetricSpec[Any]) -> bool:
+def shardable(spec: MetricSpec[Params]) -> bool:
     """Whether ``spec`` can be evaluated slice by slice (see the module docstring)."""
     return spec.shardable and spec.finalize is None
 
@@ -90,7 +90,7 @@ class Outcome:
 
     facts: Facts
     problems: tuple[Problem, ...]
-    evaluations: list[Evaluation[Any]]
+    evaluations: list[Evaluation[Params]]
     refused: InputError | None = None  # the strict policy's refusal (no evaluations then)
 
 
@@ -101,7 +101,7 @@ class _Job:
     plan: IcdarPlan
     schema: DetSchema
     ids: tuple[str, ...]
-    params: tuple[Any, ...]
+    params: tuple[Params, ...]
     reader_bad: frozenset[str]  # samples the pairing and the schema found errors in
     light: tuple[_Light, ...]  # per metric: what global_extras needs of each result
     full: bool  # send every sample's whole result (for --json / --csv)
@@ -124,8 +124,8 @@ class _Part:
 def evaluate(
     gt: PathLike,
     det: PathLike,
-    specs: Sequence[MetricSpec[Any]],
-    overrides: Mapping[str, Mapping[str, Any]],
+    specs: Sequence[MetricSpec[Params]],
+    overrides: Mapping[str, Mapping[str, object]],
     *,
     gt_lines: PathLike | None = None,
     images: PathLike | None = None,
@@ -249,8 +249,8 @@ def _part(pairs: Sequence[Pair], job: _Job) -> _Part:
         found.append(problems)
         excluded[mid] = bad
     extras = any(kind != "none" for kind in job.light)  # some extras read the results
-    with contextlib.nullcontext() if job.full else detail.tallies_only(results=extras):
-        rows, failed = evaluate_chunk(samples, job.ids, job.params, excluded)
+    wanted = Detail.FULL if job.full else Detail.SUMMARY if extras else Detail.TALLIES
+    rows, failed = evaluate_chunk(samples, job.ids, job.params, excluded, wanted)
     kept: list[list[Kept]] = [[] for _ in job.ids]
     for s, row in zip(samples, rows, strict=True):
         for col, r in enumerate(row):
@@ -261,7 +261,7 @@ def _part(pairs: Sequence[Pair], job: _Job) -> _Part:
     return _Part(facts, read, warnings, found, list(excluded.values()), failed, kept)
 
 
-def _light_kind(spec: MetricSpec[Any]) -> _Light:
+def _light_kind(spec: MetricSpec[Params]) -> _Light:
     if spec.global_extras is None:
         return "none"
     return "lists" if spec.extras_read_evidence else "evidence"
@@ -274,15 +274,15 @@ def _light(r: SampleResult, kind: _Light) -> SampleResult | None:
     if kind == "none":
         return None
     if kind == "lists":
-        return dataclasses.replace(r, gt=(), det=(), matches=())
-    return dataclasses.replace(r, gt=(), det=(), matches=(), evidence=None)
+        return dataclasses.replace(r, gt=(), det=(), matches=(), complete=False)
+    return dataclasses.replace(r, gt=(), det=(), matches=(), evidence=None, complete=False)
 
 
 def _assemble(
     head: list[Problem],
     parts: list[_Part],
-    specs: Sequence[MetricSpec[Any]],
-    params: Sequence[Any],
+    specs: Sequence[MetricSpec[Params]],
+    params: Sequence[Params],
     policy: Policy,
     again: set[Problem],
     full: bool,
@@ -325,14 +325,14 @@ def _assemble(
 
 
 def _evaluation(
-    spec: MetricSpec[Any],
-    prm: Any,
+    spec: MetricSpec[Params],
+    prm: Params,
     kept: list[Kept],
     problems: Iterable[Problem],
     excluded: Mapping[str, set[str]],
     full: bool,
     images: int,
-) -> Evaluation[Any]:
+) -> Evaluation[Params]:
     summary = summarize([t for _, t, _ in kept]) if kept else None
     extras: dict[str, float] = {}
     if spec.global_extras is not None and kept:
@@ -347,4 +347,5 @@ def _evaluation(
         tuple(problems),
         tuple(sorted(excluded[spec.id])),
         images,
+        complete=full,
     )

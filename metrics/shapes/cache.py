@@ -1,17 +1,14 @@
 """The geometry cache of one run: bulk geometry and memoized values shared by its metrics.
 
-``metrics.run.runner.run`` owns the cache: it opens a scope (``use``) around every block of
-samples it evaluates, so two runs never share one (the viewer evaluates two sides in two
-threads at once) and nothing outlives its run. ``active()`` is the cache of the current
-scope; outside any scope (a metric called directly) it is a fresh, throwaway cache.
-A ``ContextVar`` keeps scopes apart per thread.
+The one loop over samples (``metrics.run.runner``) makes one for every block of samples it
+evaluates and hands it to each metric in its ``Mode`` (``metrics.shapes.mode``), so two runs
+never share one (the viewer evaluates two sides in two threads at once) and nothing
+outlives its block. A metric called on its own gets a fresh one (``Mode()``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from metrics.shapes.geometry import (
@@ -84,24 +81,3 @@ class GeometryCache:
     def clear(self) -> None:
         self._items.clear()
         self._memo.clear()
-
-
-_ACTIVE: ContextVar[GeometryCache | None] = ContextVar("detlens_geometry_cache", default=None)
-
-
-def active() -> GeometryCache:
-    """The cache of the current run's scope, or a throwaway one outside any run."""
-    cache = _ACTIVE.get()
-    return cache if cache is not None else GeometryCache()
-
-
-@contextmanager
-def use(cache: GeometryCache | None = None) -> Iterator[GeometryCache]:
-    """Make ``cache`` (or a new one) the active cache within the block; cleared after it."""
-    cache = cache if cache is not None else GeometryCache()
-    token = _ACTIVE.set(cache)
-    try:
-        yield cache
-    finally:
-        _ACTIVE.reset(token)
-        cache.clear()

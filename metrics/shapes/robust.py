@@ -16,9 +16,10 @@ fails raises :class:`GeometryError`, which the runner reports as a located probl
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
+import numpy.typing as npt
 import shapely
 from shapely.errors import GEOSException
 
@@ -59,6 +60,12 @@ def _grid(a: shapely.Geometry, b: shapely.Geometry) -> float:
     return max(extent, 1e-300) * 1e-12
 
 
+# One geometry, or an array of them (shapely's vectorized operations take either and
+# broadcast; the result has the inputs' shape).
+GeomArray: TypeAlias = npt.NDArray[np.object_]
+Geoms: TypeAlias = GeomArray | shapely.Geometry
+
+
 def _one(op: Callable[..., Any], a: shapely.Geometry, b: shapely.Geometry) -> shapely.Geometry:
     try:
         return op(a, b)
@@ -95,17 +102,17 @@ def _objects(value: Any) -> Any:
     return np.asarray(value, dtype=object)
 
 
-def intersection(a: Any, b: Any) -> Any:
+def intersection(a: Geoms, b: Geoms) -> Geoms:
     """``shapely.intersection`` that repairs the pairs GEOS refuses (see the module)."""
     return _binary(shapely.intersection, a, b)
 
 
-def difference(a: Any, b: Any) -> Any:
+def difference(a: Geoms, b: Geoms) -> Geoms:
     """``shapely.difference`` that repairs the pairs GEOS refuses (see the module)."""
     return _binary(shapely.difference, a, b)
 
 
-def union(a: Any, b: Any) -> Any:
+def union(a: Geoms, b: Geoms) -> Geoms:
     """``shapely.union`` that repairs the pairs GEOS refuses (see the module)."""
     return _binary(shapely.union, a, b)
 
@@ -123,7 +130,7 @@ def union_all(geoms: Sequence[shapely.Geometry]) -> shapely.Geometry:
         raise GeometryError(f"the geometry engine cannot unite these polygons: {exc}") from None
 
 
-def union_rows(geoms: Any, rows: Sequence[Sequence[int]]) -> Any:
+def union_rows(geoms: GeomArray, rows: Sequence[Sequence[int]]) -> GeomArray:
     """``union_all`` of ``geoms[row]`` for each row, in one GEOS call (the same unions as
     one call per row); row by row, with repairs, when GEOS refuses one of them."""
     out = np.empty(len(rows), dtype=object)

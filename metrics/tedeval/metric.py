@@ -57,6 +57,7 @@ from operator import attrgetter, or_
 from metrics.core.floats import REFUSED
 from metrics.core.model import BoxType, Instance, Problem, Sample, Severity
 from metrics.core.results import SampleResult
+from metrics.shapes.mode import Mode
 from metrics.tedeval.geometry import build_geometry
 from metrics.tedeval.hits import Contours, build_contours, count_hits, cut_rings, is_inside
 from metrics.tedeval.inputs import build_inputs, build_pcc
@@ -134,8 +135,12 @@ def evaluate_sample(sample: Sample, params: TedEvalParams) -> SampleResult:
     return evaluate_batch([sample], params)[0]
 
 
-def evaluate_batch(samples: Sequence[Sample], params: TedEvalParams) -> list[SampleResult]:
-    """TedEval of many images in one vectorized pass (same results as ``evaluate_sample``)."""
+def evaluate_batch(
+    samples: Sequence[Sample], params: TedEvalParams, mode: Mode | None = None
+) -> list[SampleResult]:
+    """TedEval of many images in one vectorized pass (same results as ``evaluate_sample``).
+    Every result is built whole, with geometry of its own, whatever the ``mode``."""
+    del mode
     if not samples:
         return []
     inp = build_inputs(samples, params)

@@ -42,6 +42,7 @@ from metrics.core.results import (
     Verdict,
     credit_tally,
 )
+from metrics.shapes.mode import Mode
 from metrics.totaltext import prep
 from metrics.totaltext.evidence import TotalTextDetEvalEvidence
 from metrics.totaltext.match import Match, Passes, sigma_tau
@@ -63,11 +64,14 @@ def validate_batch(samples: Sequence[Sample], params: TotalTextDetEvalParams) ->
     return prep.validate(samples, allow_float=params.allow_float)
 
 
-def evaluate_batch(samples: Sequence[Sample], params: TotalTextDetEvalParams) -> list[SampleResult]:
+def evaluate_batch(
+    samples: Sequence[Sample], params: TotalTextDetEvalParams, mode: Mode | None = None
+) -> list[SampleResult]:
     """Total-Text DetEval of many samples (geometry in one vectorized pass)."""
+    geometry = (mode or Mode()).cache
 
     def run(todo: list[Sample]) -> list[SampleResult]:
-        prepared = prep.prepare(todo, params.dc_threshold)
+        prepared = prep.prepare(todo, params.dc_threshold, geometry)
         return [_evaluate(s, p, params) for s, p in zip(todo, prepared, strict=True)]
 
     zero = {"acc_recall": 0.0, "acc_precision": 0.0}

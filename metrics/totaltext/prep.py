@@ -17,12 +17,12 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-import metrics.shapes.cache as cache
 from metrics.core.evidence import Absorbed
 from metrics.core.floats import REFUSED
 from metrics.core.model import FloatArray, Problem, Sample, Severity
 from metrics.core.results import InstanceResult, SampleResult, Verdict, credit_tally
 from metrics.shapes import robust
+from metrics.shapes.cache import GeometryCache
 from metrics.shapes.geometry import FlatGeometry, SampleGeometry, split_geometry
 
 IntArray = npt.NDArray[np.intp]
@@ -75,30 +75,33 @@ def frozen(a: FloatArray) -> FloatArray:
     return out
 
 
-def _flat(samples: Sequence[Sample]) -> FlatGeometry:
-    return cache.active().flat(samples, MODE)
+def _flat(samples: Sequence[Sample], geometry: GeometryCache) -> FlatGeometry:
+    return geometry.flat(samples, MODE)
 
 
-def prepare(samples: Sequence[Sample], dc_threshold: float) -> list[Prepared]:
-    """Prepared samples of a block (memoized for the run: both metrics use them)."""
+def prepare(
+    samples: Sequence[Sample], dc_threshold: float, geometry: GeometryCache
+) -> list[Prepared]:
+    """Prepared samples of a block (memoized in ``geometry``, the run's cache: both metrics
+    use them)."""
     if not samples:
         return []
-    return cache.active().memo(
+    return geometry.memo(
         ("totaltext_prepare", dc_threshold, *map(id, samples)),
         samples[0],
         lambda: [
             _prepare_one(s, g, dc_threshold)
-            for s, g in zip(samples, split_geometry(_flat(samples)), strict=True)
+            for s, g in zip(samples, split_geometry(_flat(samples, geometry)), strict=True)
         ],
     )
 
 
-def unions(samples: Sequence[Sample]) -> list[FloatArray]:
+def unions(samples: Sequence[Sample], geometry: GeometryCache) -> list[FloatArray]:
     """Per sample, the dense GT x det matrix of ``area(buffer0(D) ∪ buffer0(G))`` for the
     pairs that intersect (0 elsewhere, where the IoU is 0 anyway)."""
     if not samples:
         return []
-    f = _flat(samples)
+    f = _flat(samples, geometry)
     hit = f.inter > 0
     union = np.zeros(len(f.inter))
     union[hit] = shapely.area(robust.union(f.d_geoms[f.pj[hit]], f.g_geoms[f.pi[hit]]))

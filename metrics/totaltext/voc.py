@@ -37,6 +37,7 @@ from metrics.core.results import (
     Verdict,
     credit_tally,
 )
+from metrics.shapes.mode import Mode
 from metrics.totaltext import prep
 from metrics.totaltext.evidence import TotalTextVocEvidence
 from metrics.totaltext.params import TotalTextVocParams
@@ -50,11 +51,15 @@ def validate_batch(samples: Sequence[Sample], params: TotalTextVocParams) -> lis
     return prep.validate(samples, allow_float=params.allow_float)
 
 
-def evaluate_batch(samples: Sequence[Sample], params: TotalTextVocParams) -> list[SampleResult]:
+def evaluate_batch(
+    samples: Sequence[Sample], params: TotalTextVocParams, mode: Mode | None = None
+) -> list[SampleResult]:
     """Total-Text Pascal VOC of many samples (geometry in one vectorized pass)."""
+    geometry = (mode or Mode()).cache
 
     def run(todo: list[Sample]) -> list[SampleResult]:
-        prepared, unions = prep.prepare(todo, params.dc_threshold), prep.unions(todo)
+        prepared = prep.prepare(todo, params.dc_threshold, geometry)
+        unions = prep.unions(todo, geometry)
         return [_evaluate(*a, params) for a in zip(todo, prepared, unions, strict=True)]
 
     return prep.per_evaluated(samples, params.missing_det_file, ID, {"tp": 0.0, "fp": 0.0}, run)

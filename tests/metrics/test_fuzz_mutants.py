@@ -47,20 +47,20 @@ def _patch_metric(monkeypatch: pytest.MonkeyPatch, metric: str, evaluate: Any) -
 def _raising_on(sample_id: str | None) -> Any:
     real = METRICS["tiou"].evaluate
 
-    def evaluate(samples: Sequence[Sample], params: Any) -> Any:
+    def evaluate(samples: Sequence[Sample], params: Any, mode: Any = None, /) -> Any:
         if sample_id is None or any(s.id == sample_id for s in samples):
             raise RuntimeError("mutant: tiou fails")
-        return real(samples, params)
+        return real(samples, params, mode)
 
     return evaluate
 
 
-def _silent_guard(spec: Any, samples: Sequence[Sample], prm: Any) -> Any:
+def _silent_guard(spec: Any, samples: Sequence[Sample], prm: Any, mode: Any) -> Any:
     """The mutant guard: what fails is dropped, and nothing says so."""
     rows: list[Any] = []
     for s in samples:
         try:
-            rows.extend(spec.evaluate([s], prm))
+            rows.extend(spec.evaluate([s], prm, mode.fresh()))
         except Exception:
             rows.append(None)
     return rows, []

@@ -21,6 +21,7 @@ from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.run import sharded
 from metrics.run.runner import Policy, run
+from metrics.shapes.mode import Detail, Mode
 from tests.support import shared_or_skip, write_dir
 
 GOOD = "0,0,10,0,10,10,0,10,word\n20,0,30,0,30,10,20,10,###\n"
@@ -228,21 +229,19 @@ def test_workers_that_receive_the_job_pickled(monkeypatch: pytest.MonkeyPatch) -
     "metric",
     ["ic15_iou", "siou", "tiou", "curved_tiou", "cleval_det", "cleval_legacy_e2e", "ctw1500_eval"],
 )
-def test_tallies_only_drops_the_gt_list_and_records_and_nothing_else(metric: str) -> None:
-    import metrics.core.detail as detail
+def test_a_summary_drops_the_gt_list_and_records_and_nothing_else(metric: str) -> None:
     from metrics.io.writers import jsonable
 
     ds = load_dataset(demo_paths().gt, demo_paths().det_b)
     spec = resolve(metric)
     prm = spec.params_type()
     whole = spec.evaluate(list(ds.samples), prm)
-    with detail.tallies_only():
-        light = spec.evaluate(list(ds.samples), prm)
-    assert detail.instance_lists()
+    light = spec.evaluate(list(ds.samples), prm, Mode(Detail.SUMMARY))
     assert any(r is not None and r.gt for r in whole)
     for a, b in zip(whole, light, strict=True):
         assert a is not None and b is not None
         assert b.gt == () and b.matches == ()
+        assert a.complete and not b.complete  # the result says its lists were not built
         assert (a.recall, a.precision, a.hmean, a.tally, a.det, a.extra, a.warnings) == (
             b.recall,
             b.precision,
@@ -318,12 +317,9 @@ def test_slices_send_no_evidence_that_the_extras_do_not_read() -> None:
 
 
 @pytest.mark.parametrize("metric", ["tiou", "curved_tiou"])
-def test_tallies_only_clips_no_evidence_regions(
-    metric: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_summary_clips_no_evidence_regions(metric: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The cut and outlier regions (``difference``, drawn in the viewer, never counted) are
     not computed in a summary-only run; with them the tallies are the same."""
-    import metrics.core.detail as detail
     from metrics.shapes import robust
 
     ds = load_dataset(demo_paths().gt, demo_paths().det_b)
@@ -340,8 +336,7 @@ def test_tallies_only_clips_no_evidence_regions(
     whole = spec.evaluate(list(ds.samples), prm)
     assert calls, "the full run draws the regions"
     calls.clear()
-    with detail.tallies_only():
-        light = spec.evaluate(list(ds.samples), prm)
+    light = spec.evaluate(list(ds.samples), prm, Mode(Detail.SUMMARY))
     assert not calls
     assert [r.tally for r in whole if r] == [r.tally for r in light if r]
     assert any(r.matches and r.matches[0].regions for r in whole if r)
@@ -369,13 +364,11 @@ def test_word_and_text_line_metrics_summary_only(tmp_path: Path, workers: int) -
         assert (a.summary, a.extras) == (b.summary, b.extras)
         assert b.summary is not None and b.summary.n_samples == n
     assert got.evaluations[0].recall > 0
-    import metrics.core.detail as detail
 
     ds = load_dataset(gt, det, gt_lines=lines)
     for spec in specs:
         whole = spec.evaluate(list(ds.samples), spec.params_type())
-        with detail.tallies_only():
-            light = spec.evaluate(list(ds.samples), spec.params_type())
+        light = spec.evaluate(list(ds.samples), spec.params_type(), Mode(Detail.SUMMARY))
         assert any(r.gt and r.matches for r in whole)
         for a, b in zip(whole, light, strict=True):
             assert b.gt == () and b.matches == () and (a.tally, a.det) == (b.tally, b.det)
@@ -384,11 +377,10 @@ def test_word_and_text_line_metrics_summary_only(tmp_path: Path, workers: int) -
 def test_word_and_text_line_iou_clips_no_outlier_when_only_tallies_are_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``tallies_only(results=False)`` (no metric of the run reads more than the tallies):
+    """``Detail.TALLIES`` (no metric of the run reads more than the tallies):
     the word + text-line IoU counts its matches without clipping TIoU's outliers; its
     tallies are those of the whole run. TIoU, which reads them, still clips them; and with
-    results read (``tallies_only()``) IoU's detection verdicts are the whole run's."""
-    import metrics.core.detail as detail
+    results read (``Detail.SUMMARY``) IoU's detection verdicts are the whole run's."""
     from metrics.icdar import wordline_batch
 
     words = "10,10,40,10,40,20,10,20,AB\n44,10,80,10,80,20,44,20,CD\n90,10,99,10,99,20,90,20,E\n"
@@ -411,17 +403,14 @@ def test_word_and_text_line_iou_clips_no_outlier_when_only_tallies_are_read(
         whole = spec.evaluate(samples, spec.params_type())
         assert calls and any(r.tally.n_matched for r in whole)  # type: ignore[attr-defined]
         calls.clear()
-        with detail.tallies_only(results=False):
-            bare = spec.evaluate(samples, spec.params_type())
+        bare = spec.evaluate(samples, spec.params_type(), Mode(Detail.TALLIES))
         assert bool(calls) is clips, metric
         calls.clear()
-        with detail.tallies_only():
-            light = spec.evaluate(samples, spec.params_type())
+        light = spec.evaluate(samples, spec.params_type(), Mode(Detail.SUMMARY))
         assert calls, metric
         for a, b, c in zip(whole, bare, light, strict=True):
             assert a.tally == b.tally == c.tally
             assert a.det == c.det
-    assert detail.results_read() and detail.instance_lists()
 
 
 @pytest.mark.parametrize(
@@ -436,11 +425,10 @@ def test_word_and_text_line_iou_clips_no_outlier_when_only_tallies_are_read(
 def test_the_icdar_batch_reading_only_tallies_sums_them_as_the_whole_run(
     data: str, metrics: list[str]
 ) -> None:
-    """``tallies_only(results=False)``: the ICDAR batch (and DetEval) returns each sample's
+    """``Detail.TALLIES``: the ICDAR batch (and DetEval) returns each sample's
     scores, tally and extra values, bit for bit those of the whole run, with no instance
-    lists; with results read (``tallies_only()``) the detections' verdicts and the evidence
+    lists; with results read (``Detail.SUMMARY``) the detections' verdicts and the evidence
     are the whole run's."""
-    import metrics.core.detail as detail
     from metrics.io.writers import jsonable
 
     if data == "demo":
@@ -458,10 +446,8 @@ def test_the_icdar_batch_reading_only_tallies_sums_them_as_the_whole_run(
     for metric in metrics:
         spec = resolve(metric)
         whole = spec.evaluate(samples, spec.params_type())
-        with detail.tallies_only(results=False):
-            bare = spec.evaluate(samples, spec.params_type())
-        with detail.tallies_only():
-            light = spec.evaluate(samples, spec.params_type())
+        bare = spec.evaluate(samples, spec.params_type(), Mode(Detail.TALLIES))
+        light = spec.evaluate(samples, spec.params_type(), Mode(Detail.SUMMARY))
         assert any(r.det for r in whole) and not any(r.gt or r.det or r.matches for r in bare)
         for a, c in zip(whole, light, strict=True):
             assert (a.det, a.tally) == (c.det, c.tally)

@@ -3,7 +3,8 @@
 ``metrics.check.check_dataset`` runs array and GEOS calls over the whole set at once (the
 reader's geometry warnings, every metric's validation, the boxes' statistics); in a thread
 of the viewer each holds the interpreter for its whole length (up to 0.8 s at 1,000,000
-words, ``viewer.probe``), so the window could not repaint meanwhile. For a large set a
+words, ``benchmarks/probe_viewer.py``), so the window could not repaint meanwhile. For a
+large set a
 ``Companion`` child process reads the same files with the same reader while the viewer
 reads them, and checks the set; only the findings (a few KB) come back.
 

@@ -3,9 +3,10 @@
 An automatic collection runs in whichever thread allocates at that moment and holds the
 interpreter for its whole length: while a worker thread builds the million objects of a
 TextOCR-size set, the full collections it triggers (each over everything made so far) froze
-the window for up to 3.5 s (``viewer.probe``). So while any background job runs, automatic
-collection is off; when the last one ends, everything alive is frozen (``gc.freeze``: later
-collections skip it, the results stay while shown) and collection is on again.
+the window for up to 3.5 s (measured by ``benchmarks/probe_viewer.py``). So while any
+background job runs, automatic collection is off; when the last one ends, everything alive
+is frozen (``gc.freeze``: later collections skip it, the results stay while shown) and
+collection is on again.
 
 Freed objects are still released by reference counting at once; only cyclic garbage made
 during a job waits (the engine makes almost none: ``metrics.run.pool.paused_gc``).

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 
+from metrics.core.jsonvalue import JSONValue
 from metrics.core.model import BoxType, FloatArray, Instance, Problem, Severity
 from metrics.io import numbers as nums
 from metrics.io.archive import BOM, Member
@@ -88,7 +89,7 @@ def is_empty(member: Member) -> bool:
     return not data or data.isspace()
 
 
-_JSON_CACHE: dict[tuple[str, int], tuple[bytes, Any]] = {}
+_JSON_CACHE: dict[tuple[str, int], tuple[bytes, JSONValue]] = {}
 
 
 def forget_parsed() -> None:
@@ -96,7 +97,7 @@ def forget_parsed() -> None:
     _JSON_CACHE.clear()
 
 
-def load_json(member: Member) -> Any:
+def load_json(member: Member) -> JSONValue:
     """The parsed JSON of a file, or JsonError saying where. A file is parsed once while a
     dataset is loaded (detection, then reading; the same file as GT and detections)."""
     key = (member.label, len(member.data))
@@ -110,7 +111,7 @@ def load_json(member: Member) -> Any:
     return value
 
 
-def json_or_none(member: Member) -> Any:
+def json_or_none(member: Member) -> JSONValue:
     """The parsed JSON when the member looks like JSON and parses, else None."""
     if not head(member, 8).startswith((b"{", b"[")):
         return None
@@ -120,7 +121,7 @@ def json_or_none(member: Member) -> Any:
         return None
 
 
-def json_entries(member: Member, report: Report) -> Any:
+def json_entries(member: Member, report: Report) -> JSONValue:
     """Parsed JSON for a reader; a located error and None when it does not parse."""
     try:
         return load_json(member)
@@ -132,7 +133,7 @@ def json_entries(member: Member, report: Report) -> Any:
 _number = nums.is_number
 
 
-def points(value: Any, *, minimum: int = 3) -> tuple[FloatArray, bool] | str:
+def points(value: object, *, minimum: int = 3) -> tuple[FloatArray, bool] | str:
     """(points, all integral) from ``[[x, y], ...]`` or a flat ``[x1, y1, ...]`` list, or what is
     wrong with it. JSON numbers such as ``12.0`` count as integral (the value is exact)."""
     if not isinstance(value, list | tuple):
@@ -164,7 +165,7 @@ def instance(
     text: str | None = None,
     confidence: float | None = None,
     dont_care: bool = False,
-    attrs: Mapping[str, Any] | None = None,
+    attrs: Mapping[str, JSONValue] | None = None,
     box_type: BoxType | None = None,
 ) -> Instance:
     """An instance from a point array (QUAD for 4 points, POLY otherwise)."""
@@ -193,12 +194,12 @@ def image_id(path: str) -> str:
     return stem(path.replace("\\", "/"))
 
 
-def confidence(value: Any) -> float | str | None:
+def confidence(value: object) -> float | str | None:
     """None, a confidence (a finite number in [0, 1]) or why the value is none."""
     return None if value is None else nums.confidence(value)
 
 
-def keys_of(value: Any, limit: int = 6) -> str:
+def keys_of(value: object, limit: int = 6) -> str:
     """A short description of a JSON value for "found ..." messages."""
     if isinstance(value, dict):
         keys = list(value)[:limit]
@@ -209,7 +210,7 @@ def keys_of(value: Any, limit: int = 6) -> str:
     return f"a {type(value).__name__}"
 
 
-def extras(obj: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any]:
+def extras(obj: Mapping[str, JSONValue], known: frozenset[str]) -> dict[str, JSONValue]:
     """The scalar fields of a JSON object that the reader does not interpret (kept as attrs)."""
     return {
         k: v
@@ -219,7 +220,7 @@ def extras(obj: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any]:
 
 
 def geometry(
-    obj: Mapping[str, Any],
+    obj: Mapping[str, JSONValue],
     keys: tuple[str, ...],
     path: str,
     report: Report,
@@ -239,7 +240,7 @@ def geometry(
     return None
 
 
-def numbers(value: Any, n: int) -> list[float] | None:
+def numbers(value: object, n: int) -> list[float] | None:
     """``value`` as ``n`` coordinates (finite, within ±1e9), or None."""
     if not isinstance(value, list | tuple) or len(value) != n:
         return None
@@ -247,8 +248,8 @@ def numbers(value: Any, n: int) -> list[float] | None:
     return None if isinstance(got, str) else got
 
 
-def unexpected(report: Report, data: Any, expected: str) -> list[Any]:
-    """Report a file whose top level is not what its (forced) format holds; no entries."""
+def unexpected(report: Report, data: object, expected: str) -> None:
+    """Report a file whose top level is not what its (forced) format holds (its reader
+    then gives no entries)."""
     if data is not None:
         report.error(None, f"expected {expected}, found {keys_of(data)}")
-    return []

@@ -15,6 +15,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from metrics.core.jsonvalue import JSONObject
 from metrics.core.model import BoxType, Instance, Sample
 from metrics.io.archive import Member
 from metrics.io.formats.base import (
@@ -111,7 +112,7 @@ def _num(v: float, integer: bool) -> int | float:
     return int(v) if integer and float(v).is_integer() else float(v)
 
 
-def box_dict(inst: Instance) -> dict[str, Any]:
+def box_dict(inst: Instance) -> JSONObject:
     whole = inst.integer and all(float(v).is_integer() for v in inst.points.ravel())
     out: dict[str, Any] = {
         "points": [[_num(x, whole), _num(y, whole)] for x, y in inst.points.tolist()],

@@ -45,8 +45,10 @@ _ART_KNOWN = frozenset({"points", "transcription", "illegibility", "confidence"}
 
 def sniff_coco(member: Member, role: Role) -> float | None:
     data = json_or_none(member)
-    ok = isinstance(data, dict) and isinstance(data.get("imgs"), dict)
-    return 1.0 if role == "gt" and ok and isinstance(data.get("anns"), dict) else 0.0
+    if not isinstance(data, dict):
+        return 0.0
+    ok = isinstance(data.get("imgs"), dict) and isinstance(data.get("anns"), dict)
+    return 1.0 if role == "gt" and ok else 0.0
 
 
 def _coco_box(ann: Any, path: str, k: int, report: Report, sid: str) -> Instance | None:
@@ -80,7 +82,8 @@ def _coco_box(ann: Any, path: str, k: int, report: Report, sid: str) -> Instance
 def read_coco(member: Member, role: Role, report: Report) -> list[Entry]:
     data = json_entries(member, report)
     if not isinstance(data, dict) or not all(isinstance(data.get(k), dict) for k in _TOP):
-        return unexpected(report, data, "a JSON object with 'imgs' and 'anns' objects")
+        unexpected(report, data, "a JSON object with 'imgs' and 'anns' objects")
+        return []
     imgs, anns = data["imgs"], data["anns"]
     index = data.get("imgToAnns", data.get("img2Anns"))
     if not isinstance(index, dict):
@@ -145,7 +148,8 @@ def _art_box(obj: Any, path: str, k: int, role: Role, report: Report, sid: str) 
 def read_art(member: Member, role: Role, report: Report) -> list[Entry]:
     data = json_entries(member, report)
     if not isinstance(data, dict):
-        return unexpected(report, data, "a JSON object of image keys to lists of boxes")
+        unexpected(report, data, "a JSON object of image keys to lists of boxes")
+        return []
     out = []
     for key, boxes in data.items():
         sid = sample_id(str(key), role)
@@ -168,7 +172,8 @@ def sniff_rects(member: Member, role: Role) -> float | None:
 def read_rects(member: Member, role: Role, report: Report) -> list[Entry]:
     data = json_entries(member, report)
     if not isinstance(data, dict) or not isinstance(data.get("lines"), list):
-        return unexpected(report, data, "a JSON object with a 'lines' list")
+        unexpected(report, data, "a JSON object with a 'lines' list")
+        return []
     sid = sample_id(member.name, role)
     lines = data["lines"]
     insts = [_art_box(o, f"lines[{k}]", k, role, report, sid) for k, o in enumerate(lines)]

@@ -81,7 +81,8 @@ def _gt_instance(obj: Any, path: str, k: int, report: Report, sid: str) -> Insta
 def read_dataset(member: Member, role: Role, report: Report) -> list[Entry]:
     data = json_entries(member, report)
     if not isinstance(data, dict) or not isinstance(data.get("data_list"), list):
-        return unexpected(report, data, "a JSON object with a 'data_list' list")
+        unexpected(report, data, "a JSON object with a 'data_list' list")
+        return []
     out = []
     for i, item in enumerate(data["data_list"]):
         path = f"data_list[{i}]"
@@ -170,7 +171,8 @@ def read_preds(member: Member, role: Role, report: Report) -> list[Entry]:
     data = json_entries(member, report)
     found = None if data is None else _preds(data)
     if found is None:
-        return unexpected(report, data, "MMOCR predictions ('det_polygons', 'det_scores')")
+        unexpected(report, data, "MMOCR predictions ('det_polygons', 'det_scores')")
+        return []
     out = []
     for path, image, pred in found:
         if image is None and len(found) > 1:

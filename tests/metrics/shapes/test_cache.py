@@ -1,12 +1,15 @@
-"""The geometry cache is per run (``metrics/shapes/cache.py``): two runs in two threads at once
-(as the viewer evaluates two sides) each get the results of a serial run, and nothing of
-a run is left active after it."""
+"""The geometry cache is per block of a run (``metrics/shapes/cache.py``), passed to each
+metric in its ``Mode``: two runs in two threads at once (as the viewer evaluates two sides)
+each get the results of a serial run, and nothing of a block is kept after it."""
 
 from __future__ import annotations
 
 import threading
+from typing import Any
 
-import metrics.shapes.cache as cache
+import pytest
+
+import metrics.run.guard as guard
 from metrics.catalogue.registry import METRICS
 from metrics.core.model import Dataset
 from metrics.core.results import Evaluation
@@ -61,13 +64,23 @@ def test_two_threads_running_at_once_get_serial_results() -> None:
     assert len(got) == rounds * len(datasets)
 
 
-def test_no_cache_outlives_its_run() -> None:
+def test_no_cache_outlives_its_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every metric of a block gets the block's one cache; each run makes its own, and
+    what the metrics memoized in it is dropped when the block is done."""
     ds = _datasets()[0]
+    seen: list[Any] = []
+    real = guard.evaluate
+
+    def spy(spec: Any, samples: Any, prm: Any, mode: Any) -> Any:
+        seen.append(mode.cache)
+        return real(spec, samples, prm, mode)
+
+    monkeypatch.setattr(guard, "evaluate", spy)
     run(ds, _specs(ds), policy="skip_sample")
-    assert cache._ACTIVE.get() is None
-    with cache.use() as mine:
-        assert cache.active() is mine
-        run(ds, [METRICS["tiou"]])
-        assert cache.active() is mine  # the run's own scope is closed again
-    assert cache._ACTIVE.get() is None
-    assert cache.active() is not cache.active()  # outside a run: throwaway caches
+    assert len(seen) == len(SPECS) * 2  # a block of 1, then the rest
+    assert len({id(c) for c in seen}) == 2  # one cache per block, shared by its metrics
+    assert all(not c._memo and not c._items for c in seen)
+    before = list(seen)
+    seen.clear()
+    run(ds, [METRICS["tiou"]])
+    assert seen and not any(c is b for c in seen for b in before)  # a run's own caches

@@ -25,6 +25,7 @@ from metrics.declare.spec import MetricSpec
 from metrics.io.icdar.lines import DetSchema, parse_det_line, parse_gt_line
 from metrics.run.guard import FAILURE
 from metrics.shapes import robust
+from metrics.shapes.mode import Mode
 
 CASES = {
     "cleval_dont_care_cut_assertion": (
@@ -85,10 +86,12 @@ def test_geos_accepted_input_is_clipped_by_geos_unchanged() -> None:
 def _broken(spec_id: str, bad: str) -> Any:
     spec = METRICS[spec_id]
 
-    def evaluate(samples: Sequence[Sample], params: Any) -> list[SampleResult]:
+    def evaluate(
+        samples: Sequence[Sample], params: Any, mode: Mode | None = None
+    ) -> list[SampleResult]:
         if any(s.id == bad for s in samples):
             raise GEOSException("TopologyException: side location conflict")
-        return list(spec.evaluate(samples, params))
+        return list(spec.evaluate(samples, params, mode))
 
     return dataclasses.replace(spec, evaluate=evaluate)
 

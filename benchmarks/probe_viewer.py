@@ -1,7 +1,8 @@
 """How the viewer copes with a large set (issue 11): time to the first table rows and the
 longest stall of the UI thread while the set is read, planned and evaluated.
 
-``python -m viewer.probe --gt G --det D [--until rows|evaluated|all]`` prints one JSON
+``python benchmarks/probe_viewer.py --gt G --det D [--until rows|evaluated|all]`` (a
+benchmark, not part of the shipped ``viewer`` package; it drives the real window) prints one JSON
 object: ``first_rows_s`` when the table first has rows (an ICDAR txt set's sample ids,
 listed before its boxes are read), ``loaded_s`` when the read set is shown, ``evaluated_s``
 when the shown metric's results are in, ``all_evaluated_s`` when every metric's are (the
