@@ -89,7 +89,8 @@ ID_LEGACY_E2E = "cleval_legacy_e2e"
 COUNTERS = ("split", "merge", "overlap", "miss", "fp_boxes", "fp_chars")
 
 
-def _rules(params: Params, e2e: bool) -> Rules:
+def rules(params: Params, e2e: bool) -> Rules:
+    """The matching rules of a CLEval metric from its parameters (legacy or 0.1.1)."""
     if isinstance(params, ClevalLegacyParams):
         return Rules(
             legacy=True,
@@ -136,27 +137,27 @@ def validate_e2e(sample: Sample, params: Params) -> list[Problem]:
 
 def evaluate_sample(sample: Sample, params: ClevalParams) -> SampleResult:
     """``cleval_det``: cleval 0.1.1 detection."""
-    return _batch([sample], _rules(params, False), ID)[0]
+    return _batch([sample], rules(params, False), ID)[0]
 
 
 def evaluate_batch(samples: Sequence[Sample], params: ClevalParams) -> list[SampleResult]:
-    return _batch(samples, _rules(params, False), ID)
+    return _batch(samples, rules(params, False), ID)
 
 
 def evaluate_batch_e2e(samples: Sequence[Sample], params: ClevalParams) -> list[SampleResult]:
-    return _batch(samples, _rules(params, True), ID_E2E)
+    return _batch(samples, rules(params, True), ID_E2E)
 
 
 def evaluate_batch_legacy(
     samples: Sequence[Sample], params: ClevalLegacyParams
 ) -> list[SampleResult]:
-    return _batch(samples, _rules(params, False), ID_LEGACY)
+    return _batch(samples, rules(params, False), ID_LEGACY)
 
 
 def evaluate_batch_legacy_e2e(
     samples: Sequence[Sample], params: ClevalLegacyParams
 ) -> list[SampleResult]:
-    return _batch(samples, _rules(params, True), ID_LEGACY_E2E)
+    return _batch(samples, rules(params, True), ID_LEGACY_E2E)
 
 
 def _batch(samples: Sequence[Sample], rules: Rules, metric: str) -> list[SampleResult]:
