@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -184,6 +184,33 @@ class MultilineTest:
     pivots: Mapping[int, tuple[tuple[float, float], tuple[float, float]]]
 
 
+@dataclass(frozen=True, slots=True)
+class Discarded:
+    """A candidate match that did not become one, with the reason and its numbers (DetEval).
+
+    ``reason`` is one of ``not_unique``, ``not_single_overlap``, ``center_distance``,
+    ``sum_below_threshold``, ``om_not_single``, ``mo_not_single`` (spec 2.3); ``stage`` is
+    ``"OO"``, ``"OM"`` or ``"MO"``; ``values`` holds e.g. ``S``, ``d``, ``gt_overlaps``.
+    """
+
+    reason: str
+    gt: tuple[int, ...]
+    det: tuple[int, ...]
+    stage: str = "OO"
+    values: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class RecognitionStep:
+    """End-to-end: one GT's recognition against its detections (CLEval, spec 5.6)."""
+
+    gt: int
+    dets: tuple[int, ...]
+    text: str
+    lcs: str
+    lcs_len: int
+
+
 States = tuple[dict[int, str], dict[int, str]]
 
 
@@ -213,6 +240,14 @@ class Evidence:
     def skipped(self) -> tuple[tuple[Skipped, ...], tuple[Skipped, ...]]:
         """(GT, detections) the protocol left out before matching, with reasons."""
         return (), ()
+
+    def discarded_candidates(self) -> tuple[Discarded, ...]:
+        """The candidate matches the rules discarded, with the reason (DetEval)."""
+        return ()
+
+    def recognition_steps(self) -> tuple[RecognitionStep, ...]:
+        """End-to-end metrics: each GT's recognition against its detections (CLEval)."""
+        return ()
 
     def instance_states(self) -> States:
         """What the evidence says of single instances beyond their verdict, for drawing them:
