@@ -41,6 +41,8 @@ from viewer.scene.overlay import build_overlay
 from viewer.scene.picking import PickIndex
 from viewer.session import Session
 
+FRAME_MARGIN, FRAME_MIN = 0.06, 16.0  # comparing: the margin around the boxes fitted
+
 log = logging.getLogger(__name__)
 
 
@@ -284,15 +286,36 @@ class CanvasView(QGraphicsView):
 
     # ------------------------------------------------------------------ navigation
     def fit(self) -> None:
-        """The whole image in view; with a banner, room above it so the banner covers none.
-        The view stays fitted when the window is resized, until the user zooms."""
+        """The whole image in view (comparing: the boxes of A and B with a margin, so the
+        words fill the narrower canvases); with a banner, room above it so the banner covers
+        none. The view stays fitted when the window is resized, until the user zooms."""
         self._fitted = True
         rect = self.overlay.rect
+        if self.session.comparing():
+            rect = self._boxes_frame() or rect
         if self.banner():
             rect = rect.adjusted(0, -0.08 * rect.height(), 0, 0)
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
         self.zoom_changed.emit(self.transform().m11())
         self._emit_view()
+
+    def _boxes_frame(self) -> QRectF | None:
+        """The extent of the current image's boxes on every side, with a margin of
+        ``FRAME_MARGIN`` of its size (``FRAME_MIN`` scene pixels at least), within the scene."""
+        sid = self.session.sample_id
+        found = [
+            bounds(s)
+            for side in self.session.sides
+            if side is not None and (s := side.sample(sid)) is not None and (s.gt or s.det)
+        ]
+        if not found:
+            return None
+        x0, y0 = min(b[0] for b in found), min(b[1] for b in found)
+        x1, y1 = max(b[2] for b in found), max(b[3] for b in found)
+        pad = max(FRAME_MIN, FRAME_MARGIN * max(x1 - x0, y1 - y0))
+        frame = QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
+        inside = frame.intersected(self.overlay.rect)
+        return inside if not inside.isEmpty() else None
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
