@@ -165,7 +165,7 @@ def test_a_comparison_opens_on_the_largest_difference_with_a_columns_named(qtbot
     assert names[:4] == ["sample", "GT", "det(A)", "R(A)"] and "H(A)" in names
 
 
-def _visible(view) -> tuple[float, float, float, float]:  # noqa: ANN001
+def _visible(view) -> tuple[float, float, float, float]:
     r = view.mapToScene(view.viewport().rect()).boundingRect()
     return r.left(), r.top(), r.right(), r.bottom()
 

@@ -140,3 +140,27 @@ def test_labels_with_no_free_spot_are_left_out_not_piled() -> None:
     for a, b in itertools.combinations(shown, 2):
         assert a.x + a.w <= b.x or b.x + b.w <= a.x or a.y + a.h <= b.y or b.y + b.h <= a.y
     assert all(p.x >= 0 and p.x + p.w <= 220 and p.y >= -40 and p.y + p.h <= 60 for p in shown)
+
+
+def test_a_crowded_label_is_still_inside_the_bounds() -> None:
+    """A label with no free spot (the selected instance's, drawn all the same) is moved
+    inside the bounds, not cut at the edge (golden tiou_img_4's "cut 3 %")."""
+    boxes = np.array([[0.0, 0.0, 100.0, 100.0], [90.0, 40.0, 100.0, 50.0]])
+    placed = place_labels(boxes[1:], np.array([[60.0, 16.0]]), boxes, bounds=(0, 0, 100, 100))
+    (p,) = placed
+    assert p.crowded
+    assert p.x >= 0 and p.x + p.w <= 100 and p.y >= 0 and p.y + p.h <= 100
+
+
+def test_a_painting_without_visible_area_keeps_labels_on_the_device() -> None:
+    """Snapshots and exports paint without ``visible``: the device is the bound."""
+    from PySide6.QtGui import QImage, QPainter
+
+    from viewer.paint_labels import device_view
+
+    img = QImage(320, 240, QImage.Format.Format_ARGB32)
+    p = QPainter(img)
+    p.scale(0.25, 0.25)
+    p.translate(-40, 0)
+    assert device_view(p) == (40.0, 0.0, 1320.0, 960.0)
+    p.end()

@@ -196,7 +196,15 @@ class Placer:
             if best is None or cost < best[0]:
                 best = (cost, x, y, leader)
         assert best is not None
-        return Placed(best[1], best[2], w, h, best[3], crowded=True)
+        x, y = self._within(best[1], best[2], w, h)
+        return Placed(x, y, w, h, best[3], crowded=True)
+
+    def _within(self, x: float, y: float, w: float, h: float) -> tuple[float, float]:
+        """A spot moved inside the bounds (as far as the label fits), never cut at an edge."""
+        b = self.bounds
+        if b is None:
+            return x, y
+        return min(max(x, b[0]), max(b[2] - w, b[0])), min(max(y, b[1]), max(b[3] - h, b[1]))
 
 
 def _gap(r: Rect, b: Rect) -> float:
