@@ -154,8 +154,12 @@ PALETTE: dict[StyleKey, Style] = {
     K.DET_FALSE_POSITIVE: Style(
         Rgba.of(V_DET_FALSE_POSITIVE), None, 2.5, dash=True, label="false positive"
     ),
-    K.DET_DONT_CARE: Style(
-        DARK_GREY, None, 1.5, dashes=LONG_DASH, label="detection absorbed by don't care"
+    K.DET_DONT_CARE: Style(  # a grey veil as well as the long dashes: seen in the legend
+        DARK_GREY,
+        _fill("#6b7280", "48"),
+        2.0,
+        dashes=LONG_DASH,
+        label="detection absorbed by don't care",
     ),
     K.DET_NONE: Style(
         SLATE, None, 1.0, dot=True, label="detection not evaluated (skipped or pending)"
