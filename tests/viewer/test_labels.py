@@ -29,10 +29,23 @@ def test_labels_of_crowded_boxes_do_not_overlap() -> None:
 
 
 def test_a_label_set_apart_gets_a_leader_to_its_box() -> None:
-    boxes = np.array([[0.0, 40.0, 40.0, 60.0]] * 7)  # seven labels for one box
+    # a word boxed in by its neighbours: above, below, left and right
+    word = [0.0, 40.0, 40.0, 60.0]
+    around = [[-50, 10, 90, 38], [-50, 62, 90, 90], [-100, 0, -2, 100], [42, 0, 140, 100]]
+    obstacles = np.array([word, *around], dtype=float)
+    (p,) = place_labels(np.array([word]), np.array([[40.0, 16.0]]), obstacles)
+    assert not p.crowded and p.leader is not None
+    assert p.y + p.h <= 10  # over the word above, joined to its own by the line
+
+
+def test_no_leader_hides_under_another_label() -> None:
+    """Seven labels as wide as their box: four touch it (above, below, right, left); a
+    fifth set apart would have its leader run under one of them, so the rest are crowded
+    (left out and counted), never set apart with a hidden line."""
+    boxes = np.array([[0.0, 40.0, 40.0, 60.0]] * 7)
     placed = place_labels(boxes, np.full((7, 2), (40.0, 16.0)), boxes)
-    assert placed[0].leader is None
-    assert any(p.leader is not None for p in placed)
+    assert all(p.leader is None and not p.crowded for p in placed[:4])
+    assert all(p.crowded for p in placed[4:])
 
 
 def test_labels_stay_inside_the_visible_area_when_they_can() -> None:
