@@ -47,8 +47,10 @@ def check_labels(canvas: CanvasView) -> int:
     prep = canvas.overlay.prepared
     s = canvas.transform().m11()
     boxes = {ref: b * s for ref, b in _instance_boxes(prep, canvas.session.layers).items()}
+    room = [v * s for v in canvas._label_area()]  # under no banner, name tag or footer
     for p, text, _, own in prep.label_layout:
         r = (p.x, p.y, p.x + p.w, p.y + p.h)
+        assert room[1] - 1 <= r[1] and r[3] <= room[3] + 1, (text, r, room)
         for ref, b in boxes.items():
             assert ref in own or not _interior(r, b), (text, own, ref)
         mine = [boxes[o] for o in own if o in boxes]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QKeyEvent,
@@ -116,6 +116,14 @@ class CanvasView(QGraphicsView):
             for it in self.overlay.picker.items:
                 if it.ref == ref:
                     related.update(it.related)
+        if visible is not None:  # labels stay clear of the notes drawn over the view
+            a = self._label_area()
+            visible = (
+                max(visible[0], a[0]),
+                max(visible[1], a[1]),
+                min(visible[2], a[2]),
+                max(min(visible[3], a[3]), max(visible[1], a[1])),
+            )
         return RenderContext(
             layers=s.layers,
             scale=self.transform().m11(),
@@ -125,6 +133,19 @@ class CanvasView(QGraphicsView):
             marked=self._marked(),
             all_labels=s.all_labels,
         )
+
+    def _label_area(self) -> tuple[float, float, float, float]:
+        """The part of the view (scene coordinates) that no note covers: below the name tag
+        and the banner, above room for a two-line footer (``viewer.paint_notes``)."""
+        vp, fm = self.viewport().rect(), self.fontMetrics()
+        top = 36 if self.session.comparing() else 0
+        text = self.banner()
+        if text:
+            flags = int(Qt.TextFlag.TextWordWrap)
+            top += fm.boundingRect(QRect(0, 0, vp.width() - 28, 2000), flags, text).height() + 16
+        bottom = max(vp.height() - (2 * fm.height() + 26), top)
+        a, b = self.mapToScene(QPoint(0, top)), self.mapToScene(QPoint(vp.width(), bottom))
+        return a.x(), a.y(), b.x(), b.y()
 
     def _marked(self) -> frozenset[Ref]:
         """GTs that A and B treat differently (found by one side only)."""
