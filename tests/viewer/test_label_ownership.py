@@ -13,6 +13,7 @@ import pytest
 from tests.support import shared_or_skip, wait_evaluated
 from viewer.main_window import MainWindow
 from viewer.paint import PreparedOverlay
+from viewer.paint_notes import label_area
 from viewer.paths import DatasetPaths
 from viewer.scene.items import Ref
 from viewer.scene.labels import ENCLOSING, GAP, leader_span
@@ -47,7 +48,8 @@ def check_labels(canvas: CanvasView) -> int:
     prep = canvas.overlay.prepared
     s = canvas.transform().m11()
     boxes = {ref: b * s for ref, b in _instance_boxes(prep, canvas.session.layers).items()}
-    room = [v * s for v in canvas._label_area()]  # under no banner, name tag or footer
+    notes = (canvas.banner(), canvas.session.comparing())
+    room = [v * s for v in label_area(canvas, *notes)]  # under no banner, name tag or footer
     for p, text, _, own in prep.label_layout:
         r = (p.x, p.y, p.x + p.w, p.y + p.h)
         assert room[1] - 1 <= r[1] and r[3] <= room[3] + 1, (text, r, room)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QKeyEvent,
@@ -34,14 +34,12 @@ from metrics.core.results import SampleResult
 from viewer.images import read_image
 from viewer.overlay_item import OverlayItem
 from viewer.paint import PreparedOverlay, RenderContext, paint_mixed, paint_overlay
-from viewer.paint_notes import paint_notes
+from viewer.paint_notes import label_area, paint_notes
 from viewer.scene.banner import banner_text, label_tooltip
-from viewer.scene.items import DrawItem, Ref, bounds
+from viewer.scene.items import DrawItem, Ref, bounds, boxes_frame, intersect
 from viewer.scene.overlay import build_overlay
 from viewer.scene.picking import PickIndex
 from viewer.session import Session
-
-FRAME_MARGIN, FRAME_MIN = 0.06, 16.0  # comparing: the margin around the boxes fitted
 
 log = logging.getLogger(__name__)
 
@@ -117,13 +115,7 @@ class CanvasView(QGraphicsView):
                 if it.ref == ref:
                     related.update(it.related)
         if visible is not None:  # labels stay clear of the notes drawn over the view
-            a = self._label_area()
-            visible = (
-                max(visible[0], a[0]),
-                max(visible[1], a[1]),
-                min(visible[2], a[2]),
-                max(min(visible[3], a[3]), max(visible[1], a[1])),
-            )
+            visible = intersect(visible, label_area(self, self.banner(), s.comparing()))
         return RenderContext(
             layers=s.layers,
             scale=self.transform().m11(),
@@ -133,19 +125,6 @@ class CanvasView(QGraphicsView):
             marked=self._marked(),
             all_labels=s.all_labels,
         )
-
-    def _label_area(self) -> tuple[float, float, float, float]:
-        """The part of the view (scene coordinates) that no note covers: below the name tag
-        and the banner, above room for a two-line footer (``viewer.paint_notes``)."""
-        vp, fm = self.viewport().rect(), self.fontMetrics()
-        top = 36 if self.session.comparing() else 0
-        text = self.banner()
-        if text:
-            flags = int(Qt.TextFlag.TextWordWrap)
-            top += fm.boundingRect(QRect(0, 0, vp.width() - 28, 2000), flags, text).height() + 16
-        bottom = max(vp.height() - (2 * fm.height() + 26), top)
-        a, b = self.mapToScene(QPoint(0, top)), self.mapToScene(QPoint(vp.width(), bottom))
-        return a.x(), a.y(), b.x(), b.y()
 
     def _marked(self) -> frozenset[Ref]:
         """GTs that A and B treat differently (found by one side only)."""
@@ -312,31 +291,16 @@ class CanvasView(QGraphicsView):
         none. The view stays fitted when the window is resized, until the user zooms."""
         self._fitted = True
         rect = self.overlay.rect
-        if self.session.comparing():
-            rect = self._boxes_frame() or rect
+        sid = self.session.sample_id
+        found = boxes_frame([side.sample(sid) for side in self.session.sides if side is not None])
+        if self.session.comparing() and found is not None:
+            frame = rect.intersected(QRectF(QPointF(*found[:2]), QPointF(*found[2:])))
+            rect = frame if not frame.isEmpty() else rect
         if self.banner():
             rect = rect.adjusted(0, -0.08 * rect.height(), 0, 0)
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
         self.zoom_changed.emit(self.transform().m11())
         self._emit_view()
-
-    def _boxes_frame(self) -> QRectF | None:
-        """The extent of the current image's boxes on every side, with a margin of
-        ``FRAME_MARGIN`` of its size (``FRAME_MIN`` scene pixels at least), within the scene."""
-        sid = self.session.sample_id
-        found = [
-            bounds(s)
-            for side in self.session.sides
-            if side is not None and (s := side.sample(sid)) is not None and (s.gt or s.det)
-        ]
-        if not found:
-            return None
-        x0, y0 = min(b[0] for b in found), min(b[1] for b in found)
-        x1, y1 = max(b[2] for b in found), max(b[3] for b in found)
-        pad = max(FRAME_MIN, FRAME_MARGIN * max(x1 - x0, y1 - y0))
-        frame = QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
-        inside = frame.intersected(self.overlay.rect)
-        return inside if not inside.isEmpty() else None
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
