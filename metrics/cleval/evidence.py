@@ -6,18 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from metrics.core.evidence import Evidence, PccEvidence
+from metrics.core.evidence import Evidence, PccEvidence, RecognitionStep
 
-
-@dataclass(frozen=True, slots=True)
-class RecognitionStep:
-    """CLEval end-to-end: one GT's recognition against its detections (spec 5.6)."""
-
-    gt: int
-    dets: tuple[int, ...]
-    text: str
-    lcs: str
-    lcs_len: int
+__all__ = ["ClevalEvidence", "RecognitionStep"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -34,3 +25,6 @@ class ClevalEvidence(Evidence):
 
     def pcc_evidence(self) -> PccEvidence:
         return self.pcc
+
+    def recognition_steps(self) -> tuple[RecognitionStep, ...]:
+        return self.e2e or ()

@@ -89,7 +89,8 @@ ID_LEGACY_E2E = "cleval_legacy_e2e"
 COUNTERS = ("split", "merge", "overlap", "miss", "fp_boxes", "fp_chars")
 
 
-def _rules(params: Params, e2e: bool) -> Rules:
+def rules(params: Params, e2e: bool) -> Rules:
+    """The matching rules of a CLEval metric from its parameters (legacy or 0.1.1)."""
     if isinstance(params, ClevalLegacyParams):
         return Rules(
             legacy=True,
@@ -136,31 +137,31 @@ def validate_e2e(sample: Sample, params: Params) -> list[Problem]:
 
 def evaluate_sample(sample: Sample, params: ClevalParams) -> SampleResult:
     """``cleval_det``: cleval 0.1.1 detection."""
-    return _batch([sample], _rules(params, False), ID, None)[0]
+    return _batch([sample], rules(params, False), ID, None)[0]
 
 
 def evaluate_batch(
     samples: Sequence[Sample], params: ClevalParams, mode: Mode | None = None
 ) -> list[SampleResult]:
-    return _batch(samples, _rules(params, False), ID, mode)
+    return _batch(samples, rules(params, False), ID, mode)
 
 
 def evaluate_batch_e2e(
     samples: Sequence[Sample], params: ClevalParams, mode: Mode | None = None
 ) -> list[SampleResult]:
-    return _batch(samples, _rules(params, True), ID_E2E, mode)
+    return _batch(samples, rules(params, True), ID_E2E, mode)
 
 
 def evaluate_batch_legacy(
     samples: Sequence[Sample], params: ClevalLegacyParams, mode: Mode | None = None
 ) -> list[SampleResult]:
-    return _batch(samples, _rules(params, False), ID_LEGACY, mode)
+    return _batch(samples, rules(params, False), ID_LEGACY, mode)
 
 
 def evaluate_batch_legacy_e2e(
     samples: Sequence[Sample], params: ClevalLegacyParams, mode: Mode | None = None
 ) -> list[SampleResult]:
-    return _batch(samples, _rules(params, True), ID_LEGACY_E2E, mode)
+    return _batch(samples, rules(params, True), ID_LEGACY_E2E, mode)
 
 
 def _batch(

@@ -6,6 +6,7 @@ from typing import Any
 
 from metrics.cleval import metric
 from metrics.cleval.cards import CARDS
+from metrics.cleval.pairs import pair_table
 from metrics.core.protocols import Params
 from metrics.declare.spec import ConfidenceUse, MetricSpec, each_sample
 
@@ -37,6 +38,7 @@ def _spec(mid: str, evaluate: Any, validate: Any) -> MetricSpec[Params]:
         extras_read_evidence=False,
         confidences=_RANKS,
         extra_units=_UNITS,
+        pair_table=pair_table(e2e=mid.endswith("e2e")),
     )
 
 

@@ -7,8 +7,9 @@ methods that apply to it. Import these from ``metrics.core.evidence``."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -44,12 +45,37 @@ class Region:
 EMPTY_REGION = Region((), 0.0)
 
 
+_FAILS = {">": "≤", ">=": "<", "<": "≥", "<=": ">"}
+_OPS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le}
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """What a pair's value must satisfy for the metric's one-to-one rule: ``value op bound``
+    (``op`` one of ``>``, ``>=``, ``<``, ``<=``)."""
+
+    op: str
+    bound: float
+
+    def passes(self, value: float) -> bool:
+        return bool(_OPS[self.op](value, self.bound))
+
+    def refusal(self, name: str, value: float) -> str:
+        """The failed rule in words: ``"IoU 0.49 ≤ 0.5"``."""
+        return f"{name} {value:.2f} {_FAILS[self.op]} {self.bound:g}"
+
+    def __str__(self) -> str:
+        return f"{self.op} {self.bound:g}"
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class PairTable:
     """The GT x detection values a metric decides on, for one image (the pair matrix).
 
     Rows are the GTs ``gt`` and columns the detections ``det`` (file indices); ``values``
-    holds one (len(gt), len(det)) array per measure, ``formulas`` says how each is computed.
+    holds one (len(gt), len(det)) array per measure, ``formulas`` says how each is computed
+    and ``limits`` (aligned with ``measures``, None or absent where a measure has none) what
+    a pair's value must reach for the metric to match it one-to-one.
     """
 
     gt: tuple[int, ...]
@@ -57,9 +83,29 @@ class PairTable:
     measures: tuple[str, ...]
     values: tuple[FloatArray, ...]
     formulas: tuple[str, ...]
+    limits: tuple[Limit | None, ...] = ()
 
     def measure(self, name: str) -> FloatArray:
         return self.values[self.measures.index(name)]
+
+    def limit(self, k: int) -> Limit | None:
+        return self.limits[k] if k < len(self.limits) else None
+
+    def value(self, k: int, gt: int, det: int) -> float | None:
+        """Measure ``k`` of the pair (file indices), None when either is not in the table."""
+        if gt not in self.gt or det not in self.det:
+            return None
+        return float(self.values[k][self.gt.index(gt), self.det.index(det)])
+
+    def refusal(self, gt: int, det: int) -> str | None:
+        """The limits the pair (file indices) fails, in words (``"IoU 0.49 ≤ 0.5"``); None
+        when it fails none (or is not in the table)."""
+        failed = []
+        for k, name in enumerate(self.measures):
+            lim, v = self.limit(k), self.value(k, gt, det)
+            if lim is not None and v is not None and not lim.passes(v):
+                failed.append(lim.refusal(name, v))
+        return ", ".join(failed) or None
 
 
 # --------------------------------------------------------------------------- shared parts
@@ -138,6 +184,33 @@ class MultilineTest:
     pivots: Mapping[int, tuple[tuple[float, float], tuple[float, float]]]
 
 
+@dataclass(frozen=True, slots=True)
+class Discarded:
+    """A candidate match that did not become one, with the reason and its numbers (DetEval).
+
+    ``reason`` is one of ``not_unique``, ``not_single_overlap``, ``center_distance``,
+    ``sum_below_threshold``, ``om_not_single``, ``mo_not_single`` (spec 2.3); ``stage`` is
+    ``"OO"``, ``"OM"`` or ``"MO"``; ``values`` holds e.g. ``S``, ``d``, ``gt_overlaps``.
+    """
+
+    reason: str
+    gt: tuple[int, ...]
+    det: tuple[int, ...]
+    stage: str = "OO"
+    values: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class RecognitionStep:
+    """End-to-end: one GT's recognition against its detections (CLEval, spec 5.6)."""
+
+    gt: int
+    dets: tuple[int, ...]
+    text: str
+    lcs: str
+    lcs_len: int
+
+
 States = tuple[dict[int, str], dict[int, str]]
 
 
@@ -167,6 +240,14 @@ class Evidence:
     def skipped(self) -> tuple[tuple[Skipped, ...], tuple[Skipped, ...]]:
         """(GT, detections) the protocol left out before matching, with reasons."""
         return (), ()
+
+    def discarded_candidates(self) -> tuple[Discarded, ...]:
+        """The candidate matches the rules discarded, with the reason (DetEval)."""
+        return ()
+
+    def recognition_steps(self) -> tuple[RecognitionStep, ...]:
+        """End-to-end metrics: each GT's recognition against its detections (CLEval)."""
+        return ()
 
     def instance_states(self) -> States:
         """What the evidence says of single instances beyond their verdict, for drawing them:

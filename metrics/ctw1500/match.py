@@ -133,9 +133,12 @@ def _best_gts(ex: _Exact, use: BoolArray, n_det: int) -> tuple[IntArray, FloatAr
     return best_gt, np.maximum(best_iou, 0.0)
 
 
-def block(samples: Sequence[Sample], params: Ctw1500Params, near: bool = True) -> Block:
+def block(
+    samples: Sequence[Sample], params: Ctw1500Params, near: bool = True, every: bool = False
+) -> Block:
     """The block's matching; ``near`` False leaves out the missed GTs' near misses (the
-    IoUs of their other pairs: only their GT results show them)."""
+    IoUs of their other pairs: only their GT results show them); ``every`` computes the IoU
+    of every usable pair (the pair table)."""
     g_pts = [g.points for s in samples for g in s.gt]
     d_pts = [d.points for s in samples for d in s.det]
     f = flat_geometry(
@@ -168,6 +171,6 @@ def block(samples: Sequence[Sample], params: Ctw1500Params, near: bool = True) -
     # near misses of the missed GTs: their remaining pairs with counted dets
     matched = np.zeros(len(g_ok), dtype=bool)
     matched[best_gt[tp]] = True
-    if near:
-        ex.compute(np.flatnonzero(use & (ex.iou < 0) & ~matched[f.pi]))
+    if near or every:
+        ex.compute(np.flatnonzero(use & (ex.iou < 0) & (every | ~matched[f.pi])))
     return Block(f, g_reason, d_reason, ex.iou, best_gt, best_iou, tp, fp, taken, rank, used)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from metrics.ctw1500 import metric, validate, voc
 from metrics.ctw1500.cards import CARDS
+from metrics.ctw1500.pairs import pair_table
 from metrics.declare.spec import ConfidenceUse, MetricSpec, each_sample
 
 __all__ = ["SPECS"]
@@ -14,6 +15,7 @@ SPECS = (
         evaluate=metric.evaluate_batch,
         validate=each_sample(validate.validate),
         global_extras=voc.global_extras,
+        pair_table=pair_table,
         # The official AP runs over the detections in file order (C2, C5: the confidence
         # sort is computed but not applied): ``ap_file_order`` unless sort_by_confidence.
         confidences=ConfidenceUse(switch="sort_by_confidence", ap="any_order"),

@@ -3,27 +3,12 @@ area recall / precision of the pairs that overlap (its pair table)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from metrics.core.evidence import Absorbed, Evidence, PairTable
+from metrics.core.evidence import Absorbed, Discarded, Evidence, PairTable
 from metrics.core.sparse import SparsePairs
 
-
-@dataclass(frozen=True, slots=True)
-class Discarded:
-    """A DetEval candidate that did not become a match, with the reason and its numbers.
-
-    ``reason`` is one of ``not_unique``, ``not_single_overlap``, ``center_distance``,
-    ``sum_below_threshold``, ``om_not_single``, ``mo_not_single`` (spec 2.3); ``stage`` is
-    ``"OO"``, ``"OM"`` or ``"MO"``; ``values`` holds e.g. ``S``, ``d``, ``gt_overlaps``.
-    """
-
-    reason: str
-    gt: tuple[int, ...]
-    det: tuple[int, ...]
-    stage: str = "OO"
-    values: Mapping[str, float] = field(default_factory=dict)
+__all__ = ["DetEvalEvidence", "Discarded"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -36,6 +21,9 @@ class DetEvalEvidence(Evidence):
     dc_dets: tuple[Absorbed, ...]
     area_recall: SparsePairs
     area_precision: SparsePairs
+
+    def discarded_candidates(self) -> tuple[Discarded, ...]:
+        return self.discarded
 
     def pair_table(self) -> PairTable:
         n_gt, n_det = self.area_recall.shape

@@ -26,7 +26,9 @@ from metrics.core.results import (
     SampleResult,
     Verdict,
 )
+from metrics.core.sparse import SparsePairs
 from metrics.core.tally import PqTally
+from metrics.hiertext.evidence import HierTextEvidence
 from metrics.hiertext.params import HierTextParams
 
 AnyArray = npt.NDArray[np.floating]
@@ -177,5 +179,25 @@ def sample_result(
         "pq": tally.pq,
     }
     return SampleResult(
-        metric, sample_id, recall, precision, hmean, tally, gt, det, matches, extra=extra
+        metric,
+        sample_id,
+        recall,
+        precision,
+        hmean,
+        tally,
+        gt,
+        det,
+        matches,
+        extra=extra,
+        evidence=_evidence(ov, gi, dj, iou, params.iou_threshold),
     )
+
+
+def _evidence(
+    ov: Overlaps, gi: IntArray, dj: IntArray, iou: AnyArray, threshold: float
+) -> HierTextEvidence:
+    """The overlapping pairs of the IoU table the matching read, in file indices."""
+    a, b = np.nonzero(iou > 0)
+    shape = (len(ov.gt_area), len(ov.det_area))
+    values = iou[a, b].astype(np.float64)
+    return HierTextEvidence(SparsePairs.of(shape, gi[a], dj[b], values), threshold, ov.masks)

@@ -14,7 +14,7 @@ from metrics.core.results import SampleResult
 from metrics.declare.spec import ConfidenceUse, MetricSpec
 from metrics.icdar import curved, iou, tiou
 from metrics.icdar.cards import CARDS
-from metrics.icdar.pairs import iou_table
+from metrics.icdar.pairs import iou_table, wordline_table
 from metrics.icdar.params import WordlineParams
 
 if TYPE_CHECKING:
@@ -112,12 +112,14 @@ SPECS = (
         card=_CARD["wordline_iou"],
         evaluate=_wordline_iou,
         validate=_wordline_validate,
+        pair_table=wordline_table,
         confidences=_RANKS,
     ),
     MetricSpec(
         card=_CARD["wordline_tiou"],
         evaluate=_wordline_tiou,
         validate=_wordline_validate,
+        pair_table=wordline_table,
         confidences=_RANKS,
     ),
 )

@@ -34,6 +34,7 @@ from metrics.core.results import (
 )
 from metrics.icdar.common import (
     Prepared,
+    Shapes,
     icdar_problems_batch,
     match_values,
     outlier_area,
@@ -94,6 +95,21 @@ class State:
     records: list[MatchRecord] = field(default_factory=list)
 
 
+def line_measures(
+    sample: Sample, p: Prepared
+) -> tuple[Shapes, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The text lines and what the line stage compares: line x det intersections and IoU,
+    word-in-line |W ∩ L| / |W| (word x line) and word coverage |W ∩ D| / |W| (word x det)."""
+    lines = shapes(sample.gt_lines or ())
+    l_inter = intersection_areas(lines.geoms, p.det.geoms)
+    l_iou = iou_matrix(l_inter, lines.area, p.det.area)
+    lw_inter = intersection_areas(lines.geoms, p.gt.geoms)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        io_w = np.where(p.gt.area[:, None] > 0, lw_inter.T / p.gt.area[:, None], 0.0)
+        io_d = np.where(p.gt.area[:, None] > 0, p.inter / p.gt.area[:, None], 0.0)
+    return lines, l_inter, l_iou, io_w, io_d
+
+
 def _line_stage(
     sample: Sample,
     p: Prepared,
@@ -102,14 +118,7 @@ def _line_stage(
     det_dc: np.ndarray,
     opts: TiouOptions,
 ) -> set[int]:
-    lines = shapes(sample.gt_lines or ())
-    l_inter = intersection_areas(lines.geoms, p.det.geoms)
-
-    l_iou = iou_matrix(l_inter, lines.area, p.det.area)
-    lw_inter = intersection_areas(lines.geoms, p.gt.geoms)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        io_w = np.where(p.gt.area[:, None] > 0, lw_inter.T / p.gt.area[:, None], 0.0)
-        io_d = np.where(p.gt.area[:, None] > 0, p.inter / p.gt.area[:, None], 0.0)
+    lines, l_inter, l_iou, io_w, io_d = line_measures(sample, p)
     member_op, cover_op = OPS[params.membership_op], OPS[params.coverage_op]
     pairs = greedy_match(l_iou, np.ones(len(lines.area), bool), ~det_dc, params.iou_threshold)
     matched_dets = set()

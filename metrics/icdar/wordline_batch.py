@@ -37,7 +37,7 @@ from metrics.shapes.mode import Mode
 
 IntArray = npt.NDArray[np.intp]
 BoolArray = npt.NDArray[np.bool_]
-_ARRAY_OPS: dict[str, Callable[[FloatArray, float], BoolArray]] = {
+ARRAY_OPS: dict[str, Callable[[FloatArray, float], BoolArray]] = {
     ">": np.greater,
     ">=": np.greater_equal,
 }  # wordline.OPS over arrays
@@ -162,12 +162,12 @@ def _members(
     f, prm = b.f, b.params
     o = Overlaps.of(b.lines.side, b.words)
     o.settle(_ratio(o.inter, f.g_area[o.ib]), prm.membership)
-    is_member = _ARRAY_OPS[prm.membership_op](_ratio(o.inter, f.g_area[o.ib]), prm.membership)
+    is_member = ARRAY_OPS[prm.membership_op](_ratio(o.inter, f.g_area[o.ib]), prm.membership)
     owner, w = _groups(o.ia[is_member], o.ib[is_member], t)
     n_members = np.bincount(owner, minlength=len(t))
     jw = j[owner]
     inter = _inter_of(f, w, jw)
-    cover = _ARRAY_OPS[prm.coverage_op](_ratio(inter, f.g_area[w]), prm.coverage)
+    cover = ARRAY_OPS[prm.coverage_op](_ratio(inter, f.g_area[w]), prm.coverage)
     if prm.exclude_dc_words:
         cover &= ~b.g_dc[w]
     c_owner, cw = owner[cover], w[cover]

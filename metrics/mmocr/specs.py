@@ -11,6 +11,7 @@ from metrics.declare.spec import MetricSpec
 from metrics.mmocr import hmean
 from metrics.mmocr.cards import CARDS
 from metrics.mmocr.evidence import SweepEvidence
+from metrics.mmocr.pairs import pair_table
 from metrics.mmocr.params import HmeanIouParams
 from metrics.mmocr.verdicts import compose
 from metrics.shapes.mode import Mode
@@ -40,6 +41,7 @@ def _spec(card: Card) -> MetricSpec[HmeanIouParams]:
         validate=hmean.validate,
         global_extras=hmean.global_extras,
         finalize=hmean.finalize,
+        pair_table=pair_table,
         at_threshold=at_threshold,
         shardable=False,  # one problem for the whole set when no detection has a score
     )

@@ -163,7 +163,9 @@ def _decisive(a: _Areas, use: BoolArray, g_dc: BoolArray, params: PaddleParams) 
     )
 
 
-def _block(samples: Sequence[Sample], params: PaddleParams) -> _Block:
+def _block(samples: Sequence[Sample], params: PaddleParams, every: bool = False) -> _Block:
+    """The block's matching; ``every`` computes the IoU of every usable pair (the pair
+    table), not only those that can decide a match or a near miss."""
     g_rings = [padded_gt(s.gt) for s in samples]
     d_rings = [[d.points for d in s.det] for s in samples]
     f = flat_geometry(g_rings, d_rings, "exact", intersections=False)
@@ -194,7 +196,7 @@ def _block(samples: Sequence[Sample], params: PaddleParams) -> _Block:
     g_free[f.pi[m]] = False
     d_free[f.pj[m]] = False
     rest = (g_free[f.pi] & d_care[f.pj]) | (d_free[f.pj] & g_care[f.pi])
-    a.compute(np.flatnonzero(use & np.isnan(a.inter) & rest), params)
+    a.compute(np.flatnonzero(use & np.isnan(a.inter) & (rest | every)), params)
     return _Block(f, g_reason, d_reason, g_ok, d_ok, g_dc, d_dc, absorbed, a.iou, m)
 
 
@@ -250,6 +252,15 @@ def evaluate_batch(
     pairs = _pairs_by_sample(b, len(kept))
     out = iter([_sample_result(gts, dets, k, s, pairs[k]) for k, s in enumerate(kept)])
     return [next(out) if s.gt else None for s in samples]
+
+
+def iou_table(sample: Sample, params: PaddleParams) -> FloatArray:
+    """The IoU of every GT x detection pair of one image as the matching computes it (0 for
+    a pair that does not overlap or has a skipped polygon)."""
+    b = _block([sample], params, every=True)
+    out = np.zeros((len(sample.gt), len(sample.det)))
+    out[b.f.pi, b.f.pj] = np.maximum(b.iou, 0.0)
+    return out
 
 
 def evaluate_sample(sample: Sample, params: PaddleParams) -> SampleResult | None:

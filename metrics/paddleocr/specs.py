@@ -9,6 +9,7 @@ from metrics.declare.spec import MetricSpec, each_sample
 from metrics.paddleocr import metric, validate
 from metrics.paddleocr.cards import CARDS
 from metrics.paddleocr.evidence import SkippedEvidence
+from metrics.paddleocr.pairs import pair_table
 
 __all__ = ["SPECS"]
 
@@ -36,5 +37,6 @@ SPECS = (
         evaluate=metric.evaluate_batch,
         validate=each_sample(validate.validate),
         global_extras=global_extras,
+        pair_table=pair_table,
     ),
 )

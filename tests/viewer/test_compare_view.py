@@ -163,3 +163,28 @@ def test_a_comparison_opens_on_the_largest_difference_with_a_columns_named(qtbot
     header = w.samples.model.headerData
     names = [header(k, Qt.Orientation.Horizontal) for k in range(len(COLUMNS))]
     assert names[:4] == ["sample", "GT", "det(A)", "R(A)"] and "H(A)" in names
+
+
+def _visible(view) -> tuple[float, float, float, float]:
+    r = view.mapToScene(view.viewport().rect()).boundingRect()
+    return r.left(), r.top(), r.right(), r.bottom()
+
+
+def test_comparing_fits_the_boxes_not_the_image(qtbot) -> None:
+    # demo img_4 is 1024 x 768 with its words in x 120..860, y 60..580: fitted to the image,
+    # each half-width canvas showed them in a middle band; now the boxes (with a small
+    # margin) fill the canvas in side by side, swipe and blend alike
+    w = _compare(qtbot)
+    w.session.set_sample("img_4")
+    for mode in (0, 1, 2):  # side by side, swipe, blend
+        w.compare.mode.setCurrentIndex(mode)
+        qtbot.wait(20)
+        w.canvas.fit()
+        x0, y0, x1, y1 = _visible(w.canvas)
+        assert x0 >= 60 and x1 <= 930, (mode, x0, x1)  # not the image's 0..1024
+        assert x0 <= 120 and x1 >= 860 and y0 <= 60 and y1 >= 580  # every word in view
+    w.session.close_comparison()
+    qtbot.wait(20)
+    w.canvas.fit()
+    x0, _, x1, _ = _visible(w.canvas)
+    assert x0 <= 1 and x1 >= 1023  # one detector: the whole image, as before

@@ -13,9 +13,10 @@ import pytest
 from tests.support import shared_or_skip, wait_evaluated
 from viewer.app.main_window import MainWindow
 from viewer.app.paths import DatasetPaths
+from viewer.paint.notes import label_area
 from viewer.paint.painter import PreparedOverlay
 from viewer.scene.items import Ref
-from viewer.scene.labels import ENCLOSING, GAP
+from viewer.scene.labels import ENCLOSING, GAP, leader_span
 from viewer.widgets.canvas import CanvasView
 
 SIZES = ((1600, 900), (1366, 768))
@@ -47,8 +48,11 @@ def check_labels(canvas: CanvasView) -> int:
     prep = canvas.overlay.prepared
     s = canvas.transform().m11()
     boxes = {ref: b * s for ref, b in _instance_boxes(prep, canvas.session.layers).items()}
+    notes = (canvas.banner(), canvas.session.comparing())
+    room = [v * s for v in label_area(canvas, *notes)]  # under no banner, name tag or footer
     for p, text, _, own in prep.label_layout:
         r = (p.x, p.y, p.x + p.w, p.y + p.h)
+        assert room[1] - 1 <= r[1] and r[3] <= room[3] + 1, (text, r, room)
         for ref, b in boxes.items():
             assert ref in own or not _interior(r, b), (text, own, ref)
         mine = [boxes[o] for o in own if o in boxes]
@@ -68,6 +72,13 @@ def check_labels(canvas: CanvasView) -> int:
         if p.leader is not None:
             x, y = p.leader
             assert union[0] - 1 <= x <= union[2] + 1 and union[1] - 1 <= y <= union[3] + 1
+            span = leader_span(r, p.leader)  # the line is not hidden under another label
+            for q, other, _, _ in prep.label_layout:
+                if q is not p:
+                    assert not _interior(span, np.array([q.x, q.y, q.x + q.w, q.y + q.h])), (
+                        text,
+                        other,
+                    )
     return len(prep.label_layout)
 
 
@@ -167,3 +178,32 @@ def test_select_zooms_to_the_instance_with_its_partners(qtbot, demo_window) -> N
     seen = canvas.mapToScene(canvas.viewport().rect()).boundingRect()
     assert box is not None and seen.left() <= box[0] and seen.right() >= box[2]
     assert seen.top() <= box[1] and seen.bottom() >= box[3]
+
+
+def test_ic15_img_37_multiline_labels_belong_to_their_instance(qtbot) -> None:
+    # two GTs inside one merge detection, zoomed by --select gt:1: the lower GT's label
+    # was stacked above the upper one with its leader hidden under two other labels
+    import argparse
+
+    from viewer.app.view import _initial_zoom
+
+    gt = shared_or_skip("data", "ic15", "gt.zip")
+    det = shared_or_skip("data", "synthetic", "ic15", "multiline.zip")
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    assert w.open_paths(DatasetPaths(str(gt), str(det), None))
+    s = w.session
+    s.set_metric("tedeval")
+    wait_evaluated(qtbot, s)
+    s.set_sample("img_37")
+    wait_evaluated(qtbot, s)
+    try:
+        for size in SIZES:
+            w.resize(*size)
+            qtbot.wait(10)
+            s.select(("gt", 0))
+            _initial_zoom(w, argparse.Namespace(zoom=None, select="gt:1"))
+            assert check_labels(w.canvas) >= 2
+    finally:
+        s.cancel()

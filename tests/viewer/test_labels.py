@@ -29,10 +29,23 @@ def test_labels_of_crowded_boxes_do_not_overlap() -> None:
 
 
 def test_a_label_set_apart_gets_a_leader_to_its_box() -> None:
-    boxes = np.array([[0.0, 40.0, 40.0, 60.0]] * 7)  # seven labels for one box
+    # a word boxed in by its neighbours: above, below, left and right
+    word = [0.0, 40.0, 40.0, 60.0]
+    around = [[-50, 10, 90, 38], [-50, 62, 90, 90], [-100, 0, -2, 100], [42, 0, 140, 100]]
+    obstacles = np.array([word, *around], dtype=float)
+    (p,) = place_labels(np.array([word]), np.array([[40.0, 16.0]]), obstacles)
+    assert not p.crowded and p.leader is not None
+    assert p.y + p.h <= 10  # over the word above, joined to its own by the line
+
+
+def test_no_leader_hides_under_another_label() -> None:
+    """Seven labels as wide as their box: four touch it (above, below, right, left); a
+    fifth set apart would have its leader run under one of them, so the rest are crowded
+    (left out and counted), never set apart with a hidden line."""
+    boxes = np.array([[0.0, 40.0, 40.0, 60.0]] * 7)
     placed = place_labels(boxes, np.full((7, 2), (40.0, 16.0)), boxes)
-    assert placed[0].leader is None
-    assert any(p.leader is not None for p in placed)
+    assert all(p.leader is None and not p.crowded for p in placed[:4])
+    assert all(p.crowded for p in placed[4:])
 
 
 def test_labels_stay_inside_the_visible_area_when_they_can() -> None:
@@ -140,3 +153,27 @@ def test_labels_with_no_free_spot_are_left_out_not_piled() -> None:
     for a, b in itertools.combinations(shown, 2):
         assert a.x + a.w <= b.x or b.x + b.w <= a.x or a.y + a.h <= b.y or b.y + b.h <= a.y
     assert all(p.x >= 0 and p.x + p.w <= 220 and p.y >= -40 and p.y + p.h <= 60 for p in shown)
+
+
+def test_a_crowded_label_is_still_inside_the_bounds() -> None:
+    """A label with no free spot (the selected instance's, drawn all the same) is moved
+    inside the bounds, not cut at the edge (golden tiou_img_4's "cut 3 %")."""
+    boxes = np.array([[0.0, 0.0, 100.0, 100.0], [90.0, 40.0, 100.0, 50.0]])
+    placed = place_labels(boxes[1:], np.array([[60.0, 16.0]]), boxes, bounds=(0, 0, 100, 100))
+    (p,) = placed
+    assert p.crowded
+    assert p.x >= 0 and p.x + p.w <= 100 and p.y >= 0 and p.y + p.h <= 100
+
+
+def test_a_painting_without_visible_area_keeps_labels_on_the_device() -> None:
+    """Snapshots and exports paint without ``visible``: the device is the bound."""
+    from PySide6.QtGui import QImage, QPainter
+
+    from viewer.paint.labels import device_view
+
+    img = QImage(320, 240, QImage.Format.Format_ARGB32)
+    p = QPainter(img)
+    p.scale(0.25, 0.25)
+    p.translate(-40, 0)
+    assert device_view(p) == (40.0, 0.0, 1320.0, 960.0)
+    p.end()

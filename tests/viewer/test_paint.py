@@ -116,7 +116,9 @@ def test_labels_beyond_the_cap_are_counted_not_dropped_silently(qapp: object) ->
     prep = PreparedOverlay(build_overlay(s, r))
     img = QImage(400, 400, QImage.Format.Format_ARGB32)
     p = QPainter(img)
-    paint_overlay(p, prep, RenderContext(layers=frozenset({"gt", "labels"}), scale=1.0))
+    room = (-400.0, -50.0, 800.0, 12.0 * (MAX_LABELS + 30) + 50)  # every label has a spot
+    ctx = RenderContext(layers=frozenset({"gt", "labels"}), scale=1.0, visible=room)
+    paint_overlay(p, prep, ctx)
     p.end()
     assert prep.labels_left_out == 30
     few, r_few = _many_missed(5)

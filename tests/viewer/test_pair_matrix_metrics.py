@@ -75,3 +75,38 @@ def test_pair_matrix_is_readable_at_1600x900(qtbot, tmp_path: Path) -> None:
     listing = w.pairs.discarded
     assert listing.wordWrap()  # reasons are whole sentences, not cut at the edge
     w.session.cancel()
+
+
+def _one_refused(tmp_path: Path) -> DatasetPaths:
+    """HELLO matched at IoU 0.8; WORLD under a detection four times its height (IoU 0.25)."""
+    gt = "0,0,100,0,100,20,0,20,HELLO\n200,0,300,0,300,20,200,20,WORLD\n"
+    det = "0,0,80,0,80,20,0,20\n200,0,300,0,300,80,200,80\n"
+    g = write_zip(tmp_path / "gt.zip", {"gt_img_1.txt": gt})
+    d = write_zip(tmp_path / "det.zip", {"res_img_1.txt": det})
+    return DatasetPaths(str(g), str(d))
+
+
+def test_a_refused_pair_names_the_limit_it_failed(qtbot, tmp_path: Path) -> None:
+    # every pair that overlaps without a match says which IoU limit it failed, and the
+    # note says what a match needs
+    w = _window(qtbot, _one_refused(tmp_path), "tiou", "img_1")
+    m = w.pairs.model
+    assert "a match needs > 0.5" in w.pairs.note.text()
+    tips = [
+        m.data(m.index(r, c), Qt.ItemDataRole.ToolTipRole) or ""
+        for r in range(m.rowCount())
+        for c in range(m.columnCount())
+        if m.data(m.index(r, c))
+    ]
+    refused = [t for t in tips if "not a one-to-one match" in t]
+    assert len(tips) == 2 and len(refused) == 1, tips
+    assert "GT 2 × det 2" in refused[0] and "IoU 0.25 ≤ 0.5" in refused[0]
+    w.session.cancel()
+
+
+def test_cleval_has_a_pair_matrix(qtbot, tmp_path: Path) -> None:
+    w = _window(qtbot, _one_refused(tmp_path), "cleval_det", "img_1")
+    names = [w.pairs.measure.itemText(k) for k in range(w.pairs.measure.count())]
+    assert names == ["area precision", "character recall"]
+    assert w.pairs.model.rowCount() == 2 and "a match needs >= 0.3" in w.pairs.note.text()
+    w.session.cancel()

@@ -10,7 +10,7 @@ them (``Placer.place`` against the labels already there) and drawn on top.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import numpy as np
@@ -223,7 +223,11 @@ def emphasis_layout(
 def paint_labels(
     painter: QPainter, prep: LabelSource, ctx: RenderContext, emphasis: set[Ref]
 ) -> None:
-    """Labels at their placed spots, with a leader line when set apart from their box."""
+    """Labels at their placed spots, with a leader line when set apart from their box; all
+    inside the visible area (without ``ctx.visible``: the painter's device, so an export or
+    a snapshot cuts none at its edge)."""
+    if ctx.visible is None:
+        ctx = replace(ctx, visible=device_view(painter))
     layout = base_layout(painter, prep, ctx) + emphasis_layout(painter, prep, ctx, emphasis)
     if not layout:
         return
@@ -241,6 +245,16 @@ def paint_labels(
         style = PALETTE[key]
         text_box(painter, QRectF(p.x, p.y, p.w, p.h), text, style, _label_fill(style))
     painter.restore()
+
+
+def device_view(painter: QPainter) -> tuple[float, float, float, float] | None:
+    """The painter's whole device in image coordinates (x0, y0, x1, y1)."""
+    dev = painter.device()
+    inverse, ok = painter.worldTransform().inverted()
+    if dev is None or not ok or dev.width() <= 0 or dev.height() <= 0:
+        return None
+    r = inverse.mapRect(QRectF(0, 0, dev.width(), dev.height()))
+    return r.left(), r.top(), r.right(), r.bottom()
 
 
 def _label_fill(style: Style) -> Rgba:

@@ -3,8 +3,9 @@ evaluated, the footer that says what did not fit, the name of the side in a comp
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter
+from PySide6.QtCore import QPoint, QRect, QRectF, Qt
+from PySide6.QtGui import QColor, QFontMetrics, QPainter
+from PySide6.QtWidgets import QGraphicsView
 
 
 def paint_banner(painter: QPainter, text: str, width: int, top: float) -> None:
@@ -37,6 +38,26 @@ def paint_name_tag(painter: QPainter, label: str) -> None:
     painter.setPen(QColor("#ffffff"))
     painter.fillRect(QRectF(6, 6, 12 + 8 * len(label), 24), QColor(0, 0, 0, 170))
     painter.drawText(QRectF(12, 6, 8 * len(label), 24), int(Qt.AlignmentFlag.AlignVCenter), label)
+
+
+def notes_margins(fm: QFontMetrics, width: int, banner: str, named: bool) -> tuple[int, int]:
+    """Room the notes take at the top (name tag, banner) and bottom (a two-line footer) of a
+    view ``width`` pixels wide, in screen pixels."""
+    top = 36 if named else 0
+    if banner:
+        flags = int(Qt.TextFlag.TextWordWrap)
+        top += fm.boundingRect(QRect(0, 0, width - 28, 2000), flags, banner).height() + 16
+    return top, 2 * fm.height() + 26
+
+
+def label_area(view: QGraphicsView, banner: str, named: bool) -> tuple[float, float, float, float]:
+    """The part of a view (scene coordinates: x0, y0, x1, y1) that no note covers: below the
+    name tag and the banner, above room for a two-line footer."""
+    vp = view.viewport().rect()
+    top, below = notes_margins(view.fontMetrics(), vp.width(), banner, named)
+    bottom = max(vp.height() - below, top)
+    a, b = view.mapToScene(QPoint(0, top)), view.mapToScene(QPoint(vp.width(), bottom))
+    return a.x(), a.y(), b.x(), b.y()
 
 
 def paint_notes(painter: QPainter, view: QRect, banner: str, footer: str, name: str) -> None:

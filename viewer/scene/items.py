@@ -90,3 +90,25 @@ def sample_boxes(sample: Sample) -> tuple[np.ndarray, np.ndarray]:
         )
         _BOX_CACHE[id(sample)] = hit
     return hit[1], hit[2]
+
+
+def boxes_frame(
+    samples: Sequence[Sample | None], margin: float = 0.06, least: float = 16.0
+) -> tuple[float, float, float, float] | None:
+    """The extent of the boxes of these samples (the sides of a comparison) with a margin of
+    ``margin`` of its size, ``least`` pixels at least; None without any box."""
+    found = [bounds(s) for s in samples if s is not None and (s.gt or s.det)]
+    if not found:
+        return None
+    x0, y0 = min(b[0] for b in found), min(b[1] for b in found)
+    x1, y1 = max(b[2] for b in found), max(b[3] for b in found)
+    pad = max(least, margin * max(x1 - x0, y1 - y0))
+    return x0 - pad, y0 - pad, x1 + pad, y1 + pad
+
+
+def intersect(
+    a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+) -> tuple[float, float, float, float]:
+    """The common part of two rectangles (x0, y0, x1, y1), empty (not inverted) if none."""
+    x0, y0 = max(a[0], b[0]), max(a[1], b[1])
+    return x0, y0, max(min(a[2], b[2]), x0), max(min(a[3], b[3]), y0)

@@ -188,6 +188,8 @@ class Placer:
             if leader is None and _gap(r, mine) > GAP + 1e-6:  # stepped over another's box
                 leader = (min(max(x + w / 2, box[0]), box[2]), min(max(y + h / 2, box[1]), box[3]))
             on_labels, off, on_words = self._cost(r, own)
+            if leader is not None:  # a leader hidden under another label joins nothing
+                on_labels += len(self.labels.hits(leader_span(r, leader)))
             cost = (on_words + off, on_labels, 0)
             if cost == (0, 0, 0):
                 if add:
@@ -196,7 +198,23 @@ class Placer:
             if best is None or cost < best[0]:
                 best = (cost, x, y, leader)
         assert best is not None
-        return Placed(best[1], best[2], w, h, best[3], crowded=True)
+        x, y = self._within(best[1], best[2], w, h)
+        return Placed(x, y, w, h, best[3], crowded=True)
+
+    def _within(self, x: float, y: float, w: float, h: float) -> tuple[float, float]:
+        """A spot moved inside the bounds (as far as the label fits), never cut at an edge."""
+        b = self.bounds
+        if b is None:
+            return x, y
+        return min(max(x, b[0]), max(b[2] - w, b[0])), min(max(y, b[1]), max(b[3] - h, b[1]))
+
+
+def leader_span(r: Rect, leader: tuple[float, float]) -> Rect:
+    """The rectangle spanned by a label's leader line: from the point of the label's box
+    nearest the leader point (where the painter starts it) to that point, half a pixel wide."""
+    ex, ey = min(max(leader[0], r[0]), r[2]), min(max(leader[1], r[1]), r[3])
+    lx, ly = leader
+    return (min(ex, lx) - 0.5, min(ey, ly) - 0.5, max(ex, lx) + 0.5, max(ey, ly) + 0.5)
 
 
 def _gap(r: Rect, b: Rect) -> float:

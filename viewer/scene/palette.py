@@ -62,8 +62,10 @@ class Style:
         )
 
     def channel(self) -> tuple[object, ...]:
-        """What tells this style apart without its hue: outline pattern, width, fill."""
-        return (self.dash, self.dot, self.dashes, self.width, self.hatch, self.fill is None)
+        """What tells this style apart without its hue: outline pattern, width, fill and,
+        for point styles, the marker's shape."""
+        shape = self.marker if self.radius else None
+        return (self.dash, self.dot, self.dashes, self.width, self.hatch, self.fill is None, shape)
 
 
 class StyleKey(StrEnum):
@@ -152,8 +154,12 @@ PALETTE: dict[StyleKey, Style] = {
     K.DET_FALSE_POSITIVE: Style(
         Rgba.of(V_DET_FALSE_POSITIVE), None, 2.5, dash=True, label="false positive"
     ),
-    K.DET_DONT_CARE: Style(
-        DARK_GREY, None, 1.5, dashes=LONG_DASH, label="detection absorbed by don't care"
+    K.DET_DONT_CARE: Style(  # a grey veil as well as the long dashes: seen in the legend
+        DARK_GREY,
+        _fill("#6b7280", "48"),
+        2.0,
+        dashes=LONG_DASH,
+        label="detection absorbed by don't care",
     ),
     K.DET_NONE: Style(
         SLATE, None, 1.0, dot=True, label="detection not evaluated (skipped or pending)"
@@ -190,9 +196,26 @@ PALETTE: dict[StyleKey, Style] = {
     ),
     K.TIOU_CUT_TEXT: Style(Rgba.of("#78350f"), TEXT_BOX, label="cut share of the GT"),
     K.TIOU_OUTLIER_TEXT: Style(Rgba.of("#134e4a"), TEXT_BOX, label="outlier share of the det"),
-    K.PCC_MISSED: Style(RED, RED, 1.0, radius=4.0, label="character missed"),
-    K.PCC_COUNTED: Style(GREEN, GREEN, 1.0, radius=4.0, label="character counted"),
-    K.PCC_OVERLAPPED: Style(ORANGE, ORANGE, 1.0, radius=5.0, label="character overlapped"),
+    # the GT verdict colours (safe for colour-vision deficiencies) and a shape per state
+    K.PCC_MISSED: Style(
+        Rgba.of(V_GT_MISSED),
+        Rgba.of(V_GT_MISSED),
+        1.0,
+        radius=4.0,
+        marker="cross",
+        label="character missed (×)",
+    ),
+    K.PCC_COUNTED: Style(
+        Rgba.of(V_GT_MATCHED), Rgba.of(V_GT_MATCHED), 1.0, radius=4.0, label="character counted (●)"
+    ),
+    K.PCC_OVERLAPPED: Style(
+        Rgba.of(V_GT_PARTIAL),
+        Rgba.of(V_GT_PARTIAL),
+        1.0,
+        radius=4.5,
+        marker="square",
+        label="character overlapped (■)",
+    ),
     K.MULTILINE_ACCEPTED: Style(
         CYAN, CYAN, 1.5, radius=5.0, marker="diamond", label="pivot pair, same line"
     ),

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from metrics.cleval.evidence import ClevalEvidence, RecognitionStep
+from metrics.core.evidence import RecognitionStep
 from metrics.core.model import Sample
 from metrics.core.results import InstanceResult, SampleResult, Verdict
 from viewer.scene.items import DrawItem, Ref, sample_boxes
@@ -62,7 +62,7 @@ def recognition_label(sample: Sample, step: RecognitionStep) -> str:
 def _recognition(sample: Sample, result: SampleResult) -> dict[int, tuple[str, bool]]:
     """GT index -> (recognition label, lost) under an end-to-end metric, else empty."""
     ev = result.evidence
-    steps = ev.e2e if isinstance(ev, ClevalEvidence) and ev.e2e is not None else ()
+    steps = ev.recognition_steps() if ev is not None else ()
     return {
         st.gt: (recognition_label(sample, st), st.lcs_len < len(sample.gt[st.gt].text or ""))
         for st in steps

@@ -33,11 +33,11 @@ from metrics.core.model import Sample
 from metrics.core.results import SampleResult
 from viewer.app.session import Session
 from viewer.paint.images import read_image
-from viewer.paint.notes import paint_notes
+from viewer.paint.notes import label_area, paint_notes
 from viewer.paint.overlay_item import OverlayItem
 from viewer.paint.painter import PreparedOverlay, RenderContext, paint_mixed, paint_overlay
 from viewer.scene.banner import banner_text, label_tooltip
-from viewer.scene.items import DrawItem, Ref, bounds
+from viewer.scene.items import DrawItem, Ref, bounds, boxes_frame, intersect
 from viewer.scene.overlay import build_overlay
 from viewer.scene.picking import PickIndex
 
@@ -114,6 +114,8 @@ class CanvasView(QGraphicsView):
             for it in self.overlay.picker.items:
                 if it.ref == ref:
                     related.update(it.related)
+        if visible is not None:  # labels stay clear of the notes drawn over the view
+            visible = intersect(visible, label_area(self, self.banner(), s.comparing()))
         return RenderContext(
             layers=s.layers,
             scale=self.transform().m11(),
@@ -284,10 +286,16 @@ class CanvasView(QGraphicsView):
 
     # ------------------------------------------------------------------ navigation
     def fit(self) -> None:
-        """The whole image in view; with a banner, room above it so the banner covers none.
-        The view stays fitted when the window is resized, until the user zooms."""
+        """The whole image in view (comparing: the boxes of A and B with a margin, so the
+        words fill the narrower canvases); with a banner, room above it so the banner covers
+        none. The view stays fitted when the window is resized, until the user zooms."""
         self._fitted = True
         rect = self.overlay.rect
+        sid = self.session.sample_id
+        found = boxes_frame([side.sample(sid) for side in self.session.sides if side is not None])
+        if self.session.comparing() and found is not None:
+            frame = rect.intersected(QRectF(QPointF(*found[:2]), QPointF(*found[2:])))
+            rect = frame if not frame.isEmpty() else rect
         if self.banner():
             rect = rect.adjusted(0, -0.08 * rect.height(), 0, 0)
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)

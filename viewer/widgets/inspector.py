@@ -8,10 +8,8 @@ from collections.abc import Mapping
 from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-from metrics.cleval.evidence import ClevalEvidence
 from metrics.core.results import InstanceResult, MatchRecord, SampleResult
 from metrics.declare.help import discard_line
-from metrics.deteval.evidence import DetEvalEvidence
 from viewer.app.session import Session
 from viewer.scene.attributes import instance_attributes
 from viewer.scene.items import Ref
@@ -139,9 +137,10 @@ def _recognition(session: Session, result: SampleResult, ref: Ref) -> str:
     """End-to-end metrics: the GT text, what its detections read and the characters that
     agree (the LCS)."""
     ev, sample = result.evidence, session.sample()
-    if not isinstance(ev, ClevalEvidence) or not ev.e2e or ref[0] != "gt" or sample is None:
+    steps = ev.recognition_steps() if ev is not None else ()
+    if not steps or ref[0] != "gt" or sample is None:
         return ""
-    for st in ev.e2e:
+    for st in steps:
         if st.gt == ref[1]:
             truth = sample.gt[st.gt].text or ""
             dets = links("det", list(st.dets)) or "none"
@@ -170,12 +169,12 @@ def _multiline(result: SampleResult, ref: Ref, limit: object = None) -> str:
 
 def _discarded(result: SampleResult, ref: Ref) -> str:
     """DetEval: the candidates involving this instance that were discarded, and why."""
-    if not isinstance(result.evidence, DetEvalEvidence):
+    if result.evidence is None:
         return ""
     rows = [
         f"<p>{discard_line(c.stage, c.reason)}: GT {links('gt', c.gt)} ↔ det "
         f"{links('det', c.det)}<br>{_values(c.values, tuple(c.values))}</p>"
-        for c in result.evidence.discarded
+        for c in result.evidence.discarded_candidates()
         if ref[1] in (c.gt if ref[0] == "gt" else c.det)
     ]
     return "".join(rows)

@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
 from metrics.core.evidence import PairTable
 from metrics.core.results import MatchKind, SampleResult
 from metrics.declare.help import DISCARD_SHORT, DISCARD_STAGE, discard_line
-from metrics.deteval.evidence import DetEvalEvidence
 from viewer.app.session import Session
 from viewer.scene.rules import multiline_lines
 
@@ -92,8 +91,8 @@ class PairMatrixModel(QAbstractTableModel):
                 for d in m.det:
                     self.decided[(g, d)] = f"matched ({name})"
                     self.colour[(g, d)] = _KIND_COLOUR[m.kind]
-        if isinstance(result.evidence, DetEvalEvidence):
-            for c in result.evidence.discarded:
+        if result.evidence is not None:
+            for c in result.evidence.discarded_candidates():
                 why = discard_line(c.stage, c.reason)
                 self.discards.append(
                     (
@@ -162,6 +161,9 @@ class PairMatrixModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             name = self.table.measures[self.measure]
             why = self.decided.get(pair, "")
+            refused = self.table.refusal(*pair)
+            if refused and "matched" not in why:  # the limits the pair fails, in words
+                why = f"not a one-to-one match: {refused}\n{why}".strip()
             head = f"GT {pair[0] + 1} × det {pair[1] + 1}: {name} {value:.4f}"
             return "\n".join(x for x in (head, why, self.table.formulas[self.measure]) if x)
         if role == Qt.ItemDataRole.TextAlignmentRole:
@@ -260,8 +262,10 @@ class PairMatrixPanel(QWidget):
         if table is None:
             self.note.setText(f"{s.metric or 'This metric'} has no GT × detection table.")
         else:
+            lim = table.limit(k)
             self.note.setText(
-                f"{table.measures[k]}: {table.formulas[k]}. Blue one-to-one, orange split, "
+                f"{table.measures[k]}{f' (a match needs {lim})' if lim else ''}: "
+                f"{table.formulas[k]}. Blue one-to-one, orange split, "
                 "purple merge, red discarded candidate or rejected multiline test; rows and "
                 "columns without any overlap are left out."
             )

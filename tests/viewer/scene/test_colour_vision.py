@@ -62,10 +62,11 @@ def test_gt_and_detection_verdicts_stay_apart(vision: str) -> None:
         assert d >= OTHER_SIDE, f"{a} and {b}: CIEDE2000 {d:.1f} under {vision}"
 
 
-@pytest.mark.parametrize("layer", ["gt", "det", "links"])
+@pytest.mark.parametrize("layer", ["gt", "det", "links", "pcc", "multiline"])
 def test_every_state_has_a_second_channel(layer: str) -> None:
-    """Outline pattern, width and fill differ between any two states of a layer's legend:
-    in greyscale they are still told apart."""
+    """Outline pattern, width, fill or marker shape differ between any two states of a
+    layer's legend: in greyscale they are still told apart (PCC dots: ● counted, × missed,
+    ■ overlapped)."""
     keys = LAYER_LEGEND[layer]
     for a, b in itertools.combinations(keys, 2):
         assert PALETTE[a].channel() != PALETTE[b].channel(), f"{a} and {b} differ by hue only"
@@ -78,3 +79,11 @@ def test_the_comparison_ring_is_no_verdict_colour(vision: str) -> None:
     for key in (*GT, *DET):
         d = delta_e(_rgb(K.COMPARE_DIFF), _rgb(key), vision)
         assert d >= OTHER_SIDE, f"ring and {key}: CIEDE2000 {d:.1f} under {vision}"
+
+
+@pytest.mark.parametrize("vision", VISIONS)
+def test_character_states_stay_apart(vision: str) -> None:
+    """PCC dots were red, green and orange (one khaki under deuteranopia)."""
+    for a, b in itertools.combinations(LAYER_LEGEND["pcc"], 2):
+        d = delta_e(_rgb(a), _rgb(b), vision)
+        assert d >= SAME_SIDE, f"{a} and {b}: CIEDE2000 {d:.1f} under {vision}"
