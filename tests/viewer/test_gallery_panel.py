@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PySide6.QtCore import Qt
 
 from metrics.core.model import BoxType, Dataset, Instance
@@ -156,4 +157,38 @@ def test_attribute_filter_and_only_visible_crops_drawn(qtbot) -> None:  # type: 
     panel.text.setText("script=arabic")
     qtbot.waitUntil(lambda: panel.settle(60) and panel.model.rowCount() == 750)
     assert all(("script", "Arabic") in c.attrs for c in panel.model.crops)
+    w.session.cancel()
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1600, 900)])
+def test_the_gallery_in_front_shows_three_rows_on_a_laptop(qtbot, size) -> None:  # type: ignore[no-untyped-def]
+    """Docked under the canvases it got about one row at 1366 x 768; in front it takes most
+    of the height (the canvases keep a strip), and the Analysis tab gives half back."""
+    words = [
+        Instance(np.array([[x, 0], [x + 40, 0], [x + 40, 15], [x, 15]], float), BoxType.QUAD)
+        for x in range(0, 2000, 50)
+    ]
+    ds = Dataset(tuple(sample(words, [], sid=f"s{i}") for i in range(3)))  # 120 missed
+    w = MainWindow(restore_layout=False)
+    qtbot.addWidget(w)
+    w.resize(*size)
+    w.show()
+    w.session.set_dataset(ds)
+    wait_evaluated(qtbot, w.session)
+    panel = _gallery(qtbot, w)
+    qtbot.waitUntil(lambda: w.canvas.height() < size[1] // 3, timeout=5000)
+    port = panel.view.viewport().rect()
+    tops = {
+        panel.view.visualRect(panel.model.index(k)).top()
+        for k in range(panel.model.rowCount())
+        if port.contains(panel.view.visualRect(panel.model.index(k)))
+    }
+    assert len(tops) >= 3, (len(tops), port.height(), panel.view.gridSize())
+    assert w.canvas.height() >= 0.15 * size[1]  # a clicked crop still shows
+    assert w.samples.isVisible() and w.samples.height() >= size[1] // 3  # the table too
+    w.analysis_dock.show()  # tabbed with the gallery: its tab in front
+    w.analysis_dock.raise_()
+    qtbot.waitUntil(lambda: w.canvas.height() >= size[1] // 2, timeout=5000)
+    w.gallery_dock.setFloating(True)  # popped out: most of the window's size
+    qtbot.waitUntil(lambda: w.gallery_dock.height() >= 0.8 * size[1], timeout=5000)
     w.session.cancel()

@@ -103,7 +103,7 @@ class GalleryPanel(QWidget):
         self.boxes: dict[str, QCheckBox] = {}
         self.status = QLabel("Gallery: open a dataset")
         self.lister.failed.connect(self.status.setText)
-        self.text = QLineEdit(placeholderText="filter sample id or text… or attribute=value")
+        self.text = QLineEdit(placeholderText="sample id, text or attribute=value")
         self.table_only = QCheckBox("images in the table only")
         self.table_only.setToolTip("only the images the sample table shows (its filters)")
         self.sort = QComboBox()

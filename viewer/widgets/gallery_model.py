@@ -23,7 +23,7 @@ from viewer.crops import BACKGROUND, TILE
 from viewer.gallery_jobs import CropRenderer
 from viewer.scene.gallery import CLASSES, Crop, SideInput, caption, where
 
-CAPTION_H = 34  # two lines
+CAPTION_H = 32  # two lines
 CELL = QSize(TILE.width() + 10, TILE.height() + CAPTION_H + 10)
 CACHE = 400  # drawn crops kept (about 100 KB each)
 
