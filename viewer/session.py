@@ -2,8 +2,7 @@
 sample, the selection, the layers, and the signals that tell the widgets what changed.
 
 Widgets receive the session, call its methods and listen to its signals; they never talk to
-each other. Each side evaluates in its own ``EvaluationWorker`` thread (``viewer.workers``).
-"""
+each other. Each side evaluates in its own ``EvaluationWorker`` thread (``viewer.workers``)."""
 
 from __future__ import annotations
 
@@ -22,6 +21,7 @@ from metrics.run.runner import Plan
 from viewer.checks import Checks
 from viewer.opening import open_dataset
 from viewer.paths import DatasetPaths, reading_overrides
+from viewer.scene.gallery_state import GalleryView
 from viewer.scene.items import Ref
 from viewer.scene.layers import DEFAULT_LAYERS
 from viewer.scene.rows import SampleRow
@@ -68,6 +68,7 @@ class Session(QObject):
         self.score_threshold: float | None = None  # detections with confidence >= it kept
         self.focus: tuple[list[str], str] | None = None  # images the Analysis panel picked
         self.focus_gts: dict[str, frozenset[int]] = {}  # and the GTs it lights up in them
+        self.gallery_view = GalleryView()  # the gallery's filters and sort (the view state)
 
     # ---------------------------------------------------------------- sides
     @property
@@ -124,8 +125,7 @@ class Session(QObject):
         """Show a loaded dataset (side A) and start evaluating it."""
         self.cancel()
         self.close_comparison(emit=False)
-        old = self.a
-        self.paths = paths
+        old, self.paths = self.a, paths
         self.a = Side(
             ds,
             self._store(),

@@ -4,6 +4,7 @@ comparison classes, and laziness (only the crops in view are drawn)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -191,4 +192,39 @@ def test_the_gallery_in_front_shows_three_rows_on_a_laptop(qtbot, size) -> None:
     qtbot.waitUntil(lambda: w.canvas.height() >= size[1] // 2, timeout=5000)
     w.gallery_dock.setFloating(True)  # popped out: most of the window's size
     qtbot.waitUntil(lambda: w.gallery_dock.height() >= 0.8 * size[1], timeout=5000)
+    w.session.cancel()
+
+
+def test_the_gallery_filters_are_kept_in_the_view_state(
+    qtbot, window: MainWindow, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Exported with the view and restored by ``view --state``, shown again."""
+    from metrics.cli.main import build_parser
+    from viewer.app import _apply_view_options, _paths, prepare_options
+    from viewer.export.window import write_state
+
+    panel = _gallery(qtbot, window)
+    _only(panel, "false_positive", "partial")
+    panel.text.setText("img_")
+    panel.table_only.setChecked(True)
+    panel.sort.setCurrentIndex(panel.sort.findData("size"))
+    assert panel.settle(60)
+    saved = write_state(tmp_path / "v.png", window.session)
+    got = json.loads(saved.read_text())["gallery"]
+    want = {"classes": ["false_positive", "partial"], "text": "img_", "table_only": True}
+    assert {k: got[k] for k in want} == want and got["sort"] == "size" and got["shown"]
+    args = build_parser().parse_args(["view", "--state", str(saved)])
+    prepare_options(args)
+    w = MainWindow(restore_layout=False)
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    assert w.open_paths(_paths(args))
+    wait_evaluated(qtbot, w.session)
+    _apply_view_options(w, args)
+    assert w.gallery_dock.isVisible() and w.gallery.settle(60)
+    assert w.gallery.view_state() == panel.view_state()
+    assert w.gallery.model.crops and all(c.size >= 0 for c in w.gallery.model.crops)
+    sizes = [c.size for c in w.gallery.model.crops]
+    assert sizes == sorted(sizes)
     w.session.cancel()
