@@ -42,10 +42,7 @@ def side_width(window_width: int) -> int:
 
 def stack_tabs(window: QMainWindow, groups: Sequence[Sequence[QDockWidget]]) -> None:
     """One column in ``SIDE_AREA``: each group a tab stack under the previous, its first
-    dock in front. The column runs the window's whole height: a panel docked at the bottom
-    sits under the canvases only (the gallery's rows did not push the sample table to its
-    minimum)."""
-    window.setCorner(Qt.Corner.BottomLeftCorner, SIDE_AREA)
+    dock in front."""
     for group in groups:
         window.addDockWidget(SIDE_AREA, group[0], Qt.Orientation.Vertical)
         for before, dock in pairwise(group):
@@ -97,7 +94,9 @@ def in_front(dock: QDockWidget) -> bool:
 def keep_canvas_height(window: QMainWindow, central: QWidget | None) -> None:
     """The central widget (the canvases) at least ``CANVAS_MIN_SHARE`` of the window's
     height, whatever is docked under it, or the lower ``canvas_share`` of a docked panel in
-    front."""
+    front; such a panel sits under the canvases only, the column keeping the window's whole
+    height (the gallery's rows pushed the sample table to its minimum). Otherwise a bottom
+    panel takes the whole width (the Analysis panel's two plots side by side need it)."""
     if central is None:
         return
     share = CANVAS_MIN_SHARE
@@ -106,3 +105,6 @@ def keep_canvas_height(window: QMainWindow, central: QWidget | None) -> None:
         if isinstance(wants, float) and in_front(dock) and not dock.isFloating():
             share = min(share, wants)
     central.setMinimumHeight(int(window.height() * share) + 1)
+    corner = SIDE_AREA if share < CANVAS_MIN_SHARE else Qt.DockWidgetArea.BottomDockWidgetArea
+    if window.corner(Qt.Corner.BottomLeftCorner) != corner:
+        window.setCorner(Qt.Corner.BottomLeftCorner, corner)

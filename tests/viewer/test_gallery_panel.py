@@ -161,22 +161,42 @@ def test_attribute_filter_and_only_visible_crops_drawn(qtbot) -> None:  # type: 
     w.session.cancel()
 
 
+def _laptop_set(tmp_path: Path) -> DatasetPaths:
+    """Three images of 40 words: A finds every word, B none (120 crops in every class)."""
+    words = [rect(x, 0, x + 40, 15) for x in range(0, 2000, 50)]
+    gt, a, b = ({} for _ in range(3))
+    for k in range(3):
+        gt[f"gt_img_{k}.txt"] = "".join(f"{w},WORD\n" for w in words)
+        a[f"res_img_{k}.txt"] = "".join(f"{w}\n" for w in words)
+        b[f"res_img_{k}.txt"] = ""
+    write_dir(tmp_path / "b", b)
+    return DatasetPaths(
+        gt=str(write_dir(tmp_path / "gt", gt)), det=str(write_dir(tmp_path / "a", a))
+    )
+
+
 @pytest.mark.parametrize("size", [(1366, 768), (1600, 900)])
-def test_the_gallery_in_front_shows_three_rows_on_a_laptop(qtbot, size) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("comparing", [False, True])
+def test_the_gallery_in_front_shows_three_rows_on_a_laptop(  # type: ignore[no-untyped-def]
+    qtbot, tmp_path: Path, size, comparing: bool
+) -> None:
     """Docked under the canvases it got about one row at 1366 x 768; in front it takes most
     of the height (the canvases keep a strip), and the Analysis tab gives half back."""
-    words = [
-        Instance(np.array([[x, 0], [x + 40, 0], [x + 40, 15], [x, 15]], float), BoxType.QUAD)
-        for x in range(0, 2000, 50)
-    ]
-    ds = Dataset(tuple(sample(words, [], sid=f"s{i}") for i in range(3)))  # 120 missed
     w = MainWindow(restore_layout=False)
     qtbot.addWidget(w)
     w.resize(*size)
     w.show()
-    w.session.set_dataset(ds)
+    paths = _laptop_set(tmp_path)
+    if not comparing:  # B's empty set alone: every word missed
+        paths = DatasetPaths(gt=paths.gt, det=str(tmp_path / "b"))
+    assert w.open_paths(paths)
     wait_evaluated(qtbot, w.session)
+    if comparing:  # the comparison's bar and its class checkboxes take height too
+        assert w.session.add_detections(str(tmp_path / "b"))
+        wait_evaluated(qtbot, w.session)
     panel = _gallery(qtbot, w)
+    _only(panel, "a_only" if comparing else "missed")
+    assert panel.model.rowCount() >= 60
     qtbot.waitUntil(lambda: w.canvas.height() < size[1] // 3, timeout=5000)
     port = panel.view.viewport().rect()
     tops = {
@@ -190,6 +210,7 @@ def test_the_gallery_in_front_shows_three_rows_on_a_laptop(qtbot, size) -> None:
     w.analysis_dock.show()  # tabbed with the gallery: its tab in front
     w.analysis_dock.raise_()
     qtbot.waitUntil(lambda: w.canvas.height() >= size[1] // 2, timeout=5000)
+    assert w.width() == size[0]  # the Analysis panel, whole width again, fits the window
     w.gallery_dock.setFloating(True)  # popped out: most of the window's size
     qtbot.waitUntil(lambda: w.gallery_dock.height() >= 0.8 * size[1], timeout=5000)
     w.session.cancel()

@@ -111,6 +111,8 @@ class GalleryPanel(QWidget):
         for key, title in SORTS.items():
             self.sort.addItem(title, key)
         self.owners = QComboBox()
+        self.owners.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.owners.setToolTip("whose crops: both sides', A's or B's")
         self._layout()
         self._filter_timer = QTimer(self, singleShot=True, interval=150)  # while typing
         self._filter_timer.timeout.connect(self.refresh)
@@ -138,7 +140,6 @@ class GalleryPanel(QWidget):
             self.boxes[cls] = box
             rows[cls in COMPARE_CLASSES].addWidget(box)
         self.compare_row = [self.boxes[c] for c in COMPARE_CLASSES]
-        rows[1].addWidget(self.owners)
         self.sort.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
@@ -146,6 +147,7 @@ class GalleryPanel(QWidget):
         bottom = QHBoxLayout()
         bottom.addWidget(self.text, 2)
         bottom.addWidget(self.table_only)
+        bottom.addWidget(self.owners)  # here: the comparison classes fit on one line
         bottom.addWidget(QLabel("sort by"))
         bottom.addWidget(self.sort)
         bottom.addWidget(self.status, 3)
@@ -242,6 +244,7 @@ class GalleryPanel(QWidget):
         order = sorted(q.classes, key=list(CLASSES).index)
         what = ", ".join(_named(CLASSES[c], self.session.names()) for c in order)
         self.status.setText(f"{len(crops):,} of {made:,} crops ({what or 'every class'})")
+        self.status.setToolTip(self.status.text())  # the line may be cut
 
     def _update_boxes(self) -> None:
         """Comparison classes while comparing; classes no shown metric can have greyed."""
