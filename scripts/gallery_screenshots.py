@@ -62,7 +62,8 @@ def gallery(w: MainWindow, out: Path, classes: tuple[str, ...], owners: int = 0)
         w.gallery._on_view_clicked(w.gallery.model.index(0))
         w.gallery.settle(60)
     app.processEvents()
-    w.grab().save(str(out))
+    if not w.grab().save(str(out)):
+        raise SystemExit(f"cannot write {out}")
     print(out, w.gallery.status.text())
 
 
@@ -79,7 +80,8 @@ def analysis(w: MainWindow, out: Path, size: tuple[int, int]) -> None:
         app.processEvents()
         panel.wait(100)
     app.processEvents()
-    panel.grab().save(str(out))
+    if not panel.grab().save(str(out)):
+        raise SystemExit(f"cannot write {out}")
     print(out, panel.status.text())
     panel.close()
 
@@ -92,6 +94,7 @@ def main() -> int:
     p.add_argument("--only", default="", help="comma-separated: ic15,totaltext,compare,analysis")
     args = p.parse_args()
     d, out = Path(args.shared), Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
     width, height = (int(x) for x in args.size.lower().split("x"))
     size = (width, height)
     gt15 = d / "ic15/gt.zip"

@@ -25,6 +25,18 @@ else:
     QStandardPaths.setTestModeEnabled(True)  # QSettings (recent datasets) away from the user's
 
 
+@pytest.fixture(autouse=True)
+def _fresh_settings() -> Iterator[None]:
+    """Each test starts without saved settings: a window restores the dock layout and the
+    recent datasets an earlier test's window saved (in Qt's test-mode location, which
+    outlives the run), which made canvas sizes depend on the order of the tests."""
+    if importlib.util.find_spec("PySide6") is not None:
+        from PySide6.QtCore import QSettings
+
+        QSettings("detlens", "detlens").clear()
+    yield
+
+
 @pytest.fixture
 def window(qtbot) -> Iterator[MainWindow]:
     from tests.support import demo_dataset_paths, wait_evaluated

@@ -131,6 +131,7 @@ def test_a_comparison_analyses_both_sides(qtbot, window: MainWindow) -> None:  #
     text = panel.tables.text()
     assert "B − A" in text and f"gain {nb}" in text  # per class and per bucket
     assert f"Images where {nb} loses or gains most against {na}" in text  # worst by ΔH
+    assert f"Lowest H-mean under {na}" in text and f"Lowest H-mean under {nb}" in text
     assert panel.scatter_plot.isVisible()
     assert "side by side" in panel.status.text()
     grab = panel.grab()

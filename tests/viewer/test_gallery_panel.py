@@ -4,9 +4,11 @@ comparison classes, and laziness (only the crops in view are drawn)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PySide6.QtCore import Qt
 
 from metrics.core.model import BoxType, Dataset, Instance
@@ -156,4 +158,94 @@ def test_attribute_filter_and_only_visible_crops_drawn(qtbot) -> None:  # type: 
     panel.text.setText("script=arabic")
     qtbot.waitUntil(lambda: panel.settle(60) and panel.model.rowCount() == 750)
     assert all(("script", "Arabic") in c.attrs for c in panel.model.crops)
+    w.session.cancel()
+
+
+def _laptop_set(tmp_path: Path) -> DatasetPaths:
+    """Three images of 40 words: A finds every word, B none (120 crops in every class)."""
+    words = [rect(x, 0, x + 40, 15) for x in range(0, 2000, 50)]
+    gt, a, b = ({} for _ in range(3))
+    for k in range(3):
+        gt[f"gt_img_{k}.txt"] = "".join(f"{w},WORD\n" for w in words)
+        a[f"res_img_{k}.txt"] = "".join(f"{w}\n" for w in words)
+        b[f"res_img_{k}.txt"] = ""
+    write_dir(tmp_path / "b", b)
+    return DatasetPaths(
+        gt=str(write_dir(tmp_path / "gt", gt)), det=str(write_dir(tmp_path / "a", a))
+    )
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1600, 900)])
+@pytest.mark.parametrize("comparing", [False, True])
+def test_the_gallery_in_front_shows_three_rows_on_a_laptop(  # type: ignore[no-untyped-def]
+    qtbot, tmp_path: Path, size, comparing: bool
+) -> None:
+    """Docked under the canvases it got about one row at 1366 x 768; in front it takes most
+    of the height (the canvases keep a strip), and the Analysis tab gives half back."""
+    w = MainWindow(restore_layout=False)
+    qtbot.addWidget(w)
+    w.resize(*size)
+    w.show()
+    paths = _laptop_set(tmp_path)
+    if not comparing:  # B's empty set alone: every word missed
+        paths = DatasetPaths(gt=paths.gt, det=str(tmp_path / "b"))
+    assert w.open_paths(paths)
+    wait_evaluated(qtbot, w.session)
+    if comparing:  # the comparison's bar and its class checkboxes take height too
+        assert w.session.add_detections(str(tmp_path / "b"))
+        wait_evaluated(qtbot, w.session)
+    panel = _gallery(qtbot, w)
+    _only(panel, "a_only" if comparing else "missed")
+    assert panel.model.rowCount() >= 60
+    qtbot.waitUntil(lambda: w.canvas.height() < size[1] // 3, timeout=5000)
+    port = panel.view.viewport().rect()
+    tops = {
+        panel.view.visualRect(panel.model.index(k)).top()
+        for k in range(panel.model.rowCount())
+        if port.contains(panel.view.visualRect(panel.model.index(k)))
+    }
+    assert len(tops) >= 3, (len(tops), port.height(), panel.view.gridSize())
+    assert w.canvas.height() >= 0.15 * size[1]  # a clicked crop still shows
+    assert w.samples.isVisible() and w.samples.height() >= size[1] // 3  # the table too
+    w.analysis_dock.show()  # tabbed with the gallery: its tab in front
+    w.analysis_dock.raise_()
+    qtbot.waitUntil(lambda: w.canvas.height() >= size[1] // 2, timeout=5000)
+    assert w.width() == size[0]  # the Analysis panel, whole width again, fits the window
+    w.gallery_dock.setFloating(True)  # popped out: most of the window's size
+    qtbot.waitUntil(lambda: w.gallery_dock.height() >= 0.8 * size[1], timeout=5000)
+    w.session.cancel()
+
+
+def test_the_gallery_filters_are_kept_in_the_view_state(
+    qtbot, window: MainWindow, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Exported with the view and restored by ``view --state``, shown again."""
+    from metrics.cli.main import build_parser
+    from viewer.app.view import _apply_view_options, _paths, prepare_options
+    from viewer.export.window import write_state
+
+    panel = _gallery(qtbot, window)
+    _only(panel, "false_positive", "partial")
+    panel.text.setText("img_")
+    panel.table_only.setChecked(True)
+    panel.sort.setCurrentIndex(panel.sort.findData("size"))
+    assert panel.settle(60)
+    saved = write_state(tmp_path / "v.png", window.session)
+    got = json.loads(saved.read_text())["gallery"]
+    want = {"classes": ["false_positive", "partial"], "text": "img_", "table_only": True}
+    assert {k: got[k] for k in want} == want and got["sort"] == "size" and got["shown"]
+    args = build_parser().parse_args(["view", "--state", str(saved)])
+    prepare_options(args)
+    w = MainWindow(restore_layout=False)
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    assert w.open_paths(_paths(args))
+    wait_evaluated(qtbot, w.session)
+    _apply_view_options(w, args)
+    assert w.gallery_dock.isVisible() and w.gallery.settle(60)
+    assert w.gallery.view_state() == panel.view_state()
+    assert w.gallery.model.crops and all(c.size >= 0 for c in w.gallery.model.crops)
+    sizes = [c.size for c in w.gallery.model.crops]
+    assert sizes == sorted(sizes)
     w.session.cancel()

@@ -114,3 +114,29 @@ def test_state_params_are_checked_and_typed_as_set_values() -> None:
     ]:
         with pytest.raises(ValueError, match=message):
             state_params(metric, params)
+
+
+def test_the_gallery_filters_round_trip_and_wrong_values_are_named(tmp_path: Path) -> None:
+    from viewer.scene.gallery_state import GalleryView
+
+    view = GalleryView(True, ("false_positive", "a_only"), "img_1", True, "b", "size")
+    path = tmp_path / "s.json"
+    path.write_bytes(state_json(ViewState(metric="tiou", gallery=view)))
+    assert json.loads(path.read_text())["gallery"]["classes"] == ["false_positive", "a_only"]
+    assert read_state(path).gallery == view
+    assert ViewState.from_json({}).gallery is None  # an older state: the gallery's defaults
+    cases = {
+        '{"gallery": {"classes": ["missed", "nope"]}}': "gallery: classes: unknown class 'nope'",
+        '{"gallery": {"sort": "height"}}': "gallery: sort: expected one of credit, size",
+        '{"gallery": {"owners": "c"}}': "gallery: owners: expected one of both, a, b",
+        '{"gallery": {"shown": 1}}': "gallery: shown: expected true or false",
+        '{"gallery": {"text": 5}}': "gallery: text: expected text",
+        '{"gallery": {"colour": "red"}}': "gallery: unknown key(s) 'colour'",
+        '{"gallery": [1]}': "gallery: expected an object",
+    }
+    for text, message in cases.items():
+        path.write_text(text)
+        with pytest.raises(InputError) as err:
+            read_state(path)
+        assert message in str(err.value) and str(path) in str(err.value), text
+        assert "\n" not in str(err.value)

@@ -6,7 +6,7 @@ images by ΔH. Rows are built from ``AnalysisData`` (no formula here)."""
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from metrics.analysis.attribution import ClassGain
 from metrics.analysis.both import BucketPair
@@ -132,21 +132,38 @@ def delta_rows(data: AnalysisData, n: int) -> list[tuple[str, float, float]]:
     return losses + gains
 
 
+def lowest_rows(hmeans: Mapping[str, float], n: int) -> list[tuple[str, float]]:
+    """The ``n`` images of lowest H-mean, ties by sample id."""
+    return sorted(hmeans.items(), key=lambda kv: (kv[1], kv[0]))[:n]
+
+
+def _links(head: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> str:
+    """A table whose first column links to its sample (``href`` = sample id)."""
+    th = "".join(f"<th>{e(h)}</th>" for h in head)
+    body = "".join(
+        f"<tr><td><a href='{e(r[0])}'>{e(r[0])}</a></td>"
+        + "".join(f"<td>{c}</td>" for c in r[1:])
+        + "</tr>"
+        for r in rows
+    )
+    return f"<table><tr>{th}</tr>{body}</table>"
+
+
 def tables_html(data: AnalysisData, attr: str, n: int = 10) -> str:
-    """The panel's tables: attribution, the buckets of ``attr`` and, when comparing, the
-    images by ΔH as links (``href`` = sample id)."""
+    """The panel's tables: attribution, the buckets of ``attr``, each side's images of
+    lowest H-mean and, when comparing, the images by ΔH, as links (``href`` = sample id)."""
     parts = ["<style>td,th{padding:1px 6px}tr.na td{color:#999}</style>"]
     parts.append("<h4>Where the H-mean goes</h4>" + attribution_table(data))
     parts.append(f"<h4>Recall by {e(attr)}</h4>" + bucket_table(data, attr))
+    for side in (data.a, data.b):
+        if side is not None and side.hmeans:
+            worst = [(sid, f"{h:.3f}") for sid, h in lowest_rows(side.hmeans, n)]
+            parts.append(f"<h4>Lowest H-mean under {e(side.name)}</h4>")
+            parts.append(_links(("image", "H-mean"), worst))
     rows = delta_rows(data, n)
     if rows:
         na, nb = data.names
         parts.append(f"<h4>Images where {e(nb)} loses or gains most against {e(na)}</h4>")
-        cells = [
-            (f"<a href='{e(s)}'>{e(s)}</a>", f"{ha:.3f}", f"{hb:.3f}", f"{hb - ha:+.3f}")
-            for s, ha, hb in rows
-        ]
-        head = "".join(f"<th>{e(h)}</th>" for h in ("image", f"H {na}", f"H {nb}", "ΔH"))
-        body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in cells)
-        parts.append(f"<table><tr>{head}</tr>{body}</table>")
+        cells = [(s, f"{ha:.3f}", f"{hb:.3f}", f"{hb - ha:+.3f}") for s, ha, hb in rows]
+        parts.append(_links(("image", f"H {na}", f"H {nb}", "ΔH"), cells))
     return "".join(parts)

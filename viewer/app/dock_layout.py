@@ -6,7 +6,9 @@ metric below. The column takes ``SIDE_SHARE`` of the window's width (between ``S
 and ``SIDE_MAX`` pixels), so at 1600 x 900 and 1366 x 768 the canvases get about 70 % of
 the width, side by side too. A panel docked under the canvases (the analysis) never takes
 them below ``CANVAS_MIN_SHARE`` of the window's height: the central widget's minimum height
-follows the window's. Any dock can be popped out (its title bar's float button).
+follows the window's. A docked panel whose ``canvas_share`` property is lower (the failure
+gallery: a grid wants rows) lowers that floor while it is in front. Any dock can be popped
+out (its title bar's float button).
 """
 
 from __future__ import annotations
@@ -84,8 +86,25 @@ def favour(window: QMainWindow, groups: Sequence[Sequence[QDockWidget]], k: int)
     )
 
 
+def in_front(dock: QDockWidget) -> bool:
+    """Shown, and its tab the current one (a dock behind a tab stays ``isVisible``)."""
+    return dock.isVisible() and not dock.visibleRegion().isEmpty()
+
+
 def keep_canvas_height(window: QMainWindow, central: QWidget | None) -> None:
     """The central widget (the canvases) at least ``CANVAS_MIN_SHARE`` of the window's
-    height, whatever is docked under it."""
-    if central is not None:
-        central.setMinimumHeight(int(window.height() * CANVAS_MIN_SHARE) + 1)
+    height, whatever is docked under it, or the lower ``canvas_share`` of a docked panel in
+    front; such a panel sits under the canvases only, the column keeping the window's whole
+    height (the gallery's rows pushed the sample table to its minimum). Otherwise a bottom
+    panel takes the whole width (the Analysis panel's two plots side by side need it)."""
+    if central is None:
+        return
+    share = CANVAS_MIN_SHARE
+    for dock in window.findChildren(QDockWidget):
+        wants = dock.property("canvas_share")
+        if isinstance(wants, float) and in_front(dock) and not dock.isFloating():
+            share = min(share, wants)
+    central.setMinimumHeight(int(window.height() * share) + 1)
+    corner = SIDE_AREA if share < CANVAS_MIN_SHARE else Qt.DockWidgetArea.BottomDockWidgetArea
+    if window.corner(Qt.Corner.BottomLeftCorner) != corner:
+        window.setCorner(Qt.Corner.BottomLeftCorner, corner)

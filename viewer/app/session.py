@@ -2,8 +2,7 @@
 sample, the selection, the layers, and the signals that tell the widgets what changed.
 
 Widgets receive the session, call its methods and listen to its signals; they never talk to
-each other. Each side evaluates in its own ``EvaluationWorker`` thread (``viewer.jobs.workers``).
-"""
+each other. Each side evaluates in its own thread (``viewer.jobs.workers``)."""
 
 from __future__ import annotations
 
@@ -24,6 +23,7 @@ from viewer.app.side import Side, detector_name, pair_diff, threshold_sides
 from viewer.jobs.checks import Checks
 from viewer.jobs.opening import open_dataset
 from viewer.jobs.workers import ResultStore
+from viewer.scene.gallery_state import GalleryView
 from viewer.scene.items import Ref
 from viewer.scene.layers import DEFAULT_LAYERS
 from viewer.scene.rows import SampleRow
@@ -68,6 +68,7 @@ class Session(QObject):
         self.score_threshold: float | None = None  # detections with confidence >= it kept
         self.focus: tuple[list[str], str] | None = None  # images the Analysis panel picked
         self.focus_gts: dict[str, frozenset[int]] = {}  # and the GTs it lights up in them
+        self.gallery_view = GalleryView()  # the gallery's filters and sort (the view state)
 
     # ---------------------------------------------------------------- sides
     @property
@@ -124,8 +125,7 @@ class Session(QObject):
         """Show a loaded dataset (side A) and start evaluating it."""
         self.cancel()
         self.close_comparison(emit=False)
-        old = self.a
-        self.paths = paths
+        old, self.paths = self.a, paths
         self.a = Side(
             ds,
             self._store(),

@@ -27,6 +27,7 @@ from viewer.scene.layers import LAYER_KEYS
 from viewer.scene.view_state import layers_option, read_state, state_params
 
 if TYPE_CHECKING:
+    from viewer.app.main_window import MainWindow
     from viewer.app.session import Session
 
 
@@ -77,7 +78,7 @@ def _apply_state(args: argparse.Namespace) -> None:
     args.compare_metric = args.compare_metric or state.compare_metric
     args.gt_lines = args.gt_lines or state.gt_lines
     args.names = list(state.names) if state.names is not None else None
-    args.zoom = state.zoom
+    args.zoom, args.gallery = state.zoom, state.gallery
     args.select = args.select or state.select
     if args.score_threshold is None:
         args.score_threshold = state.score_threshold
@@ -166,7 +167,7 @@ def _run_window(
 def prepare_options(args: argparse.Namespace) -> None:
     """The command line with the state file's values filled in, checked before a window
     exists; a mistake in a value the state gave names the state file."""
-    args.params, args.names, args.zoom = {}, None, None
+    args.params, args.names, args.zoom, args.gallery = {}, None, None, None
     if not args.state:
         check_options(args)
         return
@@ -255,9 +256,19 @@ def _apply_view_options(window: object, args: argparse.Namespace) -> None:
                 [], f"--select {args.select}: {s.sample_id} has {count} {side} instance(s)"
             )
         s.select((side, idx))
+    _apply_names_and_gallery(window, args)
+
+
+def _apply_names_and_gallery(window: MainWindow, args: argparse.Namespace) -> None:
+    """A state's names of A and B, its gallery filters and the gallery if it was open."""
     for k, name in enumerate(args.names or ()):
-        if s.comparing():
-            s.rename(k, name)
+        if window.session.comparing():
+            window.session.rename(k, name)
+    if args.gallery is not None:
+        window.gallery.restore(args.gallery)
+        if args.gallery.shown:
+            window.gallery_dock.show()
+            window.gallery_dock.raise_()
 
 
 def _wait_idle(s: Session, timeout_ms: int = 300_000) -> None:

@@ -24,7 +24,8 @@ from viewer.scene.view_state import ViewState, absolute, state_json
 
 
 def session_state(session: Session, zoom: float | None = None) -> ViewState:
-    """Dataset paths, sample, metric and parameters, layers, comparison and zoom."""
+    """Dataset paths, sample, metric and parameters, layers, comparison, zoom and the
+    gallery's filters."""
     p = session.paths
     b = session.b
     mode = session.compare_mode()
@@ -46,6 +47,7 @@ def session_state(session: Session, zoom: float | None = None) -> ViewState:
             f"{session.selection[0]}:{session.selection[1] + 1}" if session.selection else None
         ),
         score_threshold=session.score_threshold,
+        gallery=session.gallery_view,
     )
 
 

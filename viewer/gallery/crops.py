@@ -20,7 +20,7 @@ from viewer.scene.gallery import Crop
 from viewer.scene.palette import PALETTE, verdict_key
 
 BACKGROUND = QColor("#e5e7eb")  # the canvas's neutral background without an image
-TILE = QSize(220, 110)
+TILE = QSize(220, 96)
 
 
 def _pen(side: str, verdict: object, width: float) -> QPen:

@@ -23,8 +23,9 @@ from viewer.gallery.crops import BACKGROUND, TILE
 from viewer.gallery.jobs import CropRenderer
 from viewer.scene.gallery import CLASSES, Crop, SideInput, caption, where
 
-CAPTION_H = 34  # two lines
-CELL = QSize(TILE.width() + 10, TILE.height() + CAPTION_H + 10)
+CAPTION_H = 32  # two lines
+PAD = 3  # around a cell's crop and caption
+CELL = QSize(TILE.width() + 2 * PAD, TILE.height() + CAPTION_H + 2 * PAD)
 CACHE = 400  # drawn crops kept (about 100 KB each)
 
 
@@ -123,7 +124,7 @@ class CropDelegate(QStyledItemDelegate):
         r: QRect = option.rect  # type: ignore[attr-defined]
         if option.state & QStyle.StateFlag.State_Selected:  # type: ignore[attr-defined]
             painter.fillRect(r, option.palette.highlight())  # type: ignore[attr-defined]
-        tile = QRect(r.x() + 5, r.y() + 5, TILE.width(), TILE.height())
+        tile = QRect(r.x() + PAD, r.y() + PAD, TILE.width(), TILE.height())
         img = self.model.image(index.row())
         if img is None or img.isNull():
             painter.fillRect(tile, BACKGROUND)

@@ -21,7 +21,7 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -42,13 +42,14 @@ from viewer.app.session import Session
 from viewer.gallery.jobs import CropLister, CropRenderer, Query
 from viewer.gallery.model import CELL, CropDelegate, GalleryModel
 from viewer.scene.attributes import summary
-from viewer.scene.gallery import (
+from viewer.scene.gallery import Crop, SideInput
+from viewer.scene.gallery_state import (
     CLASSES,
     COMPARE_CLASSES,
+    OWNERS,
     SORTS,
     VERDICT_CLASSES,
-    Crop,
-    SideInput,
+    GalleryView,
 )
 from viewer.scene.row_lists import attributes
 from viewer.widgets.flow_layout import FlowLayout
@@ -103,13 +104,15 @@ class GalleryPanel(QWidget):
         self.boxes: dict[str, QCheckBox] = {}
         self.status = QLabel("Gallery: open a dataset")
         self.lister.failed.connect(self.status.setText)
-        self.text = QLineEdit(placeholderText="filter sample id or text… or attribute=value")
+        self.text = QLineEdit(placeholderText="sample id, text or attribute=value")
         self.table_only = QCheckBox("images in the table only")
         self.table_only.setToolTip("only the images the sample table shows (its filters)")
         self.sort = QComboBox()
         for key, title in SORTS.items():
             self.sort.addItem(title, key)
         self.owners = QComboBox()
+        self.owners.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.owners.setToolTip("whose crops: both sides', A's or B's")
         self._layout()
         self._filter_timer = QTimer(self, singleShot=True, interval=150)  # while typing
         self._filter_timer.timeout.connect(self.refresh)
@@ -137,7 +140,6 @@ class GalleryPanel(QWidget):
             self.boxes[cls] = box
             rows[cls in COMPARE_CLASSES].addWidget(box)
         self.compare_row = [self.boxes[c] for c in COMPARE_CLASSES]
-        rows[1].addWidget(self.owners)
         self.sort.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
@@ -145,6 +147,7 @@ class GalleryPanel(QWidget):
         bottom = QHBoxLayout()
         bottom.addWidget(self.text, 2)
         bottom.addWidget(self.table_only)
+        bottom.addWidget(self.owners)  # here: the comparison classes fit on one line
         bottom.addWidget(QLabel("sort by"))
         bottom.addWidget(self.sort)
         bottom.addWidget(self.status, 3)
@@ -183,8 +186,34 @@ class GalleryPanel(QWidget):
         key = tuple(id(x) for p in sides for x in (p.dataset, p.evaluation))
         return (*key, s.compare_mode()), sides, s.compare_mode() != "metrics"
 
+    def view_state(self) -> GalleryView:
+        """The filters and sort as a view state keeps them."""
+        return GalleryView(
+            shown=self.isVisible(),
+            classes=tuple(k for k, b in self.boxes.items() if b.isChecked()),
+            text=self.text.text(),
+            table_only=self.table_only.isChecked(),
+            owners=OWNERS[max(self._owners_index, 0)],
+            sort=str(self.sort.currentData()),
+        )
+
+    def restore(self, view: GalleryView) -> None:
+        """The filters and sort of a view state (``detlens view --state``)."""
+        for key, box in self.boxes.items():
+            box.setChecked(key in view.classes)
+        self.text.setText(view.text)
+        self.table_only.setChecked(view.table_only)
+        self.sort.setCurrentIndex(max(self.sort.findData(view.sort), 0))
+        self._owners_index = OWNERS.index(view.owners)
+        if self.owners.count() == len(OWNERS):
+            self.owners.setCurrentIndex(self._owners_index)
+        self.session.gallery_view = self.view_state()
+
     def refresh(self) -> None:
         """Ask for the crops of the current filters (off the UI thread), when shown."""
+        if self.owners.count() == len(OWNERS):
+            self._owners_index = self.owners.currentIndex()
+        self.session.gallery_view = self.view_state()
         if not self.isVisible():
             return
         self._update_boxes()
@@ -203,6 +232,7 @@ class GalleryPanel(QWidget):
         self.status.setText("listing the crops…")
 
     _inputs_key: tuple[object, ...] = ()
+    _owners_index = 0  # A and B, A, B: kept while the choice is not shown
 
     def _on_listed(self, gen: int, crops: list[Crop], made: int) -> None:
         if gen != self._gen:
@@ -214,6 +244,7 @@ class GalleryPanel(QWidget):
         order = sorted(q.classes, key=list(CLASSES).index)
         what = ", ".join(_named(CLASSES[c], self.session.names()) for c in order)
         self.status.setText(f"{len(crops):,} of {made:,} crops ({what or 'every class'})")
+        self.status.setToolTip(self.status.text())  # the line may be cut
 
     def _update_boxes(self) -> None:
         """Comparison classes while comparing; classes no shown metric can have greyed."""
@@ -232,6 +263,7 @@ class GalleryPanel(QWidget):
             self.owners.clear()
             for title, owners in zip(titles, ((0, 1), (0,), (1,)), strict=True):
                 self.owners.addItem(title, owners)
+            self.owners.setCurrentIndex(self._owners_index)  # a view state's choice
             self.owners.blockSignals(False)
         metrics = [x.metric for x in s.sides if x is not None and x.metric]
         for cls in VERDICT_CLASSES:
@@ -253,6 +285,10 @@ class GalleryPanel(QWidget):
         thread making it, started at once, slowed that paint from 47 to 141 ms."""
         super().showEvent(event)
         self._delayed.start()
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        self.session.gallery_view = self.view_state()
 
     def _on_session_dataset_changed(self) -> None:
         tip = summary(attributes(self.session.dataset))  # kept per dataset

@@ -29,29 +29,12 @@ from metrics.analysis.fp_diff import false_positives_only
 from metrics.core.model import Dataset, Instance, Sample
 from metrics.core.results import Evaluation, InstanceResult, MatchKind, SampleResult, Verdict
 from viewer.scene.attributes import instance_attributes
+from viewer.scene.gallery_state import CLASSES as CLASSES  # the classes and sorts, here too
+from viewer.scene.gallery_state import COMPARE_CLASSES as COMPARE_CLASSES
+from viewer.scene.gallery_state import SORTS as SORTS
+from viewer.scene.gallery_state import VERDICT_CLASSES as VERDICT_CLASSES
 from viewer.scene.texts import instance_label
 
-CLASSES: dict[str, str] = {
-    "missed": "missed GT",
-    "false_positive": "false positive",
-    "partial": "partly credited",
-    "split": "split",
-    "merge": "merge",
-    "multiline": "multiline rejected",
-    "dont_care": "don't care absorbed",
-    "a_only": "GT found by A, missed by B",
-    "b_only": "GT found by B, missed by A",
-    "fp_b_only": "false positive of B that A did not make",
-    "fp_a_only": "false positive of A that B did not make",
-}
-COMPARE_CLASSES = ("a_only", "b_only", "fp_b_only", "fp_a_only")
-VERDICT_CLASSES = tuple(c for c in CLASSES if c not in COMPARE_CLASSES)
-SORTS = {
-    "credit": "credit (lowest first)",
-    "size": "size (smallest first)",
-    "iou": "IoU (lowest first)",
-    "delta": "ΔH of the image (B's losses first)",
-}
 Only = dict[tuple[int, str, str, int], str]  # (owner, sample, side, index) -> class
 MARGIN = 0.35  # of the box's larger side, around the crop
 

@@ -1,8 +1,8 @@
 """The view state written beside every export and read back by ``detlens view --state``.
 
 Dataset paths, metric and parameters, sample, layers, the comparison (second detector or
-second metric, the two names), the zoom, the selected instance and the Analysis panel's
-score threshold. Plain data and JSON; no
+second metric, the two names), the zoom, the selected instance, the Analysis panel's
+score threshold and the failure gallery's filters and sort. Plain data and JSON; no
 Qt, no session: the window fills it from its session (``viewer.export.window``), the command
 line reads it.
 """
@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from metrics.core.model import InputError
+from viewer.scene.gallery_state import GalleryView, check_gallery
 
 
 def absolute(path: str) -> str:
@@ -38,6 +39,7 @@ class ViewState:
     zoom: float | None = None  # view pixels per image pixel; None: fit the window
     select: str | None = None  # the selected instance as --select writes it ("gt:3", from 1)
     score_threshold: float | None = None  # Analysis: detections with confidence >= it
+    gallery: GalleryView | None = None  # the gallery's filters and sort; None: its defaults
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -54,12 +56,12 @@ class ViewState:
             "zoom": self.zoom if self.zoom is not None else "fit",
             "select": self.select,
             "score_threshold": self.score_threshold,
+            "gallery": self.gallery.to_json() if self.gallery is not None else None,
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ViewState:
-        zoom = data.get("zoom")
-        names = data.get("names")
+        zoom, names, gallery = data.get("zoom"), data.get("names"), data.get("gallery")
         return cls(
             gt=data.get("gt"),
             det=tuple(data.get("det") or ()),
@@ -74,6 +76,7 @@ class ViewState:
             zoom=float(zoom) if isinstance(zoom, int | float) else None,
             select=data.get("select") if isinstance(data.get("select"), str) else None,
             score_threshold=_number(data.get("score_threshold")),
+            gallery=GalleryView.from_json(gallery) if isinstance(gallery, dict) else None,
         )
 
 
@@ -90,7 +93,7 @@ MAX_STATE_BYTES = 1 << 20  # a state written by an export is well under 1 kB
 _TEXT = ("gt", "images", "gt_lines", "metric", "compare_metric", "sample", "select")
 _LISTS = {"det": 2, "names": 2, "layers": 64}  # lists of text, at most this long
 _NUMBERS = ("zoom", "score_threshold")
-KEYS = (*_TEXT, *_LISTS, *_NUMBERS, "params")
+KEYS = (*_TEXT, *_LISTS, *_NUMBERS, "params", "gallery")
 
 
 def read_state(path: str | Path) -> ViewState:
@@ -142,6 +145,8 @@ def _check_value(key: str, value: Any) -> str | None:
         return None if ok and len(value) <= _LISTS[key] else f"expected at most {_LISTS[key]} names"
     if key == "params":
         return None if isinstance(value, dict) else "expected an object of parameters"
+    if key == "gallery":
+        return check_gallery(value)
     if key == "zoom" and value == "fit":
         return None
     if not _finite(value) or (key == "zoom" and not 0 < value <= 1000):
