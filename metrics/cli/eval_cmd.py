@@ -8,7 +8,6 @@ dataset is loaded here and ``runner.run`` evaluates it.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
 import logging
 import os
@@ -204,18 +203,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not specs:
         raise UserError("no metric applies to these inputs")
     bar = None if args.quiet else ProgressBar()
-    with _summary_only(args):
-        evals, seen = analysis.evaluate(
-            ds,
-            specs,
-            overrides,
-            thresholds,
-            policy=args.policy,
-            workers=max(1, args.workers),
-            progress=bar,
-            lenient=lenient,
-            validated=validated,
-        )
+    evals, seen = analysis.evaluate(
+        ds,
+        specs,
+        overrides,
+        thresholds,
+        policy=args.policy,
+        workers=max(1, args.workers),
+        progress=bar,
+        lenient=lenient,
+        validated=validated,
+        results=_reads_results(args),
+    )
     if not args.quiet:
         _report(ds.problems, ds.facts, evals, left_out=left_out)
         if auto:
@@ -230,15 +229,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return skips.exit_code(evals)
 
 
-def _summary_only(args: argparse.Namespace) -> contextlib.AbstractContextManager[None]:
-    """``metrics.core.detail.tallies_only`` when nothing of this run reads a result's GT list or
-    match records (no --json, --csv, --instances, --sweep or --attribution): the summary
-    table alone, e.g. ``--metric all``."""
-    from metrics.core import detail
-
-    if args.json or args.csv or args.instances or args.sweep or args.attribution:
-        return contextlib.nullcontext()
-    return detail.tallies_only()
+def _reads_results(args: argparse.Namespace) -> bool:
+    """Whether anything of this run reads the per-sample results (--json, --csv,
+    --instances, --sweep or --attribution); else the run keeps tallies only
+    (``runner.run(results=False)``), e.g. ``--metric all`` for the summary table."""
+    return bool(args.json or args.csv or args.instances or args.sweep or args.attribution)
 
 
 def _sharded(args: argparse.Namespace) -> int | None:

@@ -8,6 +8,7 @@ visited once and every metric is applied to it). Input problems follow spec 6.1:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import time
@@ -18,9 +19,11 @@ from typing import Any, Literal
 import metrics.run.guard as guard
 import metrics.run.pool as pool
 import metrics.shapes.cache as cache
+from metrics.core.detail import tallies_only
 from metrics.core.model import Dataset, InputError, Problem, Sample, Severity
 from metrics.core.results import Evaluation, SampleResult, aggregate
 from metrics.registry import METRICS, make_params
+from metrics.run.light import Light, light_kind, strip
 from metrics.run.pool import Cancelled as Cancelled  # re-exported: callers catch it here
 from metrics.spec import MetricSpec
 
@@ -210,9 +213,11 @@ def evaluate_chunk(
     ids: Sequence[str],
     params: Sequence[Any],
     excluded: Mapping[str, set[str]],
+    kinds: Sequence[Light] | None = None,
 ) -> tuple[Rows, Failed]:
     """Results of every metric on every sample of the chunk (rows = samples), and the
     samples a metric failed on (``metrics.run.guard``: located errors, never a traceback).
+    With ``kinds`` (one per metric) each result is cut down at once (``light.strip``).
 
     The chunk's metrics share one geometry cache, opened here and dropped after it.
     """
@@ -225,8 +230,9 @@ def evaluate_chunk(
             todo = [k for k, s in enumerate(samples) if s.id not in excluded[mid]]
             results, problems = guard.evaluate(METRICS[mid], [samples[k] for k in todo], prm)
             failed.extend((mid, p) for p in problems)
+            kind = "full" if kinds is None else kinds[col]
             for k, r in zip(todo, results, strict=True):
-                rows[k][col] = r
+                rows[k][col] = r if r is None else strip(r, kind)
     return rows, failed
 
 
@@ -242,10 +248,14 @@ def run(
     progress: Progress | None = None,
     cancel: Cancel | None = None,
     first: str | None = None,
+    results: bool = True,
 ) -> list[Evaluation[Any]]:
     """Evaluate every metric of ``specs`` over ``dataset`` in one pass.
 
     ``first`` names a sample to evaluate before the others (the viewer's current image).
+    ``results`` False: nobody reads the per-sample results; each is cut down to its tally
+    and what ``global_extras`` reads as soon as its block is evaluated (``metrics.run.light``)
+    and the evaluations carry none (summary, extras and problems as otherwise).
     """
     params = [make_params(s, (overrides or {}).get(s.id)) for s in specs]
     problems, excluded = _check(dataset, specs, params, policy, lenient, validated)
@@ -254,17 +264,19 @@ def run(
         samples.sort(key=lambda s: s.id != first)
     t0 = time.perf_counter()
     ids = [s.id for s in specs]
-    with pool.paused_gc():
+    kinds = None if results else [light_kind(s) for s in specs]
+    reads = kinds is None or any(k != "none" for k in kinds)
+    with pool.paused_gc(), contextlib.nullcontext() if results else tallies_only(reads):
         rows, failed = (
-            _run_parallel(samples, ids, params, excluded, workers, progress, cancel)
+            _run_parallel(samples, ids, params, excluded, workers, progress, cancel, kinds)
             if workers > 1 and len(samples) > 1
-            else _run_serial(samples, ids, params, excluded, progress, cancel)
+            else _run_serial(samples, ids, params, excluded, progress, cancel, kinds)
         )
     problems = apply_failures(failed, excluded, problems, policy)
     log.debug("evaluated %d samples in %.3fs", len(samples), time.perf_counter() - t0)
     by_id = {s.id: row for s, row in zip(samples, rows, strict=True)}
     return [
-        _collect(dataset, spec, prm, k, by_id, problems, excluded[spec.id])
+        _collect(dataset, spec, prm, k, by_id, problems, excluded[spec.id], results)
         for k, (spec, prm) in enumerate(zip(specs, params, strict=True))
     ]
 
@@ -276,6 +288,7 @@ def _run_serial(
     excluded: Mapping[str, set[str]],
     progress: Progress | None,
     cancel: Cancel | None,
+    kinds: Sequence[Light] | None = None,
 ) -> tuple[Rows, Failed]:
     """Blocks of samples in order; the first block is small so the first results come fast."""
     rows: Rows = []
@@ -285,7 +298,7 @@ def _run_serial(
         if cancel is not None and cancel():
             raise Cancelled()
         block = samples[start : start + size]
-        done, problems = evaluate_chunk(block, ids, params, excluded)
+        done, problems = evaluate_chunk(block, ids, params, excluded, kinds)
         rows.extend(done)
         failed.extend(problems)
         start += len(block)
@@ -303,10 +316,11 @@ def _run_parallel(
     workers: int,
     progress: Progress | None,
     cancel: Cancel | None,
+    kinds: Sequence[Light] | None = None,
 ) -> tuple[Rows, Failed]:
     """Slices of at most ``BLOCK`` samples (so the geometry stays vectorized) shared
     between this process and ``workers - 1`` worker processes (``metrics.run.pool``)."""
-    job = functools.partial(evaluate_chunk, ids=ids, params=params, excluded=excluded)
+    job = functools.partial(evaluate_chunk, ids=ids, params=params, excluded=excluded, kinds=kinds)
     bounds = pool.slice_bounds(len(samples), workers, BLOCK)
     rows: Rows = []
     failed: Failed = []
@@ -346,6 +360,7 @@ def _collect(
     by_id: Mapping[str, list[SampleResult | None]],
     problems: list[Problem],
     excluded: set[str],
+    keep: bool = True,
 ) -> Evaluation[Any]:
     results: dict[str, SampleResult] = {}
     for s in dataset:
@@ -359,7 +374,7 @@ def _collect(
     return Evaluation(
         spec.id,
         prm,
-        results,
+        results if keep else {},
         summary,
         extras,
         tuple(problems),
