@@ -183,8 +183,9 @@ _SCHEMA_RUN = 1024  # detection files whose scans are held at once above ``KEEP_
 
 def schema_of(members: Sequence[Member], opts: LoadOptions, keep: int | None = None) -> Schema:
     """``find_schema``, its scans and lines kept only when the files hold at most ``keep``
-    bytes (default ``KEEP_SCANS``); else found a run of files at a time, the schema, evidence and problems kept (the
-    same as over all at once: ``metrics.run.sharded`` splits it the same way)."""
+    bytes (default ``KEEP_SCANS``); else found a run of files at a time, the schema,
+    evidence and problems kept (the same as over all at once: ``metrics.run.sharded``
+    splits it the same way)."""
     if sum(len(m.data) for m in members) <= (KEEP_SCANS if keep is None else keep):
         return find_schema(members, opts)
     evidence, problems = SchemaEvidence(), list[Problem]()
