@@ -82,6 +82,58 @@ def test_ctrl_c_during_eval_leaves_nothing(tmp_path: Path, delay: float) -> None
     assert _leftovers(out) == []
 
 
+# what pip writes as the ``detlens`` console script (its ``__main__`` is a file so named)
+CONSOLE_SCRIPT = """import re
+import sys
+from metrics.launch import entry
+if __name__ == '__main__':
+    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
+    sys.exit(entry())
+"""
+START_UP = [0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2, 0.3, 0.5]
+
+
+def _in_detlens(err: str) -> bool:
+    """Whether a traceback passes through detlens's own modules (not only the interpreter's
+    start, ``site``, and the console script's first import statement)."""
+    ours = (str(ROOT / "metrics"), str(ROOT / "viewer"))
+    return any(line.strip().startswith(f'File "{p}') for line in err.splitlines() for p in ours)
+
+
+def test_ctrl_c_at_any_moment_of_start_up_prints_no_traceback(tmp_path: Path) -> None:
+    """Issue 30: Ctrl-C while the console script imported ``metrics.launch`` (before its
+    guard) printed a traceback. The ``metrics`` package notes it from its first statement
+    in the ``detlens`` process; only the interpreter's own start (``site``) comes before."""
+    gt, det = _dataset(tmp_path, images=20, boxes=10)
+    script = tmp_path / "detlens"
+    script.write_text(CONSOLE_SCRIPT)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    argv = ["eval", "--gt", str(gt), "--det", str(det), "--metric", "all", "-q"]
+    seen = []
+    for delay in START_UP:
+        proc = subprocess.Popen(
+            [sys.executable, str(script), *argv],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=_as_in_a_terminal,
+        )
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        if "Traceback" in err and not _in_detlens(err):
+            continue  # Python itself was starting, or finding the package: no detlens code yet
+        assert "Traceback" not in err, (delay, err)
+        assert proc.returncode in (130, 0, -signal.SIGINT), (delay, proc.returncode, err)
+        if proc.returncode == 130:
+            assert err.strip().splitlines()[-1] == "detlens: interrupted", err
+        if proc.returncode == -signal.SIGINT:  # before Python set its handler: no output
+            assert err == "", err
+        seen.append(proc.returncode)
+    assert 130 in seen, seen
+
+
 @pytest.mark.parametrize("delay", DELAYS)
 def test_ctrl_c_during_export_leaves_no_partial_file(tmp_path: Path, delay: float) -> None:
     pytest.importorskip("PySide6")
