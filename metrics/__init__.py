@@ -10,7 +10,8 @@ does not load the readers, numpy or shapely.
 
 from __future__ import annotations
 
-import _signal  # the C module: ``signal`` builds its enums in Python (slow to import)
+# the C module (no stubs): ``signal`` builds its enums in Python, slow to import
+import _signal  # type: ignore[import-not-found]
 import sys as _sys
 
 
