@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -16,7 +17,6 @@ import pytest
 from tests.support import ROOT
 
 DELAYS = [0.15, 0.4, 1.0, 2.0]
-ENTRY = "import sys; from metrics.launch import entry; sys.exit(entry())"
 
 
 def _dataset(root: Path, images: int = 150, boxes: int = 40) -> tuple[Path, Path]:
@@ -42,10 +42,22 @@ def _as_in_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+# what pip writes as the ``detlens`` console script (its ``__main__`` is a file so named)
+CONSOLE_SCRIPT = """import re
+import sys
+from metrics.launch import entry
+if __name__ == '__main__':
+    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
+    sys.exit(entry())
+"""
+
+
 def _interrupt(argv: list[str], delay: float, cwd: Path) -> tuple[int, str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
-    proc = subprocess.Popen(  # what the ``detlens`` console script runs
-        [sys.executable, "-c", ENTRY, *argv],
+    script = Path(tempfile.mkdtemp(prefix="detlens-entry-")) / "detlens"
+    script.write_text(CONSOLE_SCRIPT)  # outside ``cwd``: the tests list what is left there
+    proc = subprocess.Popen(
+        [sys.executable, str(script), *argv],
         cwd=cwd,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -82,14 +94,6 @@ def test_ctrl_c_during_eval_leaves_nothing(tmp_path: Path, delay: float) -> None
     assert _leftovers(out) == []
 
 
-# what pip writes as the ``detlens`` console script (its ``__main__`` is a file so named)
-CONSOLE_SCRIPT = """import re
-import sys
-from metrics.launch import entry
-if __name__ == '__main__':
-    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
-    sys.exit(entry())
-"""
 START_UP = [0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2, 0.3, 0.5]
 
 
