@@ -12,6 +12,7 @@
   words per image on average (25,000 images: about 1,000,000 GT words), with detections
   made as above (jitter keeps each box a rotated rectangle, so every quad stays convex and
   clockwise).
+- ``fixed(images, words)``: ``images`` images of ``words`` GT words each (``bench_memory.py``).
 
 Files are written in ICDAR 2015 form (``gt_img_N.txt`` / ``res_img_N.txt`` in ``gt.zip`` /
 ``det.zip``) under ``$DETLENS_BENCH_DATA`` (default: ``<tmp>/detlens-bench``).
@@ -195,6 +196,19 @@ def textocr(images: int) -> Path:
         pages = [
             _image(np.random.default_rng((11, k)), int(w), max(1, round(0.05 * w)))
             for k, w in enumerate(words.tolist())
+        ]
+        _write(folder, pages)
+    return folder
+
+
+def fixed(images: int, words: int) -> Path:
+    """``images`` images of ``words`` GT words each and about as many detections (the
+    dense layout; ``bench_memory.py``), generated on first use."""
+    folder = CACHE / f"fixed-{images}x{words}"
+    if not (folder / "det.zip").exists():
+        pages = [
+            _image(np.random.default_rng((13, words, k)), words, max(1, round(0.05 * words)))
+            for k in range(images)
         ]
         _write(folder, pages)
     return folder

@@ -30,9 +30,9 @@ BLAS_THREADS = ("OPENBLAS_NUM_THREADS",)
 def entry() -> int:
     """Run ``metrics.cli.main`` with the interrupt guard (and one BLAS thread, unless the
     environment says otherwise)."""
+    note_while_loading()  # first: the package noted interrupts until here (metrics/__init__)
     for name in BLAS_THREADS:
         os.environ.setdefault(name, "1")
-    note_while_loading()
     try:
         code = int(importlib.import_module("metrics.cli.main").main())
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # done: not while the interpreter exits

@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -16,7 +17,6 @@ import pytest
 from tests.support import ROOT
 
 DELAYS = [0.15, 0.4, 1.0, 2.0]
-ENTRY = "import sys; from metrics.launch import entry; sys.exit(entry())"
 
 
 def _dataset(root: Path, images: int = 150, boxes: int = 40) -> tuple[Path, Path]:
@@ -42,10 +42,22 @@ def _as_in_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+# what pip writes as the ``detlens`` console script (its ``__main__`` is a file so named)
+CONSOLE_SCRIPT = """import re
+import sys
+from metrics.launch import entry
+if __name__ == '__main__':
+    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
+    sys.exit(entry())
+"""
+
+
 def _interrupt(argv: list[str], delay: float, cwd: Path) -> tuple[int, str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
-    proc = subprocess.Popen(  # what the ``detlens`` console script runs
-        [sys.executable, "-c", ENTRY, *argv],
+    script = Path(tempfile.mkdtemp(prefix="detlens-entry-")) / "detlens"
+    script.write_text(CONSOLE_SCRIPT)  # outside ``cwd``: the tests list what is left there
+    proc = subprocess.Popen(
+        [sys.executable, str(script), *argv],
         cwd=cwd,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -80,6 +92,50 @@ def test_ctrl_c_during_eval_leaves_nothing(tmp_path: Path, delay: float) -> None
     else:
         assert code == 0  # finished before the signal
     assert _leftovers(out) == []
+
+
+START_UP = [0.01, 0.02, 0.03, 0.05, 0.08, 0.12, 0.2, 0.3, 0.5]
+
+
+def _in_detlens(err: str) -> bool:
+    """Whether a traceback passes through detlens's own modules (not only the interpreter's
+    start, ``site``, and the console script's first import statement)."""
+    ours = (str(ROOT / "metrics"), str(ROOT / "viewer"))
+    return any(line.strip().startswith(f'File "{p}') for line in err.splitlines() for p in ours)
+
+
+def test_ctrl_c_at_any_moment_of_start_up_prints_no_traceback(tmp_path: Path) -> None:
+    """Issue 30: Ctrl-C while the console script imported ``metrics.launch`` (before its
+    guard) printed a traceback. The ``metrics`` package notes it from its first statement
+    in the ``detlens`` process; only the interpreter's own start (``site``) comes before."""
+    gt, det = _dataset(tmp_path, images=20, boxes=10)
+    script = tmp_path / "detlens"
+    script.write_text(CONSOLE_SCRIPT)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    argv = ["eval", "--gt", str(gt), "--det", str(det), "--metric", "all", "-q"]
+    seen = []
+    for delay in START_UP:
+        proc = subprocess.Popen(
+            [sys.executable, str(script), *argv],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=_as_in_a_terminal,
+        )
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        if "Traceback" in err and not _in_detlens(err):
+            continue  # Python itself was starting, or finding the package: no detlens code yet
+        assert "Traceback" not in err, (delay, err)
+        assert proc.returncode in (130, 0, -signal.SIGINT), (delay, proc.returncode, err)
+        if proc.returncode == 130:
+            assert err.strip().splitlines()[-1] == "detlens: interrupted", err
+        if proc.returncode == -signal.SIGINT:  # before Python set its handler: no output
+            assert err == "", err
+        seen.append(proc.returncode)
+    assert 130 in seen, seen
 
 
 @pytest.mark.parametrize("delay", DELAYS)

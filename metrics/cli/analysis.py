@@ -73,6 +73,7 @@ def evaluate(
     lenient: frozenset[str] = frozenset(),
     validated: Mapping[str, list[Problem]] | None = None,
     detail: Detail = Detail.FULL,
+    results: bool = True,
 ) -> tuple[list[Evaluation[Params]], dict[str, Dataset]]:
     """``run`` (its options as there) with each metric on its detections filtered at its
     score threshold (one pass per distinct threshold); results in the order of ``specs``
@@ -103,6 +104,7 @@ def evaluate(
             lenient=lenient,
             validated=validated,
             detail=detail,
+            results=results,
         ):
             by_id[ev.metric] = ev
             seen[ev.metric] = data

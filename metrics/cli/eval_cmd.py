@@ -217,6 +217,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         lenient=lenient,
         validated=validated,
         detail=_detail(args),
+        results=_reads_results(args),
     )
     if not args.quiet:
         _report(ds.problems, ds.facts, evals, left_out=left_out)
@@ -241,6 +242,13 @@ def _detail(args: argparse.Namespace) -> Detail:
     if args.json or args.csv or args.instances or args.sweep or args.attribution:
         return Detail.FULL
     return Detail.SUMMARY
+
+
+def _reads_results(args: argparse.Namespace) -> bool:
+    """Whether anything of this run reads the per-sample results (--json, --csv,
+    --instances, --sweep or --attribution); else the run keeps tallies only
+    (``runner.run(results=False)``), e.g. ``--metric all`` for the summary table."""
+    return bool(args.json or args.csv or args.instances or args.sweep or args.attribution)
 
 
 def _sharded(args: argparse.Namespace) -> int | None:

@@ -64,4 +64,6 @@ def loads(text: str, data: bytes | None = None) -> JSONValue:
     except ValueError:  # an integer of more than 4,300 digits
         m = _LONG_INT.search(text)
         line = text.count("\n", 0, m.start()) + 1 if m else None
-        raise JsonError("a number of more than 4,300 digits is no coordinate", line) from None
+        raise JsonError(
+            "a number of more than 4,300 digits (no value detlens reads)", line
+        ) from None

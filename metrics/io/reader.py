@@ -33,6 +33,7 @@ from metrics.io.icdar.plan import (
     images_by_id,
     plan_icdar,
     read_pairs,
+    schema_of,
 )
 from metrics.io.pairing import IdMatcher, gt_id, stem
 from metrics.shapes.geometry import polygons, signed_areas
@@ -41,6 +42,8 @@ from metrics.shapes.quads import is_convex_quad
 PathLike = str | os.PathLike[str]
 
 __all__ = ["LoadOptions", "geometry_warnings", "load_dataset", "read_planned"]
+
+_READ_RUN = 1024  # pairs read (and their scans dropped) at a time
 
 
 def _suspect(rings: list[FloatArray]) -> tuple[np.ndarray, np.ndarray]:
@@ -152,8 +155,8 @@ def _load(
             ds = _forced_fields(ds, opts)
         return _settled(dataclasses.replace(ds, name=name, _index={}), opts)
     plan = plan_icdar(gt, det, gfound, dfound, gt_lines, images, opts)
-    found = find_schema(plan.det_members, opts) if plan.has_det else Schema()
-    return read_planned(plan, found, name=name)
+    found = schema_of(plan.det_members, opts) if plan.has_det else Schema()
+    return read_planned(plan, found, run=_READ_RUN, name=name)
 
 
 def read_planned(
@@ -167,11 +170,12 @@ def read_planned(
     read: list[Problem] = []
     shapes: list[Problem] = []
     step = run or max(1, len(plan.pairs))
+    again = set(found.problems)  # a file read without its scan reports its bytes again
     for k in range(0, len(plan.pairs), step):
         pairs = plan.pairs[k : k + step]
         done, problems = read_pairs(plan, pairs, found)
         samples.extend(done)
-        read.extend(problems)
+        read.extend(p for p in problems if p not in again)
         shapes.extend(geometry_warnings(done))
         found.forget(pairs)
     return Dataset(

@@ -8,6 +8,7 @@ both, so that the entry and the commands share the state without importing each 
 from __future__ import annotations
 
 import signal
+import sys
 
 _noted: list[int] = []  # interrupts that came while the command line was loading
 
@@ -18,9 +19,15 @@ def _note(signum: int, frame: object) -> None:
 
 def note_while_loading() -> None:
     """From here until ``interruptible``, an interrupt is only noted (unless the process
-    inherited SIGINT ignored)."""
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    inherited SIGINT ignored); what the ``metrics`` package noted since the console script
+    began (``metrics._note_early``) is taken over."""
+    package = sys.modules.get("metrics")
+    early = getattr(package, "_note_early", None)
+    current = signal.getsignal(signal.SIGINT)
+    if current is signal.default_int_handler or (early is not None and current is early):
         signal.signal(signal.SIGINT, _note)
+        if current is early:  # after the switch: one noted in between is not lost
+            _noted.extend(getattr(package, "_early", ()))
 
 
 def interruptible() -> None:

@@ -1,10 +1,9 @@
 """The one loop over samples: validation, policy, workers, progress and cancellation.
 
-``run`` evaluates one or several metrics over a dataset in a single pass (each sample is
-visited once and every metric is applied to it). Input problems follow spec 6.1:
-``policy="strict"`` refuses the whole evaluation with every problem listed,
-``policy="skip_sample"`` leaves out the samples that have errors and says which.
-"""
+``run`` evaluates one or several metrics over a dataset in a single pass (each sample
+visited once, every metric applied to it). Input problems follow spec 6.1: ``strict``
+refuses the whole evaluation listing every problem, ``skip_sample`` leaves out the samples
+with errors and says which."""
 
 from __future__ import annotations
 
@@ -22,6 +21,7 @@ from metrics.core.model import Dataset, InputError, Problem, Sample, Severity
 from metrics.core.protocols import Params
 from metrics.core.results import Evaluation, SampleResult, aggregate
 from metrics.declare.spec import MetricSpec
+from metrics.run.light import Light, light_kind, strip
 from metrics.run.pool import Cancelled as Cancelled  # re-exported: callers catch it here
 from metrics.shapes.mode import Detail, Mode
 
@@ -212,9 +212,11 @@ def evaluate_chunk(
     params: Sequence[Params],
     excluded: Mapping[str, set[str]],
     detail: Detail = Detail.FULL,
+    kinds: Sequence[Light] | None = None,
 ) -> tuple[Rows, Failed]:
     """Results of every metric on every sample of the chunk (rows = samples), and the
     samples a metric failed on (``metrics.run.guard``: located errors, never a traceback).
+    With ``kinds`` (one per metric) each result is cut down at once (``light.strip``).
 
     The chunk's metrics share one geometry cache (in the ``Mode`` passed to each), made
     here and dropped after it; ``detail`` says what of each result is read.
@@ -228,8 +230,9 @@ def evaluate_chunk(
         todo = [k for k, s in enumerate(samples) if s.id not in excluded[mid]]
         results, problems = guard.evaluate(METRICS[mid], [samples[k] for k in todo], prm, mode)
         failed.extend((mid, p) for p in problems)
+        kind = "full" if kinds is None else kinds[col]
         for k, r in zip(todo, results, strict=True):
-            rows[k][col] = r
+            rows[k][col] = r if r is None else strip(r, kind)
     mode.cache.clear()
     return rows, failed
 
@@ -247,12 +250,14 @@ def run(
     cancel: Cancel | None = None,
     first: str | None = None,
     detail: Detail = Detail.FULL,
+    results: bool = True,
 ) -> list[Evaluation[Params]]:
     """Evaluate every metric of ``specs`` over ``dataset`` in one pass.
 
     ``first`` names a sample to evaluate before the others (the viewer's current image).
-    ``detail`` says what of each result is read (``metrics.shapes.mode``): below
-    ``Detail.FULL`` the evaluations are marked ``complete=False``.
+    ``detail`` says what of each result is read (``metrics.shapes.mode``; below FULL the
+    evaluations are ``complete=False``). ``results`` False: nobody reads the per-sample
+    results, each cut down as its block ends (``metrics.run.light``) and none kept.
     """
     params = [make_params(s, (overrides or {}).get(s.id)) for s in specs]
     problems, excluded = _check(dataset, specs, params, policy, lenient, validated)
@@ -261,6 +266,9 @@ def run(
         samples.sort(key=lambda s: s.id != first)
     t0 = time.perf_counter()
     ids = [s.id for s in specs]
+    kinds = None if results else [light_kind(s) for s in specs]
+    if kinds is not None and detail is not Detail.FULL:
+        detail = detail if any(k != "none" for k in kinds) else Detail.TALLIES
     rows, failed = evaluate_samples(
         samples,
         ids,
@@ -270,12 +278,13 @@ def run(
         workers=workers,
         progress=progress,
         cancel=cancel,
+        kinds=kinds,
     )
     problems = apply_failures(failed, excluded, problems, policy)
     log.debug("evaluated %d samples in %.3fs", len(samples), time.perf_counter() - t0)
     by_id = {s.id: row for s, row in zip(samples, rows, strict=True)}
     return [
-        _collect(dataset, spec, prm, k, by_id, problems, excluded[spec.id], detail)
+        _collect(dataset, spec, prm, k, by_id, problems, excluded[spec.id], detail, results)
         for k, (spec, prm) in enumerate(zip(specs, params, strict=True))
     ]
 
@@ -290,6 +299,7 @@ def evaluate_samples(
     workers: int = 1,
     progress: Progress | None = None,
     cancel: Cancel | None = None,
+    kinds: Sequence[Light] | None = None,
 ) -> tuple[Rows, Failed]:
     """The one loop over samples: every metric of ``ids`` (with ``params``) on every sample
     not in its ``excluded`` set, in blocks that share a geometry cache (``evaluate_chunk``),
@@ -308,7 +318,12 @@ def evaluate_samples(
     with pool.paused_gc():
         if workers > 1 and len(samples) > 1:
             job = functools.partial(
-                evaluate_chunk, ids=ids, params=params, excluded=excluded, detail=detail
+                evaluate_chunk,
+                ids=ids,
+                params=params,
+                excluded=excluded,
+                detail=detail,
+                kinds=kinds,
             )
             bounds = pool.slice_bounds(len(samples), workers, BLOCK)
             for part in pool.run_slices(samples, job, bounds, workers, progress, cancel):
@@ -320,7 +335,7 @@ def evaluate_samples(
             if cancel is not None and cancel():
                 raise Cancelled()
             block = samples[start : start + size]
-            done, problems = evaluate_chunk(block, ids, params, excluded, detail)
+            done, problems = evaluate_chunk(block, ids, params, excluded, detail, kinds)
             rows.extend(done)
             failed.extend(problems)
             start += len(block)
@@ -361,6 +376,7 @@ def _collect(
     problems: list[Problem],
     excluded: set[str],
     detail: Detail,
+    keep: bool = True,
 ) -> Evaluation[Params]:
     results: dict[str, SampleResult] = {}
     for s in dataset:
@@ -374,7 +390,7 @@ def _collect(
     return Evaluation(
         spec.id,
         prm,
-        results,
+        results if keep else {},
         summary,
         extras,
         tuple(problems),

@@ -24,7 +24,6 @@ over samples (``MetricSpec.shardable``, no ``finalize``) are evaluated this way.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import operator
 import os
@@ -46,6 +45,7 @@ from metrics.io.formats.detect import detect
 from metrics.io.icdar.det_schema import SchemaEvidence
 from metrics.io.icdar.lines import DetSchema
 from metrics.io.icdar.plan import (
+    KEEP_SCANS,
     IcdarPlan,
     LoadOptions,
     Pair,
@@ -55,6 +55,7 @@ from metrics.io.icdar.plan import (
     read_pairs,
 )
 from metrics.io.reader import geometry_warnings
+from metrics.run.light import light_kind, strip
 from metrics.run.runner import (
     BLOCK,
     Failed,
@@ -69,9 +70,6 @@ from metrics.shapes.mode import Detail
 PathLike = str | os.PathLike[str]
 S = TypeVar("S")
 T = TypeVar("T")
-# Detection files under this many bytes in all: one process keeps their scans between
-# finding the schema and reading (about 15 bytes held per byte of plain QUAD lines).
-_KEEP_SCANS = 8 * 2**20
 _Light = Literal["none", "lists", "evidence"]  # what a slice leaves out of a result it sends
 Kept = tuple[str, Tally, SampleResult | None]  # sample id, tally, light result (extras)
 
@@ -206,12 +204,12 @@ def _error(p: Problem) -> bool:
 def _schema(plan: IcdarPlan, workers: int) -> tuple[DetSchema, list[Problem], Schema | None]:
     """The detection schema over every detection file (its problems in file order), the
     files shared out like the samples. In one process, a set whose detection files are
-    small (``_KEEP_SCANS``) keeps what finding it scanned and split, which reading uses
+    small (``plan.KEEP_SCANS``) keeps what finding it scanned and split, which reading uses
     instead of scanning each file again."""
     members = plan.det_members
     if not members:
         return find_schema((), plan.opts).schema, [], None
-    if workers == 1 and sum(len(m.data) for m in members) <= _KEEP_SCANS:
+    if workers == 1 and sum(len(m.data) for m in members) <= KEEP_SCANS:
         whole = find_schema(members, plan.opts)
         return whole.schema, whole.problems, whole
     bounds = _bounds(len(members), workers, BLOCK * 4)
@@ -262,20 +260,14 @@ def _part(pairs: Sequence[Pair], job: _Job) -> _Part:
 
 
 def _light_kind(spec: MetricSpec[Params]) -> _Light:
-    if spec.global_extras is None:
-        return "none"
-    return "lists" if spec.extras_read_evidence else "evidence"
+    kind = light_kind(spec)
+    return "none" if kind == "full" else kind  # finalize: never sharded (``shardable``)
 
 
 def _light(r: SampleResult, kind: _Light) -> SampleResult | None:
     """What ``global_extras`` reads of a result, as the slice sends it back: nothing
-    ("none"), the result without its per-instance lists ("lists") or also without its
-    evidence ("evidence", ``MetricSpec.extras_read_evidence`` False)."""
-    if kind == "none":
-        return None
-    if kind == "lists":
-        return dataclasses.replace(r, gt=(), det=(), matches=(), complete=False)
-    return dataclasses.replace(r, gt=(), det=(), matches=(), evidence=None, complete=False)
+    ("none"), else ``light.strip``."""
+    return None if kind == "none" else strip(r, kind)
 
 
 def _assemble(

@@ -62,13 +62,15 @@ def _compare(gt: Path, det: Path, metrics: list[str], policy: Policy, workers: i
         )
 
 
-@pytest.mark.parametrize("workers", [1, 2, 0])  # 0: one process, the scans not kept
+# 0: one process, the scans not kept (here and by ``load_dataset``, issue 30's memory)
+@pytest.mark.parametrize("workers", [1, 2, 0])
 @pytest.mark.parametrize("policy", ["strict", "skip_sample"])
 def test_bad_inputs_give_the_same_problems_and_refusals(
     tmp_path: Path, workers: int, policy: Policy, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     if workers == 0:
-        monkeypatch.setattr(sharded, "_KEEP_SCANS", 0)
+        monkeypatch.setattr(sharded, "KEEP_SCANS", 0)
+        monkeypatch.setattr("metrics.io.icdar.plan.KEEP_SCANS", 0)
         workers = 1
     gt, det = _files(40)
     gt["gt_img_3.txt"] = "1,2,3,abc\n" + GOOD  # a bad GT line
@@ -102,8 +104,8 @@ def test_one_process_scans_each_small_detection_file_once(
         if hasattr(module, "scan_plain"):
             monkeypatch.setattr(module, "scan_plain", counted)
     counts = []
-    for keep in (sharded._KEEP_SCANS, 0):
-        monkeypatch.setattr(sharded, "_KEEP_SCANS", keep)
+    for keep in (sharded.KEEP_SCANS, 0):
+        monkeypatch.setattr(sharded, "KEEP_SCANS", keep)
         scanned.clear()
         got = sharded.evaluate(g, d, [resolve("tiou")], {}, workers=1)
         assert got is not None and got.evaluations[0].summary is not None

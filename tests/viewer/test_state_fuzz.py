@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -80,6 +81,11 @@ def documents(draw: st.DrawFn) -> str:
     return text
 
 
+# Python's own wording: a message a user should not read (issue 30: a 5,000-digit integer
+# gave "Exceeds the limit (4300 digits) ... use sys.set_int_max_str_digits()")
+PYTHON_WORDS = ("sys.set_int_max_str_digits", "recursion depth", "codec can't", "Traceback")
+
+
 def _view_args(state: Path) -> Any:
     argv = ["view", "--state", str(state), "--screenshot", str(state.with_suffix(".png"))]
     return build_parser(argv).parse_args(argv)
@@ -95,6 +101,7 @@ def checked(text: str, root: Path) -> str:
     except InputError as exc:
         message = str(exc)
         assert "s.json" in message and "\n" not in message.strip(), message
+        assert not any(raw in message for raw in PYTHON_WORDS), message
         return "refused"
     if args.params:  # accepted parameters are typed values of the metric
         make_params(METRICS[args.metric if args.metric in METRICS else "tiou"], args.params)
@@ -127,3 +134,33 @@ def test_the_fuzz_catches_parameters_taken_unchecked(monkeypatch: Any, tmp_path:
     monkeypatch.setattr(app, "state_params", lambda metric, params: dict(params))
     with pytest.raises(ValueError, match="tolerance must be from 0 to 1"):
         checked(json.dumps(bad), tmp_path)
+
+
+HUGE = "9" * 5000
+NUMBER_PATHS = [
+    '{"zoom": %s}',
+    '{"score_threshold": %s}',
+    '{"score_threshold": -%s}',
+    '{"sample": %s}',
+    '{"metric": "ic15_iou", "params": {"iou_threshold": %s}}',
+    '{"metric": "tiou", "params": {"tolerance": -%s}}',
+    '{"det": [%s]}',
+    '{"layers": ["gt", %s]}',
+    '{"params": {"nope": [1, {"x": %s}]}}',
+]
+
+
+@pytest.mark.parametrize("template", NUMBER_PATHS)
+@pytest.mark.parametrize("number", [HUGE, "9" * 4000, "1e309", "-1e309", "1e-400"])
+def test_a_huge_number_anywhere_in_a_state_is_one_line_naming_the_file(
+    template: str, number: str, tmp_path: Path
+) -> None:
+    """Issue 30: a 5,000-digit integer in a state file gave Python's own message."""
+    result = checked(template.replace("%s", number), tmp_path)
+    if number != "1e-400":  # 0.0: a zoom of 0 is refused, a threshold of 0 is one
+        assert result == "refused", template
+
+
+@pytest.mark.parametrize("value", ["2", "-1", "1.5"])
+def test_a_state_score_threshold_outside_0_1_is_refused(value: str, tmp_path: Path) -> None:
+    assert checked(f'{{"score_threshold": {value}}}', tmp_path) == "refused"

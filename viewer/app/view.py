@@ -53,12 +53,23 @@ def add_view_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
     p.add_argument("--state", help="restore a view state JSON written beside an export")
     p.add_argument(
         "--score-threshold",
-        type=float,
+        type=_threshold,
         help="show only detections with confidence >= this (the Analysis panel's threshold)",
     )
     p.add_argument("--panel", help="side panel to bring to the front, e.g. Problems, Metric")
     p.add_argument("--quit-after-show", action="store_true", help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_view)
+
+
+def _threshold(text: str) -> float:
+    """``--score-threshold``: a confidence threshold, a number from 0 to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text[:40]!r}") from None
+    if not 0 <= value <= 1:  # nan included
+        raise argparse.ArgumentTypeError(f"a confidence threshold is from 0 to 1, got {value:g}")
+    return value
 
 
 def _apply_state(args: argparse.Namespace) -> None:

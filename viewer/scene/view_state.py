@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from metrics.core.model import InputError
+from metrics.io.jsonload import JsonError, loads
 from viewer.scene.gallery_state import GalleryView, check_gallery
 
 
@@ -101,8 +102,15 @@ def read_state(path: str | Path) -> ViewState:
     (one line naming the file) if it cannot be read or holds what no export writes."""
     try:
         raw = _read_bounded(Path(path))
-        data = json.loads(raw.decode("utf-8"))
-    except (OSError, ValueError, RecursionError) as exc:
+        data = loads(raw.decode("utf-8"), raw)  # bounded nesting and digits (issue 30)
+    except JsonError as exc:
+        where = f"line {exc.line}: " if exc.line is not None else ""
+        raise InputError([], f"cannot read state file {path}: {where}{exc}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            [], f"cannot read state file {path}: not UTF-8 (byte {exc.start})"
+        ) from None
+    except OSError as exc:
         raise InputError([], f"cannot read state file {path}: {exc}") from None
     if not isinstance(data, dict):
         raise InputError([], f"cannot read state file {path}: not a JSON object")
@@ -151,6 +159,8 @@ def _check_value(key: str, value: Any) -> str | None:
         return None
     if not _finite(value) or (key == "zoom" and not 0 < value <= 1000):
         return "expected a finite number" + (' in (0, 1000] or "fit"' if key == "zoom" else "")
+    if key == "score_threshold" and not 0 <= value <= 1:
+        return "a confidence threshold is from 0 to 1"
     return None
 
 

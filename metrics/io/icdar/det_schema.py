@@ -8,7 +8,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from metrics.io.icdar.lines import _CONF, _FAST_QUAD, DetSchema, _split
+from metrics.io.icdar.lines import (
+    _CONF,
+    _FAST_QUAD,
+    _NON_FINITE,
+    DetSchema,
+    _split,
+    confidence_shaped,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +26,7 @@ class LineShape:
     has_text: bool
     conf_like_tail: bool  # odd numeric count whose last field looks like 0.xx
     not_conf_tail: bool = False  # odd numeric count whose trailing field is no confidence
+    non_finite: bool = False  # the box and a lone nan / inf: a confidence, or a word
 
 
 def shape_of(line: str) -> LineShape:
@@ -26,7 +34,12 @@ def shape_of(line: str) -> LineShape:
 
     The trailing field of an odd count of numbers is the confidence candidate; it is no
     confidence when it fails the official pattern (``154``), unless the line also reads as
-    a box, a confidence and a numeric transcription (``x1,...,y4,0.9,9,080``)."""
+    a box, a confidence and a numeric transcription (``x1,...,y4,0.9,9,080``). A decimal
+    number or ``nan`` / ``inf`` alone after the box (``-0.2``, ``1.5``, ``nan``) is taken as
+    a confidence, so that reading refuses it when it is none in [0, 1] (never silently a
+    transcription; ``--det-confidence no`` reads such fields as text); a lone ``nan`` /
+    ``inf`` is a word only in a set whose other detections carry words
+    (``SchemaEvidence.schema``)."""
     m = _FAST_QUAD.match(line)
     if m is not None and m.group(9) is None:
         return LineShape(8, False, False)
@@ -34,10 +47,13 @@ def shape_of(line: str) -> LineShape:
     text = ",".join(rest)
     n = len(nums)
     odd = n % 2 == 1
-    tail = odd and "." in nums[-1] and bool(_CONF.match(nums[-1]))
-    not_conf = odd and not _CONF.match(nums[-1])
+    shaped = odd and confidence_shaped(nums[-1])
+    tail = odd and (shaped or ("." in nums[-1] and bool(_CONF.match(nums[-1]))))
+    not_conf = odd and not shaped and not _CONF.match(nums[-1])
     if not_conf and n >= 11 and not rest and _CONF.match(nums[8]):
         not_conf = False
+    if not odd and len(rest) == 1 and _NON_FINITE.match(rest[0]):
+        return LineShape(n, False, False, non_finite=True)  # x1,...,y4,nan
     return LineShape(n, bool(text.strip()), tail, not_conf)
 
 
@@ -50,6 +66,7 @@ class SchemaEvidence:
     text: bool = False  # some line has text after its numbers
     not_conf: bool = False  # some odd count of numbers ends with no valid confidence
     odd: bool = False  # some line has an odd count of numbers (a field after the box)
+    non_finite: bool = False  # some line has a lone nan / inf after its box
 
     def __or__(self, other: SchemaEvidence) -> SchemaEvidence:
         return SchemaEvidence(
@@ -57,17 +74,22 @@ class SchemaEvidence:
             self.text or other.text,
             self.not_conf or other.not_conf,
             self.odd or other.odd,
+            self.non_finite or other.non_finite,
         )
 
     def schema(self, forced: tuple[bool | None, bool | None] = (None, None)) -> DetSchema:
         """The set's schema: a trailing field that is no valid confidence in some lines
         makes that field a transcription in all of them (``...,154``: text, never a
         confidence); ``forced`` (``--det-confidence`` / ``--det-transcription``) wins, and
-        with confidences forced off, the field after the box is a transcription."""
+        with confidences forced off, the field after the box is a transcription. A lone
+        ``nan`` / ``inf`` after a box is a word where other detections carry words, else a
+        confidence (which reading refuses: it is no number from 0 to 1)."""
         conf, text = forced
-        inferred_text = self.text or self.not_conf or (conf is False and self.odd)
+        words = self.text or self.not_conf
+        inferred_text = words or (conf is False and (self.odd or self.non_finite))
+        conf_like = self.conf_like or (self.non_finite and not words)
         return DetSchema(
-            confidence=(self.conf_like and not self.not_conf) if conf is None else conf,
+            confidence=(conf_like and not self.not_conf) if conf is None else conf,
             transcription=inferred_text if text is None else text,
         )
 
@@ -79,6 +101,7 @@ def det_evidence(shapes: list[LineShape]) -> SchemaEvidence:
         text=any(s.has_text for s in shapes),
         not_conf=any(s.not_conf_tail for s in shapes),
         odd=any(s.n_numeric % 2 == 1 for s in shapes),
+        non_finite=any(s.non_finite for s in shapes),
     )
 
 

@@ -325,4 +325,5 @@ def _tails(
         return None
     if any("," in t or not _CONF.match(t) for t in tails):
         return None
-    return [float(t) for t in tails]
+    values = [float(t) for t in tails]
+    return None if any(v > 1 for v in values) else values  # 1.5: the grammar refuses it

@@ -40,14 +40,31 @@ class LineError(ValueError):
 
 
 def _confidence(text: str) -> float:
-    """A detection confidence as the official grammar writes it: ``[0-1].?[0-9]*`` (so 0.95,
-    1 and 1.5 are read, 2, -0.5 and nan are not)."""
+    """A detection confidence: a number from 0 to 1 as the official grammar writes it,
+    ``[0-1].?[0-9]*`` (0.95 and 1 are read; 2, -0.5 and nan are not). The official pattern
+    also lets 1.5 through; a confidence above 1 is refused here too (issue 30: a confidence
+    is a number in [0, 1] or the line is an error)."""
     if not _CONF.match(text):
         raise LineError(
             f"confidence {text.strip()[:20]!r} is not a number from 0 to 1 "
             "(the official pattern is [0-1].xx)"
         )
-    return float(text)
+    value = float(text)
+    if value > 1:
+        raise LineError(
+            f"confidence {text.strip()[:20]!r} is above 1 (a confidence is a number from 0 "
+            "to 1; the official pattern [0-1].xx would let it through)"
+        )
+    return value
+
+
+def confidence_shaped(field: str) -> bool:
+    """A field that can only be meant as a confidence when it ends a detection's numbers:
+    a decimal number (``0.9``, ``1.5``, ``-0.2``, ``1e-3``) or ``nan`` / ``inf``. Integers
+    (``154``) stay the official grammar's numeric transcriptions."""
+    if _NON_FINITE.match(field):
+        return True
+    return _NUM.match(field) is not None and any(c in field for c in ".eE")
 
 
 def _no_word_confidence(rest: list[str], schema: DetSchema) -> None:
@@ -55,8 +72,8 @@ def _no_word_confidence(rest: list[str], schema: DetSchema) -> None:
     goes is a confidence that is no number, never the transcription "nan"."""
     if schema.confidence and rest and _NON_FINITE.match(rest[0]):
         raise LineError(
-            f"confidence {rest[0].strip()[:20]!r} is not a number from 0 to 1 (the "
-            "detections of this set carry confidences)"
+            f"confidence {rest[0].strip()[:20]!r} is not a number from 0 to 1 "
+            "(--det-confidence no reads the field after the box as text)"
         )
 
 
@@ -343,7 +360,7 @@ def det_fields(
         if not tail and schema.transcription:
             return nums, None, "", True  # x1,...,y4, : an empty transcription
         if box_type is None and schema.confidence and "," not in tail and _CONF.match(tail):
-            return nums, float(tail), None, True  # x1,...,y4,0.95: the confidence alone
+            return nums, _confidence(tail), None, True  # x1,...,y4,0.95: the confidence alone
     if box_type in (BoxType.LTRB, BoxType.QUAD):
         nums, rest = _fixed_split(line, box_type)
         tail_nums, tail_rest = _split(",".join(rest)) if rest else ([], [])

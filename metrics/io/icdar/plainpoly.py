@@ -82,7 +82,8 @@ def _det_confidence(tail: str, schema: DetSchema) -> tuple[bool, float | None]:
         return True, None
     if "," in tail or not schema.confidence or not _CONF.match(tail):
         return False, None
-    return True, float(tail)
+    value = float(tail)
+    return (False, None) if value > 1 else (True, value)  # 1.5: the grammar refuses it
 
 
 def _values(rows: list[tuple[str, ...]]) -> tuple[FloatArray, list[int]] | None:

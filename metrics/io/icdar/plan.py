@@ -174,6 +174,28 @@ def find_schema(members: Sequence[Member], opts: LoadOptions) -> Schema:
     return out
 
 
+# Detection files under this many bytes in all: their scans are kept between finding the
+# schema and reading (about 15 bytes held per byte of plain QUAD lines); above, each file is
+# scanned again when read, so that 1 M detections do not hold 500 MB of scans at once.
+KEEP_SCANS = 8 * 2**20
+_SCHEMA_RUN = 1024  # detection files whose scans are held at once above ``KEEP_SCANS``
+
+
+def schema_of(members: Sequence[Member], opts: LoadOptions, keep: int | None = None) -> Schema:
+    """``find_schema``, its scans and lines kept only when the files hold at most ``keep``
+    bytes (default ``KEEP_SCANS``); else found a run of files at a time, the schema,
+    evidence and problems kept (the same as over all at once: ``metrics.run.sharded``
+    splits it the same way)."""
+    if sum(len(m.data) for m in members) <= (KEEP_SCANS if keep is None else keep):
+        return find_schema(members, opts)
+    evidence, problems = SchemaEvidence(), list[Problem]()
+    for k in range(0, len(members), _SCHEMA_RUN):
+        part = find_schema(members[k : k + _SCHEMA_RUN], opts)
+        evidence = evidence | part.evidence
+        problems.extend(part.problems)
+    return Schema(evidence.schema(opts.forced), evidence, problems=problems)
+
+
 def read_pairs(
     plan: IcdarPlan, pairs: Sequence[Pair], found: Schema
 ) -> tuple[list[Sample], list[Problem]]:

@@ -203,10 +203,38 @@ def test_icdar_nan_where_a_set_has_confidences_is_an_error_not_text(
     assert len(found) == 1 and "res_img_1.txt:2" in found[0] and "confidence" in found[0], found
 
 
-def test_icdar_nan_is_still_a_word_where_no_detection_has_a_confidence(tmp_path: Path) -> None:
+@pytest.mark.parametrize("value", ["nan", "inf", "-Infinity", "1.5", "-0.2", "1e400", "2.0"])
+def test_icdar_a_lone_field_shaped_as_a_confidence_is_one(tmp_path: Path, value: str) -> None:
+    """Issue 30: a confidence is a number in [0, 1] or the line is an error, never silently
+    the transcription "nan" (or "-0.2"); 1.5, which the official pattern lets through, too."""
+    gt = write(tmp_path / "gt", "gt_img_1.txt", "10,10,50,10,50,30,10,30,a\n")
+    write(tmp_path / "det", "res_img_1.txt", f"10,10,50,10,50,30,10,30,{value}\n")
+    ds = load(gt.parent, tmp_path / "det")
+    found = [str(p) for p in errors(ds)]
+    assert len(found) == 1 and "res_img_1.txt:1" in found[0] and "confidence" in found[0], found
+
+
+@pytest.mark.parametrize("body", ["0.5\n", "1\n", "1.0,word\n", "0.25\n"])
+def test_icdar_confidences_from_0_to_1_are_read(tmp_path: Path, body: str) -> None:
+    gt = write(tmp_path / "gt", "gt_img_1.txt", "10,10,50,10,50,30,10,30,a\n")
+    lines = f"10,10,50,10,50,30,10,30,0.9\n60,10,90,10,90,30,60,30,{body}"
+    write(tmp_path / "det", "res_img_1.txt", lines)
+    ds = load(gt.parent, tmp_path / "det")
+    assert not errors(ds) and ds["img_1"].det[1].confidence == float(body.split(",")[0])
+
+
+def test_icdar_nan_is_still_a_word_among_words(tmp_path: Path) -> None:
+    gt = write(tmp_path / "gt", "gt_img_1.txt", "10,10,50,10,50,30,10,30,a\n")
+    body = "10,10,50,10,50,30,10,30,nan\n60,10,90,10,90,30,60,30,hello\n"
+    write(tmp_path / "det", "res_img_1.txt", body)
+    ds = load(gt.parent, tmp_path / "det")
+    assert not errors(ds) and [d.text for d in ds["img_1"].det] == ["nan", "hello"]
+
+
+def test_icdar_nan_is_a_word_when_confidences_are_forced_off(tmp_path: Path) -> None:
     gt = write(tmp_path / "gt", "gt_img_1.txt", "10,10,50,10,50,30,10,30,a\n")
     write(tmp_path / "det", "res_img_1.txt", "10,10,50,10,50,30,10,30,nan\n")
-    ds = load(gt.parent, tmp_path / "det")
+    ds = load(gt.parent, tmp_path / "det", det_confidence=False)
     assert not errors(ds) and ds["img_1"].det[0].text == "nan"
 
 
