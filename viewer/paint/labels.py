@@ -131,8 +131,11 @@ def due_entries(prep: LabelSource, ctx: RenderContext) -> tuple[list[Entry], int
     return out, due
 
 
-def _obstacles(prep: LabelSource, ctx: RenderContext, cache: LabelCache) -> np.ndarray:
-    """Screen boxes of the instances in view (GT and detections of the layers shown)."""
+def _obstacles(
+    prep: LabelSource, ctx: RenderContext, cache: LabelCache
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Screen boxes of the instances in view (GT and detections of the layers shown) and
+    their polygons (image coordinates)."""
     s = max(ctx.scale, 1e-9)
     words = [k for k in prep.words if prep.items[k].layer in ctx.layers]
     if ctx.visible is not None and words:
@@ -146,7 +149,8 @@ def _obstacles(prep: LabelSource, ctx: RenderContext, cache: LabelCache) -> np.n
         if ref is not None:
             cache.refs.setdefault(ref, []).append(n)
             cache.boxes.setdefault(ref, prep.boxes[k])
-    return prep.boxes[words] * s if words else np.zeros((0, 4))
+    shapes = [prep.items[k].coords for k in words]
+    return (prep.boxes[words] * s if words else np.zeros((0, 4))), shapes
 
 
 def _place(
@@ -172,7 +176,8 @@ def base_layout(painter: QPainter, prep: LabelSource, ctx: RenderContext) -> lis
     entries = entries[:MAX_LABELS]
     s = max(ctx.scale, 1e-9)
     bounds = None if ctx.visible is None else tuple(v * s for v in ctx.visible)
-    cache.placer = Placer(_obstacles(prep, ctx, cache), bounds)  # type: ignore[arg-type]
+    rects, shapes = _obstacles(prep, ctx, cache)
+    cache.placer = Placer(rects, bounds, shapes, s)  # type: ignore[arg-type]
     placed = _place(painter, cache.placer, entries, cache, s)
     cache.layout = [(p, e[1], e[2], e[4]) for p, e in placed if not p.crowded]
     cache.shown = {(e[1], e[4][0]) for p, e in placed if not p.crowded}
