@@ -15,7 +15,7 @@ from typing import Protocol
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QColor, QPainter, QPen
 
 from viewer.paint.style import pen, qcolor
 from viewer.scene.items import DrawItem, Ref
@@ -26,6 +26,8 @@ from viewer.scene.palette import PALETTE, TEXT_BOX, Rgba, Style, StyleKey
 # first; more would cover the image at this zoom (zoom in and the ones on screen get their
 # turn).
 MAX_LABELS = 150
+_HALO = QPen(QColor(255, 255, 255, 150), 3.0)
+_HALO.setCosmetic(True)
 
 Entry = tuple[int, str, StyleKey, np.ndarray, tuple[Ref, ...]]  # rank, text, style, box, own
 Shown = tuple[Placed, str, StyleKey, tuple[Ref, ...]]  # spot, text, style, own instances
@@ -241,10 +243,12 @@ def paint_labels(
     painter.scale(1.0 / s, 1.0 / s)
     for p, _, key, _ in layout:  # every leader line first: no line crosses a label's text
         if p.leader is not None:
-            painter.setPen(pen(PALETTE[key], 1.0))
             end = QPointF(
                 min(max(p.leader[0], p.x), p.x + p.w), min(max(p.leader[1], p.y), p.y + p.h)
             )
+            painter.setPen(_HALO)  # light under the line: seen on dark images too
+            painter.drawLine(end, QPointF(*p.leader))
+            painter.setPen(pen(PALETTE[key], 1.0))
             painter.drawLine(end, QPointF(*p.leader))
     for p, text, key, _ in layout:
         style = PALETTE[key]

@@ -256,15 +256,19 @@ class Placer:
         return len(self.labels.hits(span)) + crossed
 
     def place(self, box: Rect, w: float, h: float, own: set[int], *, add: bool = True) -> Placed:
-        """The first free spot: touching its own instance's polygon, else joined to it by a
-        leader line that crosses no other instance; failing that the one covering the fewest
-        instances, then labels, marked ``crowded``. Only a free spot is kept for later
-        labels (unless ``add`` is False)."""
+        """The first free spot touching its own instance's polygon; else the first free one
+        joined to it by a leader line that crosses no other instance (near spots first);
+        failing that the one covering the fewest instances, then labels, marked
+        ``crowded``. Only a free spot is kept for later labels (unless ``add`` is False)."""
         outer = _enclosing(box, self.words, own)
         skip = own | _enclosers(box, self.words, own)
         targets = self._targets(box, own)
+        spots, touching = self._spots(box, outer, w, h, targets)
         best: tuple[tuple[int, int], float, float, tuple[float, float] | None] | None = None
-        for x, y in self._spots(box, outer, w, h, targets):
+        joined: Placed | None = None  # the first free near spot that needs a leader line
+        for n, (x, y) in enumerate(spots):
+            if n == touching and joined is not None:
+                break
             r = (x, y, x + w, y + h)
             on_labels, off, on_words = self._cost(r, own)
             cost = (on_words + off, on_labels)
@@ -273,26 +277,36 @@ class Placer:
             leader = _leader(r, targets)
             if leader is not None:
                 cost = (cost[0], cost[1] + self._leader_cost(r, leader, skip))
+            if cost == (0, 0) and (leader is None or n >= touching):
+                return self._keep(Placed(x, y, w, h, leader), add)
             if cost == (0, 0):
-                if add:
-                    self.labels.add(r)
-                    if leader is not None:
-                        self.leaders.add(leader_span(r, leader))
-                return Placed(x, y, w, h, leader)
-            if best is None or cost < best[0]:
+                joined = joined or Placed(x, y, w, h, leader)
+            elif best is None or cost < best[0]:
                 best = (cost, x, y, leader)
+        if joined is not None:
+            return self._keep(joined, add)
         assert best is not None
         x, y = self._within(best[1], best[2], w, h)
         return Placed(x, y, w, h, best[3], crowded=True)
 
+    def _keep(self, p: Placed, add: bool) -> Placed:
+        """A free spot, kept (with its leader line) for the labels placed after it."""
+        if add:
+            r = (p.x, p.y, p.x + p.w, p.y + p.h)
+            self.labels.add(r)
+            if p.leader is not None:
+                self.leaders.add(leader_span(r, p.leader))
+        return p
+
     def _spots(
         self, box: Rect, outer: Rect, w: float, h: float, targets: list[Shape]
-    ) -> list[tuple[float, float]]:
+    ) -> tuple[list[tuple[float, float]], int]:
         """The box's six touching spots, then (for a rotated or curved instance) spots
-        hugging its polygon, then the box's spots further out (with a leader line)."""
+        hugging its polygon, then the box's spots further out (with a leader line); and how
+        many are near (the first two groups)."""
         spots = [(x, y) for x, y, _ in _candidates(box, outer, w, h)]
         hugs = [xy for ring, _, up in targets if up is None for xy in hug_spots(ring, w, h, GAP)]
-        return spots[:6] + hugs + spots[6:]
+        return spots[:6] + hugs + spots[6:], 6 + len(hugs)
 
     def _within(self, x: float, y: float, w: float, h: float) -> tuple[float, float]:
         """A spot moved inside the bounds (as far as the label fits), never cut at an edge."""
