@@ -160,3 +160,24 @@ def hug_spots(ring: Ring, w: float, h: float, gap: float) -> list[Point]:
         y = qy - h / 2 if abs(ny) < 1e-9 else (qy if ny > 0 else qy - h)
         out.append((x, y))
     return out
+
+
+def leader_span(r: Rect, leader: tuple[float, float]) -> Rect:
+    """The rectangle spanned by a label's leader line: from the point of the label's box
+    nearest the leader point (where the painter starts it) to that point, half a pixel wide."""
+    ex, ey = min(max(leader[0], r[0]), r[2]), min(max(leader[1], r[1]), r[3])
+    lx, ly = leader
+    return (min(ex, lx) - 0.5, min(ey, ly) - 0.5, max(ex, lx) + 0.5, max(ey, ly) + 0.5)
+
+
+def rect_gap(r: Rect, b: Rect) -> float:
+    """The distance between two rectangles (0 when they meet)."""
+    dx = max(b[0] - r[2], r[0] - b[2], 0.0)
+    dy = max(b[1] - r[3], r[1] - b[3], 0.0)
+    return math.hypot(dx, dy)
+
+
+def box_nearest(r: Rect, b: Rect) -> tuple[float, tuple[float, float]]:
+    """``nearest`` for an upright box: the box's point nearest the label's centre."""
+    cx, cy = (r[0] + r[2]) / 2, (r[1] + r[3]) / 2
+    return rect_gap(r, b), (min(max(cx, b[0]), b[2]), min(max(cy, b[1]), b[3]))

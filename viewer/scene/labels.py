@@ -25,7 +25,9 @@ import numpy.typing as npt
 from viewer.scene.label_geometry import (
     Point,
     area,
+    box_nearest,
     hug_spots,
+    leader_span,
     nearest,
     rect_meets_polygon,
     segment_crosses_polygon,
@@ -113,6 +115,10 @@ def _enclosing(box: Rect, grid: _Grid, own: set[int]) -> Rect:
         a0, b0, a1, b1 = grid.rects[k]
         out = [min(out[0], a0), min(out[1], b0), max(out[2], a1), max(out[3], b1)]
     return (out[0], out[1], out[2], out[3])
+
+
+def _area(r: Rect) -> float:
+    return max(r[2] - r[0], 0.0) * max(r[3] - r[1], 0.0)
 
 
 def _same(a: Rect, b: Rect) -> bool:
@@ -256,18 +262,21 @@ class Placer:
         return len(self.labels.hits(span)) + crossed
 
     def place(self, box: Rect, w: float, h: float, own: set[int], *, add: bool = True) -> Placed:
-        """The first free spot touching its own instance's polygon; else the first free one
-        joined to it by a leader line that crosses no other instance (near spots first);
-        failing that the one covering the fewest instances, then labels, marked
-        ``crowded``. Only a free spot is kept for later labels (unless ``add`` is False)."""
+        """The first free spot touching its own instance's polygon and no other instance
+        (but its partners: what encloses it or lies mostly on it); else the first free near
+        spot joined to it by a leader line that crosses no other instance; else a free
+        spot touching its own and another; else a free spot further out. Failing all, the
+        one covering the fewest instances, then labels, marked ``crowded``. Only a free
+        spot is kept for later labels (unless ``add`` is False)."""
         outer = _enclosing(box, self.words, own)
         skip = own | _enclosers(box, self.words, own)
+        partners = skip | self._lying_on(box, own)
         targets = self._targets(box, own)
         spots, touching = self._spots(box, outer, w, h, targets)
         best: tuple[tuple[int, int], float, float, tuple[float, float] | None] | None = None
-        joined: Placed | None = None  # the first free near spot that needs a leader line
+        second: list[Placed] = []  # free near spots: joined by a leader, then touching two
         for n, (x, y) in enumerate(spots):
-            if n == touching and joined is not None:
+            if n == touching and second:
                 break
             r = (x, y, x + w, y + h)
             on_labels, off, on_words = self._cost(r, own)
@@ -277,17 +286,38 @@ class Placer:
             leader = _leader(r, targets)
             if leader is not None:
                 cost = (cost[0], cost[1] + self._leader_cost(r, leader, skip))
-            if cost == (0, 0) and (leader is None or n >= touching):
-                return self._keep(Placed(x, y, w, h, leader), add)
-            if cost == (0, 0):
-                joined = joined or Placed(x, y, w, h, leader)
-            elif best is None or cost < best[0]:
-                best = (cost, x, y, leader)
-        if joined is not None:
-            return self._keep(joined, add)
+            if cost != (0, 0):
+                if best is None or cost < best[0]:
+                    best = (cost, x, y, leader)
+                continue
+            spot = Placed(x, y, w, h, leader)
+            if n >= touching or (leader is None and not self._touches(r, partners)):
+                return self._keep(spot, add)
+            second.append(spot)
+        if second:  # a leader line says whose a label is; touching two words does not
+            return self._keep(min(second, key=lambda p: p.leader is None), add)
         assert best is not None
         x, y = self._within(best[1], best[2], w, h)
         return Placed(x, y, w, h, best[3], crowded=True)
+
+    def _lying_on(self, box: Rect, own: set[int]) -> set[int]:
+        """The instances lying mostly on this box (its matched detection, its GT): a label
+        touching them as well as its own is still plainly its own."""
+        out = set()
+        for k in self.words.hits(box) - own:
+            a = self.words.rects[k]
+            inter = max(min(box[2], a[2]) - max(box[0], a[0]), 0.0) * max(
+                min(box[3], a[3]) - max(box[1], a[1]), 0.0
+            )
+            if inter >= 0.5 * min(_area(a), _area(box)):
+                out.add(k)
+        return out
+
+    def _touches(self, r: Rect, partners: set[int]) -> bool:
+        """Does the spot touch an instance other than its own and its partners?"""
+        m = TOUCH + 0.5
+        c = (r[0] - m, r[1] - m, r[2] + m, r[3] + m)
+        return any(self._covers(c, k) for k in self.words.hits(c) - partners)
 
     def _keep(self, p: Placed, add: bool) -> Placed:
         """A free spot, kept (with its leader line) for the labels placed after it."""
@@ -319,30 +349,9 @@ class Placer:
 def _leader(r: Rect, targets: list[Shape]) -> tuple[float, float] | None:
     """The point of the label's own polygon (or box) nearest it, where its leader line goes;
     None when the label touches it."""
-    found = [nearest(r, ring) if up is None else _box_nearest(r, up) for ring, _, up in targets]
+    found = [nearest(r, ring) if up is None else box_nearest(r, up) for ring, _, up in targets]
     gap, point = min(found, key=lambda f: f[0])
     return None if gap <= TOUCH else point
-
-
-def _box_nearest(r: Rect, b: Rect) -> tuple[float, tuple[float, float]]:
-    """``nearest`` for an upright box: the box's point nearest the label's centre."""
-    cx, cy = (r[0] + r[2]) / 2, (r[1] + r[3]) / 2
-    return _gap(r, b), (min(max(cx, b[0]), b[2]), min(max(cy, b[1]), b[3]))
-
-
-def leader_span(r: Rect, leader: tuple[float, float]) -> Rect:
-    """The rectangle spanned by a label's leader line: from the point of the label's box
-    nearest the leader point (where the painter starts it) to that point, half a pixel wide."""
-    ex, ey = min(max(leader[0], r[0]), r[2]), min(max(leader[1], r[1]), r[3])
-    lx, ly = leader
-    return (min(ex, lx) - 0.5, min(ey, ly) - 0.5, max(ex, lx) + 0.5, max(ey, ly) + 0.5)
-
-
-def _gap(r: Rect, b: Rect) -> float:
-    """The distance between two rectangles (0 when they meet)."""
-    dx = max(b[0] - r[2], r[0] - b[2], 0.0)
-    dy = max(b[1] - r[3], r[1] - b[3], 0.0)
-    return float(np.hypot(dx, dy))
 
 
 def _default_owners(boxes: FloatArray, rects: FloatArray) -> list[set[int]]:
