@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from metrics.core.evidence import Absorbed, Discarded, Evidence, PairTable
+from metrics.core.evidence import Absorbed, Discarded, Evidence, Limit, PairTable
 from metrics.core.sparse import SparsePairs
 
 __all__ = ["DetEvalEvidence", "Discarded"]
@@ -21,6 +21,7 @@ class DetEvalEvidence(Evidence):
     dc_dets: tuple[Absorbed, ...]
     area_recall: SparsePairs
     area_precision: SparsePairs
+    limits: tuple[Limit, Limit]  # one-to-one: area recall, area precision (the params)
 
     def discarded_candidates(self) -> tuple[Discarded, ...]:
         return self.discarded
@@ -33,7 +34,10 @@ class DetEvalEvidence(Evidence):
             ("area recall", "area precision"),
             (self.area_recall.dense(), self.area_precision.dense()),
             (
-                "|G ∩ D| / |G| in inclusive pixels; one-to-one needs >= area_recall (0.8)",
-                "|G ∩ D| / |D| in inclusive pixels; one-to-one needs >= area_precision (0.4)",
+                f"|G ∩ D| / |G| in inclusive pixels; one-to-one needs {self.limits[0]} "
+                "(area_recall)",
+                f"|G ∩ D| / |D| in inclusive pixels; one-to-one needs {self.limits[1]} "
+                "(area_precision)",
             ),
+            self.limits,
         )

@@ -42,7 +42,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from metrics.core.evidence import Absorbed
+from metrics.core.evidence import Absorbed, Limit
 from metrics.core.floats import REFUSED
 from metrics.core.model import BoxType, FloatArray, Problem, Sample, Severity
 from metrics.core.results import (
@@ -146,6 +146,7 @@ def _evaluate(sample: Sample, geo: Geometry, params: DetEvalParams, mode: Mode) 
             dc_dets=_dc_dets(geo),
             area_recall=SparsePairs.of(_shape(geo), geo.pi, geo.pj, geo.recall),
             area_precision=SparsePairs.of(_shape(geo), geo.pi, geo.pj, geo.precision),
+            limits=(Limit(">=", params.area_recall), Limit(">=", params.area_precision)),
         ),
         extra=extra,
         complete=lists,

@@ -6,7 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from metrics.core.evidence import Evidence, FloatArray, MultilineTest, PairTable, PccEvidence
+from metrics.core.evidence import (
+    Evidence,
+    FloatArray,
+    Limit,
+    MultilineTest,
+    PairTable,
+    PccEvidence,
+)
 from metrics.core.sparse import SparsePairs
 
 
@@ -23,6 +30,7 @@ class TedEvalEvidence(Evidence):
     det_polygons_after_dc: Mapping[int, tuple[FloatArray, ...]]
     area_recall: SparsePairs
     area_precision: SparsePairs
+    limits: tuple[Limit, Limit]  # one-to-one: area recall, area precision (the params)
 
     def pcc_evidence(self) -> PccEvidence:
         return self.pcc
@@ -38,7 +46,10 @@ class TedEvalEvidence(Evidence):
             ("area recall", "area precision"),
             (self.area_recall.dense(), self.area_precision.dense()),
             (
-                "|G ∩ D| / |G| after the don't-care cuts; one-to-one needs >= area_recall (0.4)",
-                "|G ∩ D| / |D| after the don't-care cuts; one-to-one needs >= area_precision (0.4)",
+                f"|G ∩ D| / |G| after the don't-care cuts; one-to-one needs {self.limits[0]} "
+                "(area_recall)",
+                f"|G ∩ D| / |D| after the don't-care cuts; one-to-one needs {self.limits[1]} "
+                "(area_precision)",
             ),
+            self.limits,
         )

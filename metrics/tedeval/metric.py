@@ -54,6 +54,7 @@ from collections.abc import Sequence
 from itertools import chain
 from operator import attrgetter, or_
 
+from metrics.core.evidence import Limit
 from metrics.core.floats import REFUSED
 from metrics.core.model import BoxType, Instance, Problem, Sample, Severity
 from metrics.core.results import SampleResult
@@ -149,7 +150,8 @@ def evaluate_batch(
     matching = Matcher(inp, geo, params).run()
     rings = cut_rings(geo)
     hits = count_hits(inp, geo, pcc, matching, lambda: build_contours(inp, geo, rings))
-    return Assembler(inp, geo, pcc, matching, hits, rings).results(ID)
+    limits = (Limit(">=", params.area_recall), Limit(">=", params.area_precision))
+    return Assembler(inp, geo, pcc, matching, hits, rings).results(ID, limits)
 
 
 # The PCC inclusion test under the names tests/metrics/test_tedeval.py imports from here.

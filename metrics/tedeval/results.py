@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from metrics.core.arrays import grouped
-from metrics.core.evidence import MultilineTest, PccEvidence
+from metrics.core.evidence import Limit, MultilineTest, PccEvidence
 from metrics.core.model import FloatArray
 from metrics.core.results import (
     InstanceResult,
@@ -160,8 +160,12 @@ class Assembler:
         return [out[k] for k in np.argsort(position).tolist()]
 
     # ---- samples
-    def results(self, metric: str) -> list[SampleResult]:
-        ev = _Evidence(self.inp, self.geo, self.pcc, self.hits, self.rings, self.m.multiline)
+    def results(self, metric: str, limits: tuple[Limit, Limit]) -> list[SampleResult]:
+        """One result per sample; ``limits``: the area recall and precision a one-to-one
+        pair needs (the params'), which the pair table names."""
+        ev = _Evidence(
+            self.inp, self.geo, self.pcc, self.hits, self.rings, self.m.multiline, limits
+        )
         inp, gt, det = self.inp, self.gt, self.det
         g_off, d_off = inp.g_off.tolist(), inp.d_off.tolist()
         out = []
@@ -217,8 +221,9 @@ class _Evidence:
         hits: Hits,
         rings: CutRings,
         multiline: list[list[MultilineTest]],
+        limits: tuple[Limit, Limit],
     ) -> None:
-        self.multiline = multiline
+        self.multiline, self.limits = multiline, limits
         lo, hi = pcc.off[:-1].tolist(), pcc.off[1:].tolist()
         counts = hits.counts
         counts.flags.writeable = False
@@ -261,6 +266,7 @@ class _Evidence:
             det_polygons_after_dc=self.cut[s],
             area_recall=self._pairs(s, g1 - g0, self.pair_r),
             area_precision=self._pairs(s, g1 - g0, self.pair_p),
+            limits=self.limits,
         )
 
     def _pairs(self, s: int, n_gt: int, values: FloatArray) -> SparsePairs:

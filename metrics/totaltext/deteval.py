@@ -32,6 +32,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from metrics.core.evidence import Limit
 from metrics.core.model import FloatArray, Problem, Sample
 from metrics.core.results import (
     InstanceResult,
@@ -105,6 +106,7 @@ def _evaluate(sample: Sample, p: Prepared, params: TotalTextDetEvalParams) -> Sa
             sigma=prep.frozen(sigma),
             tau=prep.frozen(tau),
             dc_dets=p.dc_dets,
+            limits=(Limit(">", params.tr), Limit(">", params.tp)),
         ),
         extra={
             "num_gt": p.n_gt,

@@ -9,6 +9,7 @@ from metrics.core.evidence import (
     Absorbed,
     Evidence,
     FloatArray,
+    Limit,
     PairTable,
     States,
     VocFalsePositive,
@@ -27,6 +28,7 @@ class TotalTextDetEvalEvidence(Evidence):
     sigma: FloatArray
     tau: FloatArray
     dc_dets: tuple[Absorbed, ...]
+    limits: tuple[Limit, Limit]  # one-to-one: sigma > tr, tau > tp (the params)
 
     def pair_table(self) -> PairTable:
         return PairTable(
@@ -35,9 +37,12 @@ class TotalTextDetEvalEvidence(Evidence):
             ("sigma", "tau"),
             (self.sigma, self.tau),
             (
-                "|G ∩ D| / |G| (GT covered), rounded to 2 decimals",
-                "|G ∩ D| / |D| (detection covered), rounded to 2 decimals",
+                f"|G ∩ D| / |G| (GT covered), rounded; one-to-one needs {self.limits[0]} (tr), "
+                "a split or merge >= tr",
+                f"|G ∩ D| / |D| (detection covered), rounded; one-to-one needs {self.limits[1]} "
+                "(tp), a split or merge >= tp",
             ),
+            self.limits,
         )
 
 
@@ -51,10 +56,16 @@ class TotalTextVocEvidence(Evidence):
     iou: FloatArray
     false_positives: tuple[VocFalsePositive, ...]
     dc_dets: tuple[Absorbed, ...]
+    limit: Limit  # IoU >= iou_threshold (the params)
 
     def pair_table(self) -> PairTable:
         return PairTable(
-            self.care_gt, self.kept_det, ("IoU",), (self.iou,), ("|G ∩ D| / (|G ∪ D| + 1)",)
+            self.care_gt,
+            self.kept_det,
+            ("IoU",),
+            (self.iou,),
+            (f"|G ∩ D| / (|G ∪ D| + offset); a detection matches its best GT at {self.limit}",),
+            (self.limit,),
         )
 
     def instance_states(self) -> States:

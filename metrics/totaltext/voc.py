@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from metrics.core.evidence import VocFalsePositive
+from metrics.core.evidence import Limit, VocFalsePositive
 from metrics.core.model import FloatArray, Problem, Sample
 from metrics.core.results import (
     InstanceResult,
@@ -154,6 +154,7 @@ def _evaluate(
             iou=prep.frozen(iou),
             false_positives=fps,
             dc_dets=p.dc_dets,
+            limit=Limit(">=", params.iou_threshold),
         ),
         extra={
             "num_gt": p.n_gt,

@@ -4,6 +4,7 @@ names the rule it failed, and the table's values are the ones the match records 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -108,3 +109,40 @@ def test_a_line_match_passes_the_line_stage(mid: str) -> None:
     assert table.measure("line IoU")[0, 0] == pytest.approx(0.8)
     assert table.measure("word covered")[0, 0] == pytest.approx(0.8)
     assert table.measure("line IoU")[1, 1] == pytest.approx(0.25)
+
+
+# The metrics whose pair table is part of their evidence: the limit each names, from the
+# default params, and a params change that lets GT 1 / det 1 (area recall 1, area precision
+# or tau or IoU about 0.25) through, which the table's limits must follow.
+EVIDENCE_TABLES = {
+    "deteval": ("area precision 0.26 < 0.4", {"area_precision": 0.2}),
+    "tedeval": ("area precision 0.25 < 0.4", {"area_precision": 0.2}),
+    "totaltext_deteval": ("tau 0.25 ≤ 0.6", {"tp": 0.2}),
+    "totaltext_voc": ("IoU 0.25 < 0.5", {"iou_threshold": 0.2}),
+}
+
+
+@pytest.mark.parametrize("mid", sorted(EVIDENCE_TABLES))
+def test_evidence_tables_name_the_refused_rule(mid: str) -> None:
+    s = _sample(mid)
+    r = run_one(mid, s)
+    table = _table(mid, s, r)
+    assert all(lim is not None for lim in table.limits)
+    assert len(table.limits) == len(table.measures)
+    assert {(g, d) for m in r.matches for g in m.gt for d in m.det} == {(0, 0)}
+    assert table.refusal(0, 0) is None
+    assert table.refusal(1, 1) == EVIDENCE_TABLES[mid][0]
+    for k, lim in enumerate(table.limits):  # the formula names the limit the table holds
+        assert lim is not None and str(lim) in table.formulas[k]
+
+
+@pytest.mark.parametrize("mid", sorted(EVIDENCE_TABLES))
+def test_evidence_table_limits_are_read_from_the_params(mid: str) -> None:
+    s = _sample(mid)
+    params = dataclasses.replace(METRICS[mid].params_type(), **EVIDENCE_TABLES[mid][1])
+    r = run_one(mid, s, params)
+    table = _table(mid, s, r)
+    bound = next(iter(EVIDENCE_TABLES[mid][1].values()))
+    assert any(lim is not None and lim.bound == bound for lim in table.limits), table.limits
+    matched = {(g, d) for m in r.matches for g in m.gt for d in m.det}
+    assert (1, 1) in matched and table.refusal(1, 1) is None, (matched, table.limits)

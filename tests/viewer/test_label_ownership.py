@@ -9,6 +9,8 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from shapely import LineString, Point, Polygon, make_valid
+from shapely import box as shapely_box
 
 from tests.support import shared_or_skip, wait_evaluated
 from viewer.app.main_window import MainWindow
@@ -16,7 +18,7 @@ from viewer.app.paths import DatasetPaths
 from viewer.paint.notes import label_area
 from viewer.paint.painter import PreparedOverlay
 from viewer.scene.items import Ref
-from viewer.scene.labels import ENCLOSING, GAP, leader_span
+from viewer.scene.labels import ENCLOSING, GAP, TOUCH, leader_span
 from viewer.widgets.canvas import CanvasView
 
 SIZES = ((1600, 900), (1366, 768))
@@ -41,44 +43,71 @@ def _instance_boxes(prep: PreparedOverlay, layers: frozenset[str]) -> dict[Ref, 
     return out
 
 
+def _instance_shapes(prep: PreparedOverlay, layers: frozenset[str], s: float) -> dict[Ref, Polygon]:
+    out: dict[Ref, Polygon] = {}
+    for k in prep.words:
+        it = prep.items[k]
+        if it.layer in layers and it.ref is not None and len(it.coords) >= 3:
+            out[it.ref] = make_valid(Polygon(np.asarray(it.coords, float) * s))
+    return out
+
+
+def _enclosers(union: np.ndarray, boxes: dict[Ref, np.ndarray]) -> tuple[np.ndarray, set[Ref]]:
+    """What encloses the label's own box (which it steps over, and its leader may cross)."""
+    outer, refs = union.copy(), set()
+    area = (union[2] - union[0]) * (union[3] - union[1])
+    for ref, b in boxes.items():
+        cover = max(min(union[2], b[2]) - max(union[0], b[0]), 0) * max(
+            min(union[3], b[3]) - max(union[1], b[1]), 0
+        )
+        if cover >= ENCLOSING * area:
+            outer = np.concatenate([np.minimum(outer[:2], b[:2]), np.maximum(outer[2:], b[2:])])
+            refs.add(ref)
+    return outer, refs
+
+
 def check_labels(canvas: CanvasView) -> int:
-    """Every shown label of the canvas: no other instance under it, its own within reach;
-    returns how many were checked."""
+    """Every shown label of the canvas: no other instance's polygon under it, its own
+    touched or joined by a leader line that runs through no other instance (but those
+    enclosing its own); returns how many were checked."""
     canvas.viewport().grab()  # paints, which places the labels
     prep = canvas.overlay.prepared
     s = canvas.transform().m11()
     boxes = {ref: b * s for ref, b in _instance_boxes(prep, canvas.session.layers).items()}
+    shapes = _instance_shapes(prep, canvas.session.layers, s)
     notes = (canvas.banner(), canvas.session.comparing())
     room = [v * s for v in label_area(canvas, *notes)]  # under no banner, name tag or footer
     for p, text, _, own in prep.label_layout:
         r = (p.x, p.y, p.x + p.w, p.y + p.h)
         assert room[1] - 1 <= r[1] and r[3] <= room[3] + 1, (text, r, room)
-        for ref, b in boxes.items():
-            assert ref in own or not _interior(r, b), (text, own, ref)
+        label = shapely_box(*r)
+        for ref, poly in shapes.items():
+            assert ref in own or label.intersection(poly).area < 0.5, (text, own, ref)
         mine = [boxes[o] for o in own if o in boxes]
         if not mine:
             continue
         union = np.concatenate([np.min(mine, axis=0)[:2], np.max(mine, axis=0)[2:]])
-        outer = union.copy()  # what encloses its own box, which the label steps over
-        area = (union[2] - union[0]) * (union[3] - union[1])
-        for b in boxes.values():
-            cover = max(min(union[2], b[2]) - max(union[0], b[0]), 0) * max(
-                min(union[3], b[3]) - max(union[1], b[1]), 0
-            )
-            if cover >= ENCLOSING * area:
-                outer = np.concatenate([np.minimum(outer[:2], b[:2]), np.maximum(outer[2:], b[2:])])
-        reach = GAP + 1e-6 if p.leader is None else 2.4 * p.h + p.w + GAP
-        assert _distance(r, outer) <= reach, (text, r, union)
-        if p.leader is not None:
-            x, y = p.leader
-            assert union[0] - 1 <= x <= union[2] + 1 and union[1] - 1 <= y <= union[3] + 1
-            span = leader_span(r, p.leader)  # the line is not hidden under another label
-            for q, other, _, _ in prep.label_layout:
-                if q is not p:
-                    assert not _interior(span, np.array([q.x, q.y, q.x + q.w, q.y + q.h])), (
-                        text,
-                        other,
-                    )
+        outer, enclosing = _enclosers(union, {r: b for r, b in boxes.items() if r not in own})
+        own_shape = shapes.get(own[0]) if len(own) == 1 else shapely_box(*union)
+        if own_shape is None:
+            continue
+        if p.leader is None:
+            assert label.distance(own_shape) <= TOUCH + 1e-6, (text, r)
+            continue
+        assert Point(p.leader).distance(own_shape) <= 0.5, (text, p.leader)
+        assert _distance(r, outer) <= 2.4 * p.h + p.w + GAP, (text, r, union)
+        span = leader_span(r, p.leader)  # the line is not hidden under another label
+        start = (min(max(p.leader[0], r[0]), r[2]), min(max(p.leader[1], r[1]), r[3]))
+        line = LineString([start, p.leader])
+        for ref, poly in shapes.items():  # nor drawn across another instance
+            if ref not in own and ref not in enclosing:
+                assert line.intersection(poly).length < 1.0, (text, ref)
+        for q, other, _, _ in prep.label_layout:
+            if q is not p:
+                assert not _interior(span, np.array([q.x, q.y, q.x + q.w, q.y + q.h])), (
+                    text,
+                    other,
+                )
     return len(prep.label_layout)
 
 

@@ -29,13 +29,31 @@ def test_labels_of_crowded_boxes_do_not_overlap() -> None:
 
 
 def test_a_label_set_apart_gets_a_leader_to_its_box() -> None:
-    # a word boxed in by its neighbours: above, below, left and right
+    # a word boxed in by its neighbours: left, right, below, and above two words with a
+    # gap between them that the leader line runs through
+    word = [0.0, 40.0, 40.0, 60.0]
+    around = [
+        [-50, 10, 15, 38],
+        [25, 10, 90, 38],
+        [-50, 62, 90, 90],
+        [-100, 0, -2, 100],
+        [42, 0, 140, 100],
+    ]
+    obstacles = np.array([word, *around], dtype=float)
+    (p,) = place_labels(np.array([word]), np.array([[40.0, 16.0]]), obstacles)
+    assert not p.crowded and p.leader is not None
+    assert p.y + p.h <= 10  # over the words above, joined to its own by the line
+    assert 15 < p.leader[0] < 25 and p.leader[1] == 40.0
+
+
+def test_no_leader_runs_across_another_instance() -> None:
+    # the same word boxed in on every side: any leader line would cross a neighbour, so
+    # the label is left out (crowded, counted by the painter), not joined across it
     word = [0.0, 40.0, 40.0, 60.0]
     around = [[-50, 10, 90, 38], [-50, 62, 90, 90], [-100, 0, -2, 100], [42, 0, 140, 100]]
     obstacles = np.array([word, *around], dtype=float)
     (p,) = place_labels(np.array([word]), np.array([[40.0, 16.0]]), obstacles)
-    assert not p.crowded and p.leader is not None
-    assert p.y + p.h <= 10  # over the word above, joined to its own by the line
+    assert p.crowded
 
 
 def test_no_leader_hides_under_another_label() -> None:
@@ -177,3 +195,62 @@ def test_a_painting_without_visible_area_keeps_labels_on_the_device() -> None:
     p.translate(-40, 0)
     assert device_view(p) == (40.0, 0.0, 1320.0, 960.0)
     p.end()
+
+
+def _band(x0: float, y0: float, x1: float, y1: float, half: float) -> np.ndarray:
+    """A long word along (x0, y0)-(x1, y1), ``half`` its height on each side."""
+    d = np.array([x1 - x0, y1 - y0])
+    n = np.array([-d[1], d[0]]) / np.hypot(*d) * half
+    a, b = np.array([x0, y0]), np.array([x1, y1])
+    return np.array([a + n, b + n, b - n, a - n])
+
+
+def test_labels_of_diagonal_words_sit_on_their_own_polygon() -> None:
+    """Total-Text-like: long rotated words whose bounding boxes hold much of each other.
+    Every label touches its own polygon or is joined to it by a leader line, and neither
+    the label nor its line meets another word's polygon."""
+    from shapely import LineString, Point, Polygon
+    from shapely import box as shapely_box
+
+    from viewer.scene.labels import TOUCH
+
+    rings = [
+        _band(0, 160, 300, 10, 10),
+        _band(40, 230, 340, 80, 10),
+        _band(20, 40, 320, 200, 10),  # crossing both boxes the other way
+        _band(200, 260, 420, 150, 8),
+    ]
+    boxes = np.array([[r[:, 0].min(), r[:, 1].min(), r[:, 0].max(), r[:, 1].max()] for r in rings])
+    sizes = np.full((len(rings), 2), (90.0, 16.0))
+    placed = place_labels(boxes, sizes, boxes, shapes=rings)
+    polys = [Polygon(r) for r in rings]
+    shown = [(k, p) for k, p in enumerate(placed) if not p.crowded]
+    assert len(shown) >= 3
+    for k, p in shown:
+        label = shapely_box(p.x, p.y, p.x + p.w, p.y + p.h)
+        for j, poly in enumerate(polys):
+            if j != k:
+                assert label.intersection(poly).area < 1e-6, (k, j)
+        if p.leader is None:
+            assert label.distance(polys[k]) <= TOUCH + 1e-6, k
+        else:
+            assert Point(p.leader).distance(polys[k]) < 1e-6, k
+            start = (min(max(p.leader[0], p.x), p.x + p.w), min(max(p.leader[1], p.y), p.y + p.h))
+            line = LineString([start, p.leader])
+            for j, poly in enumerate(polys):
+                if j != k:
+                    assert line.intersection(poly).length < 1e-6, (k, j)
+    for a, b in itertools.combinations([p for _, p in shown], 2):
+        assert not _overlap(a, b)
+
+
+def test_a_label_covering_only_a_box_corner_of_a_diagonal_word_is_free() -> None:
+    # the bounding box of a diagonal word is mostly empty: a label may sit in that emptiness
+    from viewer.scene.label_geometry import rect_meets_polygon, segment_crosses_polygon
+
+    ring = _band(0, 200, 200, 0, 10)
+    assert not rect_meets_polygon((0.0, 0.0, 60.0, 20.0), ring)  # top-left corner: empty
+    assert rect_meets_polygon((90.0, 90.0, 110.0, 110.0), ring)  # the word's middle
+    assert rect_meets_polygon((-50.0, -50.0, 300.0, 300.0), ring)  # around it all
+    assert not segment_crosses_polygon((0.0, 0.0), (60.0, 60.0), ring)
+    assert segment_crosses_polygon((0.0, 0.0), (200.0, 200.0), ring)

@@ -110,3 +110,26 @@ def test_cleval_has_a_pair_matrix(qtbot, tmp_path: Path) -> None:
     assert names == ["area precision", "character recall"]
     assert w.pairs.model.rowCount() == 2 and "a match needs >= 0.3" in w.pairs.note.text()
     w.session.cancel()
+
+
+def test_deteval_pair_matrix_names_the_area_limit_it_failed(qtbot, tmp_path: Path) -> None:
+    # DetEval's limits come from its params (not only from its formula text): the refused
+    # pair's tooltip says which one it failed, with the value and the bound
+    gt = "0,0,99,19,HELLO\n200,0,299,19,WORLD\n"  # IC13's boxes, inclusive pixels
+    det = "0,0,79,19\n200,0,299,79\n"  # WORLD's: four times its height
+    g = write_zip(tmp_path / "gt.zip", {"gt_img_1.txt": gt})
+    d = write_zip(tmp_path / "det.zip", {"res_img_1.txt": det})
+    w = _window(qtbot, DatasetPaths(str(g), str(d)), "deteval", "img_1")
+    m = w.pairs.model
+    w.pairs.measure.setCurrentIndex(1)  # area precision
+    tips = [
+        m.data(m.index(r, c), Qt.ItemDataRole.ToolTipRole) or ""
+        for r in range(m.rowCount())
+        for c in range(m.columnCount())
+        if m.data(m.index(r, c))
+    ]
+    refused = [t for t in tips if "not a one-to-one match" in t]
+    assert len(refused) == 1, tips
+    assert "GT 2 × det 2" in refused[0] and "area precision 0.25 < 0.4" in refused[0], refused
+    assert "a match needs >= 0.4" in w.pairs.note.text()
+    w.session.cancel()

@@ -15,7 +15,7 @@ from typing import Protocol
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QColor, QPainter, QPen
 
 from viewer.paint.style import pen, qcolor
 from viewer.scene.items import DrawItem, Ref
@@ -26,6 +26,8 @@ from viewer.scene.palette import PALETTE, TEXT_BOX, Rgba, Style, StyleKey
 # first; more would cover the image at this zoom (zoom in and the ones on screen get their
 # turn).
 MAX_LABELS = 150
+_HALO = QPen(QColor(255, 255, 255, 150), 3.0)
+_HALO.setCosmetic(True)
 
 Entry = tuple[int, str, StyleKey, np.ndarray, tuple[Ref, ...]]  # rank, text, style, box, own
 Shown = tuple[Placed, str, StyleKey, tuple[Ref, ...]]  # spot, text, style, own instances
@@ -131,8 +133,11 @@ def due_entries(prep: LabelSource, ctx: RenderContext) -> tuple[list[Entry], int
     return out, due
 
 
-def _obstacles(prep: LabelSource, ctx: RenderContext, cache: LabelCache) -> np.ndarray:
-    """Screen boxes of the instances in view (GT and detections of the layers shown)."""
+def _obstacles(
+    prep: LabelSource, ctx: RenderContext, cache: LabelCache
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Screen boxes of the instances in view (GT and detections of the layers shown) and
+    their polygons (image coordinates)."""
     s = max(ctx.scale, 1e-9)
     words = [k for k in prep.words if prep.items[k].layer in ctx.layers]
     if ctx.visible is not None and words:
@@ -146,7 +151,8 @@ def _obstacles(prep: LabelSource, ctx: RenderContext, cache: LabelCache) -> np.n
         if ref is not None:
             cache.refs.setdefault(ref, []).append(n)
             cache.boxes.setdefault(ref, prep.boxes[k])
-    return prep.boxes[words] * s if words else np.zeros((0, 4))
+    shapes = [prep.items[k].coords for k in words]
+    return (prep.boxes[words] * s if words else np.zeros((0, 4))), shapes
 
 
 def _place(
@@ -172,7 +178,8 @@ def base_layout(painter: QPainter, prep: LabelSource, ctx: RenderContext) -> lis
     entries = entries[:MAX_LABELS]
     s = max(ctx.scale, 1e-9)
     bounds = None if ctx.visible is None else tuple(v * s for v in ctx.visible)
-    cache.placer = Placer(_obstacles(prep, ctx, cache), bounds)  # type: ignore[arg-type]
+    rects, shapes = _obstacles(prep, ctx, cache)
+    cache.placer = Placer(rects, bounds, shapes, s)  # type: ignore[arg-type]
     placed = _place(painter, cache.placer, entries, cache, s)
     cache.layout = [(p, e[1], e[2], e[4]) for p, e in placed if not p.crowded]
     cache.shown = {(e[1], e[4][0]) for p, e in placed if not p.crowded}
@@ -236,10 +243,12 @@ def paint_labels(
     painter.scale(1.0 / s, 1.0 / s)
     for p, _, key, _ in layout:  # every leader line first: no line crosses a label's text
         if p.leader is not None:
-            painter.setPen(pen(PALETTE[key], 1.0))
             end = QPointF(
                 min(max(p.leader[0], p.x), p.x + p.w), min(max(p.leader[1], p.y), p.y + p.h)
             )
+            painter.setPen(_HALO)  # light under the line: seen on dark images too
+            painter.drawLine(end, QPointF(*p.leader))
+            painter.setPen(pen(PALETTE[key], 1.0))
             painter.drawLine(end, QPointF(*p.leader))
     for p, text, key, _ in layout:
         style = PALETTE[key]
