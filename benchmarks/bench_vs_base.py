@@ -12,10 +12,19 @@ this runs in turn, in one loop so that the machine's state is shared:
 - the same command of ``--base`` (a commit, branch or ``HEAD~N``), checked out in a
   temporary git worktree (removed at the end);
 
-each a whole process with byte code cached (one warm-up run of each first). Per row it
+each a whole process with byte code cached (one warm-up run of each first), all with this
+interpreter. Per row it
 prints the medians, this tree / floor, base / floor, this tree / base, and "met" when this
 tree's median is at most ``1.5 x`` the floor's (issue 27), else "MISSED". The ratios are
-taken within the run, so a loaded machine moves them less than the seconds.
+taken within the run, so a loaded machine moves them less than the seconds. The load
+average is printed at the start and the end.
+
+With ``pip install -e`` every start of this interpreter (the floor's too) imports the
+editable install's finder from a ``.pth`` file (pathlib, re, urllib.parse: about 10 ms of
+CPU); a plain ``pip install .`` has none. It is said at the start when it is there: it adds
+the same time to the floor and to detlens, so a non-editable install lowers the floor and
+raises the ratios a little (measured: IC15 ``tiou`` 2.20x -> 2.63x wall, 2.55x -> 2.73x CPU
+in one loaded run).
 """
 
 from __future__ import annotations
@@ -81,6 +90,16 @@ def report(row: Row, m: dict[str, float]) -> bool:
     return ok
 
 
+def _say_setting() -> None:
+    load = os.getloadavg()
+    print(f"load average: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", flush=True)
+    if any(m.startswith("__editable__") for m in sys.modules):
+        print(
+            "editable install: its import finder starts with every process (the floor's too)",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", default="HEAD~1", help="the commit to alternate with")
@@ -103,6 +122,7 @@ def main() -> None:
         )
         try:
             print(f"this tree against {args.base} ({rev}); medians of {args.runs}", flush=True)
+            _say_setting()
             print(
                 f"{'row':<40}{'floor':>8}{'ours':>8}{'base':>8}{'/floor':>7}{'b/floor':>7}"
                 f"{'/base':>7}",
@@ -114,6 +134,7 @@ def main() -> None:
                 ["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, check=False
             )
     print(f"\n{met} of {len(todo)} within {TARGET} x the floor (whole process, byte code cached)")
+    _say_setting()
 
 
 if __name__ == "__main__":

@@ -5,10 +5,24 @@ arguments only, so that building the parser imports none of the analysis
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from metrics.cli.commands import int_in
 
-__all__ = ["add_arguments"]
+__all__ = ["SCORE_KEY", "add_arguments", "names_score_threshold"]
+
+# ``--set [METRIC.]score_threshold=X`` keeps the detections of confidence >= X (the loaded
+# path, ``metrics.analysis.threshold.KEY``; a test keeps the two names the same)
+SCORE_KEY = "score_threshold"
+
+
+def names_score_threshold(items: Sequence[str]) -> bool:
+    """Whether a ``--set`` item sets a score threshold (without importing the analyses: the
+    loaded path reads and checks its value)."""
+    return any(
+        sep and key.strip().rpartition(".")[2] == SCORE_KEY
+        for key, sep, _ in (item.partition("=") for item in items)
+    )
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

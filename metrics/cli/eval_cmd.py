@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from metrics.catalogue.registry import METRICS, applicable, make_params, parse_sets, resolve
 from metrics.cli import skips
+from metrics.cli.analysis_args import names_score_threshold
 from metrics.cli.commands import UserError
 from metrics.cli.format_options import floats_mode, load_options, say_floats
 from metrics.core.protocols import Params
@@ -82,9 +83,11 @@ def why_not(spec: MetricSpec[Params]) -> str:
 
 def _check_outputs(paths: Sequence[str | None], inputs: list[str | None]) -> None:
     """Refuse, before evaluating, an output path that cannot or must not be written."""
+    given = [p for p in paths if p]
+    if not given:
+        return
     from metrics.io.atomic import output_problem
 
-    given = [p for p in paths if p]
     for p in given:
         problem = output_problem(p, inputs)
         if problem:
@@ -175,15 +178,17 @@ def _plan(ds: Dataset, specs: Sequence[MetricSpec[Params]], overrides: Mapping[s
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from metrics.cli import analysis
-    from metrics.run.progress import ProgressBar
-
     inputs = [args.gt, args.det, args.gt_lines, args.images]
     _check_outputs([args.json, args.csv, args.instances], inputs)
     _check_pairs(args)
     code = _sharded(args)
     if code is not None:
         return code
+    # the loaded path: the analyses' options (and the analyses they ask for) are read here,
+    # so a plain sharded run imports none of ``metrics.analysis``
+    from metrics.cli import analysis
+    from metrics.run.progress import ProgressBar
+
     ds = _dataset(args)
     thresholds = analysis.check(args, ds)  # takes score_threshold out of args.set
     specs, auto = _specs(args.metric, ds)
@@ -257,13 +262,11 @@ def _sharded(args: argparse.Namespace) -> int | None:
     when the run needs the dataset here (then nothing has been printed or read in full):
     also when a metric of several named is meant for other inputs and they break its rules
     (it is left out there, ``runner.plan_named``)."""
-    from metrics.analysis.threshold import split_sets
-
     if args.gt is None or args.det is None or args.instances or args.sweep or args.attribution:
         return None
     if args.images is not None:
         return None  # the loaded set is checked against the images' sizes (_dataset)
-    if split_sets(list(args.set))[1] or _same_file(args.gt, args.det):
+    if names_score_threshold(args.set) or _same_file(args.gt, args.det):
         return None  # score thresholds, or --det given the GT (the loaded path says why)
     specs = _named(args.metric, args.gt_lines is not None)
     if specs is None:

@@ -26,9 +26,22 @@ IntArray = npt.NDArray[np.intp]
 
 def boxes(instances: tuple[Instance, ...]) -> FloatArray:
     """(n, 4) array of xmin, ymin, xmax, ymax."""
-    if not instances:
-        return np.zeros((0, 4), dtype=np.float64)
-    return np.array([i.ltrb for i in instances], dtype=np.float64)
+    return block_boxes([instances])[0]
+
+
+def block_boxes(groups: Sequence[tuple[Instance, ...]]) -> list[FloatArray]:
+    """``boxes`` of each group, the bounds of every instance of the block taken in two
+    C-level reductions over their stacked vertices (the same values as ``Instance.ltrb``,
+    which costs four numpy calls per instance: a tenth of an IC13 run)."""
+    sizes = [len(g) for g in groups]
+    rings = [i.points for g in groups for i in g]
+    counts = np.fromiter((len(r) for r in rings), dtype=np.intp, count=len(rings))
+    if not rings or not counts.all():  # an instance without a vertex raises, as ltrb does
+        return [np.array([i.ltrb for i in g], dtype=np.float64).reshape(-1, 4) for g in groups]
+    pts = np.concatenate(rings)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    out = np.hstack((np.minimum.reduceat(pts, starts), np.maximum.reduceat(pts, starts)))
+    return np.split(out.astype(np.float64, copy=False), np.cumsum(sizes)[:-1])
 
 
 def box_areas(b: FloatArray) -> FloatArray:
@@ -109,8 +122,8 @@ def geometries(
     in the words per image. ``every_pair`` keeps every (GT, det) pair instead, for
     thresholds <= 0, under which pairs that do not overlap can take part.
     """
-    g = [boxes(s.gt) for s in samples]
-    d = [boxes(s.det) for s in samples]
+    g = block_boxes([s.gt for s in samples])
+    d = block_boxes([s.det for s in samples])
     pairs = _every_pair(g, d) if every_pair else _overlapping(g, d)
     return [
         _image(s, gb, db, pi, pj, dc_threshold)

@@ -7,16 +7,21 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from metrics.analysis.threshold import KEY, split_sets
 from metrics.catalogue.catalog import CARDS
+from metrics.cli.analysis_args import SCORE_KEY, names_score_threshold
 from metrics.cli.commands import CommandParser, add_command, entry_points
 from metrics.cli.main import BOX_TYPES, build_parser
 from metrics.core.model import BoxType
 
+ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("numpy", "shapely", "PySide6", "viewer.")
 PLUGIN = {"viewer.app", "viewer.app.cli"}  # the entry point that registers `view`
 FAMILIES = {c.family for c in CARDS}
@@ -32,7 +37,7 @@ def family_code(loaded: set[str]) -> set[str]:
     }
 
 
-def _loaded_by(argv: list[str]) -> set[str]:
+def _loaded_by(argv: list[str], cwd: Path | None = None) -> set[str]:
     """Modules a fresh ``detlens ARGV`` process has loaded when it exits."""
     probe = (
         "import sys, atexit\n"
@@ -41,7 +46,13 @@ def _loaded_by(argv: list[str]) -> set[str]:
         f"sys.exit(main({argv!r}))\n"
     )
     proc = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, check=False
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     return set(proc.stderr.split())
@@ -68,6 +79,50 @@ def test_an_evaluation_loads_its_family_only_and_no_viewer() -> None:
     assert "metrics.icdar.specs" in loaded and "numpy" in loaded
     assert not {m for m in loaded if m.startswith(("PySide6", "viewer"))}
     assert {m.split(".")[1] for m in family_code(loaded)} == {"icdar"}
+
+
+def _icdar_pair(root: Path) -> tuple[str, str]:
+    """A one-image ICDAR GT / detection pair of folders (the sharded path reads them)."""
+    gt, det = root / "gt", root / "det"
+    gt.mkdir()
+    det.mkdir()
+    (gt / "gt_img_1.txt").write_text("0,0,10,0,10,10,0,10,word\n20,0,30,0,30,10,20,10,###\n")
+    (det / "res_img_1.txt").write_text("1,0,10,0,10,10,1,10\n")
+    return str(gt), str(det)
+
+
+@pytest.mark.parametrize("extra", [[], ["--json", "out.json"]])
+def test_a_plain_evaluation_imports_no_analysis(tmp_path: Path, extra: list[str]) -> None:
+    gt, det = _icdar_pair(tmp_path)
+    loaded = _loaded_by(
+        ["eval", "--gt", gt, "--det", det, "--metric", "tiou", "-q", *extra], tmp_path
+    )
+    assert "metrics.run.sharded" in loaded  # the plain path: read and evaluated slice by slice
+    assert not {m for m in loaded if m.startswith("metrics.analysis")}, sorted(loaded)
+    assert "metrics.cli.analysis" not in loaded
+    assert ("metrics.io.writers" in loaded) == bool(extra)  # written only when asked
+
+
+def test_a_score_threshold_leaves_the_plain_path(tmp_path: Path) -> None:
+    gt, det = _icdar_pair(tmp_path)
+    argv = ["eval", "--gt", gt, "--det", det, "--metric", "tiou", "-q"]
+    loaded = _loaded_by([*argv, "--set", "tiou.score_threshold=0.5"], tmp_path)
+    assert "metrics.analysis.threshold" in loaded and "metrics.run.sharded" not in loaded
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        [],
+        ["tolerance=0"],
+        ["score_threshold=0.6"],
+        ["tiou.score_threshold=.3"],
+        ["score_threshold"],
+    ],
+)
+def test_the_light_score_threshold_check_agrees_with_split_sets(items: list[str]) -> None:
+    assert SCORE_KEY == KEY
+    assert names_score_threshold(items) == bool(split_sets(items)[1])
 
 
 def test_view_is_listed_but_not_imported() -> None:
