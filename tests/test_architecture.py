@@ -189,12 +189,14 @@ def _public_signatures_with_any(source: str) -> list[str]:
     return hits
 
 
-def test_no_any_in_a_public_signature_of_the_engine() -> None:
-    """The engine's seams are typed (``MetricSpec[Params]``, ``JSONValue``, Protocols):
-    ``Any`` in no public function's parameters or return (issue 27)."""
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_any_in_a_public_signature(package: str) -> None:
+    """The seams of the engine and of the viewer are typed (``MetricSpec[Params]``,
+    ``Evaluation[Params]``, ``JSONValue``, ``Subcommands``, Protocols): ``Any`` in no public
+    function's parameters or return (issue 27)."""
     found = [
         f"{path.relative_to(ROOT)}:{hit}"
-        for path in sorted((ROOT / "metrics").rglob("*.py"))
+        for path in sorted((ROOT / package).rglob("*.py"))
         for hit in _public_signatures_with_any(path.read_text(encoding="utf-8"))
     ]
     assert not found, found

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from metrics.analysis import threshold as thr
 from metrics.analysis.attribution import Attribution, attribute
@@ -22,6 +21,7 @@ from metrics.analysis.buckets import Bucket, available, buckets
 from metrics.analysis.sweep import Sweep, sweep
 from metrics.catalogue.registry import METRICS
 from metrics.core.model import Dataset
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation
 
 SWEEP_POINTS = 1000
@@ -89,7 +89,7 @@ class AnalysisData:
         return self.b is None or self.b.metric == self.a.metric
 
 
-def side(ds: Dataset, ev: Evaluation[Any], params: Any, name: str) -> SideData:
+def side(ds: Dataset, ev: Evaluation[Params], params: Params, name: str) -> SideData:
     """One side's analysis of ``ev`` over ``ds`` (the unfiltered dataset of its side)."""
     spec = METRICS[ev.metric]
     conf = thr.confidences(ds)
@@ -106,12 +106,12 @@ def side(ds: Dataset, ev: Evaluation[Any], params: Any, name: str) -> SideData:
 
 def compute(
     ds: Dataset,
-    ev: Evaluation[Any],
-    params: Any,
-    other: Evaluation[Any] | None = None,
+    ev: Evaluation[Params],
+    params: Params,
+    other: Evaluation[Params] | None = None,
     names: tuple[str, str] = ("A", "B"),
     resamples: int = 10_000,
-    other_side: tuple[Dataset, Any] | None = None,
+    other_side: tuple[Dataset, Params] | None = None,
 ) -> AnalysisData:
     """The analysis of ``ev`` over ``ds`` and, with ``other`` (B's evaluation) and
     ``other_side`` (B's dataset and parameters; default A's), B's and both side by side."""

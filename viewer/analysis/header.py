@@ -3,18 +3,31 @@ cover (non-integer coordinates, images skipped), before any section."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import cast
 
 from metrics.core.floats import check_mode, float_note
+from metrics.core.jsonvalue import JSONValue
 from metrics.core.model import Dataset
 from viewer.analysis.tables import e, table
 
+Doc = Mapping[str, JSONValue]  # a metric's document of the report (``report._json``)
 
-def side_row(name: str, side: dict[str, Any]) -> tuple[object, ...]:
+
+def _obj(value: JSONValue) -> Doc:
+    """An object of the report's own document, whose shape ``report._json`` fixes."""
+    return cast(Doc, value)
+
+
+def _list(value: JSONValue) -> Sequence[JSONValue]:
+    """A list of the report's own document, whose shape ``report._json`` fixes."""
+    return cast("Sequence[JSONValue]", value)
+
+
+def side_row(name: str, side: Doc) -> tuple[object, ...]:
     """A side's row: its figures and the images they cover; "–" for a side that read fewer
     than half of the images (no score of the set)."""
-    cov = side["coverage"]
+    cov = _obj(side["coverage"])
     images = f"{cov['images']} of {cov['of']}"
     if not cov["score"]:
         return (name, "–", "–", "–", images)
@@ -32,13 +45,13 @@ def float_notes(datasets: Sequence[Dataset], names: list[str], floats: str) -> l
     return out
 
 
-def coverage_notes(docs: Sequence[dict[str, Any]], names: list[str]) -> list[str]:
+def coverage_notes(docs: Sequence[Doc], names: list[str]) -> list[str]:
     """The report's header: each metric and side scored on part of the set, on how many
     images, and why there is no score where fewer than half were read."""
     out = []
     for d in docs:
-        for name, side in zip(names, d["sides"], strict=False):
-            cov = side["coverage"]
+        for name, side in zip(names, _list(d["sides"]), strict=False):
+            cov = _obj(_obj(side)["coverage"])
             if not cov["skipped"]:
                 continue
             what = f"{d['metric']} on {name}: on {cov['images']} of {cov['of']} images"
@@ -49,14 +62,14 @@ def coverage_notes(docs: Sequence[dict[str, Any]], names: list[str]) -> list[str
     return out
 
 
-def headline(docs: Sequence[dict[str, Any]], names: list[str]) -> str:
+def headline(docs: Sequence[Doc], names: list[str]) -> str:
     """The figures of every metric and side, first thing on the page."""
     rows = []
     for d in docs:
-        for name, side in zip(names, d["sides"], strict=False):
-            rows.append((d["metric"], *side_row(name, side)))
-        b = d["bootstrap"]
-        if b:
+        for name, side in zip(names, _list(d["sides"]), strict=False):
+            rows.append((d["metric"], *side_row(name, _obj(side))))
+        if d["bootstrap"]:
+            b = _obj(d["bootstrap"])
             rows.append(
                 (
                     d["metric"],

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication
 from metrics.analysis import serialize
 from metrics.core.model import Dataset
 from metrics.core.partial import coverage
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation
 from metrics.io.atomic import atomic_write
 from metrics.io.outnames import unique_names
@@ -44,8 +45,8 @@ CAPTIONS = {
 @dataclass(frozen=True)
 class Job:
     metric: str
-    params: Any
-    evals: list[Evaluation[Any]]
+    params: Params
+    evals: list[Evaluation[Params]]
 
 
 def _figures(data: AnalysisData) -> list[tuple[str, Callable[[Any], object]]]:

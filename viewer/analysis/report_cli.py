@@ -14,10 +14,9 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
 
 from metrics.catalogue.registry import default_metric, make_params, parse_sets, resolve
-from metrics.cli.commands import int_in
+from metrics.cli.commands import Subcommands, int_in
 from metrics.cli.coverage import (
     DEFAULT_METRIC_HELP,
     GT_LINES_HELP,
@@ -39,7 +38,7 @@ from metrics.run.runner import Plan, plan_all, run
 from viewer.app.interrupts import Interrupts, guarded, headless_qt
 
 
-def add_report_command(sub: Any) -> None:
+def add_report_command(sub: Subcommands) -> None:
     p = sub.add_parser(
         "report",
         help="write an HTML analysis report (sweep, attribution, buckets, worst images)",

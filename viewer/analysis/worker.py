@@ -5,12 +5,13 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from typing import Any
+from collections.abc import Mapping
 
 from PySide6.QtCore import QObject, Signal
 
 from metrics.catalogue.registry import METRICS, make_params
 from metrics.core.model import Dataset
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation
 from metrics.run.runner import run
 from viewer.analysis.data import compute
@@ -34,7 +35,7 @@ class AnalysisWorker(QObject):
         self,
         ds: Dataset,
         metric: str,
-        overrides: dict[str, Any],
+        overrides: Mapping[str, Mapping[str, object]],
         other: tuple[Dataset, str] | None,
         names: tuple[str, str],
     ) -> None:
@@ -48,7 +49,7 @@ class AnalysisWorker(QObject):
             names,
         )
 
-    def _evaluate(self, ds: Dataset, metric: str) -> Evaluation[Any]:
+    def _evaluate(self, ds: Dataset, metric: str) -> Evaluation[Params]:
         spec = METRICS[metric]
         return run(ds, [spec], {metric: self.overrides.get(metric, {})}, policy="skip_sample")[0]
 

@@ -6,12 +6,10 @@ never for ``detlens eval`` or ``detlens --help`` (``metrics.cli.commands``).
 
 from __future__ import annotations
 
-import argparse
-
-from metrics.cli.commands import add_command
+from metrics.cli.commands import Subcommands, add_command
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: Subcommands) -> None:
     add_command(
         sub,
         "view",

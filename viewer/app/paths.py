@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from metrics.core.floats import check_mode
 from metrics.core.model import BoxType
@@ -51,8 +50,8 @@ class DatasetPaths:
 
 
 def reading_overrides(
-    overrides: Mapping[str, Mapping[str, Any]] | None, paths: DatasetPaths | None
-) -> dict[str, dict[str, Any]]:
+    overrides: Mapping[str, Mapping[str, object]] | None, paths: DatasetPaths | None
+) -> dict[str, dict[str, object]]:
     """The metric overrides with ``--floats refuse`` applied (``allow_float=false`` for every
     metric that has it; what the user set explicitly wins)."""
     out = {k: dict(v) for k, v in (overrides or {}).items()}

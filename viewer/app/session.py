@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
 from metrics.analysis.compare import SampleDiff
 from metrics.catalogue.registry import METRICS, PREFERRED, MetricSpec, make_params
 from metrics.core.model import Dataset, InputError, Problem, Sample
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation, SampleResult
 from metrics.io.reader import load_dataset
 from metrics.run.runner import Plan
@@ -84,15 +84,15 @@ class Session(QObject):
         return self.a.metric if self.a is not None else None
 
     @property
-    def overrides(self) -> dict[str, dict[str, Any]]:
+    def overrides(self) -> dict[str, dict[str, object]]:
         return self.a.overrides if self.a is not None else {}
 
     @property
-    def evaluations(self) -> dict[str, Evaluation[Any]]:
+    def evaluations(self) -> dict[str, Evaluation[Params]]:
         return self.a.evaluations if self.a is not None else {}
 
     @property
-    def partial(self) -> dict[str, Evaluation[Any]]:
+    def partial(self) -> dict[str, Evaluation[Params]]:
         return self.a.partial if self.a is not None else {}
 
     def _store(self) -> ResultStore:
@@ -158,10 +158,10 @@ class Session(QObject):
     def metric_ids(self) -> list[str]:
         return self.a.metric_ids() if self.a is not None else []
 
-    def specs(self) -> list[MetricSpec[Any]]:
+    def specs(self) -> list[MetricSpec[Params]]:
         return [METRICS[m] for m in self.metric_ids()]
 
-    def params(self, metric: str | None = None) -> Any:
+    def params(self, metric: str | None = None) -> Params | None:
         return self.a.params(metric) if self.a is not None else None
 
     def set_metric(self, metric: str) -> None:
@@ -181,7 +181,7 @@ class Session(QObject):
             if side.wants(metric):
                 side.evaluate([metric], self.sample_id)
 
-    def set_params(self, metric: str, values: Mapping[str, Any]) -> None:
+    def set_params(self, metric: str, values: Mapping[str, object]) -> None:
         """Change a metric's parameters and re-evaluate that metric (current image first)."""
         make_params(METRICS[metric], values)  # raises on a bad value before anything changes
         for side in self.sides:
@@ -301,7 +301,7 @@ class Session(QObject):
     def sample(self) -> Sample | None:
         return self.a.sample(self.sample_id) if self.a is not None else None
 
-    def evaluation(self, metric: str | None = None) -> Evaluation[Any] | None:
+    def evaluation(self, metric: str | None = None) -> Evaluation[Params] | None:
         return self.a.evaluation(metric) if self.a is not None else None
 
     def result(

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 from metrics.analysis.compare import SampleDiff, sample_diff
 from metrics.analysis.threshold import filter_dataset
 from metrics.catalogue.registry import METRICS, MetricSpec, applicable, make_params
 from metrics.core.evidence import PairTable
 from metrics.core.model import Dataset, Problem, Sample, Severity
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation, SampleResult
 from metrics.run.runner import Plan, plan_all
 from viewer.jobs.workers import CANCELLED, ResultStore
@@ -71,7 +71,7 @@ class Side:
         metric: str | None,
         det: str | None = None,
         name: str = "A",
-        overrides: Mapping[str, Mapping[str, Any]] | None = None,
+        overrides: Mapping[str, Mapping[str, object]] | None = None,
         progress: Callable[[int, int], None] | None = None,
         plan: Plan | None = None,
     ) -> None:
@@ -85,7 +85,7 @@ class Side:
         self.plan = plan
         self.plan_dataset = dataset  # what the plan validated
         self.lazy = lazy_set(dataset)  # a metric is evaluated when shown
-        self.overrides: dict[str, dict[str, Any]] = {
+        self.overrides: dict[str, dict[str, object]] = {
             k: dict(v) for k, v in {**(overrides or {}), **plan.overrides}.items() if v
         }
         self._progress = progress
@@ -96,11 +96,11 @@ class Side:
         self._at: dict[tuple[str, str, int], tuple[SampleResult, SampleResult]] = {}
 
     @property
-    def evaluations(self) -> dict[str, Evaluation[Any]]:
+    def evaluations(self) -> dict[str, Evaluation[Params]]:
         return self.store.evaluations
 
     @property
-    def partial(self) -> dict[str, Evaluation[Any]]:
+    def partial(self) -> dict[str, Evaluation[Params]]:
         return self.store.partial
 
     def shares_results_with(self, other: Side) -> bool:
@@ -134,13 +134,13 @@ class Side:
                 return str(p)
         return "input errors in this image"
 
-    def params(self, metric: str | None = None) -> Any:
+    def params(self, metric: str | None = None) -> Params | None:
         mid = metric or self.metric
         if mid is None:
             return None
         return make_params(METRICS[mid], self.overrides.get(mid))
 
-    def set_overrides(self, metric: str, values: Mapping[str, Any]) -> None:
+    def set_overrides(self, metric: str, values: Mapping[str, object]) -> None:
         make_params(METRICS[metric], values)  # raises on a bad value before anything changes
         self.overrides[metric] = dict(values)
 
@@ -167,7 +167,7 @@ class Side:
         metric), the shown metric first and the sample ``first`` before the rest."""
         if metrics is None and self.lazy and self.metric is not None:
             metrics = [self.metric]
-        specs: list[MetricSpec[Any]] = [METRICS[m] for m in (metrics or self.metric_ids())]
+        specs: list[MetricSpec[Params]] = [METRICS[m] for m in (metrics or self.metric_ids())]
         if self.metric is not None and METRICS[self.metric] in specs:
             specs.sort(key=lambda s: s.id != self.metric)
         self.store.start(
@@ -185,7 +185,7 @@ class Side:
             and self.store.failures.get(metric) in (None, CANCELLED)
         )
 
-    def _validated(self, specs: list[MetricSpec[Any]]) -> dict[str, list[Problem]]:
+    def _validated(self, specs: list[MetricSpec[Params]]) -> dict[str, list[Problem]]:
         """The plan's validation of the metrics it still holds for: the dataset as planned
         (no score threshold) and the parameters as planned."""
         if self.dataset is not self.plan_dataset:
@@ -246,7 +246,7 @@ class Side:
         mine = METRICS[other or self.metric or metric].view
         return METRICS[metric].view is mine
 
-    def evaluation(self, metric: str | None = None) -> Evaluation[Any] | None:
+    def evaluation(self, metric: str | None = None) -> Evaluation[Params] | None:
         mid = metric or self.metric
         return None if mid is None else self.evaluations.get(mid)
 
@@ -286,5 +286,5 @@ class Side:
         table = ev.pair_table() if ev is not None else None
         spec = METRICS[mid]
         if table is None and spec.pair_table is not None:
-            table = spec.pair_table(sample, self.params(mid))
+            table = spec.pair_table(sample, make_params(spec, self.overrides.get(mid)))
         return table

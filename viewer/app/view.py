@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from metrics.catalogue.registry import resolve
+from metrics.cli.commands import Subcommands
 from metrics.cli.format_options import (
     GT_LINES_HELP,
     IMAGES_HELP,
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from viewer.app.session import Session
 
 
-def add_view_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_view_command(sub: Subcommands) -> None:
     p = sub.add_parser(
         "view",
         help="open the viewer (bundled demo data without arguments)",

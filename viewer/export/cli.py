@@ -6,10 +6,9 @@ import argparse
 import dataclasses
 import sys
 from pathlib import Path
-from typing import Any
 
 from metrics.catalogue.registry import MetricSpec, make_params, parse_sets, resolve
-from metrics.cli.commands import positive_int
+from metrics.cli.commands import Subcommands, positive_int
 from metrics.cli.coverage import (
     DEFAULT_METRIC_HELP,
     GT_LINES_HELP,
@@ -25,7 +24,9 @@ from metrics.cli.format_options import (
     floats_mode,
     read_sets,
 )
+from metrics.core.jsonvalue import JSONObject
 from metrics.core.model import Dataset, InputError, Sample
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation
 from metrics.io.demo import demo_paths
 from metrics.run.progress import ProgressBar
@@ -34,7 +35,7 @@ from viewer.app.interrupts import Interrupts, guarded, headless_qt
 from viewer.scene.layers import DEFAULT_LAYERS, LAYER_KEYS
 
 
-def add_export_command(sub: Any) -> None:
+def add_export_command(sub: Subcommands) -> None:
     p = sub.add_parser(
         "export",
         help="render annotated images of samples (headless) with a CSV/HTML index",
@@ -87,7 +88,7 @@ def _check_out(out: Path, inputs: list[str], allowed: bool) -> None:
             )
 
 
-def _choose(ds: Dataset, ev: Evaluation[Any], args: argparse.Namespace) -> list[Sample]:
+def _choose(ds: Dataset, ev: Evaluation[Params], args: argparse.Namespace) -> list[Sample]:
     if args.samples:
         ids = [s.strip() for s in args.samples.split(",") if s.strip()]
         unknown = [s for s in ids if s not in {x.id for x in ds}]
@@ -98,7 +99,7 @@ def _choose(ds: Dataset, ev: Evaluation[Any], args: argparse.Namespace) -> list[
     return order[: args.worst] if args.worst is not None else order
 
 
-def _global(ev: Evaluation[Any]) -> tuple[float | None, float | None, float | None]:
+def _global(ev: Evaluation[Params]) -> tuple[float | None, float | None, float | None]:
     """The global R/P/H of an evaluation, None where it scored nothing."""
     if ev.summary is None:
         return None, None, None
@@ -113,7 +114,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     return guarded(lambda interrupts: _export(args, interrupts))  # Ctrl-C never lost
 
 
-def _overrides(sets: list[str], spec: MetricSpec[Any], floats: str = "as-given") -> dict[str, Any]:
+def _overrides(
+    sets: list[str], spec: MetricSpec[Params], floats: str = "as-given"
+) -> dict[str, str]:
     try:
         return dict(parse_sets(sets, [spec], floats=floats)[spec.id])
     except ValueError as exc:
@@ -173,7 +176,7 @@ def _export(args: argparse.Namespace, interrupts: Interrupts) -> int:
             for n, ev, ds in zip(names, evals, datasets, strict=True)
         ]
 
-    def state_of(sample: Sample) -> dict[str, Any]:
+    def state_of(sample: Sample) -> JSONObject:
         return {
             "gt": _abs(gt),
             "det": [_abs(d) for d in dets],

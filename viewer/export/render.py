@@ -15,11 +15,11 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter
 
+from metrics.core.jsonvalue import JSONObject
 from metrics.core.model import Sample
 from metrics.core.results import SampleResult
 from metrics.io.atomic import atomic_write
@@ -237,7 +237,7 @@ def export_samples(
     panels_of: Callable[[Sample], list[Panel]],
     layers: frozenset[str],
     out_dir: Path,
-    state_of: Callable[[Sample], dict[str, Any]],
+    state_of: Callable[[Sample], JSONObject],
     progress: Callable[[int, int], None] | None = None,
     problems: Sequence[object] = (),
     inputs: Sequence[str] = (),

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QPoint, QRect, QSize
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
 
+from metrics.core.jsonvalue import JSONObject
 from metrics.io.atomic import atomic_write
 from viewer.app.session import Session
 from viewer.export.render import Panel, png_bytes, render_sample
@@ -51,7 +51,7 @@ def session_state(session: Session, zoom: float | None = None) -> ViewState:
     )
 
 
-def view_state(session: Session, zoom: float | None = None) -> dict[str, Any]:
+def view_state(session: Session, zoom: float | None = None) -> JSONObject:
     """The state as written to the JSON file."""
     return session_state(session, zoom).to_json()
 

@@ -12,21 +12,21 @@ import argparse
 import html
 import sys
 from pathlib import Path
-from typing import Any
 
 from metrics.catalogue.registry import default_metric, resolve
+from metrics.cli.commands import Subcommands
 from metrics.cli.coverage import detector_names, say_skipped
 from metrics.cli.format_options import add_side_options, read_sets
 from metrics.core.model import InputError
 from metrics.run.runner import plan_all, run
 from viewer.app.interrupts import Interrupts, guarded, headless_qt
-from viewer.scene.gallery import CLASSES, SORTS, SideInput, build, caption, order, select
+from viewer.scene.gallery import CLASSES, SORTS, Crop, SideInput, build, caption, order, select
 
 COLUMNS = 6
 CAPTION_H = 34
 
 
-def add_gallery_command(sub: Any) -> None:
+def add_gallery_command(sub: Subcommands) -> None:
     p = sub.add_parser(
         "gallery",
         help="a contact sheet of instance crops across the dataset, by verdict (headless)",
@@ -104,7 +104,7 @@ def _gallery(args: argparse.Namespace, interrupts: Interrupts) -> int:
 
 
 def write(
-    out: Path, crops: list[Any], inputs: list[SideInput], names: list[str], title: str
+    out: Path, crops: list[Crop], inputs: list[SideInput], names: list[str], title: str
 ) -> None:
     """``sheet.png`` (every crop with its verdict line), one PNG per crop and ``index.html``."""
     from PySide6.QtCore import QPointF, QRectF, Qt

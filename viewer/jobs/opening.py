@@ -5,7 +5,7 @@ thread, then the dataset shown and evaluated (``Session.set_dataset``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 from PySide6.QtCore import SignalInstance
 
@@ -34,7 +34,7 @@ class Opening(Protocol):
     def refused(self) -> SignalInstance: ...
 
     @property
-    def overrides(self) -> Mapping[str, Mapping[str, Any]]: ...
+    def overrides(self) -> Mapping[str, Mapping[str, object]]: ...
 
     def set_dataset(
         self, ds: Dataset, paths: DatasetPaths | None = None, plan: Plan | None = None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from metrics.catalogue.registry import applicable
 from metrics.core.model import Dataset, Problem, Sample
@@ -23,7 +23,7 @@ RUN = 250  # samples validated at a time
 P = TypeVar("P")
 
 
-def plan_in_runs(ds: Dataset, overrides: Mapping[str, Mapping[str, Any]] | None = None) -> Plan:
+def plan_in_runs(ds: Dataset, overrides: Mapping[str, Mapping[str, object]] | None = None) -> Plan:
     """``plan_all(ds, applicable(ds), overrides)``, validating in runs where that is the same."""
     specs = applicable(ds)
     runs = [

@@ -7,12 +7,12 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from PySide6.QtCore import QEventLoop, QThread, Signal
 
 from metrics.catalogue.registry import MetricSpec
 from metrics.core.model import Dataset, InputError, Problem
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation, SampleResult
 from metrics.run.runner import Cancelled, Plan, run
 from viewer.app.paths import DatasetPaths
@@ -33,9 +33,9 @@ class Evaluated:
     """One dataset pass of a worker: its evaluations, and the table's rows of each metric
     (made on the worker thread), by metric and in dataset order."""
 
-    evals: list[Evaluation[Any]]
+    evals: list[Evaluation[Params]]
     rows: Rows
-    ordered: dict[str, tuple[Evaluation[Any], list[SampleRow]]]
+    ordered: dict[str, tuple[Evaluation[Params], list[SampleRow]]]
     taken: threading.Event = field(default_factory=threading.Event)  # the UI thread has them
 
 
@@ -57,8 +57,8 @@ class EvaluationWorker(QThread):
     def __init__(
         self,
         dataset: Dataset,
-        specs: Sequence[MetricSpec[Any]],
-        overrides: Mapping[str, Mapping[str, Any]],
+        specs: Sequence[MetricSpec[Params]],
+        overrides: Mapping[str, Mapping[str, object]],
         first: str | None,
         validated: Mapping[str, list[Problem]] | None = None,
     ) -> None:
@@ -112,7 +112,7 @@ class EvaluationWorker(QThread):
             if time.monotonic() > deadline:
                 return
 
-    def _phases(self) -> list[tuple[list[MetricSpec[Any]], Callable[[int, int], None]]]:
+    def _phases(self) -> list[tuple[list[MetricSpec[Params]], Callable[[int, int], None]]]:
         """The dataset passes: the first metric (the one shown) alone, then the others
         together, so that the shown metric's results come in when it is done instead of
         after every metric (on a 25,000-image set, minutes apart). Progress runs over both:
@@ -134,10 +134,10 @@ class EvaluationWorker(QThread):
     def _each(
         self,
         ds: Dataset,
-        specs: Sequence[MetricSpec[Any]],
+        specs: Sequence[MetricSpec[Params]],
         progress: Callable[[int, int], None] | None,
         validated: Mapping[str, list[Problem]] | None = None,
-    ) -> list[Evaluation[Any]]:
+    ) -> list[Evaluation[Params]]:
         """Every metric in one pass; if the engine fails, metric by metric, so one metric's
         failure leaves the others their results and itself its reason."""
         try:
@@ -149,7 +149,7 @@ class EvaluationWorker(QThread):
                 self._report(specs[0], exc)
                 return []
             log.warning("evaluation failed (%s); evaluating metric by metric", exc)
-        out: list[Evaluation[Any]] = []
+        out: list[Evaluation[Params]] = []
         for spec in specs:
             try:
                 out.extend(self._run(ds, [spec], progress))
@@ -162,10 +162,10 @@ class EvaluationWorker(QThread):
     def _run(
         self,
         ds: Dataset,
-        specs: Sequence[MetricSpec[Any]],
+        specs: Sequence[MetricSpec[Params]],
         progress: Callable[[int, int], None] | None,
         validated: Mapping[str, list[Problem]] | None = None,
-    ) -> list[Evaluation[Any]]:
+    ) -> list[Evaluation[Params]]:
         return run(
             ds,
             specs,
@@ -177,7 +177,7 @@ class EvaluationWorker(QThread):
             first=self.first,
         )
 
-    def _report(self, spec: MetricSpec[Any], exc: Exception) -> None:
+    def _report(self, spec: MetricSpec[Params], exc: Exception) -> None:
         if isinstance(exc, (InputError, KeyError, ValueError, TypeError)):
             why = str(exc)
         else:
@@ -191,7 +191,7 @@ CANCELLED = "cancelled"
 
 
 def table_rows(
-    ds: Dataset, evals: Sequence[Evaluation[Any]]
+    ds: Dataset, evals: Sequence[Evaluation[Params]]
 ) -> dict[str, dict[str, tuple[SampleResult, SampleRow]]]:
     """The sample table's row of every evaluated sample under each metric, with the result
     it was made from (the table uses a row only while that result is the one shown)."""
@@ -214,11 +214,11 @@ class ResultStore:
     def __init__(
         self, changed: Callable[[], None], failed: Callable[[str], None], busy: Callable[[], None]
     ) -> None:
-        self.evaluations: dict[str, Evaluation[Any]] = {}
-        self.partial: dict[str, Evaluation[Any]] = {}
+        self.evaluations: dict[str, Evaluation[Params]] = {}
+        self.partial: dict[str, Evaluation[Params]] = {}
         self.failures: dict[str, str] = {}
         self.rows: dict[str, dict[str, tuple[SampleResult, SampleRow]]] = {}  # table rows
-        self.ordered: dict[str, tuple[Evaluation[Any], list[SampleRow]]] = {}  # in dataset order
+        self.ordered: dict[str, tuple[Evaluation[Params], list[SampleRow]]] = {}  # in dataset order
         self._changed, self._failed, self._busy = changed, failed, busy
         self._worker: EvaluationWorker | None = None
         self._running = False
@@ -229,8 +229,8 @@ class ResultStore:
     def start(
         self,
         dataset: Dataset,
-        specs: Sequence[MetricSpec[Any]],
-        overrides: Mapping[str, Mapping[str, Any]],
+        specs: Sequence[MetricSpec[Params]],
+        overrides: Mapping[str, Mapping[str, object]],
         first: str | None,
         progress: Callable[[int, int], None] | None = None,
         validated: Mapping[str, list[Problem]] | None = None,
@@ -327,7 +327,7 @@ class ResultStore:
                 return ev.results[sample_id]
         return None
 
-    def _on_worker_sample_ready(self, evals: list[Evaluation[Any]]) -> None:
+    def _on_worker_sample_ready(self, evals: list[Evaluation[Params]]) -> None:
         self.partial.update({e.metric: e for e in evals})
         self._changed()
 
@@ -354,7 +354,7 @@ class LoadWorker(QThread):
 
     paired = Signal(object)  # list[SampleRow], blank
 
-    def __init__(self, paths: DatasetPaths, overrides: Mapping[str, Mapping[str, Any]]) -> None:
+    def __init__(self, paths: DatasetPaths, overrides: Mapping[str, Mapping[str, object]]) -> None:
         super().__init__()
         self.paths, self.overrides = paths, overrides
         self.result: tuple[Dataset, Plan] | None = None
@@ -379,7 +379,7 @@ class LoadWorker(QThread):
 
 def load_in_background(
     paths: DatasetPaths,
-    overrides: Mapping[str, Mapping[str, Any]],
+    overrides: Mapping[str, Mapping[str, object]],
     paired: Callable[[list[SampleRow]], None] | None = None,
 ) -> tuple[tuple[Dataset, Plan] | None, str]:
     """Load and plan on a worker thread while the UI keeps handling events (it repaints,

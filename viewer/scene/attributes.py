@@ -4,14 +4,13 @@ the sample filter: which attributes there are, their values, and the samples hol
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from metrics.core.model import Dataset, Instance
 
 AttributeIndex = dict[str, dict[str, set[str]]]  # name -> value -> sample ids
 
 
-def value_text(value: Any) -> str:
+def value_text(value: object) -> str:
     """An attribute value as typed in the filter (``true``/``false`` for booleans)."""
     if isinstance(value, bool):
         return "true" if value else "false"

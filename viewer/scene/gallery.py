@@ -20,13 +20,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
 from metrics.analysis.compare import sample_diff
 from metrics.analysis.fp_diff import false_positives_only
 from metrics.core.model import Dataset, Instance, Sample
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation, InstanceResult, MatchKind, SampleResult, Verdict
 from viewer.scene.attributes import instance_attributes
 from viewer.scene.gallery_state import CLASSES as CLASSES  # the classes and sorts, here too
@@ -127,7 +127,7 @@ class SideInput:
     instances its results index (HierText's lines, not the file's words), None for most."""
 
     dataset: Dataset
-    evaluation: Evaluation[Any]
+    evaluation: Evaluation[Params]
     view: Callable[[Sample], Sample] | None = None
     _views: dict[str, Sample] = field(default_factory=dict, compare=False, repr=False)
 

@@ -4,9 +4,11 @@ window exists like the rest of the state."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
+
+from metrics.core.jsonvalue import JSONObject, JSONValue
 
 CLASSES: dict[str, str] = {
     "missed": "missed GT",
@@ -45,7 +47,7 @@ class GalleryView:
     owners: str = "both"
     sort: str = "credit"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "shown": self.shown,
             "classes": [c for c in CLASSES if c in self.classes],
@@ -56,12 +58,12 @@ class GalleryView:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> GalleryView:
+    def from_json(cls, data: Mapping[str, JSONValue]) -> GalleryView:
         """From a checked object (``check_gallery``): missing keys take the defaults."""
         d = cls()
         return cls(
             shown=bool(data.get("shown", d.shown)),
-            classes=tuple(data.get("classes", d.classes)),
+            classes=tuple(cast("Sequence[str]", data.get("classes", d.classes))),
             text=str(data.get("text", d.text)),
             table_only=bool(data.get("table_only", d.table_only)),
             owners=str(data.get("owners", d.owners)),
@@ -72,7 +74,7 @@ class GalleryView:
 _CHOICES: dict[str, tuple[str, ...]] = {"owners": OWNERS, "sort": tuple(SORTS)}
 
 
-def check_gallery(value: Any) -> str | None:
+def check_gallery(value: object) -> str | None:
     """What is wrong with a state's ``"gallery"`` object (None: nothing), in one line."""
     if not isinstance(value, dict):
         return "expected an object (shown, classes, text, table_only, owners, sort)"

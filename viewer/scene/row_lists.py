@@ -13,9 +13,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping, Sequence
 from operator import attrgetter
-from typing import Any
 
 from metrics.core.model import Dataset
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation, SampleResult
 from viewer.scene.attributes import AttributeIndex, attribute_index, matching_samples, parse_filter
 from viewer.scene.rows import SampleRow, blank_row
@@ -67,7 +67,7 @@ def prepare(ds: Dataset) -> None:
 Made = Mapping[str, tuple[SampleResult, SampleRow]]
 
 
-def ordered_rows(ds: Dataset, ev: Evaluation[Any], made: Made) -> list[SampleRow]:
+def ordered_rows(ds: Dataset, ev: Evaluation[Params], made: Made) -> list[SampleRow]:
     """The rows of an evaluation in dataset order: a sample's row where it has a result,
     its blank row where it has none (not evaluated by this metric)."""
     blank, _ = blank_rows(ds)

@@ -14,8 +14,9 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from metrics.core.jsonvalue import JSONObject, JSONValue
 from metrics.core.model import InputError
 from metrics.io.jsonload import JsonError, loads
 from viewer.scene.gallery_state import GalleryView, check_gallery
@@ -34,7 +35,7 @@ class ViewState:
     metric: str | None = None
     compare_metric: str | None = None
     names: tuple[str, ...] | None = None  # A's and B's display names while comparing
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, JSONValue] = field(default_factory=dict)
     sample: str | None = None
     layers: tuple[str, ...] = ()
     zoom: float | None = None  # view pixels per image pixel; None: fit the window
@@ -42,7 +43,7 @@ class ViewState:
     score_threshold: float | None = None  # Analysis: detections with confidence >= it
     gallery: GalleryView | None = None  # the gallery's filters and sort; None: its defaults
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "gt": self.gt,
             "det": list(self.det),
@@ -61,21 +62,22 @@ class ViewState:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> ViewState:
+    def from_json(cls, data: Mapping[str, JSONValue]) -> ViewState:
         zoom, names, gallery = data.get("zoom"), data.get("names"), data.get("gallery")
+        select = data.get("select")
         return cls(
-            gt=data.get("gt"),
-            det=tuple(data.get("det") or ()),
-            images=data.get("images"),
-            gt_lines=data.get("gt_lines"),
-            metric=data.get("metric"),
-            compare_metric=data.get("compare_metric"),
-            names=tuple(names) if names is not None else None,
-            params=dict(data.get("params") or {}),
-            sample=data.get("sample"),
-            layers=tuple(data.get("layers") or ()),
+            gt=cast("str | None", data.get("gt")),
+            det=tuple(cast("Sequence[str]", data.get("det") or ())),
+            images=cast("str | None", data.get("images")),
+            gt_lines=cast("str | None", data.get("gt_lines")),
+            metric=cast("str | None", data.get("metric")),
+            compare_metric=cast("str | None", data.get("compare_metric")),
+            names=tuple(cast("Sequence[str]", names)) if names is not None else None,
+            params=dict(cast("Mapping[str, JSONValue]", data.get("params") or {})),
+            sample=cast("str | None", data.get("sample")),
+            layers=tuple(cast("Sequence[str]", data.get("layers") or ())),
             zoom=float(zoom) if isinstance(zoom, int | float) else None,
-            select=data.get("select") if isinstance(data.get("select"), str) else None,
+            select=select if isinstance(select, str) else None,
             score_threshold=_number(data.get("score_threshold")),
             gallery=GalleryView.from_json(gallery) if isinstance(gallery, dict) else None,
         )
@@ -130,7 +132,7 @@ def _read_bounded(path: Path) -> bytes:
     return path.read_bytes()
 
 
-def check_state(data: Mapping[str, Any]) -> str | None:
+def check_state(data: Mapping[str, JSONValue]) -> str | None:
     """What is wrong with a state's keys and values (None: nothing): unknown keys are named,
     each value must have its type (text, a list of text, a finite number)."""
     unknown = sorted(set(data) - set(KEYS))
@@ -173,7 +175,7 @@ def _finite(value: Any) -> bool:
         return False
 
 
-def state_params(metric: str | None, params: Mapping[str, Any]) -> dict[str, Any]:
+def state_params(metric: str | None, params: Mapping[str, JSONValue]) -> dict[str, object]:
     """A state's parameters of ``metric`` checked and converted as ``--set`` values are
     (``metrics.catalogue.registry.make_params``: names, types, ranges, choices); ValueError naming
     the first problem."""

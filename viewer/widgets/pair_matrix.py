@@ -10,8 +10,6 @@ canvas; clicking selects the GT. The values are the engine's (``Side.pair_table`
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -138,7 +136,7 @@ class PairMatrixModel(QAbstractTableModel):
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
+    ) -> object:
         if self.table is None or role != Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == Qt.Orientation.Horizontal:
@@ -147,7 +145,7 @@ class PairMatrixModel(QAbstractTableModel):
         text = self.texts.get(g, "")
         return f"GT {g + 1} {text}".strip()
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         pair = self.pair(index)
         if pair is None or self.table is None:
             return None

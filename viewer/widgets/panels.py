@@ -229,8 +229,8 @@ class ParamPanel(QWidget):
             "" if value is None else repr(value) if isinstance(value, float) else str(value)
         )
 
-    def values(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
+    def values(self) -> dict[str, object]:
+        out: dict[str, object] = {}
         for name, editor in self.editors.items():
             if isinstance(editor, QCheckBox):
                 out[name] = editor.isChecked()

@@ -247,7 +247,7 @@ class SampleTableModel(QAbstractTableModel):
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
+    ) -> object:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             if self.session.comparing() and section in _A_COLUMNS:
                 return f"{COLUMNS[section]}(A)"  # the columns after ΔH are A's
@@ -256,7 +256,7 @@ class SampleTableModel(QAbstractTableModel):
             return (TOOLTIPS + COMPARE_TOOLTIPS)[section]
         return None
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if role not in _ROLES or not index.isValid() or index.row() >= len(self.shown):
             return None
         fields = self.fields()

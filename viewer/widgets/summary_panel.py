@@ -13,6 +13,7 @@ from metrics.analysis.compare import common_ids
 from metrics.core.floats import check_mode, float_note
 from metrics.core.model import Dataset
 from metrics.core.partial import coverage
+from metrics.core.protocols import Params
 from metrics.core.results import Evaluation
 from viewer.app.session import Session
 
@@ -132,7 +133,7 @@ def _plan_lines(s: Session) -> list[str]:
     return out
 
 
-def _both_label(a: Evaluation[Any], b: Evaluation[Any], both: list[str]) -> str:
+def _both_label(a: Evaluation[Params], b: Evaluation[Params], both: list[str]) -> str:
     """ "B − A", and on which images when either side skipped some."""
     if not (a.excluded or b.excluded or len(both) < max(len(a.results), len(b.results))):
         return "B − A"
