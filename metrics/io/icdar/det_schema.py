@@ -1,14 +1,12 @@
 """What the lines of a detection set say about their optional fields (a confidence, a
-transcription), decided for the whole set, never per line; and where the box of a file's
-lines ends when its lines with text are all QUADs or all LTRB boxes (``box_hint``).
+transcription), decided for the whole set, never per line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
-from metrics.io.icdar.lines import _CONF, _FAST_QUAD, DetSchema, _split
+from metrics.io.icdar.grammar import CONF, FAST_QUAD, DetSchema, split_fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,16 +25,16 @@ def shape_of(line: str) -> LineShape:
     The trailing field of an odd count of numbers is the confidence candidate; it is no
     confidence when it fails the official pattern (``154``), unless the line also reads as
     a box, a confidence and a numeric transcription (``x1,...,y4,0.9,9,080``)."""
-    m = _FAST_QUAD.match(line)
+    m = FAST_QUAD.match(line)
     if m is not None and m.group(9) is None:
         return LineShape(8, False, False)
-    nums, rest = _split(line)
+    nums, rest = split_fields(line)
     text = ",".join(rest)
     n = len(nums)
     odd = n % 2 == 1
-    tail = odd and "." in nums[-1] and bool(_CONF.match(nums[-1]))
-    not_conf = odd and not _CONF.match(nums[-1])
-    if not_conf and n >= 11 and not rest and _CONF.match(nums[8]):
+    tail = odd and "." in nums[-1] and bool(CONF.match(nums[-1]))
+    not_conf = odd and not CONF.match(nums[-1])
+    if not_conf and n >= 11 and not rest and CONF.match(nums[8]):
         not_conf = False
     return LineShape(n, bool(text.strip()), tail, not_conf)
 
@@ -86,19 +84,3 @@ def infer_det_schema(shapes: list[LineShape]) -> DetSchema:
     """Confidences are present if some line ends its numbers with a 0.xx value and no line
     ends them with a field that is no confidence (``SchemaEvidence.schema``)."""
     return det_evidence(shapes).schema()
-
-
-def box_hint(texts: Iterable[str]) -> int:
-    """8 when the lines of a file that carry text are all QUADs (8 numbers, or 9 with a
-    confidence, before the text), 4 when all LTRB boxes; 0 otherwise (polygons, a mix, or
-    no text): the numbers of that file's other lines that follow the box begin their
-    transcription, as the official QUAD / LTRB grammars read them."""
-    kinds = set()
-    for line in texts:
-        nums, rest = _split(line)
-        if rest and ",".join(rest).strip():
-            n = len(nums)
-            kinds.add(8 if n in (8, 9) else 4 if n in (4, 5) else 0)
-            if len(kinds) > 1 or 0 in kinds:
-                return 0
-    return kinds.pop() if kinds else 0
