@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from metrics.io.icdar.grammar import CONF, FAST_QUAD, DetSchema, split_fields
+from metrics.io.icdar.grammar import CONF, FAST_QUAD, DetSchema, Split, split_fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,15 +20,22 @@ class LineShape:
 
 
 def shape_of(line: str) -> LineShape:
-    """Numeric field count, text present, confidence-like tail (a fast path for plain QUADs).
+    """Numeric field count, text present, confidence-like tail (``shape_and_split``)."""
+    return shape_and_split(line)[0]
+
+
+def shape_and_split(line: str) -> tuple[LineShape, Split | None]:
+    """Numeric field count, text present, confidence-like tail (a fast path for plain QUADs),
+    and the line's ``split_fields`` when finding them split it (reading uses it again).
 
     The trailing field of an odd count of numbers is the confidence candidate; it is no
     confidence when it fails the official pattern (``154``), unless the line also reads as
     a box, a confidence and a numeric transcription (``x1,...,y4,0.9,9,080``)."""
     m = FAST_QUAD.match(line)
     if m is not None and m.group(9) is None:
-        return LineShape(8, False, False)
-    nums, rest = split_fields(line)
+        return LineShape(8, False, False), None
+    split = split_fields(line)
+    nums, rest = split
     text = ",".join(rest)
     n = len(nums)
     odd = n % 2 == 1
@@ -36,7 +43,7 @@ def shape_of(line: str) -> LineShape:
     not_conf = odd and not CONF.match(nums[-1])
     if not_conf and n >= 11 and not rest and CONF.match(nums[8]):
         not_conf = False
-    return LineShape(n, bool(text.strip()), tail, not_conf)
+    return LineShape(n, bool(text.strip()), tail, not_conf), split
 
 
 @dataclass(frozen=True, slots=True)

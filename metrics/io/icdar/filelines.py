@@ -1,13 +1,19 @@
 """A whole file of ICDAR lines at once: the same grammar as ``metrics.io.icdar.lines``, one array.
 
 ``parse_gt_line`` / ``parse_det_line`` build a small numpy array per line and check it; for a
-file that costs more than reading it. Here each line's fields are found with the same
-functions (``gt_fields`` / ``det_fields``), every coordinate of the file is converted and
-checked in one array, and each instance's points are a (n, 2) view of it. A line whose fields
-cannot be read gives the same ``LineError`` as the line parser, at its position; a file with
-anything unusual in its coordinates (a count that does not fit the box type, a non-finite or
-huge value, an LTRB box with xmax < xmin) is parsed line by line instead, so every message
-and every number is the line parser's own.
+file that costs more than reading it. Here (``gt_file``, ``parse_det_file``) each line is split
+once (``grammar.split_fields``), the file's box hint found from those splits, each line's
+fields found from the same split with the line parser's functions (``gt_fields`` /
+``det_fields``), every coordinate of the file converted and checked in one array, and each
+instance's points a (n, 2) view of it. A line whose fields cannot be read gives the same
+``LineError`` as the line parser, at its position; in a file with anything unusual in its
+coordinates (a count that does not fit the box type, a non-finite or huge value, an LTRB box
+with xmax < xmin) each line's points are built by the line parser's ``coords`` from the
+fields already found, so every message and every number is the line parser's own.
+
+A file whose every line is a plain integer box line is read without splitting it:
+``scan_plain`` takes its rows with one regex over the decoded text and ``plain_quads`` turns
+them into instances, or says (None) that the lines must decide.
 """
 
 from __future__ import annotations
@@ -142,13 +148,19 @@ def _each(
     return make(pts, kind, f[1], f[2], ln.number, f[3])
 
 
-def _splits(lines: Sequence[Line], wanted: bool) -> tuple[list[Split | None], int]:
-    """Each line's ``split_fields`` and the file's box hint (``hint_of``) when ``wanted``;
-    else no split (each line's fields find theirs when they need it) and no hint."""
+def _splits(
+    lines: Sequence[Line], wanted: bool, known: Sequence[Split | None] | None = None
+) -> tuple[list[Split | None], int]:
+    """Each line's ``split_fields`` (``known``: those found already, None where not) and,
+    when ``wanted``, the file's box hint (``hint_of``) found from them; else each line's
+    fields find the splits they need and there is no hint."""
+    splits: list[Split | None] = list(known) if known is not None else [None] * len(lines)
     if not wanted:
-        return [None] * len(lines), 0
-    splits = [split_fields(ln.text) for ln in lines]
-    return list(splits), hint_of(splits)
+        return splits, 0
+    found = [
+        split_fields(ln.text) if sp is None else sp for ln, sp in zip(lines, splits, strict=True)
+    ]
+    return list(found), hint_of(found)
 
 
 def gt_file(lines: Sequence[Line], box_type: BoxType | None = None) -> tuple[list[Parsed], int]:
@@ -182,14 +194,18 @@ def parse_gt_file(lines: Sequence[Line], box_type: BoxType | None = None) -> lis
 
 
 def parse_det_file(
-    lines: Sequence[Line], schema: DetSchema, box_type: BoxType | None = None
+    lines: Sequence[Line],
+    schema: DetSchema,
+    box_type: BoxType | None = None,
+    splits: Sequence[Split | None] | None = None,
 ) -> list[Parsed]:
     """Each detection line as ``parse_det_line`` reads it: its instance, or its error (the
     file's box hint decides where the box of a set with transcriptions ends), in one walk
-    over the lines as ``gt_file``."""
-    splits, hint = _splits(lines, box_type is None and schema.transcription)
+    over the lines as ``gt_file``; ``splits``: the lines' splits that finding the detection
+    schema made (None where it made none)."""
+    found_splits, hint = _splits(lines, box_type is None and schema.transcription, splits)
     found: list[Fields | LineError] = []
-    for ln, split in zip(lines, splits, strict=True):
+    for ln, split in zip(lines, found_splits, strict=True):
         try:
             found.append(det_fields(ln.text, schema, box_type, hint, split))
         except LineError as exc:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from metrics.core.model import BoxType, Instance, Problem, Severity
 from metrics.io.archive import Decoded, Line, Member, decode
-from metrics.io.icdar.det_schema import SchemaEvidence, det_evidence, shape_of
+from metrics.io.icdar.det_schema import SchemaEvidence, det_evidence, shape_and_split
 from metrics.io.icdar.filelines import (
     Scan,
     gt_file,
@@ -20,7 +20,7 @@ from metrics.io.icdar.filelines import (
     plain_quads,
     scan_plain,
 )
-from metrics.io.icdar.grammar import DetSchema, LineError
+from metrics.io.icdar.grammar import DetSchema, LineError, Split
 
 _NUMBER_RUN = re.compile(r"\s*-?\d+(?:\s*,\s*-?\d+)+\s*")
 
@@ -28,11 +28,13 @@ _NUMBER_RUN = re.compile(r"\s*-?\d+(?:\s*,\s*-?\d+)+\s*")
 @dataclass(slots=True)
 class FileText:
     """One file read once: its bytes decoded, its one-regex scan (None unless every line is
-    a plain integer box line), and its lines, split at most once (``split``)."""
+    a plain integer box line), its lines, split at most once (``split``), and the fields of
+    each line as the detection schema split them (``split_fields``; None where it did not)."""
 
     decoded: Decoded
     scan: Scan | None
     lines: list[Line] | None = None
+    splits: list[Split | None] | None = None
 
     def split(self, problems: list[Problem]) -> list[Line]:
         """The file's numbered lines (split from the decoded text on the first call, its
@@ -107,7 +109,9 @@ def read_det(
         return tuple(plain)
     lines = text.split(problems)
     out = []
-    for ln, got in zip(lines, parse_det_file(lines, schema, box_type), strict=True):
+    parsed = parse_det_file(lines, schema, box_type, text.splits)
+    text.splits = None  # the fields may have been consumed: never read twice
+    for ln, got in zip(lines, parsed, strict=True):
         if isinstance(got, LineError):
             problems.append(_line_error(member, ln, got, sid))
         else:
@@ -128,6 +132,8 @@ def det_schema(
         text = texts[m.label] = read_text(m)
         shape = None if text.scan is None else plain_det_shape(text.scan)
         if shape is None:
-            shape = det_evidence([shape_of(ln.text) for ln in text.split(problems)])
+            found = [shape_and_split(ln.text) for ln in text.split(problems)]
+            text.splits = [sp for _, sp in found]
+            shape = det_evidence([sh for sh, _ in found])
         evidence |= shape
     return evidence, texts
