@@ -19,7 +19,7 @@ them into instances, or says (None) that the lines must decide.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -151,16 +151,23 @@ def _each(
 def _splits(
     lines: Sequence[Line], wanted: bool, known: Sequence[Split | None] | None = None
 ) -> tuple[list[Split | None], int]:
-    """Each line's ``split_fields`` (``known``: those found already, None where not) and,
-    when ``wanted``, the file's box hint (``hint_of``) found from them; else each line's
-    fields find the splits they need and there is no hint."""
+    """Each line's ``split_fields`` as far as it is known (``known``: found already; None
+    where not) and, when ``wanted``, the file's box hint (``hint_of``): the lines are split
+    until the hint is decided (a polygon line with text decides it at once), and the
+    splits are kept, so no line is split twice; each line's fields split the others when
+    they need to."""
     splits: list[Split | None] = list(known) if known is not None else [None] * len(lines)
     if not wanted:
         return splits, 0
-    found = [
-        split_fields(ln.text) if sp is None else sp for ln, sp in zip(lines, splits, strict=True)
-    ]
-    return list(found), hint_of(found)
+
+    def walk() -> Iterator[Split]:
+        for k, ln in enumerate(lines):
+            split = splits[k]
+            if split is None:
+                split = splits[k] = split_fields(ln.text)
+            yield split
+
+    return splits, hint_of(walk())
 
 
 def gt_file(lines: Sequence[Line], box_type: BoxType | None = None) -> tuple[list[Parsed], int]:
