@@ -271,9 +271,12 @@ class Decoded:
 def decode(member: Member) -> Decoded:
     """``member``'s bytes decoded once (``Decoded``)."""
     data = member.data[len(BOM) :] if member.data.startswith(BOM) else member.data
-    body = data.rstrip(b"\r\n")
+    cr_only = False
+    if b"\r" in data:
+        body = data.rstrip(b"\r\n")
+        cr_only = b"\r" in body and b"\n" not in body
     try:
         text: str | None = data.decode("utf-8")
     except UnicodeDecodeError:
         text = None
-    return Decoded(member, data, text, b"\r" in body and b"\n" not in body)
+    return Decoded(member, data, text, cr_only)
