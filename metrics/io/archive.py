@@ -188,40 +188,95 @@ def _member_bytes(zf: zipfile.ZipFile, info: zipfile.ZipInfo, raw: mmap.mmap | N
 
 def split_lines(member: Member, problems: list[Problem]) -> list[Line]:
     """Decode as UTF-8 (BOM removed), split on LF, drop CRs and empty lines; a file whose
-    only line ends are CRs is split on them, with a warning.
+    only line ends are CRs is split on them, with a warning (``Decoded.split``)."""
+    return decode(member).split(problems)
 
-    Undecodable bytes are replaced by U+FFFD and reported as a warning with the line number,
-    as the official tools replace them silently.
-    """
-    data = member.data[len(BOM) :] if member.data.startswith(BOM) else member.data
-    body = data.rstrip(b"\r\n")
-    if b"\r" in body and b"\n" not in body:
-        data = data.replace(b"\r", b"\n")
-        problems.append(
-            Problem(
-                Severity.WARNING,
-                member.label,
-                None,
-                "line ends are CR only (classic Mac): each CR is read as a line end (the "
-                "official scripts would merge the lines into one)",
-            )
-        )
-    out = []
-    for i, raw in enumerate(data.split(b"\n"), start=1):
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            text = raw.decode("utf-8", errors="replace")
+
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    """A text file's bytes decoded once (BOM removed): the text when it is valid UTF-8
+    (None otherwise), and whether its only line ends are CRs."""
+
+    member: Member
+    data: bytes  # without the BOM
+    text: str | None
+    cr_only: bool
+
+    def plain(self) -> tuple[str, int] | None:
+        """The text (CRs dropped) and its line count when every line is numbered by its
+        position (no NUL, empty line inside, undecodable byte or CR-only line ends); None
+        otherwise."""
+        text = self.text
+        if text is None or self.cr_only or "\x00" in text:
+            return None
+        if "\r" in text:
+            text = text.replace("\r", "")
+        if "\n\n" in text or text.startswith("\n"):
+            return None
+        body = text[:-1] if text.endswith("\n") else text
+        return (text, body.count("\n") + 1) if body else None
+
+    def split(self, problems: list[Problem]) -> list[Line]:
+        """The numbered lines: split on LF, CRs and empty lines dropped (a file whose only
+        line ends are CRs is split on them, with a warning). Undecodable bytes are replaced
+        by U+FFFD and reported as a warning with the line number, as the official tools
+        replace them silently."""
+        if self.cr_only:
             problems.append(
                 Problem(
                     Severity.WARNING,
-                    member.label,
-                    i,
-                    f"not valid UTF-8 ({exc.reason} at byte {exc.start}); "
-                    "undecodable bytes replaced by U+FFFD",
+                    self.member.label,
+                    None,
+                    "line ends are CR only (classic Mac): each CR is read as a line end (the "
+                    "official scripts would merge the lines into one)",
                 )
             )
-        text = text.replace("\r", "")
-        if text:
-            out.append(Line(i, text))
-    return out
+        if self.text is None:
+            return self._split_bytes(problems)
+        text = self.text.replace("\r", "\n") if self.cr_only else self.text
+        if "\r" not in text:
+            return [Line(i, t) for i, t in enumerate(text.split("\n"), start=1) if t]
+        out = []
+        for i, raw in enumerate(text.split("\n"), start=1):
+            t = raw.replace("\r", "")
+            if t:
+                out.append(Line(i, t))
+        return out
+
+    def _split_bytes(self, problems: list[Problem]) -> list[Line]:
+        """The lines of a file that is no valid UTF-8, each decoded on its own to locate
+        its undecodable bytes."""
+        data = self.data.replace(b"\r", b"\n") if self.cr_only else self.data
+        out = []
+        for i, raw in enumerate(data.split(b"\n"), start=1):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                text = raw.decode("utf-8", errors="replace")
+                problems.append(
+                    Problem(
+                        Severity.WARNING,
+                        self.member.label,
+                        i,
+                        f"not valid UTF-8 ({exc.reason} at byte {exc.start}); "
+                        "undecodable bytes replaced by U+FFFD",
+                    )
+                )
+            text = text.replace("\r", "")
+            if text:
+                out.append(Line(i, text))
+        return out
+
+
+def decode(member: Member) -> Decoded:
+    """``member``'s bytes decoded once (``Decoded``)."""
+    data = member.data[len(BOM) :] if member.data.startswith(BOM) else member.data
+    cr_only = False
+    if b"\r" in data:
+        body = data.rstrip(b"\r\n")
+        cr_only = b"\r" in body and b"\n" not in body
+    try:
+        text: str | None = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    return Decoded(member, data, text, cr_only)

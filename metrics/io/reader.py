@@ -244,13 +244,7 @@ def _icdar_entries(
         Entry(
             stem(m.name),
             read_det(
-                m,
-                found.lines.get(m.label),
-                stem(m.name),
-                found.schema,
-                opts.det_box_type,
-                problems,
-                found.scans[m.label],
+                m, stem(m.name), found.schema, opts.det_box_type, problems, found.texts[m.label]
             ),
             m.label,
         )

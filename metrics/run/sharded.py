@@ -43,7 +43,7 @@ from metrics.io.formats import ICDAR
 from metrics.io.formats.base import forget_parsed
 from metrics.io.formats.detect import detect
 from metrics.io.icdar.det_schema import SchemaEvidence
-from metrics.io.icdar.lines import DetSchema
+from metrics.io.icdar.grammar import DetSchema
 from metrics.io.icdar.plan import (
     KEEP_SCANS,
     IcdarPlan,

@@ -1,20 +1,19 @@
 """What the lines of a detection set say about their optional fields (a confidence, a
-transcription), decided for the whole set, never per line; and where the box of a file's
-lines ends when its lines with text are all QUADs or all LTRB boxes (``box_hint``).
+transcription), decided for the whole set, never per line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
-from metrics.io.icdar.lines import (
-    _CONF,
-    _FAST_QUAD,
-    _NON_FINITE,
+from metrics.io.icdar.grammar import (
+    CONF,
+    FAST_QUAD,
+    NON_FINITE,
     DetSchema,
-    _split,
+    Split,
     confidence_shaped,
+    split_fields,
 )
 
 
@@ -30,7 +29,13 @@ class LineShape:
 
 
 def shape_of(line: str) -> LineShape:
-    """Numeric field count, text present, confidence-like tail (a fast path for plain QUADs).
+    """Numeric field count, text present, confidence-like tail (``shape_and_split``)."""
+    return shape_and_split(line)[0]
+
+
+def shape_and_split(line: str) -> tuple[LineShape, Split | None]:
+    """Numeric field count, text present, confidence-like tail (a fast path for plain QUADs),
+    and the line's ``split_fields`` when finding them split it (reading uses it again).
 
     The trailing field of an odd count of numbers is the confidence candidate; it is no
     confidence when it fails the official pattern (``154``), unless the line also reads as
@@ -40,21 +45,22 @@ def shape_of(line: str) -> LineShape:
     transcription; ``--det-confidence no`` reads such fields as text); a lone ``nan`` /
     ``inf`` is a word only in a set whose other detections carry words
     (``SchemaEvidence.schema``)."""
-    m = _FAST_QUAD.match(line)
+    m = FAST_QUAD.match(line)
     if m is not None and m.group(9) is None:
-        return LineShape(8, False, False)
-    nums, rest = _split(line)
+        return LineShape(8, False, False), None
+    split = split_fields(line)
+    nums, rest = split
     text = ",".join(rest)
     n = len(nums)
     odd = n % 2 == 1
     shaped = odd and confidence_shaped(nums[-1])
-    tail = odd and (shaped or ("." in nums[-1] and bool(_CONF.match(nums[-1]))))
-    not_conf = odd and not shaped and not _CONF.match(nums[-1])
-    if not_conf and n >= 11 and not rest and _CONF.match(nums[8]):
+    tail = odd and (shaped or ("." in nums[-1] and bool(CONF.match(nums[-1]))))
+    not_conf = odd and not shaped and not CONF.match(nums[-1])
+    if not_conf and n >= 11 and not rest and CONF.match(nums[8]):
         not_conf = False
-    if not odd and len(rest) == 1 and _NON_FINITE.match(rest[0]):
-        return LineShape(n, False, False, non_finite=True)  # x1,...,y4,nan
-    return LineShape(n, bool(text.strip()), tail, not_conf)
+    if not odd and len(rest) == 1 and NON_FINITE.match(rest[0]):
+        return LineShape(n, False, False, non_finite=True), split  # x1,...,y4,nan
+    return LineShape(n, bool(text.strip()), tail, not_conf), split
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,19 +115,3 @@ def infer_det_schema(shapes: list[LineShape]) -> DetSchema:
     """Confidences are present if some line ends its numbers with a 0.xx value and no line
     ends them with a field that is no confidence (``SchemaEvidence.schema``)."""
     return det_evidence(shapes).schema()
-
-
-def box_hint(texts: Iterable[str]) -> int:
-    """8 when the lines of a file that carry text are all QUADs (8 numbers, or 9 with a
-    confidence, before the text), 4 when all LTRB boxes; 0 otherwise (polygons, a mix, or
-    no text): the numbers of that file's other lines that follow the box begin their
-    transcription, as the official QUAD / LTRB grammars read them."""
-    kinds = set()
-    for line in texts:
-        nums, rest = _split(line)
-        if rest and ",".join(rest).strip():
-            n = len(nums)
-            kinds.add(8 if n in (8, 9) else 4 if n in (4, 5) else 0)
-            if len(kinds) > 1 or 0 in kinds:
-                return 0
-    return kinds.pop() if kinds else 0

@@ -1,39 +1,45 @@
 """A whole file of ICDAR lines at once: the same grammar as ``metrics.io.icdar.lines``, one array.
 
 ``parse_gt_line`` / ``parse_det_line`` build a small numpy array per line and check it; for a
-file that costs more than reading it. Here each line's fields are found with the same
-functions (``gt_fields`` / ``det_fields``), every coordinate of the file is converted and
-checked in one array, and each instance's points are a (n, 2) view of it. A line whose fields
-cannot be read gives the same ``LineError`` as the line parser, at its position; a file with
-anything unusual in its coordinates (a count that does not fit the box type, a non-finite or
-huge value, an LTRB box with xmax < xmin) is parsed line by line instead, so every message
-and every number is the line parser's own.
+file that costs more than reading it. Here (``gt_file``, ``parse_det_file``) each line is split
+once (``grammar.split_fields``), the file's box hint found from those splits, each line's
+fields found from the same split with the line parser's functions (``gt_fields`` /
+``det_fields``), every coordinate of the file converted and checked in one array, and each
+instance's points a (n, 2) view of it. A line whose fields cannot be read gives the same
+``LineError`` as the line parser, at its position; in a file with anything unusual in its
+coordinates (a count that does not fit the box type, a non-finite or huge value, an LTRB box
+with xmax < xmin) each line's points are built by the line parser's ``coords`` from the
+fields already found, so every message and every number is the line parser's own.
+
+A file whose every line is a plain integer box line is read without splitting it:
+``scan_plain`` takes its rows with one regex over the decoded text and ``plain_quads`` turns
+them into instances, or says (None) that the lines must decide.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
 from metrics.core.model import BoxType, FloatArray, Instance
-from metrics.io.archive import BOM, Line
-from metrics.io.icdar.det_schema import SchemaEvidence, box_hint
-from metrics.io.icdar.lines import (
-    _CONF,
-    _NUM,
+from metrics.io.archive import Decoded, Line
+from metrics.io.icdar.det_schema import SchemaEvidence
+from metrics.io.icdar.grammar import (
+    CONF,
     COORD_LIMIT,
     DONT_CARE,
+    NUM,
     DetSchema,
     LineError,
+    Split,
     dequote,
-    det_fields,
-    gt_fields,
-    parse_det_line,
-    parse_gt_line,
+    hint_of,
+    split_fields,
 )
+from metrics.io.icdar.lines import coords, det_fields, gt_fields
 from metrics.io.icdar.plainpoly import LTRB_CORNERS, int_floats, plain_polygons, scanned_floats
 
 Parsed = Instance | LineError
@@ -94,22 +100,27 @@ def _ltrb(rows: FloatArray) -> FloatArray:
     return rows[:, LTRB_CORNERS]
 
 
+Fields = tuple[list[str], float | None, str | None, bool]
+
+
 def _batch(
     lines: Sequence[Line],
-    fields: Callable[[str], tuple[list[str], float | None, str | None, bool]],
+    found: list[Fields | LineError],
     make: Callable[[FloatArray, BoxType, float | None, str | None, int, bool], Instance],
     box_type: BoxType | None,
     min_numbers: int,
 ) -> list[Parsed]:
-    found: list[tuple[list[str], float | None, str | None, bool] | LineError] = []
-    for ln in lines:
-        try:
-            found.append(fields(ln.text))
-        except LineError as exc:
-            found.append(exc)
-    good = [(ln, f) for ln, f in zip(lines, found, strict=True) if not isinstance(f, LineError)]
-    kinds = [_kind(len(f[0]), box_type, min_numbers) for _, f in good]
-    points = iter(_points([f[0] for _, f in good], kinds))
+    """Each line's instance from its fields, every coordinate converted in one array; when
+    something in the coordinates needs the line parser's words, each line's own ``coords``
+    (the same fields: no line is read again)."""
+    try:
+        good = [f for f in found if not isinstance(f, LineError)]
+        kinds = [_kind(len(f[0]), box_type, min_numbers) for f in good]
+        points = iter(_points([f[0] for f in good], kinds))
+    except _LineByLine:
+        return [
+            _each(ln, f, make, box_type, min_numbers) for ln, f in zip(lines, found, strict=True)
+        ]
     kind_of = iter(kinds)
     out: list[Parsed] = []
     for ln, f in zip(lines, found, strict=True):
@@ -120,14 +131,58 @@ def _batch(
     return out
 
 
-def parse_gt_file(lines: Sequence[Line], box_type: BoxType | None = None) -> list[Parsed]:
-    """Each GT line as ``parse_gt_line`` reads it: its instance, or the error it raises."""
+def _each(
+    ln: Line,
+    f: Fields | LineError,
+    make: Callable[[FloatArray, BoxType, float | None, str | None, int, bool], Instance],
+    box_type: BoxType | None,
+    min_numbers: int,
+) -> Parsed:
+    """One line's instance from its fields as the line parser builds it, or its error."""
+    if isinstance(f, LineError):
+        return f
+    try:
+        pts, kind = coords(f[0], box_type, min_numbers)
+    except LineError as exc:
+        return exc
+    return make(pts, kind, f[1], f[2], ln.number, f[3])
 
-    hint = box_hint(ln.text for ln in lines) if box_type is None else 0
 
-    def fields(text: str) -> tuple[list[str], float | None, str | None, bool]:
-        nums, transcription, integer = gt_fields(text, box_type, hint)
-        return nums, None, transcription, integer
+def _splits(
+    lines: Sequence[Line], wanted: bool, known: Sequence[Split | None] | None = None
+) -> tuple[list[Split | None], int]:
+    """Each line's ``split_fields`` as far as it is known (``known``: found already; None
+    where not) and, when ``wanted``, the file's box hint (``hint_of``): the lines are split
+    until the hint is decided (a polygon line with text decides it at once), and the
+    splits are kept, so no line is split twice; each line's fields split the others when
+    they need to."""
+    splits: list[Split | None] = list(known) if known is not None else [None] * len(lines)
+    if not wanted:
+        return splits, 0
+
+    def walk() -> Iterator[Split]:
+        for k, ln in enumerate(lines):
+            split = splits[k]
+            if split is None:
+                split = splits[k] = split_fields(ln.text)
+            yield split
+
+    return splits, hint_of(walk())
+
+
+def gt_file(lines: Sequence[Line], box_type: BoxType | None = None) -> tuple[list[Parsed], int]:
+    """Each GT line as ``parse_gt_line`` reads it (its instance, or the error it raises), and
+    the file's box hint (0 with a forced box type), in one walk over the lines: each line
+    split once, the hint found from the splits, its fields from the same split."""
+    splits, hint = _splits(lines, box_type is None)
+    found: list[Fields | LineError] = []
+    for ln, split in zip(lines, splits, strict=True):
+        try:
+            nums, text, integer = gt_fields(ln.text, box_type, hint, split)
+        except LineError as exc:
+            found.append(exc)
+        else:
+            found.append((nums, None, text, integer))
 
     def make(
         pts: FloatArray, kind: BoxType, _: float | None, text: str | None, no: int, integer: bool
@@ -137,18 +192,31 @@ def parse_gt_file(lines: Sequence[Line], box_type: BoxType | None = None) -> lis
             integer=integer,
         )  # fmt: skip
 
-    try:
-        return _batch(lines, fields, make, box_type, 2)
-    except _LineByLine:
-        return [_one(parse_gt_line, ln.text, ln.number, box_type, hint) for ln in lines]
+    return _batch(lines, found, make, box_type, 2), hint
+
+
+def parse_gt_file(lines: Sequence[Line], box_type: BoxType | None = None) -> list[Parsed]:
+    """Each GT line as ``parse_gt_line`` reads it: its instance, or the error it raises."""
+    return gt_file(lines, box_type)[0]
 
 
 def parse_det_file(
-    lines: Sequence[Line], schema: DetSchema, box_type: BoxType | None = None
+    lines: Sequence[Line],
+    schema: DetSchema,
+    box_type: BoxType | None = None,
+    splits: Sequence[Split | None] | None = None,
 ) -> list[Parsed]:
     """Each detection line as ``parse_det_line`` reads it: its instance, or its error (the
-    file's ``box_hint`` decides where the box of a set with transcriptions ends)."""
-    hint = box_hint(ln.text for ln in lines) if box_type is None and schema.transcription else 0
+    file's box hint decides where the box of a set with transcriptions ends), in one walk
+    over the lines as ``gt_file``; ``splits``: the lines' splits that finding the detection
+    schema made (None where it made none)."""
+    found_splits, hint = _splits(lines, box_type is None and schema.transcription, splits)
+    found: list[Fields | LineError] = []
+    for ln, split in zip(lines, found_splits, strict=True):
+        try:
+            found.append(det_fields(ln.text, schema, box_type, hint, split))
+        except LineError as exc:
+            found.append(exc)
 
     def make(
         pts: FloatArray, kind: BoxType, conf: float | None, text: str | None, no: int, integer: bool
@@ -157,17 +225,7 @@ def parse_det_file(
             points=pts, box_type=kind, text=text, confidence=conf, line=no, integer=integer
         )
 
-    try:
-        return _batch(lines, lambda t: det_fields(t, schema, box_type, hint), make, box_type, 4)
-    except _LineByLine:
-        return [_one(parse_det_line, ln.text, ln.number, schema, box_type, hint) for ln in lines]
-
-
-def _one(parse: Callable[..., Instance], *args: object) -> Parsed:
-    try:
-        return parse(*args)
-    except LineError as exc:
-        return exc
+    return _batch(lines, found, make, box_type, 4)
 
 
 _SP = r"[ \t\f\v]*"  # what \s matches inside one line
@@ -184,35 +242,14 @@ _PLAIN_POLY = re.compile(
 )
 
 
-def _plain_text(data: bytes) -> tuple[str, int] | None:
-    """The text of a file (CRs dropped) and its line count when every line is numbered by
-    its position (no NUL, empty line inside, undecodable byte or CR-only line ends); None
-    otherwise."""
-    if data.startswith(BOM):
-        data = data[len(BOM) :]
-    if b"\r" in data:  # CRs are dropped (as ``split_lines`` does), unless they end the lines
-        body = data.rstrip(b"\r\n")
-        if b"\r" in body and b"\n" not in body:
-            return None
-        data = data.replace(b"\r", b"")
-    if b"\x00" in data or b"\n\n" in data or data.startswith(b"\n"):
-        return None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    lines = text[:-1] if text.endswith("\n") else text
-    return (text, lines.count("\n") + 1) if lines else None
-
-
 Scan = tuple[str, list[tuple[str, ...]]]
 
 
-def scan_plain(data: bytes) -> Scan | None:
+def scan_plain(decoded: Decoded) -> Scan | None:
     """The text of a file and its rows (eight integer fields and the raw tail) when every
     line is an integer QUAD line, or (four and the tail) when every line is an integer LTRB
     box, found with one regex over the whole file; None otherwise."""
-    found = _plain_text(data)
+    found = decoded.plain()
     if found is None:
         return None
     text, n_lines = found
@@ -238,7 +275,7 @@ def plain_det_shape(scan: Scan) -> SchemaEvidence | None:
     a tail is more than an optional lone confidence, or a polygon line has an odd count of
     integers (its last may be no confidence)."""
     tails = [r[-1] for r in scan[1]]
-    if any(t and ("," in t or not _CONF.match(t)) for t in tails):
+    if any(t and ("," in t or not CONF.match(t)) for t in tails):
         return None
     if len(scan[1][0]) == 2 and any(r[0].count(",") % 2 == 0 for r in scan[1]):
         return None
@@ -246,18 +283,12 @@ def plain_det_shape(scan: Scan) -> SchemaEvidence | None:
 
 
 def plain_quads(
-    data: bytes,
-    box_type: BoxType | None,
-    schema: DetSchema | None = None,
-    scan: Scan | None = None,
+    scan: Scan, box_type: BoxType | None, schema: DetSchema | None = None
 ) -> list[Instance] | None:
     """A file of integer QUAD or LTRB lines (a GT transcription, or a detection confidence
     after the numbers) read with one regex over the whole file: each line as ``parse_gt_line``
     (``schema`` None) or ``parse_det_line`` reads it. None when any line needs more than
     that (the caller then reads the file line by line, with the same results)."""
-    scan = scan or scan_plain(data)
-    if scan is None:
-        return None
     text, rows = scan
     if len(rows[0]) == 2:
         return _polygons(text, rows, box_type, schema)
@@ -315,7 +346,7 @@ def _tails(
     if schema is None:
         out: list[Any] = []
         for t in tails:
-            if not t or _NUM.match(t.split(",", 1)[0]):  # "" may be no text or an empty one
+            if not t or NUM.match(t.split(",", 1)[0]):  # "" may be no text or an empty one
                 return None
             out.append(dequote(t))
         return out
@@ -323,7 +354,7 @@ def _tails(
         return [None] * len(tails)
     if box_type is not None or not schema.confidence:
         return None
-    if any("," in t or not _CONF.match(t) for t in tails):
+    if any("," in t or not CONF.match(t) for t in tails):
         return None
     values = [float(t) for t in tails]
     return None if any(v > 1 for v in values) else values  # 1.5: the grammar refuses it

@@ -1,24 +1,53 @@
 """ICDAR txt files of one side: GT and detection files read into instances, the detection
-schema inferred over the whole set. Plain integer-QUAD files take the one-regex path of
-``metrics.io.icdar.filelines``; every other file is read line by line with located errors."""
+schema inferred over the whole set. Each file is read once (``FileText``): its bytes decoded
+once, scanned with one regex when its lines are plain integer boxes (``filelines.plain_quads``),
+else split into lines once and each line read once (``filelines.gt_file`` /
+``parse_det_file``), with located errors."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from metrics.core.model import BoxType, Instance, Problem, Severity
-from metrics.io.archive import Line, Member, split_lines
-from metrics.io.icdar.det_schema import SchemaEvidence, box_hint, det_evidence, shape_of
+from metrics.io.archive import Decoded, Line, Member, decode
+from metrics.io.icdar.det_schema import SchemaEvidence, det_evidence, shape_and_split
 from metrics.io.icdar.filelines import (
     Scan,
+    gt_file,
     parse_det_file,
-    parse_gt_file,
     plain_det_shape,
     plain_quads,
+    scan_plain,
 )
-from metrics.io.icdar.lines import DetSchema, LineError
+from metrics.io.icdar.grammar import DetSchema, LineError, Split
 
 _NUMBER_RUN = re.compile(r"\s*-?\d+(?:\s*,\s*-?\d+)+\s*")
+
+
+@dataclass(slots=True)
+class FileText:
+    """One file read once: its bytes decoded, its one-regex scan (None unless every line is
+    a plain integer box line), its lines, split at most once (``split``), and the fields of
+    each line as the detection schema split them (``split_fields``; None where it did not)."""
+
+    decoded: Decoded
+    scan: Scan | None
+    lines: list[Line] | None = None
+    splits: list[Split | None] | None = None
+
+    def split(self, problems: list[Problem]) -> list[Line]:
+        """The file's numbered lines (split from the decoded text on the first call, its
+        warnings added to ``problems`` then)."""
+        if self.lines is None:
+            self.lines = self.decoded.split(problems)
+        return self.lines
+
+
+def read_text(member: Member) -> FileText:
+    """``member`` decoded and scanned (``FileText``)."""
+    decoded = decode(member)
+    return FileText(decoded, scan_plain(decoded))
 
 
 def located_error(member: Member, line: int | None, msg: str, sid: str | None) -> Problem:
@@ -28,75 +57,83 @@ def located_error(member: Member, line: int | None, msg: str, sid: str | None) -
 def read_gt(
     member: Member, sid: str, box_type: BoxType | None, problems: list[Problem]
 ) -> tuple[Instance, ...]:
-    plain = plain_quads(member.data, box_type)
+    text = read_text(member)
+    plain = None if text.scan is None else plain_quads(text.scan, box_type)
     if plain is not None:  # integer QUADs and their texts (never a run of numbers)
         return tuple(plain)
+    lines = text.split(problems)
+    parsed, hint = gt_file(lines, box_type)
+    quads = box_type is None and hint == 8  # the file's lines with text are QUADs: no doubt
     out = []
-    lines = split_lines(member, problems)
-    quads: list[bool] = []  # the file's lines with text are QUADs: no doubt (found once)
-    for ln, parsed in zip(lines, parse_gt_file(lines, box_type), strict=True):
-        if isinstance(parsed, LineError):
-            problems.append(located_error(member, ln.number, f"{parsed}: {ln.text[:80]!r}", sid))
+    for ln, got in zip(lines, parsed, strict=True):
+        if isinstance(got, LineError):
+            problems.append(_line_error(member, ln, got, sid))
             continue
-        out.append(parsed)
-        if out[-1].box_type is not BoxType.QUAD or not _NUMBER_RUN.fullmatch(out[-1].text or ""):
-            continue
-        if not quads:
-            quads.append(box_type is None and box_hint(x.text for x in lines) == 8)
-        if not quads[0]:
-            problems.append(
-                Problem(
-                    Severity.WARNING,
-                    member.label,
-                    ln.number,
-                    f"transcription {out[-1].text!r} is a run of numbers: read as the text of "
-                    "a QUAD (ICDAR grammar); if they are more vertices, the file is a "
-                    "polygon format that needs a transcription at the end",
-                    sid,
-                )
-            )
+        out.append(got)
+        if not quads and got.box_type is BoxType.QUAD and _NUMBER_RUN.fullmatch(got.text or ""):
+            problems.append(_number_run(member, ln, got, sid))
     return tuple(out)
+
+
+def _number_run(member: Member, ln: Line, inst: Instance, sid: str) -> Problem:
+    return Problem(
+        Severity.WARNING,
+        member.label,
+        ln.number,
+        f"transcription {inst.text!r} is a run of numbers: read as the text of "
+        "a QUAD (ICDAR grammar); if they are more vertices, the file is a "
+        "polygon format that needs a transcription at the end",
+        sid,
+    )
+
+
+def _line_error(member: Member, ln: Line, exc: LineError, sid: str) -> Problem:
+    """A line's error: file and line named, the start of the line quoted."""
+    return located_error(member, ln.number, f"{exc}: {ln.text[:80]!r}", sid)
 
 
 def read_det(
     member: Member,
-    lines: list[Line] | None,
     sid: str,
     schema: DetSchema,
     box_type: BoxType | None,
     problems: list[Problem],
-    scan: Scan | None = None,
+    text: FileText | None = None,
 ) -> tuple[Instance, ...]:
-    plain = plain_quads(member.data, box_type, schema, scan)
+    """The instances of a detection file (``text``: what finding the schema read of it, if
+    kept; else it is read here)."""
+    if text is None:
+        text = read_text(member)
+    plain = None if text.scan is None else plain_quads(text.scan, box_type, schema)
     if plain is not None:
         return tuple(plain)
-    if lines is None:  # a scanned plain file the schema or box type sends line by line
-        lines = split_lines(member, problems)
+    lines = text.split(problems)
     out = []
-    for ln, parsed in zip(lines, parse_det_file(lines, schema, box_type), strict=True):
-        if isinstance(parsed, LineError):
-            problems.append(located_error(member, ln.number, f"{parsed}: {ln.text[:80]!r}", sid))
+    parsed = parse_det_file(lines, schema, box_type, text.splits)
+    text.splits = None  # the fields may have been consumed: never read twice
+    for ln, got in zip(lines, parsed, strict=True):
+        if isinstance(got, LineError):
+            problems.append(_line_error(member, ln, got, sid))
         else:
-            out.append(parsed)
+            out.append(got)
     return tuple(out)
 
 
 def det_schema(
-    members: list[Member],
-    scans: dict[str, Scan | None],
-    problems: list[Problem],
-) -> tuple[SchemaEvidence, dict[str, list[Line]]]:
+    members: list[Member], problems: list[Problem]
+) -> tuple[SchemaEvidence, dict[str, FileText]]:
     """What the detection lines say about their optional fields, over the whole set (the
     schema is ``evidence.schema(forced)``, forced by the caller once every file's evidence
-    is in), and the lines of the files that are not plain
-    integer QUADs."""
-    lines: dict[str, list[Line]] = {}
+    is in), and each file as it was read for it: a plain file's scan decides without
+    splitting it; any other file's lines are split once and kept for reading."""
+    texts: dict[str, FileText] = {}
     evidence = SchemaEvidence()
     for m in members:
-        scan = scans.get(m.label)
-        shape = None if scan is None else plain_det_shape(scan)
+        text = texts[m.label] = read_text(m)
+        shape = None if text.scan is None else plain_det_shape(text.scan)
         if shape is None:
-            lines[m.label] = split_lines(m, problems)
-            shape = det_evidence([shape_of(ln.text) for ln in lines[m.label]])
+            found = [shape_and_split(ln.text) for ln in text.split(problems)]
+            text.splits = [sp for _, sp in found]
+            shape = det_evidence([sh for sh, _ in found])
         evidence |= shape
-    return evidence, lines
+    return evidence, texts

@@ -13,30 +13,26 @@ whose lines with text are all QUADs (all LTRB boxes) reads its other lines as th
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
 import numpy as np
 
 from metrics.core.model import BoxType, FloatArray, Instance, ltrb_points
+from metrics.io.icdar.grammar import (
+    ALL_INT,
+    CONF,
+    COORD_LIMIT,
+    DONT_CARE,
+    FAST_LTRB,
+    FAST_QUAD,
+    NON_FINITE,
+    NUM,
+    DetSchema,
+    LineError,
+    Split,
+    dequote,
+    split_fields,
+)
 
-_NUM_FIELD = r"\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*"
-_NUM = re.compile(_NUM_FIELD + r"\Z", re.ASCII)
-# the numeric fields at the start of a line, in one match (each followed by "," or the end)
-_NUM_PREFIX = re.compile(rf"(?:{_NUM_FIELD}(?:,|\Z))*", re.ASCII)
-_INT_RUN = re.compile(r"\s*-?\d+\s*(?:,\s*-?\d+\s*)*", re.ASCII)
-_ALL_INT = re.compile(r"\s*-?\d+\s*(?:,\s*-?\d+\s*)*\Z", re.ASCII)
-_CONF = re.compile(r"\s*(?:[01](?:\.\d*)?|0?\.\d+)\s*\Z", re.ASCII)
-_NON_FINITE = re.compile(r"\s*[-+]?(?:nan|inf(?:inity)?)\s*\Z", re.ASCII | re.IGNORECASE)
-DONT_CARE = "###"
-COORD_LIMIT = 1e9  # |coordinate| above this is no image coordinate (areas would overflow)
-_I = r"\s*(-?\d+)\s*"
-_FAST_QUAD = re.compile(",".join([_I] * 8) + r"(?:,(.*))?\Z", re.DOTALL | re.ASCII)
-_FAST_LTRB = re.compile(",".join([_I] * 4) + r"(?:,(.*))?\Z", re.DOTALL | re.ASCII)
-
-
-class LineError(ValueError):
-    """A line that cannot be read; the message says why."""
+__all__ = ["COORD_LIMIT", "DONT_CARE", "DetSchema", "LineError", "dequote"]
 
 
 def _confidence(text: str) -> float:
@@ -44,7 +40,7 @@ def _confidence(text: str) -> float:
     ``[0-1].?[0-9]*`` (0.95 and 1 are read; 2, -0.5 and nan are not). The official pattern
     also lets 1.5 through; a confidence above 1 is refused here too (issue 30: a confidence
     is a number in [0, 1] or the line is an error)."""
-    if not _CONF.match(text):
+    if not CONF.match(text):
         raise LineError(
             f"confidence {text.strip()[:20]!r} is not a number from 0 to 1 "
             "(the official pattern is [0-1].xx)"
@@ -58,19 +54,10 @@ def _confidence(text: str) -> float:
     return value
 
 
-def confidence_shaped(field: str) -> bool:
-    """A field that can only be meant as a confidence when it ends a detection's numbers:
-    a decimal number (``0.9``, ``1.5``, ``-0.2``, ``1e-3``) or ``nan`` / ``inf``. Integers
-    (``154``) stay the official grammar's numeric transcriptions."""
-    if _NON_FINITE.match(field):
-        return True
-    return _NUM.match(field) is not None and any(c in field for c in ".eE")
-
-
 def _no_word_confidence(rest: list[str], schema: DetSchema) -> None:
     """In a set whose detections carry confidences, ``nan`` or ``inf`` where the confidence
     goes is a confidence that is no number, never the transcription "nan"."""
-    if schema.confidence and rest and _NON_FINITE.match(rest[0]):
+    if schema.confidence and rest and NON_FINITE.match(rest[0]):
         raise LineError(
             f"confidence {rest[0].strip()[:20]!r} is not a number from 0 to 1 "
             "(--det-confidence no reads the field after the box as text)"
@@ -91,7 +78,7 @@ def _finite(values: FloatArray) -> None:
 
 def _numeric_text(nums: list[str]) -> bool:
     """10 or more integers, an even count and no text (see ``parse_gt_line``)."""
-    return len(nums) >= 10 and len(nums) % 2 == 0 and _ALL_INT.match(",".join(nums)) is not None
+    return len(nums) >= 10 and len(nums) % 2 == 0 and ALL_INT.match(",".join(nums)) is not None
 
 
 def _float(text: str) -> float:
@@ -101,47 +88,9 @@ def _float(text: str) -> float:
         raise LineError(f"not a number: {text.strip()[:20]!r}") from exc
 
 
-@dataclass(frozen=True, slots=True)
-class DetSchema:
-    """Which optional fields detection lines carry (inferred over the whole det set)."""
-
-    confidence: bool = False
-    transcription: bool = False
-
-
-def dequote(text: str) -> str:
-    """Remove IC13 quotes and undo their escapes; other text is returned unchanged."""
-    stripped = text.strip()
-    if len(stripped) >= 2 and stripped[0] == '"' and stripped[-1] == '"':
-        return stripped[1:-1].replace('\\"', '"').replace("\\\\", "\\")
-    return text
-
-
-def _split(line: str) -> tuple[list[str], list[str]]:
-    """The leading numeric fields and the rest (one regex match for the whole prefix).
-
-    A leading run of integers followed by the end or by a non-numeric field (nearly every
-    line) is found with a simpler pattern first; anything else takes the full grammar.
-    """
-    fields = line.split(",")
-    run = _INT_RUN.match(line)
-    if run is not None:
-        end = run.end()
-        if end == len(line):
-            return fields, []
-        if line[end] == ",":
-            k = line.count(",", 0, end) + 1
-            if not _NUM.match(fields[k]):
-                return fields[:k], fields[k:]
-    prefix = _NUM_PREFIX.match(line)
-    numeric = prefix.group() if prefix is not None else ""
-    k = numeric.count(",") + (1 if numeric and not numeric.endswith(",") else 0)
-    return fields[:k], fields[k:]
-
-
 def _integers(nums: list[str]) -> bool:
     """Every field an integer (no decimal point, no exponent)."""
-    return not nums or _ALL_INT.match(",".join(nums)) is not None
+    return not nums or ALL_INT.match(",".join(nums)) is not None
 
 
 def _floats(nums: list[str]) -> list[float]:
@@ -168,7 +117,7 @@ def _box_text(nums: list[str], rest: list[str], hint: int) -> tuple[list[str], l
     return nums, rest
 
 
-def _coords(
+def coords(
     nums: list[str], box_type: BoxType | None, min_numbers: int = 4
 ) -> tuple[FloatArray, BoxType]:
     """Coordinates of a line. GT polygons may have a single point (Total-Text ships two such
@@ -199,7 +148,7 @@ def _fixed_split(line: str, box_type: BoxType) -> tuple[list[str], list[str]]:
     """With a known LTRB/QUAD type, coordinates are exactly the first 4 / 8 fields."""
     fields = line.split(",")
     n = 4 if box_type is BoxType.LTRB else 8
-    if len(fields) < n or not all(_NUM.match(f) for f in fields[:n]):
+    if len(fields) < n or not all(NUM.match(f) for f in fields[:n]):
         raise LineError(f"{box_type.value} line needs {n} numeric coordinates first")
     rest = fields[n:]
     return fields[:n], rest
@@ -217,7 +166,7 @@ def parse_gt_line(
     file's ``box_hint``. A care GT needs at least two points.
     """
     nums, text, integer = gt_fields(line, box_type, hint)
-    pts, kind = _coords(nums, box_type, min_numbers=2)
+    pts, kind = coords(nums, box_type, min_numbers=2)
     return Instance(
         points=pts,
         box_type=kind,
@@ -231,7 +180,7 @@ def parse_gt_line(
 def _quick(line: str, box_type: BoxType | None) -> tuple[list[str], str | None] | None:
     """An integer QUAD or LTRB line in one regex match: its numbers and raw tail; None when
     the line needs the full grammar (more numbers may follow, or the type does not fit)."""
-    for kind, pattern in ((BoxType.QUAD, _FAST_QUAD), (BoxType.LTRB, _FAST_LTRB)):
+    for kind, pattern in ((BoxType.QUAD, FAST_QUAD), (BoxType.LTRB, FAST_LTRB)):
         if box_type not in (None, kind):
             continue
         m = pattern.match(line)
@@ -243,19 +192,20 @@ def _quick(line: str, box_type: BoxType | None) -> tuple[list[str], str | None] 
 
 
 def gt_fields(
-    line: str, box_type: BoxType | None = None, hint: int = 0
+    line: str, box_type: BoxType | None = None, hint: int = 0, split: Split | None = None
 ) -> tuple[list[str], str | None, bool]:
     """A GT line's coordinate fields, its dequoted transcription and whether every coordinate
-    is an integer (``parse_gt_line`` without building the points)."""
+    is an integer (``parse_gt_line`` without building the points); ``split``: the line's
+    ``split_fields``, when the file's reader found it already."""
     _clean(line)
     quick = _quick(line, box_type)
-    if quick is not None and (quick[1] is None or not _NUM.match(quick[1].split(",", 1)[0])):
+    if quick is not None and (quick[1] is None or not NUM.match(quick[1].split(",", 1)[0])):
         nums, tail = quick
         return nums, None if tail is None else dequote(tail), True
     if box_type in (BoxType.LTRB, BoxType.QUAD):
         nums, rest = _fixed_split(line, box_type)
     else:
-        nums, rest = _split(line)
+        nums, rest = split_fields(line) if split is None else split
         if box_type is None:
             nums, rest = _box_text(nums, rest, hint)
     text: str | None = ",".join(rest) if rest else None
@@ -331,7 +281,7 @@ def _det_tail(
 def _conf_then_numbers(nums: list[str]) -> bool:
     """The last number is no confidence, the ninth is: a QUAD, its confidence and a
     transcription made of numbers."""
-    return not _CONF.match(nums[-1]) and _CONF.match(nums[8]) is not None
+    return not CONF.match(nums[-1]) and CONF.match(nums[8]) is not None
 
 
 def parse_det_line(
@@ -340,17 +290,22 @@ def parse_det_line(
     """Parse a detection line: coordinates, optional confidence, optional transcription
     (``hint``: the file's ``box_hint``)."""
     nums, conf, text, integer = det_fields(line, schema, box_type, hint)
-    pts, kind = _coords(nums, box_type)
+    pts, kind = coords(nums, box_type)
     return Instance(
         points=pts, box_type=kind, text=text, confidence=conf, line=lineno, integer=integer
     )
 
 
 def det_fields(
-    line: str, schema: DetSchema, box_type: BoxType | None = None, hint: int = 0
+    line: str,
+    schema: DetSchema,
+    box_type: BoxType | None = None,
+    hint: int = 0,
+    split: Split | None = None,
 ) -> tuple[list[str], float | None, str | None, bool]:
     """A detection line's coordinate fields, confidence, transcription and whether every
-    coordinate is an integer (``parse_det_line`` without building the points)."""
+    coordinate is an integer (``parse_det_line`` without building the points); ``split``:
+    the line's ``split_fields``, when the file's reader found it already."""
     _clean(line)
     quick = _quick(line, box_type)
     if quick is not None:
@@ -359,11 +314,11 @@ def det_fields(
             return nums, None, None, True
         if not tail and schema.transcription:
             return nums, None, "", True  # x1,...,y4, : an empty transcription
-        if box_type is None and schema.confidence and "," not in tail and _CONF.match(tail):
+        if box_type is None and schema.confidence and "," not in tail and CONF.match(tail):
             return nums, _confidence(tail), None, True  # x1,...,y4,0.95: the confidence alone
     if box_type in (BoxType.LTRB, BoxType.QUAD):
         nums, rest = _fixed_split(line, box_type)
-        tail_nums, tail_rest = _split(",".join(rest)) if rest else ([], [])
+        tail_nums, tail_rest = split_fields(",".join(rest)) if rest else ([], [])
         if not tail_nums:
             _no_word_confidence(tail_rest, schema)
         conf: float | None = None
@@ -373,6 +328,6 @@ def det_fields(
         joined = ",".join(rest)
         text = dequote(joined) if joined.strip() or (rest and schema.transcription) else None
     else:
-        nums, rest = _split(line)
+        nums, rest = split_fields(line) if split is None else split
         nums, conf, text = _det_tail(nums, rest, schema, hint if box_type is None else 0)
     return nums, conf, text, _integers(nums)

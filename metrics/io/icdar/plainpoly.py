@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from metrics.core.model import BoxType, FloatArray, Instance
-from metrics.io.icdar.lines import _CONF, _NUM, COORD_LIMIT, DONT_CARE, DetSchema, dequote
+from metrics.io.icdar.grammar import CONF, COORD_LIMIT, DONT_CARE, NUM, DetSchema, dequote
 
 LTRB_CORNERS = np.array([[0, 1], [2, 1], [2, 3], [0, 3]])  # TL, TR, BR, BL of (x0, y0, x1, y1)
 
@@ -71,7 +71,7 @@ def _kind(n: int, det: bool) -> BoxType | None:
 
 def _gt_text(tail: str) -> str | None:
     """A GT tail's transcription; None where the line parser must decide."""
-    if not tail or _NUM.match(tail.split(",", 1)[0]):  # "" may be no text or an empty one
+    if not tail or NUM.match(tail.split(",", 1)[0]):  # "" may be no text or an empty one
         return None
     return dequote(tail)
 
@@ -80,7 +80,7 @@ def _det_confidence(tail: str, schema: DetSchema) -> tuple[bool, float | None]:
     """(readable here, confidence) of a detection tail: nothing, or a lone confidence."""
     if not tail.strip():
         return True, None
-    if "," in tail or not schema.confidence or not _CONF.match(tail):
+    if "," in tail or not schema.confidence or not CONF.match(tail):
         return False, None
     value = float(tail)
     return (False, None) if value > 1 else (True, value)  # 1.5: the grammar refuses it

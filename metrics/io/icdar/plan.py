@@ -16,12 +16,11 @@ from pathlib import Path
 
 from metrics.core.floats import DEFAULT_FLOATS, FloatMode, settle
 from metrics.core.model import BoxType, InputError, Problem, Sample, Severity
-from metrics.io.archive import IMAGE_SUFFIXES, Line, Member, read_members
+from metrics.io.archive import IMAGE_SUFFIXES, Member, read_members
 from metrics.io.formats.detect import Detected
 from metrics.io.icdar.det_schema import SchemaEvidence
-from metrics.io.icdar.filelines import Scan, scan_plain
-from metrics.io.icdar.files import det_schema, located_error, read_det, read_gt
-from metrics.io.icdar.lines import DetSchema
+from metrics.io.icdar.files import FileText, det_schema, located_error, read_det, read_gt
+from metrics.io.icdar.grammar import DetSchema
 from metrics.io.image_files import image_files
 from metrics.io.pairing import IdMatcher, gt_id, natural_key
 
@@ -146,13 +145,13 @@ def plan_icdar(
 @dataclass
 class Schema:
     """The detection schema and what finding it left: the evidence it was inferred from
-    (which parts of a set found in other processes add up), the lines of the files that
-    are not plain integer QUADs, the one-regex scans, and the problems met on the way."""
+    (which parts of a set found in other processes add up), each detection file as it was
+    read for it (decoded, scanned, its lines split: reading them goes on from there), and
+    the problems met on the way."""
 
     schema: DetSchema = field(default_factory=DetSchema)
     evidence: SchemaEvidence = field(default_factory=SchemaEvidence)
-    lines: dict[str, list[Line]] = field(default_factory=dict)
-    scans: dict[str, Scan | None] = field(default_factory=dict)
+    texts: dict[str, FileText] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
 
     def forget(self, pairs: Sequence[Pair]) -> None:
@@ -160,16 +159,14 @@ class Schema:
         (freeing 25,000 scans at once held the interpreter 0.17 s)."""
         for pair in pairs:
             if pair.det is not None:
-                self.scans.pop(pair.det.label, None)
-                self.lines.pop(pair.det.label, None)
+                self.texts.pop(pair.det.label, None)
 
 
 def find_schema(members: Sequence[Member], opts: LoadOptions) -> Schema:
     """The detection schema over ``members`` (inferred over all of them unless forced by
     ``opts.det_confidence`` / ``opts.det_transcription``)."""
     out = Schema()
-    out.scans = {m.label: scan_plain(m.data) for m in members}
-    out.evidence, out.lines = det_schema(list(members), out.scans, out.problems)
+    out.evidence, out.texts = det_schema(list(members), out.problems)
     out.schema = out.evidence.schema(opts.forced)
     return out
 
@@ -182,7 +179,7 @@ _SCHEMA_RUN = 1024  # detection files whose scans are held at once above ``KEEP_
 
 
 def schema_of(members: Sequence[Member], opts: LoadOptions, keep: int | None = None) -> Schema:
-    """``find_schema``, its scans and lines kept only when the files hold at most ``keep``
+    """``find_schema``, its files' texts kept only when the files hold at most ``keep``
     bytes (default ``KEEP_SCANS``); else found a run of files at a time, the schema,
     evidence and problems kept (the same as over all at once: ``metrics.run.sharded``
     splits it the same way)."""
@@ -208,13 +205,7 @@ def read_pairs(
                 id=p.id,
                 gt=read_gt(g, p.id, opts.gt_box_type, problems),
                 det=read_det(
-                    d,
-                    found.lines.get(d.label),
-                    p.id,
-                    found.schema,
-                    opts.det_box_type,
-                    problems,
-                    found.scans.get(d.label),
+                    d, p.id, found.schema, opts.det_box_type, problems, found.texts.get(d.label)
                 )
                 if d
                 else (),

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.core.model import BoxType, Instance
-from metrics.io.archive import Line
-from metrics.io.icdar.det_schema import box_hint
-from metrics.io.icdar.filelines import parse_det_file, parse_gt_file, plain_quads
+from metrics.io.archive import Line, Member, decode
+from metrics.io.icdar.filelines import parse_det_file, parse_gt_file, plain_quads, scan_plain
+from metrics.io.icdar.grammar import box_hint
 from metrics.io.icdar.lines import DetSchema, LineError, parse_det_line, parse_gt_line
 
 INT = st.integers(-50, 2000).map(str)
@@ -138,15 +138,21 @@ def plain_files(draw: st.DrawFn) -> bytes:
 
 
 def _split(data: bytes) -> list[Line]:
-    from metrics.io.archive import Member, split_lines
+    return decode(Member("f.txt", "f.txt", data)).split([])
 
-    return split_lines(Member("f.txt", "f.txt", data), [])
+
+def _plain(
+    data: bytes, bt: BoxType | None, schema: DetSchema | None = None
+) -> list[Instance] | None:
+    """``plain_quads`` of a file's bytes: decoded, scanned, read; None when not plain."""
+    scan = scan_plain(decode(Member("f.txt", "f.txt", data)))
+    return None if scan is None else plain_quads(scan, bt, schema)
 
 
 @settings(max_examples=300, deadline=None)
 @given(plain_files(), BOX_TYPES)
 def test_plain_gt_files_read_as_the_line_parser(data: bytes, bt: BoxType | None) -> None:
-    got = plain_quads(data, bt)
+    got = _plain(data, bt)
     if got is None:
         return  # read line by line instead
     lines = _split(data)
@@ -160,7 +166,7 @@ def test_plain_gt_files_read_as_the_line_parser(data: bytes, bt: BoxType | None)
 def test_plain_det_files_read_as_the_line_parser(
     data: bytes, schema: DetSchema, bt: BoxType | None
 ) -> None:
-    got = plain_quads(data, bt, schema)
+    got = _plain(data, bt, schema)
     if got is None:
         return
     lines = _split(data)
@@ -171,25 +177,25 @@ def test_plain_det_files_read_as_the_line_parser(
 
 def test_the_plain_path_takes_ordinary_files_and_leaves_the_rest() -> None:
     gt = b'0,0,10,0,10,5,0,5,hello\n1,1,4,1,4,4,1,4,###\n-0,2,3,2,3,3,0,3,"x, y"\n'
-    got = plain_quads(gt, None)
+    got = _plain(gt, None)
     assert got is not None and [g.text for g in got] == ["hello", "###", "x, y"]
     assert got[1].dont_care and [g.line for g in got] == [1, 2, 3]
     assert str(got[2].points[0, 0]) == "-0.0"  # as float("-0")
     det = b"0,0,10,0,10,5,0,5,0.9\n1,1,4,1,4,4,1,4,1\n"
-    scored = plain_quads(det, None, DetSchema(confidence=True))
+    scored = _plain(det, None, DetSchema(confidence=True))
     assert scored is not None and [d.confidence for d in scored] == [0.9, 1.0]
-    assert plain_quads(det, None, DetSchema()) is None  # no confidences: the line parser says
-    assert plain_quads(b"0,0,10,0,10,5,0,5,a\n\n1,1,4,1,4,4,1,4,b\n", None) is None  # line 3
-    poly = plain_quads(b"0,0,10,0,10,5,0,5,7,8,a\n", None)  # more numbers: a polygon
+    assert _plain(det, None, DetSchema()) is None  # no confidences: the line parser says
+    assert _plain(b"0,0,10,0,10,5,0,5,a\n\n1,1,4,1,4,4,1,4,b\n", None) is None  # line 3
+    poly = _plain(b"0,0,10,0,10,5,0,5,7,8,a\n", None)  # more numbers: a polygon
     assert poly is not None and poly[0].box_type is BoxType.POLY and poly[0].text == "a"
     _same(poly[0], parse_gt_line("0,0,10,0,10,5,0,5,7,8,a", 1))
-    assert plain_quads(b"0,0,10,0,10,5,0,5,7,8,9\n", None) is None  # odd: the parser decides
-    assert plain_quads(b"0,0,10,0,10,5,0,5,a\r1,1,4,1,4,4,1,4,b\r", None) is None  # CR only
-    ltrb = plain_quads(b'38, 43, 920, 215, "Tiredness"\r\n', None)
+    assert _plain(b"0,0,10,0,10,5,0,5,7,8,9\n", None) is None  # odd: the parser decides
+    assert _plain(b"0,0,10,0,10,5,0,5,a\r1,1,4,1,4,4,1,4,b\r", None) is None  # CR only
+    ltrb = _plain(b'38, 43, 920, 215, "Tiredness"\r\n', None)
     assert ltrb is not None and ltrb[0].box_type is BoxType.LTRB and ltrb[0].text == "Tiredness"
     assert ltrb[0].points.tolist() == [[38, 43], [920, 43], [920, 215], [38, 215]]
-    assert plain_quads(b"9,0,3,4,a\n", None) is None  # xmax < xmin: the line parser says
-    assert plain_quads(b"1,2,3,4,a\n", BoxType.QUAD) is None
+    assert _plain(b"9,0,3,4,a\n", None) is None  # xmax < xmin: the line parser says
+    assert _plain(b"1,2,3,4,a\n", BoxType.QUAD) is None
 
 
 @settings(max_examples=300, deadline=None)
@@ -199,11 +205,11 @@ def test_scanning_skips_a_pattern_only_when_its_first_line_rules_it_out(data: by
     the same scan as trying every pattern over the whole text."""
     from metrics.io.icdar import filelines
 
-    fast = filelines.scan_plain(data)
+    fast = filelines.scan_plain(decode(Member("f.txt", "f.txt", data)))
     real = filelines._first_fits
     filelines._first_fits = lambda pattern, text: True  # type: ignore[assignment]
     try:
-        slow = filelines.scan_plain(data)
+        slow = filelines.scan_plain(decode(Member("f.txt", "f.txt", data)))
     finally:
         filelines._first_fits = real
     assert fast == slow
