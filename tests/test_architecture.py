@@ -214,3 +214,23 @@ def test_the_any_scan_finds_any() -> None:
         "def ok(x: object) -> dict[str, int]:\n    def inner(y: Any) -> Any: ...\n"
     )
     assert _public_signatures_with_any(source) == ["f:2", "g:3", "m:6", "__init__:7"]
+
+
+def test_the_scene_tests_need_no_qt() -> None:
+    """``tests/viewer/scene`` runs in the engine-only environment (``.ci/run``): no test
+    there may import Qt or take a Qt fixture (``qtbot``, ``qapp``)."""
+    scene = ROOT / "tests" / "viewer" / "scene"
+    offenders = []
+    for path in sorted(scene.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            elif isinstance(node, ast.FunctionDef):
+                names = [a.arg for a in node.args.args if a.arg in ("qtbot", "qapp")]
+            if any(n.split(".")[0] in ("PySide6", "pytestqt", "qtbot", "qapp") for n in names):
+                offenders.append(f"{path.name}:{node.lineno}")
+    assert offenders == []
