@@ -456,3 +456,21 @@ def bounded_on_fifo(fifo: Path, call: Any, timeout: float = 20.0) -> Any:
     if "error" in box:
         raise box["error"]
     return box.get("value")
+
+
+def icdar_grid_set(root: Path, images: int, boxes: int) -> tuple[Path, Path]:
+    """An ICDAR txt set in ``root/gt`` and ``root/det``: ``images`` images of ``boxes`` words on
+    a grid, each detection shifted by (2, 1): big enough to take seconds with every metric
+    (the interrupt and signal tests stop a run in the middle)."""
+    gt, det = root / "gt", root / "det"
+    gt.mkdir()
+    det.mkdir()
+    for k in range(images):
+        g, d = [], []
+        for b in range(boxes):
+            x, y = 30 * (b % 20), 40 * (b // 20) + k % 7
+            g.append(f"{x},{y},{x + 25},{y},{x + 25},{y + 20},{x},{y + 20},W{b}")
+            d.append(f"{x + 2},{y + 1},{x + 27},{y + 1},{x + 27},{y + 21},{x + 2},{y + 21}")
+        (gt / f"gt_img_{k}.txt").write_text("\n".join(g) + "\n")
+        (det / f"res_img_{k}.txt").write_text("\n".join(d) + "\n")
+    return gt, det

@@ -14,24 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import ROOT
+from tests.support import ROOT, icdar_grid_set
 
 DELAYS = [0.15, 0.4, 1.0, 2.0]
 
 
 def _dataset(root: Path, images: int = 150, boxes: int = 40) -> tuple[Path, Path]:
-    gt, det = root / "gt", root / "det"
-    gt.mkdir()
-    det.mkdir()
-    for k in range(images):
-        g, d = [], []
-        for b in range(boxes):
-            x, y = 30 * (b % 20), 40 * (b // 20) + k % 7
-            g.append(f"{x},{y},{x + 25},{y},{x + 25},{y + 20},{x},{y + 20},W{b}")
-            d.append(f"{x + 2},{y + 1},{x + 27},{y + 1},{x + 27},{y + 21},{x + 2},{y + 21}")
-        (gt / f"gt_img_{k}.txt").write_text("\n".join(g) + "\n")
-        (det / f"res_img_{k}.txt").write_text("\n".join(d) + "\n")
-    return gt, det
+    return icdar_grid_set(root, images=images, boxes=boxes)
 
 
 def _as_in_a_terminal() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import ROOT
+from tests.support import ROOT, icdar_grid_set
 
 ENTRY = "import sys; from metrics.launch import entry; sys.exit(entry())"
 
@@ -23,20 +23,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def dataset(root: Path, images: int = 300, boxes: int = 60) -> tuple[Path, Path]:
+def dataset(root: Path) -> tuple[Path, Path]:
     """A set that takes seconds to evaluate with every metric."""
-    gt, det = root / "gt", root / "det"
-    gt.mkdir()
-    det.mkdir()
-    for k in range(images):
-        g, d = [], []
-        for b in range(boxes):
-            x, y = 30 * (b % 20), 40 * (b // 20) + k % 7
-            g.append(f"{x},{y},{x + 25},{y},{x + 25},{y + 20},{x},{y + 20},W{b}")
-            d.append(f"{x + 2},{y + 1},{x + 27},{y + 1},{x + 27},{y + 21},{x + 2},{y + 21}")
-        (gt / f"gt_img_{k}.txt").write_text("\n".join(g) + "\n")
-        (det / f"res_img_{k}.txt").write_text("\n".join(d) + "\n")
-    return gt, det
+    return icdar_grid_set(root, images=300, boxes=60)
 
 
 def children(pid: int) -> list[int]:
