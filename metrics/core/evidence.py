@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from metrics.core.sparse import SparsePairs
+
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
 
@@ -110,6 +112,26 @@ class PairTable:
 
 # --------------------------------------------------------------------------- shared parts
 # Indices are 0-based positions in the sample's GT / detection lists (file order).
+
+
+def area_pair_table(
+    recall: SparsePairs, precision: SparsePairs, limits: tuple[Limit, Limit], measured: str
+) -> PairTable:
+    """The pair table of the area-recall / area-precision metrics (DetEval, TedEval): every
+    GT x detection pair's |G ∩ D| / |G| and |G ∩ D| / |D|, ``measured`` saying how the areas
+    are taken, and the one-to-one limits of the parameters."""
+    n_gt, n_det = recall.shape
+    return PairTable(
+        tuple(range(n_gt)),
+        tuple(range(n_det)),
+        ("area recall", "area precision"),
+        (recall.dense(), precision.dense()),
+        (
+            f"|G ∩ D| / |G| {measured}; one-to-one needs {limits[0]} (area_recall)",
+            f"|G ∩ D| / |D| {measured}; one-to-one needs {limits[1]} (area_precision)",
+        ),
+        limits,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from metrics.core.evidence import Absorbed, Discarded, Evidence, Limit, PairTable
+from metrics.core.evidence import (
+    Absorbed,
+    Discarded,
+    Evidence,
+    Limit,
+    PairTable,
+    area_pair_table,
+)
 from metrics.core.sparse import SparsePairs
 
 __all__ = ["DetEvalEvidence", "Discarded"]
@@ -27,17 +34,6 @@ class DetEvalEvidence(Evidence):
         return self.discarded
 
     def pair_table(self) -> PairTable:
-        n_gt, n_det = self.area_recall.shape
-        return PairTable(
-            tuple(range(n_gt)),
-            tuple(range(n_det)),
-            ("area recall", "area precision"),
-            (self.area_recall.dense(), self.area_precision.dense()),
-            (
-                f"|G ∩ D| / |G| in inclusive pixels; one-to-one needs {self.limits[0]} "
-                "(area_recall)",
-                f"|G ∩ D| / |D| in inclusive pixels; one-to-one needs {self.limits[1]} "
-                "(area_precision)",
-            ),
-            self.limits,
+        return area_pair_table(
+            self.area_recall, self.area_precision, self.limits, "in inclusive pixels"
         )

@@ -13,6 +13,7 @@ from metrics.core.evidence import (
     MultilineTest,
     PairTable,
     PccEvidence,
+    area_pair_table,
 )
 from metrics.core.sparse import SparsePairs
 
@@ -39,17 +40,6 @@ class TedEvalEvidence(Evidence):
         return self.multiline
 
     def pair_table(self) -> PairTable:
-        n_gt, n_det = self.area_recall.shape
-        return PairTable(
-            tuple(range(n_gt)),
-            tuple(range(n_det)),
-            ("area recall", "area precision"),
-            (self.area_recall.dense(), self.area_precision.dense()),
-            (
-                f"|G ∩ D| / |G| after the don't-care cuts; one-to-one needs {self.limits[0]} "
-                "(area_recall)",
-                f"|G ∩ D| / |D| after the don't-care cuts; one-to-one needs {self.limits[1]} "
-                "(area_precision)",
-            ),
-            self.limits,
+        return area_pair_table(
+            self.area_recall, self.area_precision, self.limits, "after the don't-care cuts"
         )
