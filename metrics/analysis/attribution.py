@@ -10,13 +10,13 @@ results. ``all`` fixes every class at once and gives the metric's ceiling.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 
 from metrics.analysis.classes import UNITS, count_of, impossible
 from metrics.analysis.engine import evaluate_versions
 from metrics.analysis.fixes import ALL, CLASSES, Fix, apply, fix_of
 from metrics.core.model import Dataset
 from metrics.core.protocols import Params
+from metrics.core.records import dataclass, field
 from metrics.core.results import Evaluation
 from metrics.core.tally import Tally, add_up
 from metrics.declare.spec import MetricSpec

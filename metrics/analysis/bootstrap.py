@@ -12,13 +12,13 @@ higher / lower / equal (within ``EQUAL``; the images' own H-means, as the tables
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from metrics.analysis import tallies
 from metrics.core.model import FloatArray
 from metrics.core.protocols import Params
+from metrics.core.records import dataclass
 from metrics.core.results import Evaluation, aggregate
 
 EQUAL = 1e-9

@@ -17,7 +17,6 @@ metrics) are put side by side:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -27,6 +26,7 @@ from metrics.analysis.bootstrap import weights
 from metrics.analysis.buckets import Bucket, Key, bucket_key, buckets, gt_items
 from metrics.core.model import Dataset, FloatArray
 from metrics.core.protocols import Params
+from metrics.core.records import dataclass
 from metrics.core.results import Evaluation
 from metrics.declare.spec import MetricSpec
 

@@ -19,7 +19,6 @@ paragraphs) are bucketed on the instances of their view.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -27,6 +26,7 @@ import numpy as np
 from metrics.analysis.attributes import attributes
 from metrics.core.model import Dataset, Instance, Sample
 from metrics.core.protocols import Params
+from metrics.core.records import dataclass
 from metrics.core.results import Evaluation, InstanceResult, Verdict
 from metrics.declare.spec import MetricSpec
 

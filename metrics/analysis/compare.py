@@ -9,12 +9,12 @@ Everything is read from the two evaluations' results; nothing is re-computed. A 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from metrics.core.jsonvalue import JSONObject
 from metrics.core.model import Severity
 from metrics.core.protocols import Params
+from metrics.core.records import dataclass, field
 from metrics.core.results import Evaluation, SampleResult, Summary, Verdict
 
 FOUND = (Verdict.MATCHED, Verdict.PARTIAL)

@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from metrics.analysis.threshold import with_dets
 from metrics.core.model import Instance, Sample
+from metrics.core.records import dataclass
 from metrics.core.results import MatchKind, SampleResult, Verdict
 from metrics.tedeval.evidence import TedEvalEvidence
 

@@ -23,7 +23,6 @@ is scored at any threshold by adding rows, as everywhere in the engine.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -32,6 +31,7 @@ from metrics.analysis.engine import evaluate_versions
 from metrics.analysis.threshold import with_dets
 from metrics.core.model import Dataset, FloatArray, Sample
 from metrics.core.protocols import Params
+from metrics.core.records import dataclass
 from metrics.core.results import Evaluation, SampleResult, Verdict
 from metrics.core.tally import MatchedCreditTally, Tally
 from metrics.declare.spec import MetricSpec

@@ -9,12 +9,12 @@ transform undone; a guess is reported only when undoing it lifts the score clear
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from metrics.check.findings import Finding, Level
 from metrics.core.model import Dataset, FloatArray, Sample
+from metrics.core.records import dataclass
 from metrics.io.icdar.plan import GT_AS_DET
 
 Transform = Callable[[FloatArray, Sample], FloatArray]

@@ -3,11 +3,11 @@ viewer can draw it, the geometry behind it (crossing points, out-of-image parts)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import StrEnum
 
 from metrics.core.jsonvalue import JSONObject
 from metrics.core.model import FloatArray, Instance, Sample, locate, printable
+from metrics.core.records import dataclass, field
 
 
 class Level(StrEnum):

@@ -10,7 +10,6 @@ with their area precision and PCC count; everything else is 0.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from operator import attrgetter
 
 import numpy as np
@@ -35,6 +34,7 @@ from metrics.cleval.params import Rules
 from metrics.cleval.prep import Geo, is_poly, local_index, offsets, owners, shared
 from metrics.core.arrays import unique_values
 from metrics.core.model import FloatArray, Instance, Sample
+from metrics.core.records import dataclass
 from metrics.shapes.cache import GeometryCache
 
 __all__ = ["Batch", "is_poly", "local_index", "offsets", "owners", "prepare"]

@@ -5,8 +5,6 @@ LCS of each matched GT, in the official iteration order, and the recognition sco
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import numpy.typing as npt
 
@@ -16,6 +14,7 @@ from metrics.cleval.geometry import IntArray
 from metrics.cleval.match import Outcome, lcs, sums
 from metrics.cleval.params import Rules
 from metrics.core.model import FloatArray
+from metrics.core.records import dataclass
 
 
 @dataclass

@@ -4,9 +4,9 @@ recognition steps."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 from metrics.core.evidence import Evidence, PccEvidence, RecognitionStep
+from metrics.core.records import dataclass, field
 
 __all__ = ["ClevalEvidence", "RecognitionStep"]
 

@@ -9,8 +9,6 @@ the 0.1.1 don't-care sum, float64 elsewhere), as the official loops do.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 import numpy.typing as npt
 
@@ -18,6 +16,7 @@ from metrics.cleval.core import Batch, local_index
 from metrics.cleval.geometry import BoolArray, IntArray
 from metrics.cleval.params import Rules
 from metrics.core.model import FloatArray
+from metrics.core.records import dataclass, field
 
 # label, local GTs, global dets (evaluation order), pair indices (GT-major, det-minor)
 Record = tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...]]

@@ -5,9 +5,9 @@ The bottom of the family: imports nothing from it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from metrics.core.records import dataclass
 from metrics.declare.params import NON_NEGATIVE, UNIT, param
 
 BoxMode = Literal["auto", "QUAD", "POLY"]

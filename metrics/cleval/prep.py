@@ -12,7 +12,6 @@ the QUAD points, and the geometry: polygons and the area of every candidate GT x
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import chain, repeat
 from operator import attrgetter, is_
 
@@ -30,6 +29,7 @@ from metrics.cleval.geometry import (
 )
 from metrics.cleval.validate import has_poly
 from metrics.core.model import BoxType, FloatArray, Instance, Sample
+from metrics.core.records import dataclass
 from metrics.shapes import robust
 from metrics.shapes.cache import GeometryCache
 from metrics.shapes.geometry import GeomArray

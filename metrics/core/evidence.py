@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
+from metrics.core.records import dataclass, field
 from metrics.core.sparse import SparsePairs
 
 FloatArray = npt.NDArray[np.float64]

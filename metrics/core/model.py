@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from metrics.core.records import dataclass, field
 
 FloatArray = npt.NDArray[np.float64]
 

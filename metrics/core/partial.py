@@ -11,12 +11,12 @@ all: "–", with the first problem and the fix.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from metrics.core.jsonvalue import JSONObject
 from metrics.core.model import Problem, Severity
 from metrics.core.protocols import Params
+from metrics.core.records import dataclass
 from metrics.core.results import Evaluation
 
 _SET = re.compile(r"\bset (\w+)=(\S+?)[;,.]?(?:\s|$)")

@@ -9,12 +9,12 @@ can filter without re-running a metric.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from metrics.core.evidence import Region
 from metrics.core.model import Problem
+from metrics.core.records import dataclass, field
 from metrics.core.tally import (
     ClevalLegacyTally,
     ClevalTally,

@@ -4,10 +4,10 @@ matrix in memory linear in the number of instances (DetEval's area recall and pr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import numpy.typing as npt
+
+from metrics.core.records import dataclass
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]

@@ -13,8 +13,9 @@ import dataclasses
 import functools
 import operator
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import ClassVar, Self, TypeVar
+
+from metrics.core.records import dataclass
 
 
 def hmean(recall: float, precision: float) -> float:

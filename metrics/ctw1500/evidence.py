@@ -3,9 +3,8 @@ positives with their reason, skipped detections and invalid GT."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from metrics.core.evidence import Evidence, Skipped, States, VocFalsePositive, gt_taken
+from metrics.core.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,12 +9,12 @@ detections are skipped. Spec ``TOTALTEXT_CTW1500.md`` C3-C4.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import shapely
 
 from metrics.core.model import FloatArray, Sample
+from metrics.core.records import dataclass
 from metrics.ctw1500.params import Ctw1500Params
 from metrics.shapes import robust
 from metrics.shapes.geometry import FlatGeometry, flat_geometry, intersection_bounds

@@ -28,12 +28,12 @@ as a located warning by ``validate`` (see ``metrics.ctw1500.validate``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from metrics.core.evidence import Skipped, VocFalsePositive
 from metrics.core.model import Sample
+from metrics.core.records import dataclass
 from metrics.core.results import (
     InstanceResult,
     MatchKind,

@@ -4,8 +4,8 @@ the family: imports nothing from it."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
+from metrics.core.records import dataclass
 from metrics.declare.params import UNIT, param
 
 

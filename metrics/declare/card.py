@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from metrics.core.records import dataclass
 from metrics.declare.offers import always
 
 if TYPE_CHECKING:

@@ -16,8 +16,9 @@ import math
 import types
 import typing
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TypeVar
+
+from metrics.core.records import dataclass
 
 T = TypeVar("T")
 P = TypeVar("P")

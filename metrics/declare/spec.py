@@ -12,12 +12,12 @@ is offered for by ``--metric all``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from metrics.core.evidence import PairTable
 from metrics.core.model import Dataset, Facts, Problem, Sample
 from metrics.core.protocols import Params
+from metrics.core.records import dataclass
 from metrics.core.results import SampleResult
 from metrics.declare.card import Card
 from metrics.declare.offers import (

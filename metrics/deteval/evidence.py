@@ -3,8 +3,6 @@ area recall / precision of the pairs that overlap (its pair table)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from metrics.core.evidence import (
     Absorbed,
     Discarded,
@@ -13,6 +11,7 @@ from metrics.core.evidence import (
     PairTable,
     area_pair_table,
 )
+from metrics.core.records import dataclass
 from metrics.core.sparse import SparsePairs
 
 __all__ = ["DetEvalEvidence", "Discarded"]

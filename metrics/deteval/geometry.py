@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -18,6 +17,7 @@ import shapely
 
 from metrics.core.arrays import first_of_each
 from metrics.core.model import FloatArray, Instance, Sample
+from metrics.core.records import dataclass
 from metrics.shapes.geometry import GeomArray, same_sample_pairs
 
 BoolArray = npt.NDArray[np.bool_]

@@ -6,11 +6,10 @@ Used by ``metrics.deteval.metric`` only (which documents the official behaviour 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 import numpy.typing as npt
 
+from metrics.core.records import dataclass, field
 from metrics.core.results import MatchKind, MatchRecord
 from metrics.deteval.evidence import Discarded
 from metrics.deteval.geometry import Geometry, center_distance

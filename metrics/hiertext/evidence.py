@@ -3,9 +3,8 @@ overlap, as its mutual-best matching read them (its pair table)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from metrics.core.evidence import Evidence, Limit, PairTable
+from metrics.core.records import dataclass
 from metrics.core.sparse import SparsePairs
 
 

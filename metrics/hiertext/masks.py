@@ -13,12 +13,12 @@ float32)`` does. Two masks intersect only when their boxes overlap with positive
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from metrics.core.model import FloatArray, Group, Instance, Sample
+from metrics.core.records import dataclass
 from metrics.hiertext.raster import EMPTY, Raster, fill_polys
 from metrics.shapes.cache import GeometryCache
 

@@ -13,11 +13,10 @@ as ``HierTextEvaluator.evaluate_one_image`` computes them, for any level.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import numpy.typing as npt
 
+from metrics.core.records import dataclass
 from metrics.core.results import (
     InstanceResult,
     MatchKind,

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from metrics.core.records import dataclass
 from metrics.declare.params import UNIT, param
 
 

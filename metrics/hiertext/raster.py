@@ -15,10 +15,11 @@ window and its origin. Each polygon is vectorized over its edges and rows.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
+
+from metrics.core.records import dataclass
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]

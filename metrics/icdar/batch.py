@@ -9,7 +9,6 @@ above the IoU threshold. ``evaluate_sample`` of each metric module is this on on
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
@@ -17,6 +16,7 @@ import numpy.typing as npt
 
 from metrics.core.evidence import Region
 from metrics.core.model import FloatArray, Sample
+from metrics.core.records import dataclass
 from metrics.core.results import (
     InstanceResult,
     MatchKind,

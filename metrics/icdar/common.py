@@ -8,7 +8,6 @@ The metric modules call these pieces; none of them holds a formula of its own tw
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -17,6 +16,7 @@ import shapely
 import metrics.shapes.matching as matching
 from metrics.core.floats import REFUSED
 from metrics.core.model import BoxType, FloatArray, Instance, Problem, Sample, Severity
+from metrics.core.records import dataclass
 from metrics.core.results import (
     InstanceResult,
     MatchKind,

@@ -11,13 +11,13 @@ every decision and every reported number is the one GEOS gives.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 import shapely
 
 from metrics.core.model import FloatArray, Sample
+from metrics.core.records import dataclass
 from metrics.shapes import robust
 from metrics.shapes.geometry import GeomArray, mode_rings, polygons, same_sample_pairs, signed_areas
 from metrics.shapes.quads import is_convex_quad, quad_intersection_areas

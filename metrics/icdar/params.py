@@ -6,9 +6,9 @@ The bottom of the family: imports nothing from it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol
 
+from metrics.core.records import dataclass
 from metrics.declare.params import NON_NEGATIVE, UNIT, param
 
 # The words every member shares (the greedy matcher compares with ``>``, spec 1.1).

@@ -18,11 +18,11 @@ from __future__ import annotations
 import dataclasses
 import operator
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from metrics.core.model import Problem, Sample, Severity
+from metrics.core.records import dataclass, field
 from metrics.core.results import (
     InstanceResult,
     MatchKind,

@@ -12,7 +12,6 @@ overlap could pass a threshold (a threshold below 0) go through the reference in
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -21,6 +20,7 @@ import shapely
 
 from metrics.core.evidence import Region
 from metrics.core.model import FloatArray, Sample
+from metrics.core.records import dataclass
 from metrics.core.results import MatchKind, MatchRecord, SampleResult
 from metrics.icdar import wordline
 from metrics.icdar.batch import Pairs, Score, match_numbers, ranks

@@ -10,10 +10,10 @@ import struct
 import zipfile
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from metrics.core.model import InputError, Problem, Severity
+from metrics.core.records import dataclass
 
 TEXT_SUFFIXES = (".txt",)
 MAX_MB_ENV = "DETLENS_MAX_FILE_MB"

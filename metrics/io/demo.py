@@ -8,10 +8,10 @@ installed falls back to the folder beside the package.
 from __future__ import annotations
 
 import importlib.resources
-from dataclasses import dataclass
 from pathlib import Path
 
 from metrics.core.model import InputError, Problem, Severity
+from metrics.core.records import dataclass
 
 _CHECKOUT = Path(__file__).resolve().parents[1] / "resources" / "demo"
 

@@ -12,13 +12,13 @@ bounding boxes meet are intersected.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 import shapely
 
 from metrics.core.model import FloatArray, Sample
+from metrics.core.records import dataclass
 from metrics.shapes import robust
 from metrics.shapes.geometry import GeomArray, Quads, pair_intersection_areas, same_sample_pairs
 from metrics.shapes.ringstack import convert, ring_stack, stack_quads

@@ -6,9 +6,9 @@ The bottom of the family: imports nothing from it.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import Literal
 
+from metrics.core.records import dataclass
 from metrics.declare.params import UNIT, param
 
 Strategy = Literal["vanilla", "max_matching"]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from metrics.core.evidence import Evidence, Skipped
+from metrics.core.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)

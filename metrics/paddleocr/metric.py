@@ -23,13 +23,13 @@ and greedy matcher of ``metrics.shapes.matching``) with these departures, all fr
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import shapely
 
 from metrics.core.evidence import Skipped
 from metrics.core.model import FloatArray, Instance, Sample
+from metrics.core.records import dataclass
 from metrics.core.results import (
     InstanceResult,
     MatchKind,

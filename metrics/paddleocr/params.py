@@ -3,8 +3,7 @@ the family: imports nothing from it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from metrics.core.records import dataclass
 from metrics.declare.params import UNIT, param
 
 

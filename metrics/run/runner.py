@@ -11,7 +11,6 @@ import functools
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import metrics.run.guard as guard
@@ -19,6 +18,7 @@ import metrics.run.pool as pool
 from metrics.catalogue.registry import METRICS, make_params
 from metrics.core.model import Dataset, InputError, Problem, Sample, Severity
 from metrics.core.protocols import Params
+from metrics.core.records import dataclass, field
 from metrics.core.results import Evaluation, SampleResult, aggregate
 from metrics.declare.spec import MetricSpec
 from metrics.run.light import Light, light_kind, strip

@@ -28,13 +28,13 @@ import functools
 import operator
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 import metrics.run.pool as pool
 from metrics.catalogue.registry import METRICS, make_params
 from metrics.core.model import Facts, InputError, Problem, Severity, facts_of
 from metrics.core.protocols import Params
+from metrics.core.records import dataclass
 from metrics.core.results import Evaluation, SampleResult, summarize
 from metrics.core.tally import Tally
 from metrics.declare.spec import MetricSpec

@@ -8,7 +8,6 @@ Pairwise intersections are computed only for candidate pairs found by an STRtree
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -17,6 +16,7 @@ import shapely
 from metrics.core.arrays import stacked
 from metrics.core.evidence import EMPTY_REGION, Region
 from metrics.core.model import FloatArray
+from metrics.core.records import dataclass
 from metrics.shapes import robust
 from metrics.shapes.quads import is_convex_quad, quad_intersection_areas
 from metrics.shapes.ringstack import (

@@ -20,9 +20,9 @@ whole, a fresh cache of its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum
 
+from metrics.core.records import dataclass, field
 from metrics.shapes.cache import GeometryCache
 
 

@@ -11,13 +11,13 @@ The numbers are those of the per-ring functions: the same coordinates, the same 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 import shapely
 
 from metrics.core.model import FloatArray
+from metrics.core.records import dataclass
 from metrics.shapes.quads import is_convex_quad
 
 GeomArray = npt.NDArray[np.object_]

@@ -4,7 +4,6 @@ the area recall / precision of the pairs that overlap (its pair table)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from metrics.core.evidence import (
     Evidence,
@@ -15,6 +14,7 @@ from metrics.core.evidence import (
     PccEvidence,
     area_pair_table,
 )
+from metrics.core.records import dataclass
 from metrics.core.sparse import SparsePairs
 
 

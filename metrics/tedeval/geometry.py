@@ -9,14 +9,13 @@ its quad) are separated by a gap: exactly 0. Used by ``metrics.tedeval.metric``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 import numpy.typing as npt
 import shapely
 
 from metrics.core.arrays import first_of_each, unique_values
 from metrics.core.model import FloatArray
+from metrics.core.records import dataclass, field
 from metrics.shapes import robust
 from metrics.shapes.geometry import GeomArray
 from metrics.shapes.quads import convex_quad_inter, quad_area, strictly_apart

@@ -9,13 +9,13 @@ containing contour decides). Used by ``metrics.tedeval.metric``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 import shapely
 
 from metrics.core.arrays import first_of_each
 from metrics.core.model import FloatArray
+from metrics.core.records import dataclass
 from metrics.tedeval.geometry import Geometry
 from metrics.tedeval.inputs import BoolArray, Inputs, IntArray, Pcc, expand
 from metrics.tedeval.match import Matching

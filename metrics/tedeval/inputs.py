@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import repeat
 
 import numpy as np
 import numpy.typing as npt
 
 from metrics.core.model import BoxType, FloatArray, Instance, Sample
+from metrics.core.records import dataclass
 from metrics.shapes.order import confidence_order, uses_confidences
 from metrics.shapes.quads import quad_area
 from metrics.tedeval.params import TedEvalParams

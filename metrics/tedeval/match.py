@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import shapely
@@ -16,6 +15,7 @@ import shapely
 from metrics.core.arrays import unique_values
 from metrics.core.evidence import AnglePair, MultilineTest
 from metrics.core.model import FloatArray
+from metrics.core.records import dataclass
 from metrics.core.results import MatchKind, MatchRecord
 from metrics.tedeval.geometry import Geometry
 from metrics.tedeval.inputs import (

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from metrics.core.records import dataclass
 from metrics.declare.params import NON_NEGATIVE, UNIT, param
 
 PIVOT_CENTERS = ("centroid", "vertex_mean")

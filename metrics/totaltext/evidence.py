@@ -3,8 +3,6 @@ table (VOC), which are their pair tables, and the detections don't-care GTs abso
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from metrics.core.evidence import (
     Absorbed,
     Evidence,
@@ -15,6 +13,7 @@ from metrics.core.evidence import (
     VocFalsePositive,
     gt_taken,
 )
+from metrics.core.records import dataclass
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -7,12 +7,11 @@ per-image sums are the script's own floating-point values.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 import numpy.typing as npt
 
 from metrics.core.model import FloatArray
+from metrics.core.records import dataclass, field
 from metrics.totaltext.params import TotalTextDetEvalParams
 
 BoolArray = npt.NDArray[np.bool_]

@@ -5,8 +5,7 @@ The bottom of the family: imports nothing from it. Spec: ``TOTALTEXT_CTW1500.md`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from metrics.core.records import dataclass
 from metrics.declare.params import NON_NEGATIVE, UNIT, param
 
 MERGE_GT_THRESHOLDS = ("tp", "tr")

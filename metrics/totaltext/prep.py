@@ -11,7 +11,7 @@ run so that ``totaltext_deteval`` and ``totaltext_voc`` share it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import numpy as np
 import numpy.typing as npt
@@ -20,6 +20,7 @@ import shapely
 from metrics.core.evidence import Absorbed
 from metrics.core.floats import REFUSED
 from metrics.core.model import FloatArray, Problem, Sample, Severity
+from metrics.core.records import dataclass
 from metrics.core.results import InstanceResult, SampleResult, Verdict, credit_tally
 from metrics.shapes import robust
 from metrics.shapes.cache import GeometryCache

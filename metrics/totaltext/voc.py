@@ -22,12 +22,12 @@ Where this follows the code (quirk numbers of the spec):
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from metrics.core.evidence import Limit, VocFalsePositive
 from metrics.core.model import FloatArray, Problem, Sample
+from metrics.core.records import dataclass, field
 from metrics.core.results import (
     InstanceResult,
     MatchKind,

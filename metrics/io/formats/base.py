@@ -10,13 +10,13 @@ stop the reading: each is located by file and 1-based line or by JSON path
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
 
 from metrics.core.jsonvalue import JSONValue
 from metrics.core.model import BoxType, FloatArray, Instance, Problem, Severity
+from metrics.core.records import dataclass, field
 from metrics.io import numbers as nums
 from metrics.io.archive import BOM, Member
 from metrics.io.jsonload import JsonError, loads

@@ -13,10 +13,10 @@ from __future__ import annotations
 import itertools
 import os
 import zipfile
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from metrics.core.model import InputError, Problem, Severity
+from metrics.core.records import dataclass, field
 from metrics.io.archive import Member, read_file, read_members
 from metrics.io.formats import BY_NAME, FORMATS, Format, Role
 from metrics.io.formats.base import head, is_empty, json_or_none, keys_of, load_json

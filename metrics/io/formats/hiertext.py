@@ -19,7 +19,6 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Hashable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +38,7 @@ from metrics.core.model import (
     Sample,
     Severity,
 )
+from metrics.core.records import dataclass, field
 from metrics.io.archive import read_file
 from metrics.io.jsonload import JsonError, loads
 from metrics.io.numbers import array_problem

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from metrics.core.model import Dataset, InputError, Problem, Sample, Severity
+from metrics.core.records import dataclass
 from metrics.io.archive import Member
 from metrics.io.formats.base import Entry, Report, Role
 from metrics.io.formats.detect import Detected, detect, expected

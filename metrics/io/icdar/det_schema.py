@@ -4,8 +4,7 @@ transcription), decided for the whole set, never per line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from metrics.core.records import dataclass
 from metrics.io.icdar.grammar import (
     CONF,
     FAST_QUAD,

@@ -7,9 +7,9 @@ else split into lines once and each line read once (``filelines.gt_file`` /
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from metrics.core.model import BoxType, Instance, Problem, Severity
+from metrics.core.records import dataclass
 from metrics.io.archive import Decoded, Line, Member, decode
 from metrics.io.icdar.det_schema import SchemaEvidence, det_evidence, shape_and_split
 from metrics.io.icdar.filelines import (

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from metrics.core.floats import DEFAULT_FLOATS, FloatMode, settle
 from metrics.core.model import BoxType, InputError, Problem, Sample, Severity
+from metrics.core.records import dataclass, field
 from metrics.io.archive import IMAGE_SUFFIXES, Member, read_members
 from metrics.io.formats.detect import Detected
 from metrics.io.icdar.det_schema import SchemaEvidence
