@@ -24,7 +24,6 @@ import importlib.util
 import marshal
 import os
 import sys
-import tempfile
 import threading
 from dataclasses import field
 from types import CodeType
@@ -72,6 +71,8 @@ def _save(codes: dict[str, CodeType]) -> None:
     if path is None or sys.dont_write_bytecode:
         return
     keep = codes if len(codes) <= _LIMIT else {k: codes[k] for k in _used if k in codes}
+    import tempfile  # only when writing: with random and shutil, a few ms of every start
+
     folder = os.path.dirname(path)
     try:
         os.makedirs(folder, exist_ok=True)
