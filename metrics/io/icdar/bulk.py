@@ -48,7 +48,15 @@ _GT_ASKS = re.compile(
     r"^(?:$|[ \t\r\f\v]*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?[ \t\r\f\v]*(?:,|$))",
     re.MULTILINE | re.ASCII,
 )
-_EVEN_COMMAS = re.compile(r"^[^,\n]*(?:,[^,\n]*,[^,\n]*)*$", re.MULTILINE)  # an odd count
+# ``_PLAIN`` and ``_PLAIN_POLY`` without their blanks: the same matches in a text that has
+# none, found faster (half the time for a polygon file)
+_BARE = {
+    **{
+        n: re.compile("^" + ",".join([r"(-?\d+)"] * n) + r"(?:,([^\n]*))?$", re.M | re.A)
+        for n in (8, 4)
+    },
+    0: re.compile(r"^((?:-?\d+,)*-?\d+)(?:,([^\n]*))?$", re.MULTILINE | re.ASCII),
+}
 
 
 def scan_many(decoded: Sequence[Decoded]) -> list[Scan | None]:
@@ -73,7 +81,8 @@ def _scan_group(key: int, files: list[tuple[int, str, int]], out: list[Scan | No
     """Scan files whose first line fits pattern ``key`` (0: polygons) together; False when
     some file is not all of that pattern (each is then scanned on its own)."""
     joined = "\n".join(t[:-1] if t.endswith("\n") else t for _, t, _ in files)
-    rows = (_PLAIN[key] if key else _PLAIN_POLY).findall(joined)
+    bare = not any(c in joined for c in " \t\f\v")  # then the blanks' ``*`` match nothing
+    rows = (_BARE if bare else _PLAIN if key else {0: _PLAIN_POLY})[key].findall(joined)
     if len(rows) != sum(n for _, _, n in files):
         return False
     if key and _MORE_LINE.search("\n".join([r[-1] for r in rows])):
@@ -90,7 +99,7 @@ def det_shapes(scans: Sequence[Scan | None]) -> list[SchemaEvidence | None]:
     regex; when one gives no evidence, each file is asked on its own."""
     tails = "\n".join([r[-1] for s in scans if s is not None for r in s[1]])
     polys = [r[0] for s in scans if s is not None and len(s[1][0]) == 2 for r in s[1]]
-    if _NOT_CONF_LINE.search(tails) or (polys and _EVEN_COMMAS.search("\n".join(polys))):
+    if _NOT_CONF_LINE.search(tails) or any(p.count(",") % 2 == 0 for p in polys):
         return [None if s is None else plain_det_shape(s) for s in scans]
     return [None if s is None else _shape(s) for s in scans]
 
