@@ -103,6 +103,13 @@ def test_one_process_scans_each_small_detection_file_once(
     for module in (filelines, icdar_files, icdar_plan):
         if hasattr(module, "scan_plain"):
             monkeypatch.setattr(module, "scan_plain", counted)
+    many = icdar_files.scan_many  # files scanned together (``metrics.io.icdar.bulk``)
+
+    def counted_many(decoded: list[Any]) -> Any:
+        scanned.extend(decoded)
+        return many(decoded)
+
+    monkeypatch.setattr(icdar_files, "scan_many", counted_many)
     counts = []
     for keep in (sharded.KEEP_SCANS, 0):
         monkeypatch.setattr(sharded, "KEEP_SCANS", keep)

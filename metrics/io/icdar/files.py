@@ -7,16 +7,17 @@ else split into lines once and each line read once (``filelines.gt_file`` /
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 
 from metrics.core.model import BoxType, Instance, Problem, Severity
 from metrics.core.records import dataclass
 from metrics.io.archive import Decoded, Line, Member, decode
+from metrics.io.icdar.bulk import det_shapes, plain_many, scan_many
 from metrics.io.icdar.det_schema import SchemaEvidence, det_evidence, shape_and_split
 from metrics.io.icdar.filelines import (
     Scan,
     gt_file,
     parse_det_file,
-    plain_det_shape,
     plain_quads,
     scan_plain,
 )
@@ -119,18 +120,43 @@ def read_det(
     return tuple(out)
 
 
+def plain_files(
+    members: Sequence[Member | None],
+    box_type: BoxType | None,
+    schema: DetSchema | None = None,
+    texts: Mapping[str, FileText] | None = None,
+) -> list[tuple[Instance, ...] | None]:
+    """What ``read_gt`` (``schema`` None) or ``read_det`` gives for each plain file of
+    ``members`` (``metrics.io.icdar.bulk``: read together), without problems; None for a
+    file that is not plain (or no member), which those functions read on their own.
+    ``texts``: files already read (``det_schema``), whose scans are taken as they are."""
+    kept = texts or {}
+    scans: list[Scan | None] = [None] * len(members)
+    fresh: list[tuple[int, Member]] = []
+    for k, m in enumerate(members):
+        if m is not None and m.label in kept:
+            scans[k] = kept[m.label].scan
+        elif m is not None:
+            fresh.append((k, m))
+    for (k, _), scan in zip(fresh, scan_many([decode(m) for _, m in fresh]), strict=True):
+        scans[k] = scan
+    return [None if got is None else tuple(got) for got in plain_many(scans, box_type, schema)]
+
+
 def det_schema(
     members: list[Member], problems: list[Problem]
 ) -> tuple[SchemaEvidence, dict[str, FileText]]:
     """What the detection lines say about their optional fields, over the whole set (the
     schema is ``evidence.schema(forced)``, forced by the caller once every file's evidence
-    is in), and each file as it was read for it: a plain file's scan decides without
-    splitting it; any other file's lines are split once and kept for reading."""
+    is in), and each file as it was read for it: the plain files' scans decide without
+    splitting them (``bulk.det_shapes``, all at once); any other file's lines are split once
+    and kept for reading."""
+    decoded = [decode(m) for m in members]
+    scans = scan_many(decoded)
     texts: dict[str, FileText] = {}
     evidence = SchemaEvidence()
-    for m in members:
-        text = texts[m.label] = read_text(m)
-        shape = None if text.scan is None else plain_det_shape(text.scan)
+    for m, d, scan, shape in zip(members, decoded, scans, det_shapes(scans), strict=True):
+        text = texts[m.label] = FileText(d, scan)
         if shape is None:
             found = [shape_and_split(ln.text) for ln in text.split(problems)]
             text.splits = [sp for _, sp in found]

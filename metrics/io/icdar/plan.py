@@ -19,7 +19,14 @@ from metrics.core.records import dataclass, field
 from metrics.io.archive import IMAGE_SUFFIXES, Member, read_members
 from metrics.io.formats.detect import Detected
 from metrics.io.icdar.det_schema import SchemaEvidence
-from metrics.io.icdar.files import FileText, det_schema, located_error, read_det, read_gt
+from metrics.io.icdar.files import (
+    FileText,
+    det_schema,
+    located_error,
+    plain_files,
+    read_det,
+    read_gt,
+)
 from metrics.io.icdar.grammar import DetSchema
 from metrics.io.image_files import image_files
 from metrics.io.pairing import IdMatcher, gt_id, natural_key
@@ -198,23 +205,35 @@ def read_pairs(
 ) -> tuple[list[Sample], list[Problem]]:
     """The samples of ``pairs`` and the problems met reading them (file order, then line)."""
     opts, problems, samples = plan.opts, list[Problem](), []
-    for p in pairs:
-        g, d, t = p.gt, p.det, p.lines
+    gts = plain_files([p.gt for p in pairs], opts.gt_box_type)
+    dets = plain_files([p.det for p in pairs], opts.det_box_type, found.schema, found.texts)
+    lines = plain_files([p.lines for p in pairs], opts.gt_box_type)
+    for p, g, d, t in zip(pairs, gts, dets, lines, strict=True):
+        gm, dm, tm = p.gt, p.det, p.lines
         samples.append(
             Sample(
                 id=p.id,
-                gt=read_gt(g, p.id, opts.gt_box_type, problems),
-                det=read_det(
-                    d, p.id, found.schema, opts.det_box_type, problems, found.texts.get(d.label)
+                gt=read_gt(gm, p.id, opts.gt_box_type, problems) if g is None else g,
+                det=(
+                    read_det(
+                        dm,
+                        p.id,
+                        found.schema,
+                        opts.det_box_type,
+                        problems,
+                        found.texts.get(dm.label),
+                    )
+                    if d is None
+                    else d
                 )
-                if d
+                if dm
                 else (),
-                gt_source=g.label,
-                det_source=d.label if d else None,
-                gt_lines=read_gt(t, p.id, opts.gt_box_type, problems)
-                if t
+                gt_source=gm.label,
+                det_source=dm.label if dm else None,
+                gt_lines=(read_gt(tm, p.id, opts.gt_box_type, problems) if t is None else t)
+                if tm
                 else (() if plan.has_lines else None),
-                gt_lines_source=t.label if t else None,
+                gt_lines_source=tm.label if tm else None,
                 image=p.image,
             )
         )
