@@ -14,7 +14,7 @@ its own call instead, so every outcome (None included) is that call's.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -35,7 +35,7 @@ from metrics.io.icdar.filelines import (
     scan_plain,
 )
 from metrics.io.icdar.grammar import DONT_CARE, DetSchema, dequote
-from metrics.io.icdar.plainpoly import LTRB_CORNERS, scanned_floats
+from metrics.io.icdar.plainpoly import LTRB_CORNERS, _det_confidence, scanned_floats
 
 _SP = r"[ \t\f\v]*"
 _MORE_LINE = re.compile(rf"^{_SP}-?\d+{_SP},", re.MULTILINE | re.ASCII)  # ``_MORE`` per line
@@ -216,5 +216,79 @@ def _confs(
 def _polys(
     scans: list[Scan], box_type: BoxType | None, schema: DetSchema | None
 ) -> list[list[Instance] | None]:
-    """Each polygon file's ``plain_quads``."""
-    return [_polygons(text, rows, box_type, schema) for text, rows in scans]
+    """Each polygon file's ``plain_quads``: the files read together (one numpy parse, the
+    rows of one vertex count gathered in one array); a file with a row that
+    ``plain_polygons`` would not read (its ``None``) is None here too."""
+    if box_type is not None or (schema is not None and schema.transcription):
+        return [None] * len(scans)  # ``filelines._polygons``: the grammar decides
+    rows = [r for s in scans for r in s[1]]
+    ends = np.cumsum([len(s[1]) for s in scans])
+    counts = np.array([r[0].count(",") + 1 for r in rows], dtype=np.intp)
+    values = scanned_floats(",".join([r[0] for r in rows]), int(counts.sum()))
+    if values is None:
+        return [_polygons(text, rs, box_type, schema) for text, rs in scans]
+    ok = [True] * len(scans)
+
+    def refuse(bad_rows: Sequence[int] | npt.NDArray[np.intp]) -> None:
+        for j in np.searchsorted(ends, np.asarray(bad_rows, dtype=np.intp), side="right"):
+            ok[int(j)] = False
+
+    refuse(np.flatnonzero((counts % 2 == 1) | (counts < (2 if schema is None else 4))))
+    points = _poly_points(values, counts, refuse)
+    tails = [r[-1] for r in rows]
+    sizes = np.diff(ends, prepend=0)
+    lines = (np.arange(len(rows)) - np.repeat(ends - sizes, sizes) + 1).tolist()
+    if schema is None:
+        texts = _gt_texts(tails, ends, ok)
+        refuse([k for k, n in enumerate(counts.tolist()) if n < 4 and texts[k] != DONT_CARE])
+        made = [
+            Instance(p, _KIND.get(n, BoxType.POLY), t, None, t == DONT_CARE, k, True, None)
+            for p, n, t, k in zip(points, counts.tolist(), texts, lines, strict=True)
+        ]
+    else:
+        confs = [_det_conf(t, schema) for t in tails]
+        refuse([k for k, c in enumerate(confs) if c is False])
+        made = [
+            Instance(p, _KIND.get(n, BoxType.POLY), None, c, False, k, True, None)
+            for p, n, c, k in zip(points, counts.tolist(), confs, lines, strict=True)
+        ]
+    out: list[list[Instance] | None] = []
+    start = 0
+    for j, end in enumerate(ends.tolist()):
+        out.append(made[start:end] if ok[j] else None)
+        start = end
+    return out
+
+
+_KIND = {4: BoxType.LTRB, 8: BoxType.QUAD}
+
+
+def _poly_points(
+    values: npt.NDArray[np.float64],
+    counts: npt.NDArray[np.intp],
+    refuse: Callable[[npt.NDArray[np.intp]], None],
+) -> list[Any]:
+    """Each row's vertices (LTRB rows as their four corners; an LTRB box with xmax < xmin
+    refused), the rows of one count gathered at once; None for a refused count."""
+    starts = np.cumsum(counts) - counts
+    points: list[Any] = [None] * len(counts)
+    for n in np.unique(counts).tolist():
+        if n % 2 or n < 2:
+            continue  # refused by the caller
+        idx = np.flatnonzero(counts == n)
+        v = values[starts[idx][:, None] + np.arange(n)]
+        if n == 4:
+            refuse(idx[(v[:, 2] < v[:, 0]) | (v[:, 3] < v[:, 1])])
+            pts = v[:, LTRB_CORNERS]
+        else:
+            pts = v.reshape(len(idx), n // 2, 2)
+        for k, p in zip(idx.tolist(), pts, strict=True):
+            points[k] = p
+    return points
+
+
+def _det_conf(tail: str, schema: DetSchema) -> float | bool | None:
+    """A polygon detection's tail as ``plainpoly._det_confidence`` reads it: the confidence
+    (None for none), or False where the grammar must read the line."""
+    readable, value = _det_confidence(tail, schema)
+    return value if readable else False
