@@ -46,6 +46,10 @@ class LazyPairs:
             self._inter[k] = pair_areas(self.f, self._quads, self._mode, k)
             self._done[k] = True
 
+    def clipped(self) -> npt.NDArray[np.bool_]:
+        """Which pairs have been clipped (a copy)."""
+        return self._done.copy()
+
     def inter(self) -> FloatArray:
         """The area of every pair clipped so far; 0 for the others (a copy)."""
         return self._inter.copy()
