@@ -153,7 +153,7 @@ def evaluate_batch(
     m = greedy_pairs(p.pi, p.pj, p.iou, rank, ~g_dc, ~det_dc, params.iou_threshold)
     mt = match_numbers(f, p, m, g_dc, score, opts, regions=mode.instances)
     if not mode.results:  # only the tallies are read: no verdicts, no near misses
-        return _scored_only(samples, f, g_dc, det_dc, mt, metric)
+        return scored_only(samples, f, g_dc, det_dc, mt, metric)
     near_g = best_partner(p.pi, p.pj, np.where(det_dc[p.pj], -1.0, iou), len(f.g_area))
     near_d = best_partner(p.pj, p.pi, np.where(g_dc[p.pi], -1.0, iou), len(f.d_area))
     ctx = _Context(f, g_dc, det_dc, absorbed, mt, near_g, near_d, metric, mode.instances)
@@ -256,7 +256,7 @@ class _Context:
         )
 
 
-def _scored_only(
+def scored_only(
     samples: Sequence[Sample],
     f: FlatGeometry,
     g_dc: BoolArray,

@@ -94,6 +94,10 @@ def _run(
     samples: Sequence[Sample], params: CurvedParams, metric: str, score: Score, mode: Mode | None
 ) -> list[SampleResult]:
     todo = [_oriented(s) for s in samples] if params.auto_orient else list(samples)
+    if mode is not None and not mode.results:  # the tallies alone: fewer pairs clipped
+        from metrics.icdar.curved_tallies import evaluate_tallies
+
+        return evaluate_tallies(todo, params, metric, score, mode)
     return evaluate_greedy_batch(todo, params, metric=metric, score=score, curved=True, mode=mode)
 
 

@@ -18,6 +18,7 @@ from metrics.shapes.geometry import (
     bulk_geometry,
     flat_geometry,
 )
+from metrics.shapes.lazy import LazyPairs, lazy_pairs
 
 T = TypeVar("T")
 
@@ -61,6 +62,19 @@ class GeometryCache:
             ("flat", mode, *map(id, samples)),
             samples[0] if samples else None,
             lambda: flat_geometry(
+                [[i.points for i in s.gt] for s in samples],  # type: ignore[attr-defined]
+                [[i.points for i in s.det] for s in samples],  # type: ignore[attr-defined]
+                mode,
+            ),
+        )
+
+    def lazy(self, samples: Sequence[object], mode: RingMode) -> LazyPairs:
+        """The candidate pairs of a block, clipped on demand (shared by the run's metrics,
+        so a pair one of them clipped is not clipped again)."""
+        return self.memo(
+            ("lazy", mode, *map(id, samples)),
+            samples[0] if samples else None,
+            lambda: lazy_pairs(
                 [[i.points for i in s.gt] for s in samples],  # type: ignore[attr-defined]
                 [[i.points for i in s.det] for s in samples],  # type: ignore[attr-defined]
                 mode,

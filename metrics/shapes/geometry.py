@@ -248,8 +248,21 @@ def flat_geometry(
     Candidate pairs come from one STRtree over the detections' bounding boxes, each sample's
     boxes shifted along x so that samples never meet; intersections are computed on the
     unshifted polygons. ``intersections=False`` leaves them to the caller (``inter`` is NaN),
-    for metrics that need only some pairs' areas.
+    for metrics that need only some pairs' areas (``pair_areas`` computes them).
     """
+    f, quads = flat_parts(gt_points, det_points, mode)
+    if len(f.pi) and intersections:
+        f.inter[:] = pair_areas(f, quads, mode, np.arange(len(f.pi), dtype=np.intp))
+    return f
+
+
+def flat_parts(
+    gt_points: Sequence[Sequence[FloatArray]],
+    det_points: Sequence[Sequence[FloatArray]],
+    mode: RingMode,
+) -> tuple[FlatGeometry, tuple[Quads, Quads] | None]:
+    """``flat_geometry`` without intersections (``inter`` NaN), and the quad stacks of both
+    sides that ``pair_areas`` clips with (None in the ``buffer(0)`` modes)."""
     g_counts = np.fromiter((len(s) for s in gt_points), dtype=np.intp, count=len(gt_points))
     d_counts = np.fromiter((len(s) for s in det_points), dtype=np.intp, count=len(det_points))
     g_rings = ring_stack([p for s in gt_points for p in s], mode)
@@ -260,16 +273,8 @@ def flat_geometry(
     g_owner = np.repeat(np.arange(len(g_counts)), g_counts)
     d_owner = np.repeat(np.arange(len(d_counts)), d_counts)
     pi, pj = same_sample_pairs(g_geoms, g_owner, d_geoms, d_owner)
-    inter = np.zeros(0)
-    if len(pi) and not intersections:
-        inter = np.full(len(pi), np.nan)
-    elif len(pi):
-        if mode in BUFFER0_MODES:
-            inter = shapely.area(robust.intersection(d_geoms[pj], g_geoms[pi]))
-        else:
-            quads = stack_quads(g_rings), stack_quads(d_rings)
-            inter = pair_intersection_areas(*quads, g_geoms, d_geoms, pi, pj)
-    return FlatGeometry(
+    quads = None if mode in BUFFER0_MODES else (stack_quads(g_rings), stack_quads(d_rings))
+    f = FlatGeometry(
         g_off=np.concatenate([[0], np.cumsum(g_counts)]).astype(np.intp),
         d_off=np.concatenate([[0], np.cumsum(d_counts)]).astype(np.intp),
         g_owner=g_owner,
@@ -282,8 +287,22 @@ def flat_geometry(
         d_invalid=d_bad,
         pi=pi,
         pj=pj,
-        inter=inter,
+        inter=np.full(len(pi), np.nan),
     )
+    return f, quads
+
+
+def pair_areas(
+    f: FlatGeometry, quads: tuple[Quads, Quads] | None, mode: RingMode, k: IntArray
+) -> FloatArray:
+    """|G ∩ D| of the candidate pairs ``k`` of ``f``, as ``flat_geometry`` computes them
+    (pair by pair, so any subset gives the same numbers): GEOS ``det ∩ gt`` in the
+    ``buffer(0)`` modes, else the numpy clipper for convex quad pairs and GEOS for the rest."""
+    pi, pj = f.pi[k], f.pj[k]
+    if quads is None or mode in BUFFER0_MODES:
+        out: FloatArray = shapely.area(robust.intersection(f.d_geoms[pj], f.g_geoms[pi]))
+        return out
+    return pair_intersection_areas(*quads, f.g_geoms, f.d_geoms, pi, pj)
 
 
 def intersection_bounds(f: FlatGeometry, g_area: FloatArray, d_area: FloatArray) -> FloatArray:
