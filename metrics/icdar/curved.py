@@ -23,6 +23,7 @@ from metrics.core.results import SampleResult
 from metrics.icdar.greedy import Score, evaluate_greedy_batch
 from metrics.icdar.params import CurvedParams
 from metrics.shapes.mode import Mode
+from metrics.shapes.validity import valid_rings
 
 _CCW = (  # shapely's ccw is with y up: in the image (y down) the ring is clockwise
     "polygon in the ICDAR order (clockwise as drawn, y down): the curved TIoU script "
@@ -45,7 +46,7 @@ def ring_problems(points: Sequence[np.ndarray]) -> list[str | None]:
             continue
         r = np.stack([points[k] for k in idx.tolist()]).astype(np.float32).astype(np.float64)
         polys = shapely.polygons(r)
-        valid = shapely.is_valid(polys)
+        valid = valid_rings(r)
         for k, poly in zip(idx[~valid].tolist(), polys[~valid], strict=True):
             out[k] = f"invalid polygon ({shapely.is_valid_reason(poly)})"
         ccw = valid & shapely.is_ccw(shapely.linearrings(r))

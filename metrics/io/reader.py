@@ -36,8 +36,9 @@ from metrics.io.icdar.plan import (
     schema_of,
 )
 from metrics.io.pairing import IdMatcher, gt_id, stem
-from metrics.shapes.geometry import polygons, signed_areas
+from metrics.shapes.geometry import signed_areas
 from metrics.shapes.quads import is_convex_quad
+from metrics.shapes.validity import valid_of
 
 PathLike = str | os.PathLike[str]
 
@@ -85,8 +86,7 @@ def geometry_warnings(samples: list[Sample]) -> list[Problem]:
     invalid = np.zeros(len(rings), dtype=bool)
     idx = np.flatnonzero(check)
     if len(idx):
-        _, bad = polygons([rings[k] for k in idx])
-        invalid[idx] = bad
+        invalid[idx] = ~valid_of([rings[k] for k in idx])
     out = []
     for k in np.flatnonzero(invalid | zero):
         s, src, inst = items[k]

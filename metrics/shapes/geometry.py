@@ -26,6 +26,7 @@ from metrics.shapes.ringstack import (
     stack_quads,
     stack_signed_areas,
 )
+from metrics.shapes.validity import valid_rings
 
 GeomArray = npt.NDArray[np.object_]
 IntArray = npt.NDArray[np.intp]
@@ -61,12 +62,15 @@ def polygons(
     scripts do (a bow-tie keeps one lobe).
     """
     geoms = np.empty(len(rings), dtype=object)
+    valid = np.ones(len(rings), dtype=bool)  # the empty polygon (< 3 points) is valid
     for n, idx in _group_by_length(rings).items():
         if n < 3:
             geoms[idx] = shapely.Polygon()
             continue
-        geoms[idx] = shapely.polygons(stacked([rings[i] for i in idx], n))
-    return repaired(geoms, repair)
+        stack = stacked([rings[i] for i in idx], n)
+        geoms[idx] = shapely.polygons(stack)
+        valid[idx] = valid_rings(stack)
+    return repaired(geoms, repair, valid)
 
 
 def intersection_areas(a: GeomArray, b: GeomArray) -> FloatArray:

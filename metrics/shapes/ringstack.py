@@ -19,6 +19,7 @@ import shapely
 from metrics.core.model import FloatArray
 from metrics.core.records import dataclass
 from metrics.shapes.quads import is_convex_quad
+from metrics.shapes.validity import valid_rings
 
 GeomArray = npt.NDArray[np.object_]
 IntArray = npt.NDArray[np.intp]
@@ -57,10 +58,13 @@ def ring_stack(points: Sequence[FloatArray], mode: str) -> RingStack:
     return RingStack(len(points), groups)
 
 
-def repaired(geoms: GeomArray, repair: str) -> tuple[GeomArray, BoolArray]:
+def repaired(
+    geoms: GeomArray, repair: str, valid: BoolArray | None = None
+) -> tuple[GeomArray, BoolArray]:
     """``metrics.shapes.geometry.polygons``' repair of the built polygons; and which were
-    invalid."""
-    valid = shapely.is_valid(geoms) if len(geoms) else np.zeros(0, dtype=bool)
+    invalid (``valid``: their ``is_valid`` where the caller knows it)."""
+    if valid is None:
+        valid = shapely.is_valid(geoms) if len(geoms) else np.zeros(0, dtype=bool)
     if repair == "buffer0":
         if len(geoms):
             geoms[:] = shapely.buffer(geoms, 0)
@@ -74,9 +78,12 @@ def repaired(geoms: GeomArray, repair: str) -> tuple[GeomArray, BoolArray]:
 def stack_polygons(rs: RingStack, repair: str = "make_valid") -> tuple[GeomArray, BoolArray]:
     """``metrics.shapes.geometry.polygons`` of the stacked rings."""
     geoms = np.empty(rs.count, dtype=object)
+    valid = np.ones(rs.count, dtype=bool)  # the empty polygon (< 3 points) is valid
     for n, (idx, rings) in rs.groups.items():
         geoms[idx] = shapely.Polygon() if n < 3 else shapely.polygons(rings)
-    return repaired(geoms, repair)
+        if n >= 3:
+            valid[idx] = valid_rings(rings)
+    return repaired(geoms, repair, valid)
 
 
 def stack_signed_areas(rs: RingStack) -> FloatArray:

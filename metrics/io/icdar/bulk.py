@@ -272,7 +272,7 @@ def _poly_points(
     refused), the rows of one count gathered at once; None for a refused count."""
     starts = np.cumsum(counts) - counts
     points: list[Any] = [None] * len(counts)
-    for n in np.unique(counts).tolist():
+    for n in sorted(set(counts.tolist())):  # not np.unique: it imports numpy.ma
         if n % 2 or n < 2:
             continue  # refused by the caller
         idx = np.flatnonzero(counts == n)
