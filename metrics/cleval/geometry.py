@@ -151,28 +151,45 @@ def quad_pcc(
 
 def poly_pcc(points: FloatArray, length: int) -> FloatArray:
     """PCCs of one (padded) POLY box: resampled top and bottom lines (spec 5.9)."""
-    n = len(points)
-    half = n // 2
-    sections = half - 1
-    if length == 0 or sections < 1:
-        return np.zeros((0, 2), dtype=np.float64)
-    top = points[:half]
-    bottom = points[half:][::-1]
-    q = np.arange(1, length, dtype=np.float64)
+    return poly_pccs([points], np.array([length], dtype=np.intp))[0]
 
-    def resample(line: FloatArray, last: FloatArray) -> FloatArray:
-        start, end = line[:sections], line[1 : sections + 1]
-        diff = (end - start) / length
-        inner = np.trunc(start[:, None, :] + diff[:, None, :] * q[None, :, None])
-        rows = np.concatenate([start[:, None, :], inner], axis=1).reshape(-1, 2)
-        return np.vstack([rows, last[None, :]])
 
-    new_top = resample(top, top[-1])
-    new_bot = resample(bottom, bottom[-1])
-    c = np.arange(length, dtype=np.intp) * sections
-    d = c + sections
-    out: FloatArray = (new_top[c] + new_top[d] + new_bot[c] + new_bot[d]) / 4
-    return out
+def poly_pccs(points: Sequence[FloatArray], lengths: IntArray) -> tuple[FloatArray, IntArray]:
+    """PCCs of (padded) POLY boxes with L_i characters each, grouped by box, and the box of
+    every PCC (spec 5.9). Box i of n points has a top line (its first n//2 points) and a
+    bottom line (the others, reversed); each of its s = n//2 - 1 sections is resampled into L
+    points (the section start, then ``trunc(start + (end - start) / L * t)``, t = 1..L-1),
+    the line's last point closing it; PCC k is the mean of the resampled points k*s and
+    (k+1)*s of both lines, in the official order of operations."""
+    n = np.fromiter(map(len, points), dtype=np.intp, count=len(points))
+    sec = n // 2 - 1
+    lengths = np.where(sec >= 1, lengths, 0).astype(np.intp)
+    owner = np.repeat(np.arange(len(points), dtype=np.intp), lengths)
+    if len(owner) == 0:
+        return np.zeros((0, 2), dtype=np.float64), owner
+    flat = np.concatenate(points).astype(np.float64, copy=False)
+    base = (np.cumsum(n) - n)[owner]
+    k = np.arange(len(owner), dtype=np.intp) - (np.cumsum(lengths) - lengths)[owner]
+    s, length, half = sec[owner], lengths[owner], n[owner] // 2
+    last_top, last_bottom = base + half - 1, base + half
+
+    def resampled(r: IntArray, top: bool) -> FloatArray:
+        """Point r of the resampled top or bottom line of each PCC's box."""
+        is_last = r == s * length
+        i = np.minimum(r // length, s - 1)
+        t = np.where(is_last, 0, r - (r // length) * length)
+        a, b = (base + i, base + i + 1) if top else (base + n[owner] - 1 - i, base + n[owner] - 2 - i)
+        start = flat[a]
+        diff = (flat[b] - start) / length[:, None]
+        inner = np.trunc(start + diff * t[:, None].astype(np.float64))
+        value = np.where((t == 0)[:, None], start, inner)
+        return np.where(is_last[:, None], flat[last_top if top else last_bottom], value)
+
+    c, d = k * s, (k + 1) * s
+    pcc: FloatArray = (
+        resampled(c, True) + resampled(d, True) + resampled(c, False) + resampled(d, False)
+    ) / 4
+    return pcc, owner
 
 
 # --------------------------------------------------------------------------- candidates
