@@ -8,7 +8,6 @@ within the sample.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -231,12 +230,11 @@ class View:
             return ClevalEvidence(pcc, rule, count)
         f, dc, e2 = self.d_file, self.out.dc.det, self.e2
         valid = [d for d in range(self.d_off[s], self.d_off[s + 1]) if not dc[d]]
-        steps = tuple(replace(st, dets=tuple(f[d] for d in st.dets)) for st in e2.steps[s])
         return ClevalEvidence(
             pcc,
             rule,
             count,
-            e2e=steps,
+            e2e=tuple(e2.steps[s]),
             consumed={f[d]: e2.consumed[d] for d in valid},
             remaining={f[d]: e2.remaining[d] for d in valid},
         )
