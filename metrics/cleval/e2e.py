@@ -55,13 +55,13 @@ def _consume(z: str, ordered: list[int], remaining: list[str], consumed: list[st
                 break
 
 
-def score_e2e(b: Batch, out: Outcome, rules: Rules) -> E2E:
+def score_e2e(b: Batch, out: Outcome, rules: Rules, *, steps: bool = True) -> E2E:
     """SESP (spec 5.6): matched GTs in iteration order consume det characters through LCS.
-    The steps name detections by file index."""
+    The steps (evidence; none without ``steps``) name detections by file index."""
     n = len(b.samples)
     remaining = list(b.d_text)
     consumed = [""] * len(remaining)
-    steps: list[list[RecognitionStep]] = [[] for _ in range(n)]
+    done: list[list[RecognitionStep]] = [[] for _ in range(n)]
     lcs_len = np.zeros(len(b.g_owner), dtype=np.intp)
     mp = np.flatnonzero(out.matched)
     mp_g = b.pi[mp]
@@ -91,9 +91,10 @@ def score_e2e(b: Batch, out: Outcome, rules: Rules) -> E2E:
         length, common = lcs(b.g_text[g], text, rules.legacy)
         _consume(common, ordered, remaining, consumed)
         found.append(length)
-        steps[owner[g]].append(
-            RecognitionStep(gl[g], tuple([f[d] for d in ordered]), text, common, length)
-        )
+        if steps:
+            done[owner[g]].append(
+                RecognitionStep(gl[g], tuple([f[d] for d in ordered]), text, common, length)
+            )
     lcs_len[gts] = found
     valid = ~out.dc.det
     matched = valid & (out.n_gts > 0)
@@ -111,4 +112,4 @@ def score_e2e(b: Batch, out: Outcome, rules: Rules) -> E2E:
         "rs_num": by_det(np.where(matched, used, 0)),
         "rs_den": by_det(np.where(matched, den, 0)),
     }
-    return E2E(steps, consumed, remaining, lcs_len, per_sample)
+    return E2E(done, consumed, remaining, lcs_len, per_sample)

@@ -178,12 +178,15 @@ def poly_pccs(points: Sequence[FloatArray], lengths: IntArray) -> tuple[FloatArr
         is_last = r == s * length
         i = np.minimum(r // length, s - 1)
         t = np.where(is_last, 0, r - (r // length) * length)
-        a, b = (base + i, base + i + 1) if top else (base + n[owner] - 1 - i, base + n[owner] - 2 - i)
+        a, b = (
+            (base + i, base + i + 1) if top else (base + n[owner] - 1 - i, base + n[owner] - 2 - i)
+        )
         start = flat[a]
         diff = (flat[b] - start) / length[:, None]
         inner = np.trunc(start + diff * t[:, None].astype(np.float64))
         value = np.where((t == 0)[:, None], start, inner)
-        return np.where(is_last[:, None], flat[last_top if top else last_bottom], value)
+        out: FloatArray = np.where(is_last[:, None], flat[last_top if top else last_bottom], value)
+        return out
 
     c, d = k * s, (k + 1) * s
     pcc: FloatArray = (

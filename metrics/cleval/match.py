@@ -251,8 +251,9 @@ def _per_sample(b: Batch, out: Outcome, credited_hits: IntArray) -> dict[str, Fl
     }
 
 
-def match_and_score(b: Batch, rules: Rules) -> Outcome:
-    """Don't-care dets, matching, clearing and detection scoring (spec 5.3-5.5)."""
+def match_and_score(b: Batch, rules: Rules, *, records: bool = True) -> Outcome:
+    """Don't-care dets, matching, clearing and detection scoring (spec 5.3-5.5); the match
+    records only with ``records`` (else none)."""
     n_g, n_d = len(b.g_owner), len(b.d_owner)
     dc = dont_care_dets(b, rules)
     gt_rank = set_ranks(b.g_off, b.g_owner, b.g_dc, rules.legacy)
@@ -272,7 +273,7 @@ def match_and_score(b: Batch, rules: Rules) -> Outcome:
         gt_rank=gt_rank,
         det_rank=det_rank,
         matched=matched,
-        records=_records(b, oo, om, mo, gt_rank, det_rank),
+        records=_records(b, oo, om, mo, gt_rank, det_rank) if records else [],
         keep=keep,
         kp=hp[o2],
         kd=hd[o2],

@@ -77,7 +77,7 @@ from metrics.cleval.params import ClevalLegacyParams, ClevalParams, Params, Rule
 from metrics.cleval.results import View
 from metrics.cleval.validate import sample_problems
 from metrics.core.model import Problem, Sample
-from metrics.core.results import SampleResult, Verdict, hmean
+from metrics.core.results import SampleResult, hmean
 from metrics.core.tally import ClevalLegacyTally, ClevalTally, add_up
 from metrics.shapes.mode import Mode
 
@@ -167,16 +167,19 @@ def evaluate_batch_legacy_e2e(
 def _batch(
     samples: Sequence[Sample], rules: Rules, metric: str, mode: Mode | None
 ) -> list[SampleResult]:
-    """Evaluate a block of samples together (flat arrays), one SampleResult per sample."""
+    """Evaluate a block of samples together (flat arrays), one SampleResult per sample.
+    Below ``Detail.SUMMARY`` (``mode.evidence`` False) no result has instance lists,
+    records or evidence, and none of them is built."""
     if not samples:
         return []
     mode = mode or Mode()
     b = prepare(samples, rules, mode.cache)
-    out = match_and_score(b, rules)
-    e2 = score_e2e(b, out, rules) if rules.e2e else None
+    out = match_and_score(b, rules, records=mode.instances)
+    e2 = score_e2e(b, out, rules, steps=mode.evidence) if rules.e2e else None
     recall, precision, kind, values, extra = _scores(out, e2, rules)
-    view = View(b, out, e2, mode.instances)
+    view = View(b, out, e2, mode.instances) if mode.evidence else None
     g_care = np.bincount(b.g_owner[~b.g_dc], minlength=len(samples)).tolist()
+    d_care = np.bincount(b.d_owner[~out.dc.det], minlength=len(samples)).tolist()
     tallies, counters, extras = (
         _rows(values, len(samples)),
         _rows({k: values[k] for k in COUNTERS}, len(samples)),
@@ -185,22 +188,34 @@ def _batch(
     tally_type = ClevalLegacyTally if kind == "cleval_legacy" else ClevalTally
     results: list[SampleResult] = []
     for s, sample in enumerate(samples):
-        gt, det = view.gt_results(s), view.det_results(s)
-        tally = tally_type(
-            n_gt_care=g_care[s],
-            n_det_care=sum(d.verdict is not Verdict.DONT_CARE for d in det),
-            **tallies[s],
-        )
+        tally = tally_type(n_gt_care=g_care[s], n_det_care=d_care[s], **tallies[s])
+        r, p = recall[s], precision[s]
+        if view is None:
+            results.append(
+                SampleResult(
+                    metric,
+                    sample.id,
+                    r,
+                    p,
+                    hmean(r, p),
+                    tally,
+                    (),
+                    (),
+                    extra=extras[s],
+                    complete=False,
+                )
+            )
+            continue
         results.append(
             SampleResult(
                 metric,
                 sample.id,
-                recall[s],
-                precision[s],
-                hmean(recall[s], precision[s]),
+                r,
+                p,
+                hmean(r, p),
                 tally,
-                gt,
-                det,
+                view.gt_results(s),
+                view.det_results(s),
                 view.records(s),
                 view.evidence(s, counters[s]),
                 (),
