@@ -300,8 +300,17 @@ def interiors_apart(a: FloatArray, b: FloatArray) -> BoolArray:
     """Pairs of strictly convex quads with integer vertices (N, 4, 2) whose interiors are
     disjoint (separated or touching), decided exactly by the separating-axis test on the
     edges of both; False (undecided) for coordinates too large for exact products."""
+    return quads_apart_or_meeting(a, b)[0]
+
+
+def quads_apart_or_meeting(a: FloatArray, b: FloatArray) -> tuple[BoolArray, BoolArray]:
+    """(``interiors_apart``, interiors meeting) of pairs of strictly convex quads: both
+    False where undecided (coordinates too large for exact products, or, for meeting,
+    not integers). Convex interiors that meet overlap with a positive area."""
     small = (np.abs(a).max(axis=(1, 2)) < _EXACT) & (np.abs(b).max(axis=(1, 2)) < _EXACT)
-    return np.asarray(small & (_outside_an_edge(a, b) | _outside_an_edge(b, a)), dtype=bool)
+    apart = _outside_an_edge(a, b) | _outside_an_edge(b, a)
+    exact = small & (a == np.trunc(a)).all(axis=(1, 2)) & (b == np.trunc(b)).all(axis=(1, 2))
+    return np.asarray(small & apart, dtype=bool), np.asarray(exact & ~apart, dtype=bool)
 
 
 def _outside_an_edge(a: FloatArray, b: FloatArray) -> BoolArray:
@@ -318,10 +327,12 @@ def _outside_an_edge(a: FloatArray, b: FloatArray) -> BoolArray:
     return np.asarray(np.any(np.all(side <= 0, axis=2), axis=1), dtype=bool)
 
 
-def _overlapping(geoms: GeomArray, rows: IntArray, cols: IntArray, apart: BoolArray) -> BoolArray:
-    """|g_row ∩ g_col| > 0, GEOS only for the pairs not known to be apart."""
-    keep = np.zeros(len(rows), dtype=bool)
-    ask = np.flatnonzero(~apart)
+def _overlapping(
+    geoms: GeomArray, rows: IntArray, cols: IntArray, apart: BoolArray, meet: BoolArray
+) -> BoolArray:
+    """|g_row ∩ g_col| > 0, GEOS only for the pairs not known to be apart or to meet."""
+    keep = meet.copy()
+    ask = np.flatnonzero(~apart & ~meet)
     if len(ask):
         keep[ask] = shapely.area(robust.intersection(geoms[rows[ask]], geoms[cols[ask]])) > 0
     return keep
@@ -339,7 +350,7 @@ def cut_dont_care(
 
     ``poly`` (per GT) selects the POLY subtraction ``a - (a ∩ b)``. ``quads`` (per GT, NaN
     where unknown) are the int vertices of GTs whose polygon is that strictly convex quad:
-    pairs of them whose interiors are apart skip GEOS. Every dc GT is cut in rounds (its
+    pairs of them whose interiors are apart or meet skip GEOS. Every dc GT is cut in rounds (its
     k-th overlapping care GT in round k), one vectorized GEOS call per round. Returns the
     new geometries and the GT indices that changed.
     """
@@ -353,11 +364,11 @@ def cut_dont_care(
     if len(ia) == 0:
         return geoms, none
     rows, cols = dc_idx[ia], care_idx[ib]
-    apart = np.zeros(len(rows), dtype=bool)
+    apart, meet = np.zeros(len(rows), dtype=bool), np.zeros(len(rows), dtype=bool)
     if quads is not None:
         known = ~np.isnan(quads[rows, 0, 0]) & ~np.isnan(quads[cols, 0, 0])
-        apart[known] = interiors_apart(quads[rows[known]], quads[cols[known]])
-    keep = _overlapping(geoms, rows, cols, apart)
+        apart[known], meet[known] = quads_apart_or_meeting(quads[rows[known]], quads[cols[known]])
+    keep = _overlapping(geoms, rows, cols, apart, meet)
     rows, cols = rows[keep], cols[keep]
     if len(rows) == 0:
         return geoms, none
