@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from metrics.core.arrays import first_of_each, unique_values
+from metrics.core.arrays import first_of_each
 from metrics.core.model import FloatArray
 from metrics.shapes import robust
 from metrics.shapes.geometry import GeomArray
@@ -119,12 +119,12 @@ def poly_points(points: FloatArray) -> tuple[FloatArray, FloatArray]:
 
 def poly_geoms(rings: Sequence[FloatArray]) -> GeomArray:
     """shapely polygons of the rings, then ``buffer(0)`` (as the official POLY class)."""
-    geoms = np.empty(len(rings), dtype=object)
-    lengths = np.fromiter((len(r) for r in rings), dtype=np.intp, count=len(rings))
-    for n in unique_values(lengths):
-        idx = np.flatnonzero(lengths == n)
-        geoms[idx] = shapely.polygons(np.stack([rings[i] for i in idx.tolist()]))
-    out: GeomArray = shapely.buffer(geoms, 0) if len(geoms) else geoms
+    if not len(rings):
+        return np.empty(0, dtype=object)
+    lengths = np.fromiter(map(len, rings), dtype=np.intp, count=len(rings))
+    index = np.repeat(np.arange(len(rings), dtype=np.intp), lengths)
+    shells = shapely.linearrings(np.concatenate(rings), indices=index)
+    out: GeomArray = shapely.buffer(shapely.polygons(shells), 0)
     return out
 
 
