@@ -226,7 +226,7 @@ def prepare(samples: Sequence[Sample], rules: Rules, geometry: GeometryCache) ->
         d_fp = fp_estimate(d_ratio)
     d_text: list[str] = []
     if rules.e2e:
-        d_dc = np.fromiter((d.text == "###" for d in dets), dtype=bool, count=len(dets))
+        d_dc = np.fromiter(map("###".__eq__, map(_TEXT, dets)), dtype=bool, count=len(dets))
         d_text = _texts(dets, d_ratio, d_dc, rules.case_sensitive)
     none = np.zeros(0, np.intp)
     b = Batch(
