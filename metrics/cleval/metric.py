@@ -60,7 +60,8 @@ rest of the preparation: texts, PCCs, inclusion, area precision), ``cleval_match
 (don't-care dets, matching, scoring), ``cleval_e2e`` (E2E), ``cleval_results`` (the result
 model), ``cleval_geom`` (geometry helpers), ``cleval_validate`` (input checks). Samples are
 evaluated in blocks (``evaluate_batch*``); ``evaluate_sample`` is a block of one.
-``validate`` checks a sample for the detection metrics, ``validate_e2e`` for the E2E ones.
+``validate`` checks a sample for the detection metrics, ``validate_e2e`` for the E2E ones
+(``validate_batch*``: many samples).
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ from metrics.cleval.e2e import E2E, score_e2e
 from metrics.cleval.match import Outcome, match_and_score
 from metrics.cleval.params import ClevalLegacyParams, ClevalParams, Params, Rules
 from metrics.cleval.results import View
-from metrics.cleval.validate import sample_problems
+from metrics.cleval.validate import batch_problems, sample_problems
 from metrics.core.model import Problem, Sample
 from metrics.core.results import SampleResult, hmean
 from metrics.core.tally import ClevalLegacyTally, ClevalTally, add_up
@@ -130,6 +131,21 @@ def validate(sample: Sample, params: Params, *, e2e: bool = False) -> list[Probl
 def validate_e2e(sample: Sample, params: Params) -> list[Problem]:
     """``validate`` for the end-to-end metrics (detections must carry a transcription)."""
     return validate(sample, params, e2e=True)
+
+
+def validate_batch(samples: Sequence[Sample], params: Params) -> list[Problem]:
+    """``validate`` of many samples (the legacy orientation test in one pass)."""
+    return _validate_batch(samples, params, False)
+
+
+def validate_batch_e2e(samples: Sequence[Sample], params: Params) -> list[Problem]:
+    """``validate_e2e`` of many samples."""
+    return _validate_batch(samples, params, True)
+
+
+def _validate_batch(samples: Sequence[Sample], params: Params, e2e: bool) -> list[Problem]:
+    orientation = isinstance(params, ClevalLegacyParams) and params.check_orientation
+    return batch_problems(samples, params.box_type, params.allow_float, orientation, e2e)
 
 
 # --------------------------------------------------------------------------- evaluation
