@@ -23,7 +23,7 @@ from metrics.cleval.geometry import (
     fp_paper,
     geom_boxes,
     pnpoly,
-    poly_pcc,
+    poly_pccs,
     poly_points,
     pseudo_length,
     quad_pcc,
@@ -106,14 +106,15 @@ def _gt_pcc(
         pcc, own = quad_pcc(quads, length[quad_idx], vertical[quad_idx])
         parts.append(pcc)
         owner_parts.append(quad_idx[own])
-    poly_idx = np.flatnonzero(g_poly).tolist()
-    for k in poly_idx:
-        pcc = poly_pcc(poly_points(gts[k].points)[1], int(length[k]))
+    poly_idx = np.flatnonzero(g_poly)
+    if len(poly_idx):
+        boxes = [poly_points(gts[k].points)[1] for k in poly_idx.tolist()]
+        pcc, own = poly_pccs(boxes, length[poly_idx])
         parts.append(pcc)
-        owner_parts.append(np.full(len(pcc), k, dtype=np.intp))
+        owner_parts.append(poly_idx[own])
     if not parts:
         return np.zeros((0, 2), dtype=np.float64), np.zeros(0, np.intp)
-    if not poly_idx:  # QUAD PCCs come out grouped by GT already
+    if not len(poly_idx):  # QUAD PCCs come out grouped by GT already
         return parts[0], owner_parts[0].astype(np.intp)
     owner = np.concatenate(owner_parts).astype(np.intp)
     order = np.argsort(owner, kind="stable")
@@ -225,7 +226,7 @@ def prepare(samples: Sequence[Sample], rules: Rules, geometry: GeometryCache) ->
         d_fp = fp_estimate(d_ratio)
     d_text: list[str] = []
     if rules.e2e:
-        d_dc = np.fromiter((d.text == "###" for d in dets), dtype=bool, count=len(dets))
+        d_dc = np.fromiter(map("###".__eq__, map(_TEXT, dets)), dtype=bool, count=len(dets))
         d_text = _texts(dets, d_ratio, d_dc, rules.case_sensitive)
     none = np.zeros(0, np.intp)
     b = Batch(

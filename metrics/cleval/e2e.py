@@ -55,34 +55,47 @@ def _consume(z: str, ordered: list[int], remaining: list[str], consumed: list[st
                 break
 
 
-def score_e2e(b: Batch, out: Outcome, rules: Rules) -> E2E:
-    """SESP (spec 5.6): matched GTs in iteration order consume det characters through LCS."""
+def score_e2e(b: Batch, out: Outcome, rules: Rules, *, steps: bool = True) -> E2E:
+    """SESP (spec 5.6): matched GTs in iteration order consume det characters through LCS.
+    The steps (evidence; none without ``steps``) name detections by file index."""
     n = len(b.samples)
     remaining = list(b.d_text)
     consumed = [""] * len(remaining)
-    steps: list[list[RecognitionStep]] = [[] for _ in range(n)]
+    done: list[list[RecognitionStep]] = [[] for _ in range(n)]
     lcs_len = np.zeros(len(b.g_owner), dtype=np.intp)
     mp = np.flatnonzero(out.matched)
     mp_g = b.pi[mp]
     gts = np.flatnonzero(out.n_dets > 0)
     gts = gts[np.lexsort((out.gt_rank[gts], b.g_owner[gts]))]
-    gl = local_index(b.g_off, b.g_owner)
-    for g in gts.tolist():
-        lo, hi = np.searchsorted(mp_g, [g, g + 1])
-        dets = b.pj[mp[lo:hi]].tolist()
-        p0, p1 = int(b.p_off[g]), int(b.p_off[g + 1])
-        a, z = np.searchsorted(out.kp, [p0, p1])
-        hit_by: dict[int, set[int]] = {}
-        for k, d in zip(out.kp[a:z].tolist(), out.kd[a:z].tolist(), strict=True):
-            hit_by.setdefault(k, set()).add(d)
-        ordered = _order_by_pcc(dets, list(range(p0, p1)), hit_by)
-        text = "".join(remaining[d] for d in ordered)
+    p0, p1 = b.p_off[gts], b.p_off[gts + 1]
+    columns = (
+        gts,
+        np.searchsorted(mp_g, gts),
+        np.searchsorted(mp_g, gts + 1),
+        p0,
+        p1,
+        np.searchsorted(out.kp, p0),
+        np.searchsorted(out.kp, p1),
+    )
+    pj, kp, kd = b.pj[mp].tolist(), out.kp.tolist(), out.kd.tolist()
+    gl, owner, f = local_index(b.g_off, b.g_owner).tolist(), b.g_owner.tolist(), b.d_file.tolist()
+    found: list[int] = []
+    for g, lo, hi, q0, q1, a, z in zip(*(c.tolist() for c in columns), strict=True):
+        ordered = pj[lo:hi]
+        if len(ordered) > 1:
+            hit_by: dict[int, set[int]] = {}
+            for k, d in zip(kp[a:z], kd[a:z], strict=True):
+                hit_by.setdefault(k, set()).add(d)
+            ordered = _order_by_pcc(ordered, list(range(q0, q1)), hit_by)
+        text = "".join([remaining[d] for d in ordered])
         length, common = lcs(b.g_text[g], text, rules.legacy)
         _consume(common, ordered, remaining, consumed)
-        lcs_len[g] = length
-        steps[b.g_owner[g]].append(
-            RecognitionStep(int(gl[g]), tuple(ordered), text, common, int(length))
-        )
+        found.append(length)
+        if steps:
+            done[owner[g]].append(
+                RecognitionStep(gl[g], tuple([f[d] for d in ordered]), text, common, length)
+            )
+    lcs_len[gts] = found
     valid = ~out.dc.det
     matched = valid & (out.n_gts > 0)
     t_len = np.fromiter((len(t) for t in b.d_text), dtype=np.intp, count=len(b.d_text))
@@ -99,4 +112,4 @@ def score_e2e(b: Batch, out: Outcome, rules: Rules) -> E2E:
         "rs_num": by_det(np.where(matched, used, 0)),
         "rs_den": by_det(np.where(matched, den, 0)),
     }
-    return E2E(steps, consumed, remaining, lcs_len, per_sample)
+    return E2E(done, consumed, remaining, lcs_len, per_sample)

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from metrics.core.arrays import first_of_each, unique_values
+from metrics.core.arrays import first_of_each
 from metrics.core.model import FloatArray
 from metrics.shapes import robust
 from metrics.shapes.geometry import GeomArray
@@ -119,12 +119,12 @@ def poly_points(points: FloatArray) -> tuple[FloatArray, FloatArray]:
 
 def poly_geoms(rings: Sequence[FloatArray]) -> GeomArray:
     """shapely polygons of the rings, then ``buffer(0)`` (as the official POLY class)."""
-    geoms = np.empty(len(rings), dtype=object)
-    lengths = np.fromiter((len(r) for r in rings), dtype=np.intp, count=len(rings))
-    for n in unique_values(lengths):
-        idx = np.flatnonzero(lengths == n)
-        geoms[idx] = shapely.polygons(np.stack([rings[i] for i in idx.tolist()]))
-    out: GeomArray = shapely.buffer(geoms, 0) if len(geoms) else geoms
+    if not len(rings):
+        return np.empty(0, dtype=object)
+    lengths = np.fromiter(map(len, rings), dtype=np.intp, count=len(rings))
+    index = np.repeat(np.arange(len(rings), dtype=np.intp), lengths)
+    shells = shapely.linearrings(np.concatenate(rings), indices=index)
+    out: GeomArray = shapely.buffer(shapely.polygons(shells), 0)
     return out
 
 
@@ -151,28 +151,48 @@ def quad_pcc(
 
 def poly_pcc(points: FloatArray, length: int) -> FloatArray:
     """PCCs of one (padded) POLY box: resampled top and bottom lines (spec 5.9)."""
-    n = len(points)
-    half = n // 2
-    sections = half - 1
-    if length == 0 or sections < 1:
-        return np.zeros((0, 2), dtype=np.float64)
-    top = points[:half]
-    bottom = points[half:][::-1]
-    q = np.arange(1, length, dtype=np.float64)
+    return poly_pccs([points], np.array([length], dtype=np.intp))[0]
 
-    def resample(line: FloatArray, last: FloatArray) -> FloatArray:
-        start, end = line[:sections], line[1 : sections + 1]
-        diff = (end - start) / length
-        inner = np.trunc(start[:, None, :] + diff[:, None, :] * q[None, :, None])
-        rows = np.concatenate([start[:, None, :], inner], axis=1).reshape(-1, 2)
-        return np.vstack([rows, last[None, :]])
 
-    new_top = resample(top, top[-1])
-    new_bot = resample(bottom, bottom[-1])
-    c = np.arange(length, dtype=np.intp) * sections
-    d = c + sections
-    out: FloatArray = (new_top[c] + new_top[d] + new_bot[c] + new_bot[d]) / 4
-    return out
+def poly_pccs(points: Sequence[FloatArray], lengths: IntArray) -> tuple[FloatArray, IntArray]:
+    """PCCs of (padded) POLY boxes with L_i characters each, grouped by box, and the box of
+    every PCC (spec 5.9). Box i of n points has a top line (its first n//2 points) and a
+    bottom line (the others, reversed); each of its s = n//2 - 1 sections is resampled into L
+    points (the section start, then ``trunc(start + (end - start) / L * t)``, t = 1..L-1),
+    the line's last point closing it; PCC k is the mean of the resampled points k*s and
+    (k+1)*s of both lines, in the official order of operations."""
+    n = np.fromiter(map(len, points), dtype=np.intp, count=len(points))
+    sec = n // 2 - 1
+    lengths = np.where(sec >= 1, lengths, 0).astype(np.intp)
+    owner = np.repeat(np.arange(len(points), dtype=np.intp), lengths)
+    if len(owner) == 0:
+        return np.zeros((0, 2), dtype=np.float64), owner
+    flat = np.concatenate(points).astype(np.float64, copy=False)
+    base = (np.cumsum(n) - n)[owner]
+    k = np.arange(len(owner), dtype=np.intp) - (np.cumsum(lengths) - lengths)[owner]
+    s, length, half = sec[owner], lengths[owner], n[owner] // 2
+    last_top, last_bottom = base + half - 1, base + half
+
+    def resampled(r: IntArray, top: bool) -> FloatArray:
+        """Point r of the resampled top or bottom line of each PCC's box."""
+        is_last = r == s * length
+        i = np.minimum(r // length, s - 1)
+        t = np.where(is_last, 0, r - (r // length) * length)
+        a, b = (
+            (base + i, base + i + 1) if top else (base + n[owner] - 1 - i, base + n[owner] - 2 - i)
+        )
+        start = flat[a]
+        diff = (flat[b] - start) / length[:, None]
+        inner = np.trunc(start + diff * t[:, None].astype(np.float64))
+        value = np.where((t == 0)[:, None], start, inner)
+        out: FloatArray = np.where(is_last[:, None], flat[last_top if top else last_bottom], value)
+        return out
+
+    c, d = k * s, (k + 1) * s
+    pcc: FloatArray = (
+        resampled(c, True) + resampled(d, True) + resampled(c, False) + resampled(d, False)
+    ) / 4
+    return pcc, owner
 
 
 # --------------------------------------------------------------------------- candidates
@@ -280,8 +300,17 @@ def interiors_apart(a: FloatArray, b: FloatArray) -> BoolArray:
     """Pairs of strictly convex quads with integer vertices (N, 4, 2) whose interiors are
     disjoint (separated or touching), decided exactly by the separating-axis test on the
     edges of both; False (undecided) for coordinates too large for exact products."""
+    return quads_apart_or_meeting(a, b)[0]
+
+
+def quads_apart_or_meeting(a: FloatArray, b: FloatArray) -> tuple[BoolArray, BoolArray]:
+    """(``interiors_apart``, interiors meeting) of pairs of strictly convex quads: both
+    False where undecided (coordinates too large for exact products, or, for meeting,
+    not integers). Convex interiors that meet overlap with a positive area."""
     small = (np.abs(a).max(axis=(1, 2)) < _EXACT) & (np.abs(b).max(axis=(1, 2)) < _EXACT)
-    return np.asarray(small & (_outside_an_edge(a, b) | _outside_an_edge(b, a)), dtype=bool)
+    apart = _outside_an_edge(a, b) | _outside_an_edge(b, a)
+    exact = small & (a == np.trunc(a)).all(axis=(1, 2)) & (b == np.trunc(b)).all(axis=(1, 2))
+    return np.asarray(small & apart, dtype=bool), np.asarray(exact & ~apart, dtype=bool)
 
 
 def _outside_an_edge(a: FloatArray, b: FloatArray) -> BoolArray:
@@ -298,10 +327,12 @@ def _outside_an_edge(a: FloatArray, b: FloatArray) -> BoolArray:
     return np.asarray(np.any(np.all(side <= 0, axis=2), axis=1), dtype=bool)
 
 
-def _overlapping(geoms: GeomArray, rows: IntArray, cols: IntArray, apart: BoolArray) -> BoolArray:
-    """|g_row ∩ g_col| > 0, GEOS only for the pairs not known to be apart."""
-    keep = np.zeros(len(rows), dtype=bool)
-    ask = np.flatnonzero(~apart)
+def _overlapping(
+    geoms: GeomArray, rows: IntArray, cols: IntArray, apart: BoolArray, meet: BoolArray
+) -> BoolArray:
+    """|g_row ∩ g_col| > 0, GEOS only for the pairs not known to be apart or to meet."""
+    keep = meet.copy()
+    ask = np.flatnonzero(~apart & ~meet)
     if len(ask):
         keep[ask] = shapely.area(robust.intersection(geoms[rows[ask]], geoms[cols[ask]])) > 0
     return keep
@@ -319,7 +350,7 @@ def cut_dont_care(
 
     ``poly`` (per GT) selects the POLY subtraction ``a - (a ∩ b)``. ``quads`` (per GT, NaN
     where unknown) are the int vertices of GTs whose polygon is that strictly convex quad:
-    pairs of them whose interiors are apart skip GEOS. Every dc GT is cut in rounds (its
+    pairs of them whose interiors are apart or meet skip GEOS. Every dc GT is cut in rounds (its
     k-th overlapping care GT in round k), one vectorized GEOS call per round. Returns the
     new geometries and the GT indices that changed.
     """
@@ -333,11 +364,11 @@ def cut_dont_care(
     if len(ia) == 0:
         return geoms, none
     rows, cols = dc_idx[ia], care_idx[ib]
-    apart = np.zeros(len(rows), dtype=bool)
+    apart, meet = np.zeros(len(rows), dtype=bool), np.zeros(len(rows), dtype=bool)
     if quads is not None:
         known = ~np.isnan(quads[rows, 0, 0]) & ~np.isnan(quads[cols, 0, 0])
-        apart[known] = interiors_apart(quads[rows[known]], quads[cols[known]])
-    keep = _overlapping(geoms, rows, cols, apart)
+        apart[known], meet[known] = quads_apart_or_meeting(quads[rows[known]], quads[cols[known]])
+    keep = _overlapping(geoms, rows, cols, apart, meet)
     rows, cols = rows[keep], cols[keep]
     if len(rows) == 0:
         return geoms, none

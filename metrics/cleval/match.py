@@ -251,8 +251,9 @@ def _per_sample(b: Batch, out: Outcome, credited_hits: IntArray) -> dict[str, Fl
     }
 
 
-def match_and_score(b: Batch, rules: Rules) -> Outcome:
-    """Don't-care dets, matching, clearing and detection scoring (spec 5.3-5.5)."""
+def match_and_score(b: Batch, rules: Rules, *, records: bool = True) -> Outcome:
+    """Don't-care dets, matching, clearing and detection scoring (spec 5.3-5.5); the match
+    records only with ``records`` (else none)."""
     n_g, n_d = len(b.g_owner), len(b.d_owner)
     dc = dont_care_dets(b, rules)
     gt_rank = set_ranks(b.g_off, b.g_owner, b.g_dc, rules.legacy)
@@ -272,7 +273,7 @@ def match_and_score(b: Batch, rules: Rules) -> Outcome:
         gt_rank=gt_rank,
         det_rank=det_rank,
         matched=matched,
-        records=_records(b, oo, om, mo, gt_rank, det_rank),
+        records=_records(b, oo, om, mo, gt_rank, det_rank) if records else [],
         keep=keep,
         kp=hp[o2],
         kd=hd[o2],
@@ -298,26 +299,36 @@ def lcs(s1: str, s2: str, legacy: bool) -> tuple[int, str]:
 
     On a mismatch the official cell takes ``up`` when it is strictly longer (0.1.1, ties go
     left) or when it is at least as long (legacy ``max(up, left, key=len)``, ties go up).
+    Row i of the length table is kept as a bit vector (Hyyrö's bit-parallel LCS): bit j is
+    clear where ``table[i][j + 1] = table[i][j] + 1``, so ``table[i][j]`` is j minus the set
+    bits below j.
     """
     n, m = len(s1), len(s2)
     if n == 0 or m == 0:
         return 0, ""
-    table = [[0] * (m + 1) for _ in range(n + 1)]
-    for i in range(n):
-        up, cur, c1 = table[i], table[i + 1], s1[i]
-        for j in range(m):
-            if c1 == s2[j]:
-                cur[j + 1] = up[j] + 1
-            else:
-                cur[j + 1] = up[j + 1] if up[j + 1] > cur[j] else cur[j]
+    if s1 == s2:  # the traceback walks the diagonal
+        return n, s1
+    full = (1 << m) - 1
+    masks: dict[str, int] = {}
+    for j, ch in enumerate(s2):
+        masks[ch] = masks.get(ch, 0) | (1 << j)
+    rows = [full]
+    v = full
+    for ch in s1:
+        u = v & masks.get(ch, 0)
+        v = ((v + u) | (v - u)) & full
+        rows.append(v)
     out: list[str] = []
     i, j = n, m
     while i > 0 and j > 0:
         if s1[i - 1] == s2[j - 1]:
             out.append(s1[i - 1])
             i, j = i - 1, j - 1
-        elif table[i - 1][j] > table[i][j - 1] or (legacy and table[i - 1][j] == table[i][j - 1]):
+            continue
+        up = j - (rows[i - 1] & ((1 << j) - 1)).bit_count()
+        left = j - 1 - (rows[i] & ((1 << (j - 1)) - 1)).bit_count()
+        if up > left or (legacy and up == left):
             i -= 1
         else:
             j -= 1
-    return table[n][m], "".join(reversed(out))
+    return m - rows[n].bit_count(), "".join(reversed(out))

@@ -60,7 +60,8 @@ rest of the preparation: texts, PCCs, inclusion, area precision), ``cleval_match
 (don't-care dets, matching, scoring), ``cleval_e2e`` (E2E), ``cleval_results`` (the result
 model), ``cleval_geom`` (geometry helpers), ``cleval_validate`` (input checks). Samples are
 evaluated in blocks (``evaluate_batch*``); ``evaluate_sample`` is a block of one.
-``validate`` checks a sample for the detection metrics, ``validate_e2e`` for the E2E ones.
+``validate`` checks a sample for the detection metrics, ``validate_e2e`` for the E2E ones
+(``validate_batch*``: many samples).
 """
 
 from __future__ import annotations
@@ -75,9 +76,9 @@ from metrics.cleval.e2e import E2E, score_e2e
 from metrics.cleval.match import Outcome, match_and_score
 from metrics.cleval.params import ClevalLegacyParams, ClevalParams, Params, Rules
 from metrics.cleval.results import View
-from metrics.cleval.validate import sample_problems
+from metrics.cleval.validate import batch_problems, sample_problems
 from metrics.core.model import Problem, Sample
-from metrics.core.results import SampleResult, Verdict, hmean
+from metrics.core.results import SampleResult, hmean
 from metrics.core.tally import ClevalLegacyTally, ClevalTally, add_up
 from metrics.shapes.mode import Mode
 
@@ -132,6 +133,21 @@ def validate_e2e(sample: Sample, params: Params) -> list[Problem]:
     return validate(sample, params, e2e=True)
 
 
+def validate_batch(samples: Sequence[Sample], params: Params) -> list[Problem]:
+    """``validate`` of many samples (the legacy orientation test in one pass)."""
+    return _validate_batch(samples, params, False)
+
+
+def validate_batch_e2e(samples: Sequence[Sample], params: Params) -> list[Problem]:
+    """``validate_e2e`` of many samples."""
+    return _validate_batch(samples, params, True)
+
+
+def _validate_batch(samples: Sequence[Sample], params: Params, e2e: bool) -> list[Problem]:
+    orientation = isinstance(params, ClevalLegacyParams) and params.check_orientation
+    return batch_problems(samples, params.box_type, params.allow_float, orientation, e2e)
+
+
 # --------------------------------------------------------------------------- evaluation
 
 
@@ -167,16 +183,19 @@ def evaluate_batch_legacy_e2e(
 def _batch(
     samples: Sequence[Sample], rules: Rules, metric: str, mode: Mode | None
 ) -> list[SampleResult]:
-    """Evaluate a block of samples together (flat arrays), one SampleResult per sample."""
+    """Evaluate a block of samples together (flat arrays), one SampleResult per sample.
+    Below ``Detail.SUMMARY`` (``mode.evidence`` False) no result has instance lists,
+    records or evidence, and none of them is built."""
     if not samples:
         return []
     mode = mode or Mode()
     b = prepare(samples, rules, mode.cache)
-    out = match_and_score(b, rules)
-    e2 = score_e2e(b, out, rules) if rules.e2e else None
+    out = match_and_score(b, rules, records=mode.instances)
+    e2 = score_e2e(b, out, rules, steps=mode.evidence) if rules.e2e else None
     recall, precision, kind, values, extra = _scores(out, e2, rules)
-    view = View(b, out, e2, mode.instances)
+    view = View(b, out, e2, mode.instances) if mode.evidence else None
     g_care = np.bincount(b.g_owner[~b.g_dc], minlength=len(samples)).tolist()
+    d_care = np.bincount(b.d_owner[~out.dc.det], minlength=len(samples)).tolist()
     tallies, counters, extras = (
         _rows(values, len(samples)),
         _rows({k: values[k] for k in COUNTERS}, len(samples)),
@@ -185,22 +204,34 @@ def _batch(
     tally_type = ClevalLegacyTally if kind == "cleval_legacy" else ClevalTally
     results: list[SampleResult] = []
     for s, sample in enumerate(samples):
-        gt, det = view.gt_results(s), view.det_results(s)
-        tally = tally_type(
-            n_gt_care=g_care[s],
-            n_det_care=sum(d.verdict is not Verdict.DONT_CARE for d in det),
-            **tallies[s],
-        )
+        tally = tally_type(n_gt_care=g_care[s], n_det_care=d_care[s], **tallies[s])
+        r, p = recall[s], precision[s]
+        if view is None:
+            results.append(
+                SampleResult(
+                    metric,
+                    sample.id,
+                    r,
+                    p,
+                    hmean(r, p),
+                    tally,
+                    (),
+                    (),
+                    extra=extras[s],
+                    complete=False,
+                )
+            )
+            continue
         results.append(
             SampleResult(
                 metric,
                 sample.id,
-                recall[s],
-                precision[s],
-                hmean(recall[s], precision[s]),
+                r,
+                p,
+                hmean(r, p),
                 tally,
-                gt,
-                det,
+                view.gt_results(s),
+                view.det_results(s),
                 view.records(s),
                 view.evidence(s, counters[s]),
                 (),

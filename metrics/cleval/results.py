@@ -8,7 +8,6 @@ within the sample.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -45,15 +44,17 @@ class View:
         self.b, self.out, self.e2 = b, out, e2
         self.g_off, self.d_off = b.g_off.tolist(), b.d_off.tolist()
         self.d_file = b.d_file.tolist()
+        self.dc_det: list[bool] = out.dc.det.tolist()
         self.g_local = local_index(b.g_off, b.g_owner)
         mp = np.flatnonzero(out.matched)
         m_pi, m_pj = b.pi[mp], b.pj[mp]
-        self.near_g, self.near_d = self._near()
+        self.near_d = self._near_det()
         by_det = np.lexsort((m_pi, m_pj))
         det_partners = grouped(m_pj[by_det], self.g_local[m_pi[by_det]], len(b.d_owner))
         self.gt: list[InstanceResult] = []
         self.recs: list[tuple[MatchRecord, ...]] = [() for _ in b.samples]
         if lists:
+            self.near_g = self._near_gt()
             self.gt = self._gt_results(grouped(m_pi, b.d_file[m_pj], len(b.g_owner)))
             self.recs = self._records()
         self.det = self._det_results(det_partners)
@@ -61,23 +62,25 @@ class View:
         self.hits.setflags(write=False)
         self.ev = _EvidenceTables(b, out, self.hits)
 
-    def _near(self) -> tuple[list[NearMiss | None], list[NearMiss | None]]:
-        """Best area precision of every unmatched GT (among care dets) and det (care GTs)."""
+    def _near_gt(self) -> list[NearMiss | None]:
+        """Best area precision of every unmatched GT (among care dets)."""
         b, out = self.b, self.out
         sel = np.flatnonzero(~out.dc.det[b.pj] & (b.ap > 0) & (out.n_dets[b.pi] == 0))
-        g_best = first_per(b.pi[sel], (b.pj[sel], -b.ap[sel]), sel, len(b.g_owner))
+        best = first_per(b.pi[sel], (b.pj[sel], -b.ap[sel]), sel, len(b.g_owner))
+        pj, ap, f = b.pj.tolist(), b.ap.tolist(), self.d_file
+        return [
+            None if k < 0 else NearMiss(f[pj[k]], ap[k], "area_precision") for k in best.tolist()
+        ]
+
+    def _near_det(self) -> list[NearMiss | None]:
+        """Best area precision of every unmatched det (among care GTs)."""
+        b, out = self.b, self.out
         sel = np.flatnonzero(~b.g_dc[b.pi] & (b.ap > 0) & (out.n_gts[b.pj] == 0))
-        d_best = first_per(b.pj[sel], (b.pi[sel], -b.ap[sel]), sel, len(b.d_owner))
-        pi, pj, ap = b.pi.tolist(), b.pj.tolist(), b.ap.tolist()
-        gl = self.g_local.tolist()
-        near_g = [
-            None if k < 0 else NearMiss(self.d_file[pj[k]], ap[k], "area_precision")
-            for k in g_best.tolist()
+        best = first_per(b.pj[sel], (b.pi[sel], -b.ap[sel]), sel, len(b.d_owner))
+        pi, ap, gl = b.pi.tolist(), b.ap.tolist(), self.g_local.tolist()
+        return [
+            None if k < 0 else NearMiss(gl[pi[k]], ap[k], "area_precision") for k in best.tolist()
         ]
-        near_d = [
-            None if k < 0 else NearMiss(gl[pi[k]], ap[k], "area_precision") for k in d_best.tolist()
-        ]
-        return near_g, near_d
 
     def _gt_results(self, partners: list[tuple[int, ...]]) -> list[InstanceResult]:
         b, out = self.b, self.out
@@ -229,14 +232,13 @@ class View:
         rule, count = t.rules[s], {k: int(v) for k, v in counters.items()}
         if self.e2 is None:
             return ClevalEvidence(pcc, rule, count)
-        f, dc, e2 = self.d_file, self.out.dc.det, self.e2
+        f, dc, e2 = self.d_file, self.dc_det, self.e2
         valid = [d for d in range(self.d_off[s], self.d_off[s + 1]) if not dc[d]]
-        steps = tuple(replace(st, dets=tuple(f[d] for d in st.dets)) for st in e2.steps[s])
         return ClevalEvidence(
             pcc,
             rule,
             count,
-            e2e=steps,
+            e2e=tuple(e2.steps[s]),
             consumed={f[d]: e2.consumed[d] for d in valid},
             remaining={f[d]: e2.remaining[d] for d in valid},
         )

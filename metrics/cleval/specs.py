@@ -8,14 +8,14 @@ from metrics.cleval import metric
 from metrics.cleval.cards import CARDS
 from metrics.cleval.pairs import pair_table
 from metrics.core.protocols import Params
-from metrics.declare.spec import ConfidenceUse, MetricSpec, each_sample
+from metrics.declare.spec import ConfidenceUse, MetricSpec
 
 __all__ = ["SPECS"]
 
 _CARD = {c.id: c for c in CARDS}
 
-_validate = each_sample(metric.validate)
-_validate_e2e = each_sample(metric.validate_e2e)
+_validate = metric.validate_batch
+_validate_e2e = metric.validate_batch_e2e
 _RANKS = ConfidenceUse()  # a stable sort by confidence before matching (spec 0.7); no AP
 # the counters mix units (metric.global_extras): said after each number in the notes
 _UNITS = {

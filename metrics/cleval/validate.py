@@ -17,7 +17,7 @@ from metrics.core.floats import REFUSED
 from metrics.core.model import BoxType, FloatArray, Instance, Problem, Sample, Severity
 from metrics.shapes.order import clockwise_violations
 
-_POINTS, _BOX_TYPE = attrgetter("points"), attrgetter("box_type")
+_POINTS, _BOX_TYPE, _SHAPE = attrgetter("points"), attrgetter("box_type"), attrgetter("shape")
 _INTEGER, _TEXT, _DONT_CARE = attrgetter("integer"), attrgetter("text"), attrgetter("dont_care")
 
 
@@ -26,15 +26,87 @@ def has_poly(items: Sequence[Instance]) -> bool:
     return any(map(is_, map(_BOX_TYPE, items), repeat(BoxType.POLY)))
 
 
-def sample_problems(
-    sample: Sample, box_type: str, allow_float: bool, orientation: bool, e2e: bool
+Sides = tuple[list[int], list[int]]  # GT and det indices
+
+
+def batch_problems(
+    samples: Sequence[Sample], box_type: str, allow_float: bool, orientation: bool, e2e: bool
 ) -> list[Problem]:
-    """Problems of one sample; ``orientation``: the legacy clockwise test (QUAD mode)."""
-    poly = box_type == "POLY" if box_type != "auto" else has_poly((*sample.gt, *sample.det))
+    """``sample_problems`` of every sample, in order; the legacy clockwise test of all the
+    samples' QUAD boxes in one array operation."""
+    sides = _anticlockwise_all(samples, box_type) if orientation else {}
+    return [
+        p
+        for k, s in enumerate(samples)
+        for p in sample_problems(s, box_type, allow_float, orientation, e2e, sides.get(k))
+    ]
+
+
+def _is_poly(sample: Sample, box_type: str) -> bool:
+    return box_type == "POLY" if box_type != "auto" else has_poly((*sample.gt, *sample.det))
+
+
+def _anticlockwise_all(samples: Sequence[Sample], box_type: str) -> dict[int, Sides]:
+    """``_anticlockwise`` of the QUAD-mode samples whose QUAD boxes all have (4, 2) points
+    (the others are left to ``sample_problems``), as one array operation."""
+    owner: list[int] = []
+    local: list[int] = []
+    points: list[FloatArray] = []
+    n_gt: dict[int, int] = {}
+    for s, sample in enumerate(samples):
+        if _is_poly(sample, box_type):
+            continue
+        items = (*sample.gt, *sample.det)
+        quads = [k for k, t in enumerate(map(_BOX_TYPE, items)) if t is BoxType.QUAD]
+        mine = [items[k].points for k in quads]
+        if not set(map(_SHAPE, mine)) <= {(4, 2)}:
+            continue
+        n_gt[s] = len(sample.gt)
+        owner.extend([s] * len(quads))
+        local.extend(quads)
+        points.extend(mine)
+    out: dict[int, Sides] = {s: ([], []) for s in n_gt}
+    if not points:
+        return out
+    bad = np.flatnonzero(_clockwise_sums(np.concatenate(points)) > 0).tolist()
+    for m in bad:
+        s, k = owner[m], local[m]
+        gt, det = out[s]
+        if k < n_gt[s]:
+            gt.append(k)
+        else:
+            det.append(k - n_gt[s])
+    return out
+
+
+def _clockwise_sums(flat: FloatArray) -> FloatArray:
+    """S = Σ (x' - x)(y' + y) of each quad of the (4 n, 2) points, summed in the order of
+    ``np.sum(..., axis=1)`` (``clockwise_violations``' numbers)."""
+    x0, y0, x1, y1, x2, y2, x3, y3 = np.asarray(flat, dtype=np.float64).reshape(-1, 8).T
+    out: FloatArray = (
+        (x1 - x0) * (y1 + y0)
+        + (x2 - x1) * (y2 + y1)
+        + (x3 - x2) * (y3 + y2)
+        + (x0 - x3) * (y0 + y3)
+    )
+    return out
+
+
+def sample_problems(
+    sample: Sample,
+    box_type: str,
+    allow_float: bool,
+    orientation: bool,
+    e2e: bool,
+    anticlockwise: Sides | None = None,
+) -> list[Problem]:
+    """Problems of one sample; ``orientation``: the legacy clockwise test (QUAD mode), whose
+    result ``anticlockwise`` may already give."""
+    poly = _is_poly(sample, box_type)
     suspect = _suspect(sample, allow_float, poly)
     out = _box_problems(sample, allow_float, poly) if suspect else []
     if orientation and not poly:
-        bad_gt, bad_det = _anticlockwise(sample.gt, sample.det)
+        bad_gt, bad_det = anticlockwise or _anticlockwise(sample.gt, sample.det)
         for side, source, items, bad in (
             ("GT", sample.gt_source, sample.gt, bad_gt),
             ("det", sample.det_source, sample.det, bad_det),
@@ -87,16 +159,8 @@ def _anticlockwise(gt: Sequence[Instance], det: Sequence[Instance]) -> tuple[lis
     flat = _quad_points(points)
     if flat is None:  # not all (4, 2): the original test (it raises as the official code)
         return clockwise_violations(gt), clockwise_violations(det)
-    x0, y0, x1, y1, x2, y2, x3, y3 = np.asarray(flat, dtype=np.float64).reshape(-1, 8).T
-    # S = Σ (x' - x)(y' + y), summed in the order of np.sum(..., axis=1)
-    s = (
-        (x1 - x0) * (y1 + y0)
-        + (x2 - x1) * (y2 + y1)
-        + (x3 - x2) * (y3 + y2)
-        + (x0 - x3) * (y0 + y3)
-    )
     n = len(gt)
-    bad = [quads[m] for m in np.flatnonzero(s > 0).tolist()]
+    bad = [quads[m] for m in np.flatnonzero(_clockwise_sums(flat) > 0).tolist()]
     return [k for k in bad if k < n], [k - n for k in bad if k >= n]
 
 

@@ -11,11 +11,13 @@ issue 30. Each result is cut down as soon as its block is evaluated (``strip``),
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Literal
 
 from metrics.core.protocols import Params
 from metrics.core.results import SampleResult
 from metrics.declare.spec import MetricSpec
+from metrics.shapes.mode import Detail
 
 # What a cut-down result leaves out: "full" nothing (a metric with ``finalize`` needs its
 # results), "lists" the per-instance lists, "evidence" the lists and the evidence, "none"
@@ -30,6 +32,14 @@ def light_kind(spec: MetricSpec[Params]) -> Light:
     if spec.global_extras is None:
         return "none"
     return "lists" if spec.extras_read_evidence else "evidence"
+
+
+def light_detail(kinds: Sequence[Light], asked: Detail) -> Detail:
+    """What a run must build of each result when each is cut down as its block ends
+    (``strip`` by ``kinds``, one per metric): ``asked``, or less when no kind keeps more."""
+    if asked in (Detail.FULL, Detail.TALLIES) or "full" in kinds or "lists" in kinds:
+        return asked
+    return Detail.VALUES if "evidence" in kinds else Detail.TALLIES
 
 
 def strip(r: SampleResult, kind: Light) -> SampleResult:

@@ -21,7 +21,7 @@ from metrics.core.protocols import Params
 from metrics.core.records import dataclass, field
 from metrics.core.results import Evaluation, SampleResult, aggregate
 from metrics.declare.spec import MetricSpec
-from metrics.run.light import Light, light_kind, strip
+from metrics.run.light import Light, light_detail, light_kind, strip
 from metrics.run.pool import Cancelled as Cancelled  # re-exported: callers catch it here
 from metrics.shapes.mode import Detail, Mode
 
@@ -267,8 +267,8 @@ def run(
     t0 = time.perf_counter()
     ids = [s.id for s in specs]
     kinds = None if results else [light_kind(s) for s in specs]
-    if kinds is not None and detail is not Detail.FULL:
-        detail = detail if any(k != "none" for k in kinds) else Detail.TALLIES
+    if kinds is not None:
+        detail = light_detail(kinds, detail)
     rows, failed = evaluate_samples(
         samples,
         ids,

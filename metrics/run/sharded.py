@@ -55,7 +55,7 @@ from metrics.io.icdar.plan import (
     read_pairs,
 )
 from metrics.io.reader import geometry_warnings
-from metrics.run.light import light_kind, strip
+from metrics.run.light import light_detail, light_kind, strip
 from metrics.run.runner import (
     BLOCK,
     Failed,
@@ -246,8 +246,7 @@ def _part(pairs: Sequence[Pair], job: _Job) -> _Part:
             bad.update(s.id for s in samples)  # a dataset-level error: no sample can be used
         found.append(problems)
         excluded[mid] = bad
-    extras = any(kind != "none" for kind in job.light)  # some extras read the results
-    wanted = Detail.FULL if job.full else Detail.SUMMARY if extras else Detail.TALLIES
+    wanted = Detail.FULL if job.full else light_detail(job.light, Detail.SUMMARY)
     rows, failed = evaluate_chunk(samples, job.ids, job.params, excluded, wanted)
     kept: list[list[Kept]] = [[] for _ in job.ids]
     for s, row in zip(samples, rows, strict=True):

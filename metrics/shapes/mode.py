@@ -8,6 +8,9 @@ all``, a sharded run for the command line, ``global_extras`` reading the rest): 
 then leave ``SampleResult.gt`` and ``matches`` empty and says so with ``complete=False``;
 everything else (scores, tally, the detections' verdicts, evidence, extra values, warnings)
 is what it is otherwise. Building those lists is a quarter of an ICDAR-family evaluation.
+``Detail.VALUES`` says that nothing reads the detections' list or the evidence either (what
+``metrics.run.light`` keeps for a ``global_extras`` that does not read evidence): a metric
+may leave them out too (``None`` evidence); its scores, tally and extra values stay whole.
 ``Detail.TALLIES`` says more: nothing but each result's tally is read (no metric of the run
 has ``global_extras``), so a metric may also skip what only its results' other numbers need
 (the word + text-line IoU clips no TIoU outlier).
@@ -31,6 +34,7 @@ class Detail(Enum):
 
     FULL = "full"  # everything
     SUMMARY = "summary"  # all but the GT list and the match records
+    VALUES = "values"  # scores, tally, extra values and warnings
     TALLIES = "tallies"  # the tally alone
 
 
@@ -46,6 +50,12 @@ class Mode:
         """Whether each result's GT list and match records are built (else the result is
         marked ``complete=False``)."""
         return self.detail is Detail.FULL
+
+    @property
+    def evidence(self) -> bool:
+        """Whether each result's detection list and evidence are built (else the result
+        is marked ``complete=False``)."""
+        return self.detail is Detail.FULL or self.detail is Detail.SUMMARY
 
     @property
     def results(self) -> bool:

@@ -50,6 +50,7 @@ The steps live in helper modules: ``tedeval_inputs`` (flat inputs, Polygon3 numb
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from itertools import chain
 from operator import attrgetter, or_
@@ -139,19 +140,19 @@ def evaluate_sample(sample: Sample, params: TedEvalParams) -> SampleResult:
 def evaluate_batch(
     samples: Sequence[Sample], params: TedEvalParams, mode: Mode | None = None
 ) -> list[SampleResult]:
-    """TedEval of many images in one vectorized pass (same results as ``evaluate_sample``).
-    Every result is built whole, with geometry of its own, whatever the ``mode``."""
-    del mode
+    """TedEval of many images in one vectorized pass (same results as ``evaluate_sample``),
+    with geometry of its own. ``mode``: what of each result is built (the scores, tally and
+    extra values always; the lists and evidence as ``Mode.instances`` / ``evidence`` say)."""
     if not samples:
         return []
     inp = build_inputs(samples, params)
     pcc = build_pcc(inp, params)
     geo = build_geometry(inp, params)
     matching = Matcher(inp, geo, params).run()
-    rings = cut_rings(geo)
-    hits = count_hits(inp, geo, pcc, matching, lambda: build_contours(inp, geo, rings))
+    rings = functools.cache(lambda: cut_rings(geo))
+    hits = count_hits(inp, geo, pcc, matching, lambda: build_contours(inp, geo, rings()))
     limits = (Limit(">=", params.area_recall), Limit(">=", params.area_precision))
-    return Assembler(inp, geo, pcc, matching, hits, rings).results(ID, limits)
+    return Assembler(inp, geo, pcc, matching, hits, rings).results(ID, limits, mode or Mode())
 
 
 # The PCC inclusion test under the names tests/metrics/test_tedeval.py imports from here.

@@ -8,6 +8,7 @@ lists only) and sliced per sample. All indices in results are file indices. Used
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,7 @@ from metrics.core.results import (
     per_image_rule,
 )
 from metrics.core.sparse import SparsePairs
+from metrics.shapes.mode import Mode
 from metrics.tedeval.evidence import TedEvalEvidence
 from metrics.tedeval.geometry import Geometry
 from metrics.tedeval.hits import CutRings, Hits
@@ -61,6 +63,10 @@ def _near(best: list[int], val: list[float], measure: str) -> list[NearMiss | No
     return [NearMiss(b, v, measure) if v > 0 else None for b, v in zip(best, val, strict=True)]
 
 
+def _care(n_gt: int, n_det: int) -> dict[str, float]:
+    return {"num_gt_care": n_gt, "num_det_care": n_det}
+
+
 def _dc_values(value: float) -> dict[str, float]:
     return {"dc_precision": value, "contained": 0, "total": 0}
 
@@ -73,7 +79,13 @@ class Assembler:
     """Per-sample SampleResults from the flat arrays (indices back to file order)."""
 
     def __init__(
-        self, inp: Inputs, geo: Geometry, pcc: Pcc, m: Matching, hits: Hits, rings: CutRings
+        self,
+        inp: Inputs,
+        geo: Geometry,
+        pcc: Pcc,
+        m: Matching,
+        hits: Hits,
+        rings: Callable[[], CutRings],
     ) -> None:
         self.inp, self.geo, self.pcc, self.m, self.hits, self.rings = inp, geo, pcc, m, hits, rings
         n = len(inp.samples)
@@ -90,9 +102,12 @@ class Assembler:
         self.n_gt_care = np.bincount(inp.g_owner[~inp.g_dc], minlength=n).tolist()
         self.n_det_care = np.bincount(inp.d_owner[~geo.d_dc], minlength=n).tolist()
         self.care = ~inp.g_dc[geo.pi] & ~geo.d_dc[geo.pj]
-        self.oo = self._oo_records()
-        self.gt = self._gt_results(g_matched, g_credit)
-        self.det = self._det_results(d_matched, d_credit)
+        self.g_matched, self.g_credit, self.d_matched, self.d_credit = (
+            g_matched,
+            g_credit,
+            d_matched,
+            d_credit,
+        )
 
     # ---- instances (global lists, file order)
     def _gt_results(self, matched: BoolArray, credit: FloatArray) -> list[InstanceResult]:
@@ -160,20 +175,34 @@ class Assembler:
         return [out[k] for k in np.argsort(position).tolist()]
 
     # ---- samples
-    def results(self, metric: str, limits: tuple[Limit, Limit]) -> list[SampleResult]:
+    def results(self, metric: str, limits: tuple[Limit, Limit], mode: Mode) -> list[SampleResult]:
         """One result per sample; ``limits``: the area recall and precision a one-to-one
-        pair needs (the params'), which the pair table names."""
+        pair needs (the params'), which the pair table names. ``mode``: without
+        ``instances`` no GT list and no match records, without ``evidence`` no detection
+        list and no evidence either (the result is then ``complete=False``)."""
+        inp, lists = self.inp, mode.instances
+        numbers = [
+            (*per_image_rule(n_gt, n_det, rc, pc), credit_tally(n_gt, n_det, rc, pc), n_gt, n_det)
+            for n_gt, n_det, rc, pc in zip(
+                self.n_gt_care, self.n_det_care, self.recall_sum, self.precision_sum, strict=True
+            )
+        ]
+        if not mode.evidence:
+            return [
+                SampleResult(
+                    metric, sample.id, r, p, h, tally, (), (), extra=_care(g, d), complete=False
+                )
+                for sample, (r, p, h, tally, g, d) in zip(inp.samples, numbers, strict=True)
+            ]
         ev = _Evidence(
-            self.inp, self.geo, self.pcc, self.hits, self.rings, self.m.multiline, limits
+            self.inp, self.geo, self.pcc, self.hits, self.rings(), self.m.multiline, limits
         )
-        inp, gt, det = self.inp, self.gt, self.det
+        gt = self._gt_results(self.g_matched, self.g_credit) if lists else []
+        det = self._det_results(self.d_matched, self.d_credit)
+        oo = self._oo_records() if lists else []
         g_off, d_off = inp.g_off.tolist(), inp.d_off.tolist()
         out = []
-        for s, (n_gt, n_det, rc, pc) in enumerate(
-            zip(self.n_gt_care, self.n_det_care, self.recall_sum, self.precision_sum, strict=True)
-        ):
-            recall, precision, h = per_image_rule(n_gt, n_det, rc, pc)
-            extra: dict[str, float] = {"num_gt_care": n_gt, "num_det_care": n_det}
+        for s, (recall, precision, h, tally, n_gt, n_det) in enumerate(numbers):
             g0, g1, d0, d1 = g_off[s], g_off[s + 1], d_off[s], d_off[s + 1]
             out.append(
                 SampleResult(
@@ -182,13 +211,14 @@ class Assembler:
                     recall,
                     precision,
                     h,
-                    credit_tally(n_gt, n_det, rc, pc),
+                    tally,
                     tuple(gt[g0:g1]),
                     tuple(det[d0:d1]),
-                    (*self.m.mo[s], *self.oo[s], *self.m.om[s]),
+                    (*self.m.mo[s], *oo[s], *self.m.om[s]) if lists else (),
                     ev.sample(s, g0, g1),
                     (),
-                    extra,
+                    _care(n_gt, n_det),
+                    lists,
                 )
             )
         return out

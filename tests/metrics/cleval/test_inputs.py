@@ -7,7 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.cleval.metric import ClevalLegacyParams, ClevalParams, validate, validate_e2e
+from metrics.cleval.metric import (
+    ClevalLegacyParams,
+    ClevalParams,
+    validate,
+    validate_batch,
+    validate_batch_e2e,
+    validate_e2e,
+)
 from metrics.core.model import Severity
 from metrics.shapes.order import clockwise_violations
 from tests.support import CLEVAL_LEGACY as LEGACY
@@ -58,3 +65,27 @@ def test_orientation_check_matches_rrc_helper(
     want = [(s.gt_source, items[i].line) for i in clockwise_violations(items[:k])]
     want += [(s.det_source, items[k + i].line) for i in clockwise_violations(items[k:])]
     assert found == want
+
+
+def test_validating_many_samples_is_validating_each() -> None:
+    """The batch validation (one orientation pass over every QUAD-mode sample) gives each
+    sample's problems, in sample order: POLY samples, anticlockwise boxes on both sides,
+    a 5-point box in QUAD mode and samples without boxes included."""
+    cw, ccw = "0,0,100,0,100,20,0,20", "0,0,0,20,100,20,100,0"
+    samples = [
+        sample(gts((ccw, "AB"), (cw, "CD")), dets(ccw, cw), sid="img_1"),
+        sample([poly("0,0,10,0,10,5", "###", 3)], dets(ccw), sid="img_2"),
+        sample(gts((cw, "EF")), dets(cw), sid="img_3"),
+        sample(gts(("0,0,10,0,10,5,5,8,0,5", "GH")), dets(ccw), sid="img_4"),
+        sample([], [], sid="img_5"),
+        sample(gts((cw, "IJ"), (ccw, "KL")), dets(cw, ccw, ccw), sid="img_6"),
+    ]
+    for params in (LEGACY, V011, ClevalLegacyParams(box_type="QUAD")):
+        each = [p for s in samples for p in validate(s, params)]
+        assert validate_batch(samples, params) == each
+        assert validate_batch_e2e(samples, params) == [
+            p for s in samples for p in validate_e2e(s, params)
+        ]
+    found = [(p.sample_id, p.line) for p in validate_batch(samples, LEGACY) if "clock" in p.message]
+    # img_2 and img_4 are POLY samples (auto): no orientation test
+    assert found == [("img_1", 1), ("img_1", 1), ("img_6", 2), ("img_6", 2), ("img_6", 3)]

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from metrics.catalogue.registry import METRICS
-from metrics.cleval.geometry import interiors_apart
+from metrics.cleval.geometry import interiors_apart, quads_apart_or_meeting
 from metrics.cleval.metric import (
     evaluate_batch,
     evaluate_sample,
@@ -80,6 +80,10 @@ def test_interiors_apart_agrees_with_geos(a: np.ndarray, b: np.ndarray) -> None:
     assert is_convex_quad(a)[0] and is_convex_quad(b)[0]
     area = geos_overlap_area(a, b)
     assert bool(interiors_apart(a, b)[0]) == (area == 0)
+    apart, meet = quads_apart_or_meeting(a, b)
+    assert (bool(apart[0]), bool(meet[0])) == (area == 0, area > 0)
+    undecided = quads_apart_or_meeting(a + 0.5, b)
+    assert not undecided[1][0] and bool(undecided[0][0]) <= (geos_overlap_area(a + 0.5, b) == 0)
 
 
 def test_metrics_of_one_run_share_preparation_without_changing_results() -> None:

@@ -96,3 +96,14 @@ def test_a_large_detection_set_is_read_without_its_scans_kept() -> None:
     again = read_planned(plan, bounded, run=1)
     assert _plain(again) == _plain(whole)
     assert again.problems == whole.problems
+
+
+def test_a_cut_down_run_asks_each_result_for_what_its_kinds_keep() -> None:
+    from metrics.run.light import light_detail
+    from metrics.shapes.mode import Detail
+
+    assert light_detail(["none", "none"], Detail.SUMMARY) is Detail.TALLIES
+    assert light_detail(["evidence", "none"], Detail.SUMMARY) is Detail.VALUES
+    assert light_detail(["evidence", "lists"], Detail.SUMMARY) is Detail.SUMMARY
+    assert light_detail(["full", "none"], Detail.SUMMARY) is Detail.SUMMARY
+    assert light_detail(["evidence"], Detail.FULL) is Detail.FULL
