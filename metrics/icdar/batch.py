@@ -129,6 +129,24 @@ def match_numbers(
     return _Matches(gi, dj, values, rc, pc, cut, outlier, others)
 
 
+@dataclass(frozen=True)
+class DetStates:
+    """Every detection of a block (block-wide indices, samples one after the other): which
+    is don't-care and which is matched; ``off[s]`` is sample s's first."""
+
+    off: IntArray
+    dont_care: BoolArray
+    matched: BoolArray
+
+    def ranked(self, s: int, confidences: Sequence[float]) -> list[tuple[float, bool]]:
+        """(confidence, matched) of sample s's care detections in file order, given the
+        confidence of each of its detections (spec 1.3)."""
+        a = int(self.off[s])
+        care = np.flatnonzero(~self.dont_care[a : int(self.off[s + 1])]).tolist()
+        hit = self.matched[a : int(self.off[s + 1])].tolist()
+        return [(confidences[k], hit[k]) for k in care]
+
+
 def evaluate_batch(
     samples: Sequence[Sample],
     params: GreedyParams,
@@ -140,8 +158,26 @@ def evaluate_batch(
     mode: Mode,
 ) -> list[SampleResult]:
     """Evaluate a block of samples in ``mode``; results in the order of ``samples``."""
+    return evaluate_batch_states(
+        samples, params, metric=metric, score=score, curved=curved, opts=opts, mode=mode
+    )[0]
+
+
+def evaluate_batch_states(
+    samples: Sequence[Sample],
+    params: GreedyParams,
+    *,
+    metric: str,
+    score: Score,
+    curved: bool,
+    opts: TiouOptions,
+    mode: Mode,
+) -> tuple[list[SampleResult], DetStates]:
+    """``evaluate_batch``, and the state of every detection (which a mode without
+    detection lists, ``Detail.EXTRAS``, leaves out of the results)."""
     if not samples:
-        return []
+        empty = np.zeros(0, dtype=bool)
+        return [], DetStates(np.zeros(1, dtype=np.intp), empty, empty)
     f = mode.cache.flat(samples, "curved" if curved else "icdar")
     g_dc = np.fromiter(
         (g.dont_care for s in samples for g in s.gt), dtype=bool, count=len(f.g_area)
@@ -152,12 +188,15 @@ def evaluate_batch(
     rank = ranks(samples, f, params.confidences)
     m = greedy_pairs(p.pi, p.pj, p.iou, rank, ~g_dc, ~det_dc, params.iou_threshold)
     mt = match_numbers(f, p, m, g_dc, score, opts, regions=mode.instances)
-    if not mode.results:  # only the tallies are read: no verdicts, no near misses
-        return _scored_only(samples, f, g_dc, det_dc, mt, metric)
+    matched = np.zeros(len(f.d_area), dtype=bool)
+    matched[mt.dj] = True
+    states = DetStates(f.d_off, det_dc, matched)
+    if not mode.verdicts:  # no instance list is read: no verdicts, no near misses
+        return _scored_only(samples, f, g_dc, det_dc, mt, metric), states
     near_g = best_partner(p.pi, p.pj, np.where(det_dc[p.pj], -1.0, iou), len(f.g_area))
     near_d = best_partner(p.pj, p.pi, np.where(g_dc[p.pi], -1.0, iou), len(f.d_area))
     ctx = _Context(f, g_dc, det_dc, absorbed, mt, near_g, near_d, metric, mode.instances)
-    return [ctx.sample_result(s, sample) for s, sample in enumerate(samples)]
+    return [ctx.sample_result(s, sample) for s, sample in enumerate(samples)], states
 
 
 class _Context:
@@ -264,7 +303,7 @@ def _scored_only(
     mt: _Matches,
     metric: str,
 ) -> list[SampleResult]:
-    """``Detail.TALLIES``: each sample's scores, tally and extra values,
+    """``Detail.TALLIES`` and ``EXTRAS``: each sample's scores, tally and extra values,
     summed as ``_Context.sample_result`` sums them, without its instances' verdicts."""
     n = len(samples)
     g_care = _care_counts(f.g_owner, g_dc, f.g_off, n)

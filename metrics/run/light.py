@@ -35,8 +35,13 @@ def light_kind(spec: MetricSpec[Params]) -> Light:
 def strip(r: SampleResult, kind: Light) -> SampleResult:
     """``r`` without what ``kind`` says nobody reads (its tally, scores, extra values and
     warnings are kept), marked ``complete=False``."""
-    if kind == "full":
-        return r
+    if kind == "full" or (_bare(r) and (kind == "lists" or r.evidence is None)):
+        return r  # already without what ``kind`` leaves out
     if kind == "lists":
         return dataclasses.replace(r, gt=(), det=(), matches=(), complete=False)
     return dataclasses.replace(r, gt=(), det=(), matches=(), evidence=None, complete=False)
+
+
+def _bare(r: SampleResult) -> bool:
+    """Whether ``r`` is marked incomplete and has no per-instance list."""
+    return not (r.complete or r.gt or r.det or r.matches)

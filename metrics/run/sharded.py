@@ -246,8 +246,9 @@ def _part(pairs: Sequence[Pair], job: _Job) -> _Part:
             bad.update(s.id for s in samples)  # a dataset-level error: no sample can be used
         found.append(problems)
         excluded[mid] = bad
+    # without ``full`` a result is cut down at once (``_light``): its lists are never read
     extras = any(kind != "none" for kind in job.light)  # some extras read the results
-    wanted = Detail.FULL if job.full else Detail.SUMMARY if extras else Detail.TALLIES
+    wanted = Detail.FULL if job.full else Detail.EXTRAS if extras else Detail.TALLIES
     rows, failed = evaluate_chunk(samples, job.ids, job.params, excluded, wanted)
     kept: list[list[Kept]] = [[] for _ in job.ids]
     for s, row in zip(samples, rows, strict=True):
