@@ -7,6 +7,7 @@ The metric modules call these pieces; none of them holds a formula of its own tw
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -27,7 +28,7 @@ from metrics.core.results import (
 from metrics.icdar.params import TiouOptions
 from metrics.shapes import robust
 from metrics.shapes.cache import GeometryCache
-from metrics.shapes.geometry import GeomArray, polygons, regions_of, signed_areas
+from metrics.shapes.geometry import GeomArray, boxes_meet, polygons, regions_of, signed_areas
 from metrics.shapes.matching import iou_matrix
 from metrics.shapes.order import clockwise_violations, confidence_order
 
@@ -289,8 +290,7 @@ def outlier_regions(
         sm = np.asarray(single, dtype=np.intp)
         ks = np.asarray([others[m][0] for m in single], dtype=np.intp)
         pieces = robust.intersection(det_geoms[sm], gt_geoms[ks])
-        inside = robust.intersection(pieces, target_geoms[sm])
-        ot[sm] = shapely.area(pieces) - shapely.area(inside)
+        ot[sm] = shapely.area(pieces) - inside_areas(pieces, target_geoms[sm])
         if with_regions:
             regions[sm] = robust.difference(pieces, target_geoms[sm])
     multi = [m for m in range(n) if len(others[m]) > 1]
@@ -298,12 +298,21 @@ def outlier_regions(
         mm = np.asarray(multi, dtype=np.intp)
         v = robust.union_rows(gt_geoms, [others[m] for m in multi])
         dv = robust.intersection(det_geoms[mm], v)
-        inside = robust.intersection(robust.intersection(det_geoms[mm], target_geoms[mm]), v)
-        ot[mm] = shapely.area(dv) - shapely.area(inside)
+        ot[mm] = shapely.area(dv) - inside_areas(det_geoms[mm], target_geoms[mm], v)
         if with_regions:
             regions[mm] = robust.difference(dv, target_geoms[mm])
     ot[ot <= eps] = 0.0
     return ot, regions
+
+
+def inside_areas(*parts: GeomArray) -> FloatArray:
+    """|((parts[0] ∩ parts[1]) ∩ parts[2]) ...| row by row, 0.0 without clipping where the
+    bounding boxes do not meet (most outliers lie beside the matched GT)."""
+    out = np.zeros(len(parts[0]))
+    k = np.flatnonzero(boxes_meet(*parts))
+    if len(k):
+        out[k] = shapely.area(functools.reduce(robust.intersection, (p[k] for p in parts)))
+    return out
 
 
 def match_values(

@@ -24,7 +24,7 @@ from metrics.core.records import dataclass
 from metrics.core.results import MatchKind, MatchRecord, SampleResult
 from metrics.icdar import wordline
 from metrics.icdar.batch import Pairs, Score, match_numbers, ranks
-from metrics.icdar.common import pair_value_arrays
+from metrics.icdar.common import inside_areas, pair_value_arrays
 from metrics.icdar.greedy import tiou_options
 from metrics.icdar.overlaps import Lines, Overlaps, Side, lines_of
 from metrics.icdar.params import TiouOptions, WordlineParams
@@ -124,8 +124,8 @@ def _line_outliers(b: _Block, t: IntArray, j: IntArray, others: list[list[int]])
         else:
             v = robust.union_rows(f.g_geoms, rows)
         d = f.d_geoms[j[ms]]
-        inner = robust.intersection(robust.intersection(d, b.lines.side.geoms[t[ms]]), v)
-        ot[ms] = shapely.area(robust.intersection(d, v)) - shapely.area(inner)
+        inner = inside_areas(d, b.lines.side.geoms[t[ms]], v)
+        ot[ms] = shapely.area(robust.intersection(d, v)) - inner
     ot[ot <= b.opts.ot_zero_eps] = 0.0
     return ot
 

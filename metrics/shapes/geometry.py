@@ -7,6 +7,7 @@ Pairwise intersections are computed only for candidate pairs found by an STRtree
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -294,6 +295,18 @@ def intersection_bounds(f: FlatGeometry, g_area: FloatArray, d_area: FloatArray)
     w = np.clip(np.minimum(gb[:, 2], db[:, 2]) - np.maximum(gb[:, 0], db[:, 0]), 0.0, None)
     h = np.clip(np.minimum(gb[:, 3], db[:, 3]) - np.maximum(gb[:, 1], db[:, 1]), 0.0, None)
     out: FloatArray = np.minimum(np.minimum(g_area[f.pi], d_area[f.pj]), w * h)
+    return out
+
+
+def boxes_meet(*sides: GeomArray) -> npt.NDArray[np.bool_]:
+    """Row by row, whether the bounding boxes of ``sides[0][k]``, ``sides[1][k]``, ... have a
+    point in common (closed boxes; True where one is empty). Where they do not, any GEOS
+    intersection of those geometries is empty (a result lies within its inputs' boxes), of
+    area 0.0: the clipping can be skipped."""
+    b = [shapely.bounds(g) for g in sides]
+    lo = functools.reduce(np.maximum, (x[:, :2] for x in b))
+    hi = functools.reduce(np.minimum, (x[:, 2:] for x in b))
+    out: npt.NDArray[np.bool_] = ~np.any(lo > hi, axis=1)
     return out
 
 
