@@ -27,8 +27,9 @@ from metrics.core.results import (
 )
 from metrics.icdar.params import TiouOptions
 from metrics.shapes import robust
+from metrics.shapes.boxes import boxes_meet
 from metrics.shapes.cache import GeometryCache
-from metrics.shapes.geometry import GeomArray, boxes_meet, polygons, regions_of, signed_areas
+from metrics.shapes.geometry import GeomArray, polygons, regions_of, signed_areas
 from metrics.shapes.matching import iou_matrix
 from metrics.shapes.order import clockwise_violations, confidence_order
 

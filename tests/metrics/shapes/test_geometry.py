@@ -13,13 +13,8 @@ from metrics.catalogue.registry import METRICS, make_params
 from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.io.writers import sample_dict
-from metrics.shapes.geometry import (
-    boxes_meet,
-    candidate_pairs,
-    flat_geometry,
-    polygons,
-    signed_areas,
-)
+from metrics.shapes.boxes import boxes_meet
+from metrics.shapes.geometry import candidate_pairs, flat_geometry, polygons, signed_areas
 from metrics.shapes.quads import convex_quad_inter, is_convex_quad, quad_intersection_areas
 from tests.support import convex_quad_arrays, geos_overlap_area
 
