@@ -14,6 +14,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from metrics.core.arrays import segment_sums
 from metrics.core.evidence import Region
 from metrics.core.model import FloatArray, Sample
 from metrics.core.records import dataclass
@@ -309,11 +310,12 @@ def _scored_only(
     g_care = _care_counts(f.g_owner, g_dc, f.g_off, n)
     d_care = _care_counts(f.d_owner, det_dc, f.d_off, n)
     at = np.searchsorted(mt.gi, f.g_off).tolist()
+    rcs, pcs = segment_sums(mt.rc, at), segment_sums(mt.pc, at)
     out = []
     for s, sample in enumerate(samples):
         lo, hi = at[s], at[s + 1]
         n_gt, n_det = g_care[s], d_care[s]
-        rc, pc = float(np.sum(mt.rc[lo:hi])), float(np.sum(mt.pc[lo:hi]))
+        rc, pc = rcs[s], pcs[s]
         recall, precision, h = per_image_rule(n_gt, n_det, rc, pc)
         out.append(
             SampleResult(
