@@ -62,7 +62,7 @@ def _ratio(num: FloatArray, den: FloatArray) -> FloatArray:
     return np.where(den == 0, 0.0, num / safe)
 
 
-def center_distance(g: FloatArray, d: FloatArray) -> float:
+def center_distance(g: Sequence[float] | FloatArray, d: Sequence[float] | FloatArray) -> float:
     """2·‖center(G) − center(D)‖ / (diag(G) + diag(D)), in the official operation order."""
     gw, gh = g[2] - g[0] + 1, g[3] - g[1] + 1
     dw, dh = d[2] - d[0] + 1, d[3] - d[1] + 1

@@ -96,7 +96,8 @@ def surely_valid(rings: FloatArray) -> BoolArray:
     coordinates below 2**24, whose turn signs (``is_convex_quad``) are computed exactly;
     such a ring is simple, with four distinct vertices and a positive area."""
     exact = (rings == np.trunc(rings)) & (np.abs(rings) < _EXACT)
-    return is_convex_quad(rings) & np.all(exact, axis=(1, 2))
+    out: BoolArray = is_convex_quad(rings) & np.all(exact, axis=(1, 2))
+    return out
 
 
 def stack_signed_areas(rs: RingStack) -> FloatArray:
