@@ -111,10 +111,13 @@ def match_numbers(
     gi, dj = p.pi[m], p.pj[m]
     tiou = score == "tiou"
     drawn = tiou and regions
-    others = _outliers(p, m, g_dc, opts.dc_as_outlier) if tiou else [[] for _ in m]
-    ot, outside = outlier_regions(
-        f.d_geoms[dj], f.g_geoms[gi], f.g_geoms, others, opts.ot_zero_eps, drawn
-    )
+    others: list[list[int]] = [[] for _ in m]
+    ot, outside = np.zeros(len(m)), np.zeros(0, dtype=object)  # no outlier without TIoU
+    if tiou:
+        others = _outliers(p, m, g_dc, opts.dc_as_outlier)
+        ot, outside = outlier_regions(
+            f.d_geoms[dj], f.g_geoms[gi], f.g_geoms, others, opts.ot_zero_eps, drawn
+        )
     values = pair_value_arrays(p.inter[m], f.g_area[gi], f.d_area[dj], ot, opts)
     if score == "iou":
         rc = pc = np.ones(len(m))

@@ -7,6 +7,7 @@ The metric modules call these pieces; none of them holds a formula of its own tw
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Mapping, Sequence
 
@@ -16,7 +17,7 @@ import shapely
 
 import metrics.shapes.matching as matching
 from metrics.core.floats import REFUSED
-from metrics.core.model import BoxType, FloatArray, Instance, Problem, Sample, Severity
+from metrics.core.model import FloatArray, Instance, Problem, Sample, Severity
 from metrics.core.records import dataclass
 from metrics.core.results import (
     InstanceResult,
@@ -162,41 +163,31 @@ def icdar_problems_batch(
     samples: Sequence[Sample], *, allow_float: bool, check_orientation: bool
 ) -> list[Problem]:
     """``icdar_problems`` of many samples, the orientation test in one array operation."""
-    items = [
-        (s, source or side, inst)
-        for s in samples
-        for side, source, insts in (("GT", s.gt_source, s.gt), ("det", s.det_source, s.det))
-        for inst in insts
-    ]
+    flat: list[Instance] = []  # every instance of the block, GT then det of each sample
+    starts: list[int] = []  # where each (sample, file) group starts in ``flat``
+    groups: list[tuple[Sample, str]] = []
+    for s in samples:
+        for where, insts in ((s.gt_source or "GT", s.gt), (s.det_source or "det", s.det)):
+            if insts:
+                starts.append(len(flat))
+                groups.append((s, where))
+                flat.extend(insts)
     out: list[Problem] = []
     if not allow_float:
-        out.extend(
-            Problem(
-                Severity.ERROR,
-                where,
-                inst.line,
-                REFUSED,
-                s.id,
-            )
-            for s, where, inst in items
-            if not inst.integer
-        )
+        for k in [k for k, inst in enumerate(flat) if not inst.integer]:
+            s, where = groups[bisect.bisect_right(starts, k) - 1]
+            out.append(Problem(Severity.ERROR, where, flat[k].line, REFUSED, s.id))
     if check_orientation:
-        quads = [k for k, (_, _, inst) in enumerate(items) if inst.box_type is BoxType.QUAD]
-        for k in clockwise_violations([items[q][2] for q in quads]):
-            s, where, inst = items[quads[k]]
-            out.append(
-                Problem(
-                    Severity.ERROR,
-                    where,
-                    inst.line,
-                    "points are not clockwise "
-                    "(image coordinates, y down); set check_orientation=false to "
-                    "accept them",
-                    s.id,
-                )
-            )
+        for k in clockwise_violations(flat):
+            s, where = groups[bisect.bisect_right(starts, k) - 1]
+            out.append(Problem(Severity.ERROR, where, flat[k].line, _CLOCKWISE, s.id))
     return out
+
+
+_CLOCKWISE = (
+    "points are not clockwise (image coordinates, y down); set check_orientation=false to "
+    "accept them"
+)
 
 
 @dataclass(frozen=True)

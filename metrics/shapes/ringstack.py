@@ -46,11 +46,11 @@ def convert(flat: FloatArray, mode: str) -> FloatArray:
 
 def ring_stack(points: Sequence[FloatArray], mode: str) -> RingStack:
     """The rings of ``points`` (one (n, 2) array per instance) grouped by vertex count."""
-    lengths = np.fromiter((len(p) for p in points), dtype=np.intp, count=len(points))
+    lengths = np.fromiter(map(len, points), dtype=np.intp, count=len(points))
     if not lengths.any():
         empty = np.zeros((len(points), 0, 2))
         return RingStack(len(points), {0: (np.arange(len(points)), empty)} if len(points) else {})
-    flat = convert(np.concatenate([p for p in points if len(p)]), mode)
+    flat = convert(np.concatenate(points if lengths.all() else [p for p in points if len(p)]), mode)
     starts = np.cumsum(lengths) - lengths
     groups = {}
     for n in sorted(set(lengths.tolist())):

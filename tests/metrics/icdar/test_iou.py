@@ -108,3 +108,19 @@ def test_extras_mode_keeps_ap_and_evidence_without_instance_lists() -> None:
         assert (c.tally, c.extra, c.evidence) == (w.tally, w.extra, w.evidence)
     assert whole[0].extra["ap"] == pytest.approx(0.5)
     assert iou.global_extras(cut) == iou.global_extras(whole)
+
+
+def test_block_problems_name_the_file_and_line_of_each_box() -> None:
+    ccw = "0,0,0,20,100,20,100,0"  # counter-clockwise with y down
+    block = [
+        sample(gts(G0, (ccw, "X")), [quad(D60, line=1), quad("0.5,0,60,0,60,20,0,20", line=2)]),
+        sample(gts(G0), dets(D60, ccw), sid="img_2"),
+        sample([], [], sid="img_3"),
+    ]
+    found = iou.validate_batch(block, iou.IouParams(allow_float=False))
+    assert [(p.source, p.line, p.sample_id, p.message[:20]) for p in found] == [
+        ("det:res_img_1.txt", 2, "img_1", "coordinates must be "),
+        ("gt:gt_img_1.txt", 2, "img_1", "points are not clock"),
+        ("det:res_img_2.txt", 2, "img_2", "points are not clock"),
+    ]
+    assert iou.validate_batch(block, iou.IouParams(check_orientation=False)) == []
