@@ -46,7 +46,8 @@ def evaluate_batch(
     samples: Sequence[Sample], params: IouParams, mode: Mode | None = None
 ) -> list[SampleResult]:
     """Many samples in one vectorized pass (same results as evaluate_sample on each)."""
-    if params.confidences is False:  # file order: the official script computes no AP
+    if params.confidences is False or (mode is not None and not mode.results):
+        # file order: the official script computes no AP; TALLIES: nobody reads it
         return evaluate_greedy_batch(
             samples, params, metric=ID, score="iou", curved=False, mode=mode
         )
