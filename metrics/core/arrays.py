@@ -65,3 +65,25 @@ def first_of_each(
     starts = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
     counts = np.diff(np.append(starts, len(s)))
     return s[starts], order[starts], counts
+
+
+_PAIRWISE = 8  # numpy adds fewer values than this one after the other, from 0.0
+
+
+def segment_sums(values: FloatArray, at: Sequence[int]) -> list[float]:
+    """``float(np.sum(values[at[s]:at[s + 1]]))`` of every segment s, bit for bit, without a
+    numpy call per segment: numpy adds a run of fewer than 8 values left to right from 0.0
+    (its pairwise sum starts with 8 accumulators), which is done here column by column
+    over every segment at once; a longer segment is summed by ``np.sum`` itself."""
+    if len(at) < 2:
+        return []
+    bounds = np.asarray(at, dtype=np.intp)
+    lo, n = bounds[:-1], np.diff(bounds)
+    out = np.zeros(len(n))
+    for j in range(min(int(n.max()), _PAIRWISE - 1)):
+        k = np.flatnonzero(n > j)
+        out[k] += values[lo[k] + j]
+    sums: list[float] = out.tolist()
+    for s in np.flatnonzero(n >= _PAIRWISE).tolist():
+        sums[s] = float(np.sum(values[at[s] : at[s + 1]]))
+    return sums

@@ -299,20 +299,23 @@ def facts_of(samples: Iterable[Sample], has_gt_lines: bool) -> Facts:
     poly = BoxType.POLY
     n = n_gt = n_det = n_poly = n_14 = n_conf = n_text = n_hier = n_gf = n_df = 0
     kinds: set[BoxType] = set()
-    for s in samples:
+    for s in samples:  # list comprehensions and counts: a tenth of an evaluation before
+        gt, det = s.gt, s.det
         n += 1
         n_hier += s.hierarchy is not None
-        n_gt += len(s.gt)
-        n_det += len(s.det)
-        for g in s.gt:
-            n_poly += g.box_type is poly
-            n_14 += len(g.points) == 14
-            n_gf += not g.integer
-        n_conf += sum(d.confidence is not None for d in s.det)
-        n_text += sum(d.text is not None for d in s.det)
-        n_df += sum(not d.integer for d in s.det)
-        kinds.update(i.box_type for i in s.gt)
-        kinds.update(i.box_type for i in s.det)
+        n_gt += len(gt)
+        n_det += len(det)
+        if gt:
+            types = [g.box_type for g in gt]
+            n_poly += types.count(poly)
+            n_14 += [len(g.points) for g in gt].count(14)
+            n_gf += [g.integer for g in gt].count(False)
+            kinds.update(types)
+        if det:
+            n_conf += len(det) - [d.confidence for d in det].count(None)
+            n_text += len(det) - [d.text for d in det].count(None)
+            n_df += [d.integer for d in det].count(False)
+            kinds.update([d.box_type for d in det])
     counts = (n, n_gt, n_det, n_poly, n_14, n_conf, n_text, n_hier, n_gf, n_df)
     return Facts(*counts, box_types=frozenset(kinds), has_gt_lines=has_gt_lines)
 

@@ -7,7 +7,6 @@ behaviour reproduced here).
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
 
@@ -62,7 +61,7 @@ def _ratio(num: FloatArray, den: FloatArray) -> FloatArray:
     return np.where(den == 0, 0.0, num / safe)
 
 
-def center_distance(g: FloatArray, d: FloatArray) -> float:
+def center_distance(g: Sequence[float] | FloatArray, d: Sequence[float] | FloatArray) -> float:
     """2·‖center(G) − center(D)‖ / (diag(G) + diag(D)), in the official operation order."""
     gw, gh = g[2] - g[0] + 1, g[3] - g[1] + 1
     dw, dh = d[2] - d[0] + 1, d[3] - d[1] + 1
@@ -120,44 +119,82 @@ def geometries(
     Candidate pairs come from one STRtree over the block's boxes (each grown by one pixel,
     as areas are inclusive); only pairs that overlap are kept, so memory and time are linear
     in the words per image. ``every_pair`` keeps every (GT, det) pair instead, for
-    thresholds <= 0, under which pairs that do not overlap can take part.
+    thresholds <= 0, under which pairs that do not overlap can take part. Every number is
+    computed for the block at once (block-wide indices), then each image takes its part.
     """
     g = block_boxes([s.gt for s in samples])
     d = block_boxes([s.det for s in samples])
-    pairs = _every_pair(g, d) if every_pair else _overlapping(g, d)
-    return [
-        _image(s, gb, db, pi, pj, dc_threshold)
-        for s, gb, db, (pi, pj) in zip(samples, g, d, pairs, strict=True)
-    ]
-
-
-def _every_pair(g: list[FloatArray], d: list[FloatArray]) -> list[tuple[IntArray, IntArray]]:
+    gn = np.array([len(b) for b in g], dtype=np.intp)
+    dn = np.array([len(b) for b in d], dtype=np.intp)
+    g_off = np.concatenate(([0], np.cumsum(gn))).astype(np.intp)
+    d_off = np.concatenate(([0], np.cumsum(dn))).astype(np.intp)
+    gall = np.concatenate(g) if g else np.zeros((0, 4))
+    dall = np.concatenate(d) if d else np.zeros((0, 4))
+    pi, pj = (_every_pair if every_pair else _overlapping)(gn, dn, g_off, d_off, gall, dall)
+    inter = _overlaps(gall[pi], dall[pj])
+    # an image whose candidates are all its pairs keeps them all (as one image alone would)
+    owner = np.repeat(np.arange(len(samples)), gn)[pi]
+    full = np.bincount(owner, minlength=len(samples)) == gn * dn
+    keep = full[owner] | (inter > 0)
+    pi, pj, inter = pi[keep], pj[keep], inter[keep]
+    ga, da = box_areas(gall), box_areas(dall)
+    gt_dc = np.fromiter((i.dont_care for s in samples for i in s.gt), dtype=bool, count=len(ga))
+    det_dc, absorbed, dc_prec = _dont_care_dets(inter, pi, pj, gt_dc, da, dc_threshold)
+    recall, precision = _ratio(inter, ga[pi]), _ratio(inter, da[pj])
+    by_col = np.lexsort((pi, pj)).astype(np.intp)
+    row = np.searchsorted(pi, np.arange(len(ga) + 1)).astype(np.intp)
+    col = np.searchsorted(pj[by_col], np.arange(len(da) + 1)).astype(np.intp)
+    p_off = row[g_off].tolist()
     out = []
-    for gb, db in zip(g, d, strict=True):
-        pi = np.repeat(np.arange(len(gb), dtype=np.intp), len(db))
-        out.append((pi, np.tile(np.arange(len(db), dtype=np.intp), len(gb))))
+    for k, (g0, g1, d0, d1) in enumerate(
+        zip(g_off.tolist(), g_off[1:].tolist(), d_off.tolist(), d_off[1:].tolist(), strict=False)
+    ):
+        p0, p1 = p_off[k], p_off[k + 1]
+        ab = absorbed[d0:d1]
+        out.append(
+            Geometry(
+                g[k],
+                d[k],
+                pi[p0:p1] - g0,
+                pj[p0:p1] - d0,
+                recall[p0:p1],
+                precision[p0:p1],
+                gt_dc[g0:g1],
+                det_dc[d0:d1],
+                np.where(ab >= 0, ab - g0, ab),
+                dc_prec[d0:d1],
+                row[g0 : g1 + 1] - p0,
+                col[d0 : d1 + 1] - p0,
+                by_col[p0:p1] - p0,
+            )
+        )
     return out
 
 
-def _overlapping(g: list[FloatArray], d: list[FloatArray]) -> list[tuple[IntArray, IntArray]]:
-    """Per image, the (GT, det) pairs whose grown boxes meet, sorted by GT then det."""
-    gn = np.array([len(b) for b in g], dtype=np.intp)
-    dn = np.array([len(b) for b in d], dtype=np.intp)
-    g_off = np.concatenate(([0], np.cumsum(gn)))
-    d_off = np.concatenate(([0], np.cumsum(dn)))
+def _every_pair(
+    gn: IntArray, dn: IntArray, g_off: IntArray, d_off: IntArray, *_: FloatArray
+) -> tuple[IntArray, IntArray]:
+    """Every (GT, det) pair of each image (block-wide indices), by image, GT, then det."""
+    n = gn * dn
+    img = np.repeat(np.arange(len(gn)), n)
+    at = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)  # pair within its image
+    dn_i = dn[img]
+    return (g_off[img] + at // np.maximum(dn_i, 1)).astype(np.intp), (
+        d_off[img] + at % np.maximum(dn_i, 1)
+    ).astype(np.intp)
+
+
+def _overlapping(
+    gn: IntArray, dn: IntArray, g_off: IntArray, d_off: IntArray, gall: FloatArray, dall: FloatArray
+) -> tuple[IntArray, IntArray]:
+    """The (GT, det) pairs of the same image whose grown boxes meet (block-wide indices),
+    sorted by GT then det."""
     empty = np.zeros(0, np.intp)
     if not g_off[-1] or not d_off[-1]:
-        return [(empty, empty) for _ in g]
-    gall, dall = np.concatenate(g), np.concatenate(d)
-    g_owner = np.repeat(np.arange(len(g)), gn)
-    d_owner = np.repeat(np.arange(len(d)), dn)
-    ia, jb = same_sample_pairs(_grown(gall), g_owner, _grown(dall), d_owner)
-    owner = g_owner[ia]
-    cut = np.searchsorted(owner, np.arange(len(g) + 1))
-    return [
-        (ia[a:b] - g_off[k], jb[a:b] - d_off[k])
-        for k, (a, b) in enumerate(itertools.pairwise(cut.tolist()))
-    ]
+        return empty, empty
+    g_owner = np.repeat(np.arange(len(gn)), gn)
+    d_owner = np.repeat(np.arange(len(dn)), dn)
+    return same_sample_pairs(_grown(gall), g_owner, _grown(dall), d_owner)
 
 
 def _grown(b: FloatArray) -> GeomArray:
@@ -165,34 +202,6 @@ def _grown(b: FloatArray) -> GeomArray:
     boxes may overlap."""
     grown: GeomArray = shapely.box(b[:, 0], b[:, 1], b[:, 2] + 1, b[:, 3] + 1)
     return grown
-
-
-def _image(
-    sample: Sample, g: FloatArray, d: FloatArray, pi: IntArray, pj: IntArray, threshold: float
-) -> Geometry:
-    inter = _overlaps(g[pi], d[pj])
-    if len(g) * len(d) != len(pi):  # candidates only: keep the pairs that overlap
-        keep = inter > 0
-        pi, pj, inter = pi[keep], pj[keep], inter[keep]
-    ga, da = box_areas(g), box_areas(d)
-    gt_dc = np.fromiter((i.dont_care for i in sample.gt), dtype=bool, count=len(sample.gt))
-    det_dc, absorbed, dc_prec = _dont_care_dets(inter, pi, pj, gt_dc, da, threshold)
-    by_col = np.lexsort((pi, pj)).astype(np.intp)
-    return Geometry(
-        g,
-        d,
-        pi,
-        pj,
-        _ratio(inter, ga[pi]),
-        _ratio(inter, da[pj]),
-        gt_dc,
-        det_dc,
-        absorbed,
-        dc_prec,
-        np.searchsorted(pi, np.arange(len(g) + 1)).astype(np.intp),
-        np.searchsorted(pj[by_col], np.arange(len(d) + 1)).astype(np.intp),
-        by_col,
-    )
 
 
 def _dont_care_dets(

@@ -28,6 +28,7 @@ class Matcher:
 
     geo: Geometry
     params: DetEvalParams
+    records: bool = True  # False: no match records, match types or discarded candidates
     gt_credit: dict[int, float] = field(default_factory=dict)
     det_credit: dict[int, float] = field(default_factory=dict)
     gt_partners: dict[int, tuple[int, ...]] = field(default_factory=dict)
@@ -60,6 +61,9 @@ class Matcher:
         self._rec, self._prec = geo.recall.tolist(), geo.precision.tolist()
         self._gt_dc, self._det_dc = geo.gt_dc.tolist(), geo.det_dc.tolist()
         self._row, self._col, self._by_col = geo.row.tolist(), geo.col.tolist(), geo.by_col.tolist()
+        self._rows_q, self._cols_q = self.row_count.tolist(), self.col_count.tolist()
+        self._gt_n, self._det_n = self.gt_overlaps.tolist(), self.det_overlaps.tolist()
+        self._gt_box, self._det_box = geo.gt.tolist(), geo.det.tolist()
 
     def run(self) -> Matcher:
         for i in np.flatnonzero(~self.geo.gt_dc).tolist():
@@ -81,20 +85,16 @@ class Matcher:
                 self._try_pair(i, self._pj[k], k)
 
     def _try_pair(self, i: int, j: int, k: int) -> None:
-        if self.row_count[i] != 1 or self.col_count[j] != 1:
+        if self._rows_q[i] != 1 or self._cols_q[j] != 1:
             self._discard(
-                "not_unique",
-                gt=i,
-                det=j,
-                row_count=int(self.row_count[i]),
-                col_count=int(self.col_count[j]),
+                "not_unique", gt=i, det=j, row_count=self._rows_q[i], col_count=self._cols_q[j]
             )
             return
-        n_gt, n_det = int(self.gt_overlaps[i]), int(self.det_overlaps[j])
+        n_gt, n_det = self._gt_n[i], self._det_n[j]
         if not self.params.legacy and (n_gt != 1 or n_det != 1):
             self._discard("not_single_overlap", gt=i, det=j, gt_overlaps=n_gt, det_overlaps=n_det)
             return
-        d = center_distance(self.geo.gt[i], self.geo.det[j])
+        d = center_distance(self._gt_box[i], self._det_box[j])
         if d >= self.params.center_diff:
             self._discard("center_distance", gt=i, det=j, d=d)
             return
@@ -120,7 +120,7 @@ class Matcher:
         if self._rounded(s) < self.params.area_recall:
             self._discard("sum_below_threshold", stage="OM", gt=(i,), det=dets, S=s)
             return
-        n = int(self.gt_overlaps[i])
+        n = self._gt_n[i]
         if not self.params.legacy and n < 2:
             self._discard("om_not_single", stage="OM", gt=(i,), det=dets, S=s, gt_overlaps=n)
             return
@@ -144,7 +144,7 @@ class Matcher:
         if self._rounded(s) < self.params.area_precision:
             self._discard("sum_below_threshold", stage="MO", gt=gts, det=(j,), S=s)
             return
-        n = int(self.det_overlaps[j])
+        n = self._det_n[j]
         if not self.params.legacy and n < 2:
             self._discard("mo_not_single", stage="MO", gt=gts, det=(j,), S=s, det_overlaps=n)
             return
@@ -188,6 +188,8 @@ class Matcher:
             self.det_used[j] = True
             self.det_credit[j] = det_w
             self.det_partners[j] = gts
+        if not self.records:
+            return
         values = {**values, "recall_credit": gt_w * len(gts), "precision_credit": det_w * len(dets)}
         self.matches.append(MatchRecord(kind, gts, dets, values, label))
         self.match_types.append(match_type)
@@ -204,6 +206,8 @@ class Matcher:
         stage: str = "OO",
         **values: float,
     ) -> None:
+        if not self.records:
+            return
         self.discarded.append(
             Discarded(
                 reason,

@@ -110,7 +110,7 @@ def evaluate_sample(sample: Sample, params: DetEvalParams) -> SampleResult:
 
 
 def _evaluate(sample: Sample, geo: Geometry, params: DetEvalParams, mode: Mode) -> SampleResult:
-    m = Matcher(geo, params)
+    m = Matcher(geo, params, records=mode.results)
     if len(sample.det):
         m.run()
     n_gt = int(np.count_nonzero(~geo.gt_dc))

@@ -14,6 +14,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from metrics.core.arrays import segment_sums
 from metrics.core.evidence import Region
 from metrics.core.model import FloatArray, Sample
 from metrics.core.records import dataclass
@@ -110,10 +111,13 @@ def match_numbers(
     gi, dj = p.pi[m], p.pj[m]
     tiou = score == "tiou"
     drawn = tiou and regions
-    others = _outliers(p, m, g_dc, opts.dc_as_outlier) if tiou else [[] for _ in m]
-    ot, outside = outlier_regions(
-        f.d_geoms[dj], f.g_geoms[gi], f.g_geoms, others, opts.ot_zero_eps, drawn
-    )
+    others: list[list[int]] = [[] for _ in m]
+    ot, outside = np.zeros(len(m)), np.zeros(0, dtype=object)  # no outlier without TIoU
+    if tiou:
+        others = _outliers(p, m, g_dc, opts.dc_as_outlier)
+        ot, outside = outlier_regions(
+            f.d_geoms[dj], f.g_geoms[gi], f.g_geoms, others, opts.ot_zero_eps, drawn
+        )
     values = pair_value_arrays(p.inter[m], f.g_area[gi], f.d_area[dj], ot, opts)
     if score == "iou":
         rc = pc = np.ones(len(m))
@@ -129,6 +133,24 @@ def match_numbers(
     return _Matches(gi, dj, values, rc, pc, cut, outlier, others)
 
 
+@dataclass(frozen=True)
+class DetStates:
+    """Every detection of a block (block-wide indices, samples one after the other): which
+    is don't-care and which is matched; ``off[s]`` is sample s's first."""
+
+    off: IntArray
+    dont_care: BoolArray
+    matched: BoolArray
+
+    def ranked(self, s: int, confidences: Sequence[float]) -> list[tuple[float, bool]]:
+        """(confidence, matched) of sample s's care detections in file order, given the
+        confidence of each of its detections (spec 1.3)."""
+        a = int(self.off[s])
+        care = np.flatnonzero(~self.dont_care[a : int(self.off[s + 1])]).tolist()
+        hit = self.matched[a : int(self.off[s + 1])].tolist()
+        return [(confidences[k], hit[k]) for k in care]
+
+
 def evaluate_batch(
     samples: Sequence[Sample],
     params: GreedyParams,
@@ -140,8 +162,26 @@ def evaluate_batch(
     mode: Mode,
 ) -> list[SampleResult]:
     """Evaluate a block of samples in ``mode``; results in the order of ``samples``."""
+    return evaluate_batch_states(
+        samples, params, metric=metric, score=score, curved=curved, opts=opts, mode=mode
+    )[0]
+
+
+def evaluate_batch_states(
+    samples: Sequence[Sample],
+    params: GreedyParams,
+    *,
+    metric: str,
+    score: Score,
+    curved: bool,
+    opts: TiouOptions,
+    mode: Mode,
+) -> tuple[list[SampleResult], DetStates]:
+    """``evaluate_batch``, and the state of every detection (which a mode without
+    detection lists, ``Detail.EXTRAS``, leaves out of the results)."""
     if not samples:
-        return []
+        empty = np.zeros(0, dtype=bool)
+        return [], DetStates(np.zeros(1, dtype=np.intp), empty, empty)
     f = mode.cache.flat(samples, "curved" if curved else "icdar")
     g_dc = np.fromiter(
         (g.dont_care for s in samples for g in s.gt), dtype=bool, count=len(f.g_area)
@@ -152,12 +192,15 @@ def evaluate_batch(
     rank = ranks(samples, f, params.confidences)
     m = greedy_pairs(p.pi, p.pj, p.iou, rank, ~g_dc, ~det_dc, params.iou_threshold)
     mt = match_numbers(f, p, m, g_dc, score, opts, regions=mode.instances)
-    if not mode.results:  # only the tallies are read: no verdicts, no near misses
-        return scored_only(samples, f, g_dc, det_dc, mt, metric)
+    matched = np.zeros(len(f.d_area), dtype=bool)
+    matched[mt.dj] = True
+    states = DetStates(f.d_off, det_dc, matched)
+    if not mode.verdicts:  # no instance list is read: no verdicts, no near misses
+        return scored_only(samples, f, g_dc, det_dc, mt, metric), states
     near_g = best_partner(p.pi, p.pj, np.where(det_dc[p.pj], -1.0, iou), len(f.g_area))
     near_d = best_partner(p.pj, p.pi, np.where(g_dc[p.pi], -1.0, iou), len(f.d_area))
     ctx = _Context(f, g_dc, det_dc, absorbed, mt, near_g, near_d, metric, mode.instances)
-    return [ctx.sample_result(s, sample) for s, sample in enumerate(samples)]
+    return [ctx.sample_result(s, sample) for s, sample in enumerate(samples)], states
 
 
 class _Context:
@@ -264,17 +307,18 @@ def scored_only(
     mt: _Matches,
     metric: str,
 ) -> list[SampleResult]:
-    """``Detail.TALLIES``: each sample's scores, tally and extra values,
+    """``Detail.TALLIES`` and ``EXTRAS``: each sample's scores, tally and extra values,
     summed as ``_Context.sample_result`` sums them, without its instances' verdicts."""
     n = len(samples)
     g_care = _care_counts(f.g_owner, g_dc, f.g_off, n)
     d_care = _care_counts(f.d_owner, det_dc, f.d_off, n)
     at = np.searchsorted(mt.gi, f.g_off).tolist()
+    rcs, pcs = segment_sums(mt.rc, at), segment_sums(mt.pc, at)
     out = []
     for s, sample in enumerate(samples):
         lo, hi = at[s], at[s + 1]
         n_gt, n_det = g_care[s], d_care[s]
-        rc, pc = float(np.sum(mt.rc[lo:hi])), float(np.sum(mt.pc[lo:hi]))
+        rc, pc = rcs[s], pcs[s]
         recall, precision, h = per_image_rule(n_gt, n_det, rc, pc)
         out.append(
             SampleResult(

@@ -7,6 +7,8 @@ The metric modules call these pieces; none of them holds a formula of its own tw
 
 from __future__ import annotations
 
+import bisect
+import functools
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -15,7 +17,7 @@ import shapely
 
 import metrics.shapes.matching as matching
 from metrics.core.floats import REFUSED
-from metrics.core.model import BoxType, FloatArray, Instance, Problem, Sample, Severity
+from metrics.core.model import FloatArray, Instance, Problem, Sample, Severity
 from metrics.core.records import dataclass
 from metrics.core.results import (
     InstanceResult,
@@ -26,6 +28,7 @@ from metrics.core.results import (
 )
 from metrics.icdar.params import TiouOptions
 from metrics.shapes import robust
+from metrics.shapes.boxes import boxes_meet
 from metrics.shapes.cache import GeometryCache
 from metrics.shapes.geometry import GeomArray, polygons, regions_of, signed_areas
 from metrics.shapes.matching import iou_matrix
@@ -160,41 +163,31 @@ def icdar_problems_batch(
     samples: Sequence[Sample], *, allow_float: bool, check_orientation: bool
 ) -> list[Problem]:
     """``icdar_problems`` of many samples, the orientation test in one array operation."""
-    items = [
-        (s, source or side, inst)
-        for s in samples
-        for side, source, insts in (("GT", s.gt_source, s.gt), ("det", s.det_source, s.det))
-        for inst in insts
-    ]
+    flat: list[Instance] = []  # every instance of the block, GT then det of each sample
+    starts: list[int] = []  # where each (sample, file) group starts in ``flat``
+    groups: list[tuple[Sample, str]] = []
+    for s in samples:
+        for where, insts in ((s.gt_source or "GT", s.gt), (s.det_source or "det", s.det)):
+            if insts:
+                starts.append(len(flat))
+                groups.append((s, where))
+                flat.extend(insts)
     out: list[Problem] = []
     if not allow_float:
-        out.extend(
-            Problem(
-                Severity.ERROR,
-                where,
-                inst.line,
-                REFUSED,
-                s.id,
-            )
-            for s, where, inst in items
-            if not inst.integer
-        )
+        for k in [k for k, inst in enumerate(flat) if not inst.integer]:
+            s, where = groups[bisect.bisect_right(starts, k) - 1]
+            out.append(Problem(Severity.ERROR, where, flat[k].line, REFUSED, s.id))
     if check_orientation:
-        quads = [k for k, (_, _, inst) in enumerate(items) if inst.box_type is BoxType.QUAD]
-        for k in clockwise_violations([items[q][2] for q in quads]):
-            s, where, inst = items[quads[k]]
-            out.append(
-                Problem(
-                    Severity.ERROR,
-                    where,
-                    inst.line,
-                    "points are not clockwise "
-                    "(image coordinates, y down); set check_orientation=false to "
-                    "accept them",
-                    s.id,
-                )
-            )
+        for k in clockwise_violations(flat):
+            s, where = groups[bisect.bisect_right(starts, k) - 1]
+            out.append(Problem(Severity.ERROR, where, flat[k].line, _CLOCKWISE, s.id))
     return out
+
+
+_CLOCKWISE = (
+    "points are not clockwise (image coordinates, y down); set check_orientation=false to "
+    "accept them"
+)
 
 
 @dataclass(frozen=True)
@@ -289,8 +282,7 @@ def outlier_regions(
         sm = np.asarray(single, dtype=np.intp)
         ks = np.asarray([others[m][0] for m in single], dtype=np.intp)
         pieces = robust.intersection(det_geoms[sm], gt_geoms[ks])
-        inside = robust.intersection(pieces, target_geoms[sm])
-        ot[sm] = shapely.area(pieces) - shapely.area(inside)
+        ot[sm] = shapely.area(pieces) - inside_areas(pieces, target_geoms[sm])
         if with_regions:
             regions[sm] = robust.difference(pieces, target_geoms[sm])
     multi = [m for m in range(n) if len(others[m]) > 1]
@@ -298,12 +290,21 @@ def outlier_regions(
         mm = np.asarray(multi, dtype=np.intp)
         v = robust.union_rows(gt_geoms, [others[m] for m in multi])
         dv = robust.intersection(det_geoms[mm], v)
-        inside = robust.intersection(robust.intersection(det_geoms[mm], target_geoms[mm]), v)
-        ot[mm] = shapely.area(dv) - shapely.area(inside)
+        ot[mm] = shapely.area(dv) - inside_areas(det_geoms[mm], target_geoms[mm], v)
         if with_regions:
             regions[mm] = robust.difference(dv, target_geoms[mm])
     ot[ot <= eps] = 0.0
     return ot, regions
+
+
+def inside_areas(*parts: GeomArray) -> FloatArray:
+    """|((parts[0] ∩ parts[1]) ∩ parts[2]) ...| row by row, 0.0 without clipping where the
+    bounding boxes do not meet (most outliers lie beside the matched GT)."""
+    out = np.zeros(len(parts[0]))
+    k = np.flatnonzero(boxes_meet(*parts))
+    if len(k):
+        out[k] = shapely.area(functools.reduce(robust.intersection, (p[k] for p in parts)))
+    return out
 
 
 def match_values(

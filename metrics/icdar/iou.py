@@ -15,10 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from metrics.core.model import Problem, Sample
-from metrics.core.results import SampleResult, Verdict
+from metrics.core.results import SampleResult
+from metrics.icdar.batch import DetStates, evaluate_batch_states
 from metrics.icdar.common import icdar_problems, icdar_problems_batch
 from metrics.icdar.evidence import IouEvidence, RankedDetection
-from metrics.icdar.greedy import evaluate_greedy_batch
+from metrics.icdar.greedy import evaluate_greedy_batch, tiou_options
 from metrics.icdar.params import IouParams
 from metrics.shapes.mode import Mode
 
@@ -45,16 +46,27 @@ def evaluate_batch(
     samples: Sequence[Sample], params: IouParams, mode: Mode | None = None
 ) -> list[SampleResult]:
     """Many samples in one vectorized pass (same results as evaluate_sample on each)."""
-    results = evaluate_greedy_batch(
-        samples, params, metric=ID, score="iou", curved=False, mode=mode
+    if params.confidences is False or (mode is not None and not mode.results):
+        # file order: the official script computes no AP; TALLIES: nobody reads it
+        return evaluate_greedy_batch(
+            samples, params, metric=ID, score="iou", curved=False, mode=mode
+        )
+    results, states = evaluate_batch_states(
+        samples,
+        params,
+        metric=ID,
+        score="iou",
+        curved=False,
+        opts=tiou_options(params, False),
+        mode=mode or Mode(),
     )
-    if params.confidences is False:  # file order: the official script computes no AP
-        return results
-    return [_with_ap(s, r) for s, r in zip(samples, results, strict=True)]
+    return [
+        _with_ap(s, r, states, k) for k, (s, r) in enumerate(zip(samples, results, strict=True))
+    ]
 
 
-def _with_ap(sample: Sample, result: SampleResult) -> SampleResult:
-    ranked = ranked_detections(sample, result)
+def _with_ap(sample: Sample, result: SampleResult, states: DetStates, s: int) -> SampleResult:
+    ranked = ranked_detections(sample, states, s)
     if not ranked:
         return result
     n_gt = int(result.tally["n_gt_care"])
@@ -72,15 +84,12 @@ def _with(result: SampleResult, ranked: list[tuple[float, bool]], ap: float) -> 
     )
 
 
-def ranked_detections(sample: Sample, result: SampleResult) -> list[tuple[float, bool]]:
-    """(confidence, matched) of every care det, when the dets carry confidences (spec 1.3)."""
+def ranked_detections(sample: Sample, states: DetStates, s: int) -> list[tuple[float, bool]]:
+    """(confidence, matched) of every care det, when the dets carry confidences (spec 1.3);
+    ``states``: the detections' states of the block ``sample`` is sample s of."""
     if not sample.det or any(d.confidence is None for d in sample.det):
         return []
-    return [
-        (float(sample.det[r.index].confidence or 0.0), r.verdict is not Verdict.FALSE_POSITIVE)
-        for r in result.det
-        if r.verdict is not Verdict.DONT_CARE
-    ]
+    return states.ranked(s, [float(d.confidence or 0.0) for d in sample.det])
 
 
 def average_precision(items: Iterable[tuple[float, bool]], n_gt_care: float) -> float:

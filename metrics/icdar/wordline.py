@@ -244,15 +244,22 @@ def _result(
 
 
 def result(
-    sample: Sample, gt_dc: np.ndarray, dc_file: np.ndarray, st: State, metric: str, lists: bool
+    sample: Sample,
+    gt_dc: np.ndarray,
+    dc_file: np.ndarray,
+    st: State,
+    metric: str,
+    lists: bool,
+    verdicts: bool = True,
 ) -> SampleResult:
     """The sample's result from its bookkeeping (``dc_file``: don't-care dets, file order);
-    ``lists`` False: no GT results and no match records (``complete=False``)."""
+    ``lists`` False: no GT results and no match records (``complete=False``); ``verdicts``
+    False: no detection results either (``st`` may then hold no records)."""
     n_gt = len(gt_dc) - len(st.dc_words) + st.valid
     n_det = int(np.count_nonzero(~dc_file))
     if metric == "wordline_iou":
         rc = pc = float(st.matched_count)
-        gt_credit, det_credit = origin_credits(st)
+        gt_credit, det_credit = origin_credits(st) if verdicts else ({}, {})
     else:
         rc, pc = st.recall_credit, st.precision_credit
         gt_credit, det_credit = st.gt_credit, st.det_credit
@@ -271,6 +278,7 @@ def result(
     det = tuple(
         _instance(j, bool(dc_file[j]), det_credit, st.det_partner, Verdict.FALSE_POSITIVE)
         for j in range(len(sample.det))
+        if verdicts
     )
     return SampleResult(
         metric=metric,

@@ -24,7 +24,7 @@ from metrics.core.records import dataclass
 from metrics.core.results import MatchKind, MatchRecord, SampleResult
 from metrics.icdar import wordline
 from metrics.icdar.batch import Pairs, Score, match_numbers, ranks
-from metrics.icdar.common import pair_value_arrays
+from metrics.icdar.common import inside_areas, pair_value_arrays
 from metrics.icdar.greedy import tiou_options
 from metrics.icdar.overlaps import Lines, Overlaps, Side, lines_of
 from metrics.icdar.params import TiouOptions, WordlineParams
@@ -124,8 +124,8 @@ def _line_outliers(b: _Block, t: IntArray, j: IntArray, others: list[list[int]])
         else:
             v = robust.union_rows(f.g_geoms, rows)
         d = f.d_geoms[j[ms]]
-        inner = robust.intersection(robust.intersection(d, b.lines.side.geoms[t[ms]]), v)
-        ot[ms] = shapely.area(robust.intersection(d, v)) - shapely.area(inner)
+        inner = inside_areas(d, b.lines.side.geoms[t[ms]], v)
+        ot[ms] = shapely.area(robust.intersection(d, v)) - inner
     ot[ot <= b.opts.ot_zero_eps] = 0.0
     return ot
 
@@ -210,7 +210,8 @@ def evaluate_batch(
     full = [bool(len(s.gt) and len(s.det)) for s in samples]
     matched = set(ls.j.tolist())
     at = np.searchsorted(b.lines.side.owner[ls.t], np.arange(len(samples) + 1)).tolist()
-    states = [_lines_of(b, ls, s, range(at[s], at[s + 1])) for s in range(len(samples))]
+    keep = mode.verdicts  # False: no match records (nothing reads the instances)
+    states = [_lines_of(b, ls, s, range(at[s], at[s + 1]), keep) for s in range(len(samples))]
     dc2 = _second_dc_pass(b, states, matched, full)
     gt_ok = np.ones(len(g_dc), dtype=bool)
     for s, st in enumerate(states):
@@ -231,10 +232,10 @@ def evaluate_batch(
         if not full[s]:
             out.append(wordline.evaluate_one(sample, params, metric, mode))
             continue
-        _words_of(b, words, s, range(at[s], at[s + 1]), states[s])
+        _words_of(b, words, s, range(at[s], at[s + 1]), states[s], keep)
         g0, g1, d0, d1 = (int(x) for x in (f.g_off[s], f.g_off[s + 1], f.d_off[s], f.d_off[s + 1]))
         dcs = (g_dc[g0:g1], dc2[d0:d1])
-        out.append(wordline.result(sample, *dcs, states[s], metric, mode.instances))
+        out.append(wordline.result(sample, *dcs, states[s], metric, mode.instances, keep))
     return out
 
 
@@ -242,14 +243,15 @@ def _columns(values: dict[str, FloatArray]) -> dict[str, list[float]]:
     return {name: a.tolist() for name, a in values.items()}
 
 
-def _lines_of(b: _Block, ls: _LineStage, s: int, ks: range) -> wordline.State:
-    """Sample ``s``'s text-line stage bookkeeping, in the reference's order."""
+def _lines_of(b: _Block, ls: _LineStage, s: int, ks: range, records: bool) -> wordline.State:
+    """Sample ``s``'s text-line stage bookkeeping, in the reference's order (``records``
+    False: without its match records)."""
     g0, d0, l0 = int(b.f.g_off[s]), int(b.f.d_off[s]), int(b.lines.off[s])
     st = wordline.State(dc_words=np.flatnonzero(b.g_dc[g0 : b.f.g_off[s + 1]]).tolist())
     if not len(ks):
         return st
-    cols = _columns({k: v[ks.start : ks.stop] for k, v in ls.values.items()})
-    prec = cols["tiou_precision"]
+    cols = _columns({k: v[ks.start : ks.stop] for k, v in ls.values.items() if records})
+    prec = ls.values["tiou_precision"][ks.start : ks.stop].tolist()
     for n, k in enumerate(ks):
         t, j = int(ls.t[k]) - l0, int(ls.j[k]) - d0
         st.matched_count += 1
@@ -264,6 +266,8 @@ def _lines_of(b: _Block, ls: _LineStage, s: int, ks: range) -> wordline.State:
             st.gt_partner[w] = j
         st.det_credit[j] = prec[n]
         st.det_partner[j] = covered[0] if covered else -1
+        if not records:
+            continue
         st.records.append(
             MatchRecord(
                 kind=MatchKind.MERGE if len(covered) > 1 else MatchKind.ONE_TO_ONE,
@@ -316,8 +320,11 @@ class _Words:
     outlier: list[Region]
 
 
-def _words_of(b: _Block, words: _Words, s: int, ks: range, st: wordline.State) -> None:
-    """Sample ``s``'s word-level matches added to its bookkeeping."""
+def _words_of(
+    b: _Block, words: _Words, s: int, ks: range, st: wordline.State, records: bool
+) -> None:
+    """Sample ``s``'s word-level matches added to its bookkeeping (``records`` False:
+    without their match records)."""
     g0, d0 = int(b.f.g_off[s]), int(b.f.d_off[s])
     rcs, pcs = words.values["tiou_recall"], words.values["tiou_precision"]
     for k in ks:
@@ -327,6 +334,8 @@ def _words_of(b: _Block, words: _Words, s: int, ks: range, st: wordline.State) -
         st.precision_credit += pcs[k]
         st.gt_credit[i], st.det_credit[j] = rcs[k], pcs[k]
         st.gt_partner[i], st.det_partner[j] = j, i
+        if not records:
+            continue
         others = tuple(o - g0 for o in words.others[k])
         st.records.append(
             MatchRecord(

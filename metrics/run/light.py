@@ -37,16 +37,23 @@ def light_kind(spec: MetricSpec[Params]) -> Light:
 def light_detail(kinds: Sequence[Light], asked: Detail) -> Detail:
     """What a run must build of each result when each is cut down as its block ends
     (``strip`` by ``kinds``, one per metric): ``asked``, or less when no kind keeps more."""
-    if asked in (Detail.FULL, Detail.TALLIES) or "full" in kinds or "lists" in kinds:
+    if asked in (Detail.FULL, Detail.TALLIES) or "full" in kinds:
         return asked
+    if "lists" in kinds:  # some extras read the evidence: all but the per-instance lists
+        return Detail.EXTRAS
     return Detail.VALUES if "evidence" in kinds else Detail.TALLIES
 
 
 def strip(r: SampleResult, kind: Light) -> SampleResult:
     """``r`` without what ``kind`` says nobody reads (its tally, scores, extra values and
     warnings are kept), marked ``complete=False``."""
-    if kind == "full":
-        return r
+    if kind == "full" or (_bare(r) and (kind == "lists" or r.evidence is None)):
+        return r  # already without what ``kind`` leaves out
     if kind == "lists":
         return dataclasses.replace(r, gt=(), det=(), matches=(), complete=False)
     return dataclasses.replace(r, gt=(), det=(), matches=(), evidence=None, complete=False)
+
+
+def _bare(r: SampleResult) -> bool:
+    """Whether ``r`` is marked incomplete and has no per-instance list."""
+    return not (r.complete or r.gt or r.det or r.matches)

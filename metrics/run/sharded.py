@@ -246,6 +246,7 @@ def _part(pairs: Sequence[Pair], job: _Job) -> _Part:
             bad.update(s.id for s in samples)  # a dataset-level error: no sample can be used
         found.append(problems)
         excluded[mid] = bad
+    # without ``full`` a result is cut down at once (``_light``): its lists are never read
     wanted = Detail.FULL if job.full else light_detail(job.light, Detail.SUMMARY)
     rows, failed = evaluate_chunk(samples, job.ids, job.params, excluded, wanted)
     kept: list[list[Kept]] = [[] for _ in job.ids]

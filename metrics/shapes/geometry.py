@@ -18,6 +18,7 @@ from metrics.core.evidence import EMPTY_REGION, Region
 from metrics.core.model import FloatArray
 from metrics.core.records import dataclass
 from metrics.shapes import robust
+from metrics.shapes.boxes import dense_pairs, shifted_bounds
 from metrics.shapes.quads import is_convex_quad, quad_intersection_areas
 from metrics.shapes.ringstack import (
     repaired,
@@ -153,13 +154,8 @@ class SampleGeometry:
 
 
 def _shifted_boxes(geoms: GeomArray, owner: IntArray, stride: float) -> GeomArray:
-    b = shapely.bounds(geoms)
-    b = np.where(np.isnan(b), 0.0, b)
-    shift = owner.astype(np.float64) * stride
-    pad = 1e-6 * max(1.0, stride)
-    boxes: GeomArray = shapely.box(
-        b[:, 0] + shift - pad, b[:, 1] - pad, b[:, 2] + shift + pad, b[:, 3] + pad
-    )
+    b = shifted_bounds(shapely.bounds(geoms), owner, stride)
+    boxes: GeomArray = shapely.box(b[:, 0], b[:, 1], b[:, 2], b[:, 3])
     return boxes
 
 
@@ -230,10 +226,18 @@ def same_sample_pairs(
     """
     if not len(a) or not len(b):
         return np.zeros(0, np.intp), np.zeros(0, np.intp)
-    extent = np.max(np.abs(np.nan_to_num(shapely.bounds(np.concatenate([a, b])))))
+    bounds = shapely.bounds(np.concatenate([a, b]))
+    extent = np.max(np.abs(np.nan_to_num(bounds)))
     stride = 4.0 * (float(extent) + 1.0)  # empty geometries (NaN bounds) count as 0
-    tree = shapely.STRtree(_shifted_boxes(b, b_owner, stride))
-    ia, jb = tree.query(_shifted_boxes(a, a_owner, stride), predicate="intersects")
+    sa, sb = (
+        shifted_bounds(bounds[: len(a)], a_owner, stride),
+        shifted_bounds(bounds[len(a) :], b_owner, stride),
+    )
+    dense = dense_pairs(sa, a_owner, sb, b_owner)
+    if dense is not None:
+        return dense
+    tree = shapely.STRtree(shapely.box(sb[:, 0], sb[:, 1], sb[:, 2], sb[:, 3]))
+    ia, jb = tree.query(shapely.box(sa[:, 0], sa[:, 1], sa[:, 2], sa[:, 3]), predicate="intersects")
     keep = a_owner[ia] == b_owner[jb]
     ia, jb = ia[keep].astype(np.intp), jb[keep].astype(np.intp)
     order = np.lexsort((jb, ia))

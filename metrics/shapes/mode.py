@@ -13,7 +13,9 @@ is what it is otherwise. Building those lists is a quarter of an ICDAR-family ev
 may leave them out too (``None`` evidence); its scores, tally and extra values stay whole.
 ``Detail.TALLIES`` says more: nothing but each result's tally is read (no metric of the run
 has ``global_extras``), so a metric may also skip what only its results' other numbers need
-(the word + text-line IoU clips no TIoU outlier).
+(the word + text-line IoU clips no TIoU outlier). ``Detail.EXTRAS`` lies between: each
+result's tally, extra values and evidence are read (what ``global_extras`` reads), but no
+per-instance list, so a metric may leave ``det`` empty too (also ``complete=False``).
 
 The ``cache`` is the geometry computed in bulk and the values memoized for the metrics of
 one block of samples (``metrics.shapes.cache``); the loop opens one per block, so two runs
@@ -34,6 +36,7 @@ class Detail(Enum):
 
     FULL = "full"  # everything
     SUMMARY = "summary"  # all but the GT list and the match records
+    EXTRAS = "extras"  # the tally, extra values and evidence: no per-instance list
     VALUES = "values"  # scores, tally, extra values and warnings
     TALLIES = "tallies"  # the tally alone
 
@@ -52,10 +55,15 @@ class Mode:
         return self.detail is Detail.FULL
 
     @property
-    def evidence(self) -> bool:
-        """Whether each result's detection list and evidence are built (else the result
-        is marked ``complete=False``)."""
+    def verdicts(self) -> bool:
+        """Whether each result's detection list is built (the GT list: ``instances``)."""
         return self.detail is Detail.FULL or self.detail is Detail.SUMMARY
+
+    @property
+    def evidence(self) -> bool:
+        """Whether each result's evidence is read (a metric that builds its detection list
+        with its evidence builds both then; else the result is marked ``complete=False``)."""
+        return self.detail in (Detail.FULL, Detail.SUMMARY, Detail.EXTRAS)
 
     @property
     def results(self) -> bool:

@@ -22,9 +22,18 @@ LIMIT = 200_000  # rings remembered; past it the memo starts again
 _memo: dict[bytes, bool] = {}
 
 
-def valid_rings(rings: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+def valid_rings(
+    rings: npt.NDArray[np.float64], known: npt.NDArray[np.bool_] | None = None
+) -> npt.NDArray[np.bool_]:
     """``shapely.is_valid(shapely.polygons(rings))`` for a ``(k, n, 2)`` stack of rings of
-    ``n >= 3`` vertices (float64), each ring's answer remembered."""
+    ``n >= 3`` vertices (float64), each ring's answer remembered. ``known``: rings the
+    caller knows to be valid (neither GEOS nor the memo is asked about them)."""
+    if known is not None and known.any():
+        out = known.copy()
+        rest = np.flatnonzero(~known)
+        if len(rest):
+            out[rest] = valid_rings(rings[rest])
+        return out
     k = rings.shape[0]
     if k == 0:
         return np.zeros(0, dtype=bool)

@@ -7,10 +7,12 @@ import pytest
 
 from metrics.core.evidence import Absorbed
 from metrics.core.results import MatchKind, Verdict
+from metrics.deteval import metric
 from metrics.deteval.metric import DetEvalParams
+from metrics.shapes.mode import Detail, Mode
 from tests.support import DETEVAL_G0 as G0
 from tests.support import DETEVAL_LEGACY as LEGACY
-from tests.support import box, boxes, scores
+from tests.support import box, boxes, ltrb_sample, scores
 from tests.support import deteval_reasons as reasons
 from tests.support import deteval_run as run
 
@@ -121,3 +123,20 @@ def test_only_dont_care_detections_give_zero_precision() -> None:
     r = run((G0, dc), boxes((200, 0, 299, 19)))
     assert scores(r) == (0.0, 0.0, 0.0)
     assert r.tally["n_det_care"] == 0
+
+
+def test_tallies_mode_scores_as_the_whole_result_without_records() -> None:
+    touching = box(99, 0, 198, 19, "FGH", line=2)
+    block = [
+        ltrb_sample((G0, touching), boxes((0, 0, 99, 19), (99, 0, 198, 19))),  # via OM
+        ltrb_sample((G0,), boxes((0, 0, 79, 19))),  # OO and groups discarded
+        ltrb_sample((box(0, 0, 99, 249),), boxes((0, 0, 99, 99), (0, 100, 98, 200))),  # split
+    ]
+    for params in (DetEvalParams(), DetEvalParams(center_diff=0.05), LEGACY):
+        whole = metric.evaluate_batch(block, params)
+        cut = metric.evaluate_batch(block, params, Mode(Detail.TALLIES))
+        assert [(r.tally, r.recall, r.precision, r.extra) for r in cut] == [
+            (r.tally, r.recall, r.precision, r.extra) for r in whole
+        ]
+        assert not any(r.complete or r.matches or r.evidence for r in cut)
+        assert any(r.matches for r in whole)

@@ -7,6 +7,7 @@ import pytest
 
 from metrics.core.results import Verdict, aggregate
 from metrics.icdar import iou, tiou
+from metrics.shapes.mode import Detail, Mode
 from tests.support import dets, gts, quad, run_one, sample
 
 G0 = ("0,0,100,0,100,20,0,20", "ABCDE")
@@ -86,3 +87,40 @@ def test_tallies_add_up_to_global_scores() -> None:
     b = ic15(sample(gts(G0), dets("0,0,40,0,40,20,0,20")))
     s = aggregate([a, b])
     assert (s.recall, s.precision) == (0.5, 0.5)
+
+
+def test_extras_mode_keeps_ap_and_evidence_without_instance_lists() -> None:
+    ranked = [
+        quad(D60, conf=0.9, line=1),
+        quad("300,0,400,0,400,20,300,20", conf=0.95, line=2),
+        quad("0,100,50,100,50,120,0,120", conf=0.5, line=3),  # absorbed by the don't-care
+    ]
+    block = [
+        sample(gts(G0, ("0,100,50,100,50,120,0,120", "###")), ranked, sid="a"),
+        sample(gts(G0), dets(D60), sid="b"),  # no confidences: no AP
+        sample([], [quad(D60, conf=0.3)], sid="c"),
+    ]
+    whole = iou.evaluate_batch(block, iou.IouParams())
+    cut = iou.evaluate_batch(block, iou.IouParams(), Mode(Detail.EXTRAS))
+    assert [r.det for r in cut] == [(), (), ()]
+    assert not any(r.complete for r in cut)
+    for w, c in zip(whole, cut, strict=True):
+        assert (c.tally, c.extra, c.evidence) == (w.tally, w.extra, w.evidence)
+    assert whole[0].extra["ap"] == pytest.approx(0.5)
+    assert iou.global_extras(cut) == iou.global_extras(whole)
+
+
+def test_block_problems_name_the_file_and_line_of_each_box() -> None:
+    ccw = "0,0,0,20,100,20,100,0"  # counter-clockwise with y down
+    block = [
+        sample(gts(G0, (ccw, "X")), [quad(D60, line=1), quad("0.5,0,60,0,60,20,0,20", line=2)]),
+        sample(gts(G0), dets(D60, ccw), sid="img_2"),
+        sample([], [], sid="img_3"),
+    ]
+    found = iou.validate_batch(block, iou.IouParams(allow_float=False))
+    assert [(p.source, p.line, p.sample_id, p.message[:20]) for p in found] == [
+        ("det:res_img_1.txt", 2, "img_1", "coordinates must be "),
+        ("gt:gt_img_1.txt", 2, "img_1", "points are not clock"),
+        ("det:res_img_2.txt", 2, "img_2", "points are not clock"),
+    ]
+    assert iou.validate_batch(block, iou.IouParams(check_orientation=False)) == []

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from metrics.core.model import Sample
 from metrics.icdar import overlaps, wordline, wordline_batch
 from metrics.icdar.params import WordlineParams
+from metrics.shapes.mode import Detail, Mode
 from tests.support import dets, gts, quad, sample, shared_or_skip
 
 
@@ -132,3 +133,21 @@ def test_ic15_pixellink_matches_reference() -> None:
 @pytest.mark.parametrize("bad", [{"iou_threshold": -0.1}, {"dc_area_precision": -1.0}])
 def test_negative_thresholds_are_not_batched(bad: dict[str, float]) -> None:
     assert not wordline_batch.batchable(WordlineParams(**bad))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("detail", [Detail.TALLIES, Detail.EXTRAS, Detail.SUMMARY])
+def test_summary_modes_keep_the_whole_results_numbers(detail: Detail) -> None:
+    block = [
+        sample(gts(W0, W1), dets(LINE), lines=[quad(LINE, "line")], sid="a"),
+        sample(gts(W0), dets("0,0,150,0,150,20,0,20", LINE), lines=[quad(LINE)], sid="b"),
+        sample(gts(W0, W1), dets(LINE, "5,2,95,2,95,18,5,18"), lines=[], sid="no_lines"),
+    ]
+    for metric in ("wordline_iou", "wordline_tiou"):
+        whole = wordline_batch.evaluate_batch(block, WordlineParams(), metric)
+        cut = wordline_batch.evaluate_batch(block, WordlineParams(), metric, Mode(detail))
+        for w, c in zip(whole, cut, strict=True):
+            same(
+                (c.tally, c.recall, c.precision, c.extra), (w.tally, w.recall, w.precision, w.extra)
+            )
+            assert not (c.complete or c.gt or c.matches)
+            assert c.det == (w.det if detail is Detail.SUMMARY else ())

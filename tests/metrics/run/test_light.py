@@ -104,6 +104,7 @@ def test_a_cut_down_run_asks_each_result_for_what_its_kinds_keep() -> None:
 
     assert light_detail(["none", "none"], Detail.SUMMARY) is Detail.TALLIES
     assert light_detail(["evidence", "none"], Detail.SUMMARY) is Detail.VALUES
-    assert light_detail(["evidence", "lists"], Detail.SUMMARY) is Detail.SUMMARY
+    assert light_detail(["evidence", "lists"], Detail.SUMMARY) is Detail.EXTRAS
+    assert light_detail(["lists"], Detail.SUMMARY) is Detail.EXTRAS
     assert light_detail(["full", "none"], Detail.SUMMARY) is Detail.SUMMARY
     assert light_detail(["evidence"], Detail.FULL) is Detail.FULL

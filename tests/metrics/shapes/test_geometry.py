@@ -13,6 +13,7 @@ from metrics.catalogue.registry import METRICS, make_params
 from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.io.writers import sample_dict
+from metrics.shapes.boxes import boxes_meet
 from metrics.shapes.geometry import candidate_pairs, flat_geometry, polygons, signed_areas
 from metrics.shapes.quads import convex_quad_inter, is_convex_quad, quad_intersection_areas
 from tests.support import convex_quad_arrays, geos_overlap_area
@@ -107,3 +108,12 @@ def test_sample_results_do_not_depend_on_their_block(metric: str) -> None:
         want = sample_dict(alone, evidence=True)
         assert sample_dict(in_block, evidence=True) == want, s.id
         assert sample_dict(in_reversed, evidence=True) == want, s.id
+
+
+def test_boxes_meet_only_where_every_bounding_box_shares_a_point() -> None:
+    a = shapely.box(0, 0, 10, 10)
+    b = [shapely.box(5, 5, 20, 20), shapely.box(10, 0, 20, 10), shapely.box(11, 0, 20, 10)]
+    sides = np.array([a, a, a, a], dtype=object), np.array([*b, shapely.Polygon()], dtype=object)
+    assert boxes_meet(*sides).tolist() == [True, True, False, True]  # empty: True
+    third = np.array([shapely.box(30, 30, 40, 40)] * 4, dtype=object)
+    assert not boxes_meet(*sides, third)[:3].any()

@@ -10,7 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.shapes import geometry
-from metrics.shapes.ringstack import ring_stack, stack_polygons, stack_quads, stack_signed_areas
+from metrics.shapes.ringstack import (
+    ring_stack,
+    stack_polygons,
+    stack_quads,
+    stack_signed_areas,
+    surely_valid,
+)
 
 coords = st.floats(-500, 500, allow_nan=False, width=64)
 ring = st.integers(0, 7).flatmap(
@@ -51,3 +57,19 @@ def test_hand_made_rings() -> None:
     assert stack_signed_areas(rs).tolist() == [want, 0.0, 0.0]
     geoms, bad = stack_polygons(rs)
     assert [g.area for g in geoms] == pytest.approx([abs(want), 0.0, 0.0]) and not bad.any()
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), min_size=4, max_size=4))
+)
+def test_quads_taken_as_valid_are_valid_for_geos(quads: list) -> None:
+    """Bow-ties, repeated and collinear vertices, convex quads in either order: a quad that
+    is not asked of GEOS is one GEOS finds valid, and the invalid flags are GEOS's."""
+    points = [np.asarray(q, dtype=np.float64) for q in quads]
+    rs = ring_stack(points, "icdar")
+    polys = shapely.polygons(np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2))
+    valid = shapely.is_valid(polys)
+    if quads:
+        assert not (surely_valid(rs.groups[4][1]) & ~valid).any()
+    assert np.array_equal(stack_polygons(rs)[1], ~valid)
