@@ -52,6 +52,28 @@ def _det(base: InstanceResult, partner: int | None, counted: bool, score: float)
     )
 
 
+def _dets(
+    dets: tuple[InstanceResult, ...],
+    ev: SweepEvidence,
+    k: int,
+    gt_of: dict[int, int],
+    gt_before: dict[int, int],
+) -> list[InstanceResult]:
+    """The detections at ``thresholds[k]``; those whose state (counted, partner) is the
+    same as at the shown threshold are kept as they are."""
+    out = []
+    levels, shown = ev.levels, ev.shown
+    for d in dets:
+        j = d.index
+        partner = gt_of.get(j)
+        counted = levels[j] > k
+        if counted == (levels[j] > shown) and partner == gt_before.get(j):
+            out.append(d)
+        else:
+            out.append(_det(d, partner, counted, ev.scores[j]))
+    return out
+
+
 def compose(r: SampleResult, ev: SweepEvidence, k: int) -> SampleResult:
     """``r`` shown at ``thresholds[k]``: dets under it are don't-care (not counted). A
     result evaluated for a summary (``complete`` False) gets no match records either."""
@@ -60,8 +82,9 @@ def compose(r: SampleResult, ev: SweepEvidence, k: int) -> SampleResult:
     if not isinstance(tally, SweepTally):
         raise TypeError("a sweep result needs a SweepTally")
     pairs = ev.pairs[k] if ev.pairs else ()
-    det_of = dict(pairs)
-    gt_of = {j: i for i, j in pairs}
+    before = ev.pairs[ev.shown] if 0 <= ev.shown < len(ev.pairs) else ()
+    det_of, det_before = dict(pairs), dict(before)
+    gt_of, gt_before = {j: i for i, j in pairs}, {j: i for i, j in before}
     point = tally.point(k) if ev.thresholds else None
     recall, precision, h = (point.recall, point.precision, point.hmean) if point else tally.scores()
     matches = tuple(
@@ -81,10 +104,11 @@ def compose(r: SampleResult, ev: SweepEvidence, k: int) -> SampleResult:
         recall=recall,
         precision=precision,
         hmean=h,
-        gt=tuple(_gt(g, det_of.get(g.index)) for g in r.gt),
-        det=tuple(
-            _det(d, gt_of.get(d.index), ev.levels[d.index] > k, ev.scores[d.index]) for d in r.det
+        gt=tuple(
+            g if det_of.get(g.index) == det_before.get(g.index) else _gt(g, det_of.get(g.index))
+            for g in r.gt
         ),
+        det=tuple(_dets(r.det, ev, k, gt_of, gt_before)),
         matches=matches,
         evidence=dataclasses.replace(ev, shown=k),
         extra=extra,

@@ -1,0 +1,214 @@
+"""MMOCR's decisions for a block of samples, flat over the block (global instance indices).
+
+Everything ``hmean`` needs before the per-threshold matching, computed for all samples at
+once: the scores as compared and each detection's level (at how many thresholds it is
+kept), the ignore test, the candidate pairs (IoU strictly above ``match_iou_thr``) and the
+best-IoU partners shown as near misses.
+
+Only pairs whose bounding boxes meet are considered, and of those only the pairs whose
+exact area can decide something are clipped: a pair whose upper bound (``pair_bounds``)
+cannot pass the IoU or the ignore test, nor reach the best IoU already found for its
+detection (or, with the GT lists, for its GT), cannot change any verdict, match or near
+miss. The values of the pairs clipped are those of ``geometry.pair_areas`` on every pair,
+pair by pair, so the results are the same as with the dense matrices of ``block_areas``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from metrics.core.model import FloatArray, Sample
+from metrics.core.records import dataclass
+from metrics.mmocr.geometry import IGNORE_EPS, Polygons, mmocr_polygons, pair_areas
+from metrics.mmocr.params import HmeanIouParams
+from metrics.shapes.geometry import same_sample_pairs
+
+BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.intp]
+SLACK = 1e-6  # bounds are compared with this margin (float error of the exact areas)
+_DENSE_PAIRS = 2_000_000  # above this many same-sample pairs, the STRtree finds the pairs
+
+
+def scores_of_dets(conf: FloatArray, params: HmeanIouParams) -> FloatArray:
+    """Detection scores as compared: float32 values (official) or the written decimals."""
+    return conf if params.decimal_scores else conf.astype(np.float32).astype(np.float64)
+
+
+def levels_of(scores: FloatArray, params: HmeanIouParams) -> IntArray:
+    """Per det, at how many thresholds it is kept (``not (score < t)``; nested sets)."""
+    thr = np.asarray(params.thresholds, dtype=np.float64)
+    if params.decimal_scores:
+        kept = scores[:, None] >= np.round(thr, 10)[None, :]
+    else:
+        kept = ~(scores[:, None] < thr[None, :])
+    return np.asarray(np.cumprod(kept, axis=1).sum(axis=1), dtype=np.intp)
+
+
+@dataclass(frozen=True)
+class Block:
+    """A block's decisions before the sweep (instance arrays flat, sample-major).
+
+    ``absorbed[j]`` is the ignored GT that drops det j (-1: none) with ``absorbed_ratio``;
+    ``cand`` the candidate pairs (indices into ``pi``/``pj``/``iou``), sorted by GT then det;
+    ``near_d`` / ``near_g`` each instance's best-IoU partner among care GT / counted dets
+    (-1 when no positive IoU; ``near_g`` only with the GT lists).
+    """
+
+    g_off: IntArray
+    d_off: IntArray
+    scores: FloatArray
+    counted: IntArray
+    levels: IntArray
+    dc: BoolArray
+    removed: BoolArray
+    absorbed: IntArray
+    absorbed_ratio: FloatArray
+    pi: IntArray
+    pj: IntArray
+    iou: FloatArray
+    cand: IntArray
+    near_d: tuple[IntArray, FloatArray]
+    near_g: tuple[IntArray, FloatArray]
+
+
+def box_pairs(
+    gt: Polygons, g_off: IntArray, det: Polygons, d_off: IntArray
+) -> tuple[IntArray, IntArray, FloatArray]:
+    """Same-sample pairs (GT, det) whose bounding boxes meet, sorted by GT then det, and
+    the area of their boxes' overlap."""
+    g_n, d_n = np.diff(g_off), np.diff(d_off)
+    per = g_n * d_n
+    total = int(per.sum())
+    gb, db = _bounds(gt), _bounds(det)
+    if total > _DENSE_PAIRS:
+        owner_g = np.repeat(np.arange(len(g_n)), g_n)
+        owner_d = np.repeat(np.arange(len(d_n)), d_n)
+        pi, pj = same_sample_pairs(gt.repaired, owner_g, det.repaired, owner_d)
+    else:
+        owner = np.repeat(np.arange(len(per)), per)
+        k = np.arange(total, dtype=np.intp) - (np.cumsum(per) - per)[owner]
+        n = d_n[owner]
+        pi, pj = g_off[owner] + k // np.maximum(n, 1), d_off[owner] + k % np.maximum(n, 1)
+    g, d = gb[pi], db[pj]
+    w = np.minimum(g[:, 2], d[:, 2]) - np.maximum(g[:, 0], d[:, 0])
+    h = np.minimum(g[:, 3], d[:, 3]) - np.maximum(g[:, 1], d[:, 1])
+    keep = (w >= 0) & (h >= 0)  # False for an empty polygon (NaN bounds)
+    return pi[keep], pj[keep], w[keep] * h[keep]
+
+
+def _bounds(p: Polygons) -> FloatArray:
+    import shapely
+
+    out: FloatArray = shapely.bounds(p.repaired) if len(p.repaired) else np.zeros((0, 4))
+    return out
+
+
+def _ratio(num: FloatArray, den: FloatArray) -> FloatArray:
+    out = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
+    return np.asarray(out, dtype=np.float64)
+
+
+def _best(
+    key: IntArray, other: IntArray, value: FloatArray, sel: BoolArray, n: int
+) -> tuple[IntArray, FloatArray]:
+    """Per ``key`` (0..n-1): the highest positive ``value`` among ``sel`` and its ``other``
+    (the first in ``other`` order on ties; -1 and 0 when none)."""
+    idx, val = np.full(n, -1, dtype=np.intp), np.zeros(n)
+    k = np.flatnonzero(sel & (value > 0))
+    if len(k):
+        order = k[np.lexsort((other[k], -value[k], key[k]))]
+        first = order[np.r_[True, key[order][1:] != key[order][:-1]]]
+        idx[key[first]], val[key[first]] = other[first], value[first]
+    return idx, val
+
+
+def evaluate_block(samples: Sequence[Sample], prm: HmeanIouParams, lists: bool) -> Block:
+    """The block's decisions (``lists``: also the GT near misses, read only by GT lists)."""
+    g_off = np.zeros(len(samples) + 1, dtype=np.intp)
+    d_off = np.zeros(len(samples) + 1, dtype=np.intp)
+    g_off[1:] = np.cumsum([len(s.gt) for s in samples])
+    d_off[1:] = np.cumsum([len(s.det) for s in samples])
+    gts = [g for s in samples for g in s.gt]
+    dets = [d for s in samples for d in s.det]
+    gt = mmocr_polygons([g.points for g in gts])
+    det = mmocr_polygons([d.points for d in dets])
+    conf = np.fromiter(
+        (np.nan if d.confidence is None else d.confidence for d in dets),
+        dtype=np.float64,
+        count=len(dets),
+    )
+    scores = scores_of_dets(conf, prm)
+    counted = levels_of(scores, prm)
+    dc = np.fromiter((g.dont_care for g in gts), dtype=bool, count=len(gts))
+    removed = ~gt.enough_points
+    care, ignored = ~dc & ~removed, dc & ~removed
+    pi, pj, box = box_pairs(gt, g_off, det, d_off)
+    ag, ad = gt.repaired_area[pi], det.repaired_area[pj]
+    top = np.minimum(np.minimum(ag, ad), box)
+    bound = _ratio(top, ag + ad - top)
+    inter, iou = np.zeros(len(pi)), np.full(len(pi), -1.0)
+    done = np.zeros(len(pi), dtype=bool)
+    thresholds = (prm.match_iou_thr, prm.ignore_precision_thr)
+
+    def clip(k: IntArray) -> None:
+        if len(k):
+            inter[k], iou[k] = pair_areas(gt, det, pi[k], pj[k], thresholds)
+            done[k] = True
+
+    live = counted[pj] > 0
+    ratio_bound = top / (det.raw_area[pj] + IGNORE_EPS)
+    clip(
+        np.flatnonzero(
+            live
+            & (
+                (care[pi] & (bound > prm.match_iou_thr - SLACK))
+                | (ignored[pi] & (ratio_bound > prm.ignore_precision_thr - SLACK))
+            )
+        )
+    )
+    # the ignore test: the first ignored GT (GT order) over the ratio, per eligible det
+    ratio = inter / (det.raw_area[pj] + IGNORE_EPS)
+    hit = done & ignored[pi] & live & (ratio > prm.ignore_precision_thr)
+    absorbed, absorbed_ratio = np.full(len(dets), -1, dtype=np.intp), np.zeros(len(dets))
+    k = np.flatnonzero(hit)
+    if len(k):
+        order = k[np.lexsort((pi[k], pj[k]))]
+        first = order[np.r_[True, pj[order][1:] != pj[order][:-1]]]
+        absorbed[pj[first]], absorbed_ratio[pj[first]] = pi[first], ratio[first]
+    levels = counted.copy()
+    levels[absorbed >= 0] = 0
+    cand = np.flatnonzero(done & care[pi] & (levels[pj] > 0) & (iou > prm.match_iou_thr))
+    # near misses: every pair that could still be an instance's best (or tie with it)
+    free_d = care[pi] & (absorbed[pj] < 0)
+    near_d = _best(pj, pi, iou, done & free_d, len(dets))
+    more = ~done & free_d & (bound > 0) & (bound + SLACK >= near_d[1][pj])
+    near_g: tuple[IntArray, FloatArray] = (np.zeros(0, np.intp), np.zeros(0))
+    if lists:
+        free_g = care[pi] & (levels[pj] > 0)
+        near_g = _best(pi, pj, iou, done & free_g, len(gts))
+        more |= ~done & free_g & (bound > 0) & (bound + SLACK >= near_g[1][pi])
+    if more.any():
+        clip(np.flatnonzero(more))
+        near_d = _best(pj, pi, iou, done & free_d, len(dets))
+        if lists:
+            near_g = _best(pi, pj, iou, done & free_g, len(gts))
+    return Block(
+        g_off,
+        d_off,
+        scores,
+        counted,
+        levels,
+        dc,
+        removed,
+        absorbed,
+        absorbed_ratio,
+        pi,
+        pj,
+        iou,
+        cand,
+        near_d,
+        near_g,
+    )
