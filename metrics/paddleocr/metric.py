@@ -62,6 +62,7 @@ from metrics.shapes.mode import Mode
 ID = "paddleocr_det_iou"
 IGNORE_TAGS = ("###", "*")
 _NEAR = 1e-9  # ratios this close to a threshold are recomputed with GEOS as PaddleOCR does
+_SLACK = 1e-6  # an IoU bound is compared with the best IoU with this margin (float error)
 
 
 def is_dont_care(g: Instance) -> bool:
@@ -148,17 +149,52 @@ class _Areas:
         self.inter[k], self.iou[k] = inter, iou
 
 
-def _decisive(a: _Areas, use: BoolArray, g_dc: BoolArray, params: PaddleParams) -> IntArray:
-    """Pairs whose bound can pass the IoU test, or the don't-care test with a ### GT."""
+def _bounds(a: _Areas) -> tuple[FloatArray, FloatArray]:
+    """Upper bounds of each pair's IoU and of the area precision of its detection."""
     f = a.f
     top = intersection_bounds(f, a.g_area, a.d_area)
     bound_iou = pair_iou(top, a.g_area[f.pi], a.d_area[f.pj])
     bound_prec = top / np.where(a.d_area[f.pj] > 0, a.d_area[f.pj], np.inf)
+    return bound_iou, bound_prec
+
+
+def _decisive(
+    a: _Areas,
+    use: BoolArray,
+    g_dc: BoolArray,
+    params: PaddleParams,
+    bounds: tuple[FloatArray, FloatArray],
+) -> IntArray:
+    """Pairs whose bound can pass the IoU test, or the don't-care test with a ### GT."""
+    bound_iou, bound_prec = bounds
     return np.flatnonzero(
         use
         & (
             (bound_iou > params.iou_constraint - _NEAR)
-            | (g_dc[f.pi] & (bound_prec > params.area_precision_constraint - _NEAR))
+            | (g_dc[a.f.pi] & (bound_prec > params.area_precision_constraint - _NEAR))
+        )
+    )
+
+
+def _near_candidates(
+    a: _Areas,
+    bound_iou: FloatArray,
+    care: tuple[BoolArray, BoolArray],
+    free: tuple[BoolArray, BoolArray],
+) -> BoolArray:
+    """Pairs not yet clipped that could be the best (or tie with the best) care partner of
+    an unmatched care GT or detection: their IoU bound reaches the best IoU clipped so far."""
+    f = a.f
+    (g_care, d_care), (g_free, d_free) = care, free
+    best_g = best_partner(f.pi, f.pj, np.where(d_care[f.pj], a.iou, -1.0), len(g_care))[1]
+    best_d = best_partner(f.pj, f.pi, np.where(g_care[f.pi], a.iou, -1.0), len(d_care))[1]
+    reach = bound_iou + _SLACK
+    return (
+        np.isnan(a.inter)
+        & (bound_iou > 0)
+        & (
+            (g_free[f.pi] & d_care[f.pj] & (reach >= best_g[f.pi]))
+            | (d_free[f.pj] & g_care[f.pi] & (reach >= best_d[f.pj]))
         )
     )
 
@@ -182,7 +218,8 @@ def _block(samples: Sequence[Sample], params: PaddleParams, every: bool = False)
     use = g_ok[f.pi] & d_ok[f.pj]
     n = len(f.pi)
     a = _Areas(f, flat_g, flat_d, g_area, d_area, np.full(n, np.nan), np.full(n, -1.0))
-    k = _decisive(a, use, g_dc, params)
+    bounds = _bounds(a)
+    k = _decisive(a, use, g_dc, params, bounds)
     a.compute(k, params)
     d_dc, absorbed = dont_care_dets(
         f.pi[k], f.pj[k], a.inter[k], d_area, g_dc, params.area_precision_constraint
@@ -195,8 +232,8 @@ def _block(samples: Sequence[Sample], params: PaddleParams, every: bool = False)
     g_free, d_free = g_care.copy(), d_care.copy()
     g_free[f.pi[m]] = False
     d_free[f.pj[m]] = False
-    rest = (g_free[f.pi] & d_care[f.pj]) | (d_free[f.pj] & g_care[f.pi])
-    a.compute(np.flatnonzero(use & np.isnan(a.inter) & (rest | every)), params)
+    rest = _near_candidates(a, bounds[0], (g_care, d_care), (g_free, d_free))
+    a.compute(np.flatnonzero(use & (rest | (every & np.isnan(a.inter)))), params)
     return _Block(f, g_reason, d_reason, g_ok, d_ok, g_dc, d_dc, absorbed, a.iou, m)
 
 
@@ -217,9 +254,10 @@ class _Side:
 def evaluate_batch(
     samples: Sequence[Sample], params: PaddleParams, mode: Mode | None = None
 ) -> list[SampleResult | None]:
-    """Evaluate a block of samples; None for an image without GT lines (dropped). Every
-    result is built whole, with geometry of its own, whatever the ``mode``."""
-    del mode
+    """Evaluate a block of samples; None for an image without GT lines (dropped). With
+    ``mode.instances`` False the results have no GT list and no match records
+    (``complete=False``)."""
+    lists = mode is None or mode.instances
     kept = [s for s in samples if s.gt]
     if not kept:
         return [None] * len(samples)
@@ -250,7 +288,7 @@ def evaluate_batch(
         Verdict.FALSE_POSITIVE,
     )
     pairs = _pairs_by_sample(b, len(kept))
-    out = iter([_sample_result(gts, dets, k, s, pairs[k]) for k, s in enumerate(kept)])
+    out = iter([_sample_result(gts, dets, k, s, pairs[k], lists) for k, s in enumerate(kept)])
     return [next(out) if s.gt else None for s in samples]
 
 
@@ -315,7 +353,12 @@ def _care(side: _Side, s: int) -> int:
 
 
 def _sample_result(
-    gts: _Side, dets: _Side, s: int, sample: Sample, pairs: list[tuple[int, int, float]]
+    gts: _Side,
+    dets: _Side,
+    s: int,
+    sample: Sample,
+    pairs: list[tuple[int, int, float]],
+    lists: bool = True,
 ) -> SampleResult:
     n_gt, n_det, n = _care(gts, s), _care(dets, s), len(pairs)
     recall, precision, h = per_image_rule(n_gt, n_det, n, n)
@@ -326,12 +369,14 @@ def _sample_result(
         precision=precision,
         hmean=h,
         tally=credit_tally(n_gt, n_det, n, n, n_matched=n),
-        gt=_instances(gts, s, dets.off[s], {i: j for i, j, _ in pairs}),
+        gt=_instances(gts, s, dets.off[s], {i: j for i, j, _ in pairs}) if lists else (),
         det=_instances(dets, s, gts.off[s], {j: i for i, j, _ in pairs}),
         matches=tuple(
             MatchRecord(kind=MatchKind.ONE_TO_ONE, gt=(i,), det=(j,), values={"iou": v}, label="OO")
             for i, j, v in pairs
+            if lists
         ),
         evidence=SkippedEvidence(_skipped(gts, s), _skipped(dets, s)),
         extra={"gt_care": n_gt, "det_care": n_det, "matched": n},
+        complete=lists,
     )
