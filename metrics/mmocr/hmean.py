@@ -30,7 +30,7 @@ import numpy as np
 
 from metrics.core.model import Problem, Sample, Severity
 from metrics.core.results import SampleResult, SweepTally
-from metrics.core.tally import add_up
+from metrics.core.tally import Tally, add_up
 from metrics.mmocr.block import Block, evaluate_block
 from metrics.mmocr.evidence import SweepEvidence
 from metrics.mmocr.params import HmeanIouParams
@@ -160,14 +160,36 @@ def finalize(
 ) -> dict[str, SampleResult]:
     """Every image shown at the globally best threshold (the summed tallies' best)."""
     del params
-    items = list(results.values())
-    total = add_up([r.tally for r in items])
-    best = total.best_index if isinstance(total, SweepTally) else 0
+    best = _best_index([r.tally for r in results.values()])
     out = {}
     for sid, r in results.items():
         ev = r.evidence
         out[sid] = compose(r, ev, best) if isinstance(ev, SweepEvidence) and ev.shown != best else r
     return out
+
+
+def _best_index(tallies: list[Tally]) -> int:
+    """``add_up(tallies).best_index``: the counts are whole numbers, so their sums are the
+    same in any order and numpy adds them."""
+    first = tallies[0]
+    if not isinstance(first, SweepTally) or any(
+        type(t) is not SweepTally or t.thresholds != first.thresholds for t in tallies
+    ):
+        total = add_up(tallies)  # raises for tallies of two kinds or sweeps
+        return total.best_index if isinstance(total, SweepTally) else 0
+    sweeps = [t for t in tallies if isinstance(t, SweepTally)]
+    n = len(first.thresholds)
+    hits = np.array([t.hits for t in sweeps], dtype=np.float64).reshape(len(sweeps), n)
+    kept = np.array([t.kept for t in sweeps], dtype=np.float64).reshape(len(sweeps), n)
+    n_gt = float(np.sum([t.n_gt_care for t in sweeps]))
+    total = SweepTally(
+        n_gt,
+        0.0,
+        first.thresholds,
+        tuple(hits.sum(axis=0).tolist()),
+        tuple(kept.sum(axis=0).tolist()),
+    )
+    return total.best_index
 
 
 def validate(samples: Sequence[Sample], params: HmeanIouParams) -> list[Problem]:

@@ -7,8 +7,6 @@ threshold without geometry.
 
 from __future__ import annotations
 
-import dataclasses
-
 from metrics.core.results import (
     InstanceResult,
     MatchKind,
@@ -99,17 +97,36 @@ def compose(r: SampleResult, ev: SweepEvidence, k: int) -> SampleResult:
     }
     if point:
         extra["score_threshold"] = point.threshold
-    return dataclasses.replace(
-        r,
-        recall=recall,
-        precision=precision,
-        hmean=h,
-        gt=tuple(
+    return SampleResult(
+        r.metric,
+        r.sample_id,
+        recall,
+        precision,
+        h,
+        tally,
+        tuple(
             g if det_of.get(g.index) == det_before.get(g.index) else _gt(g, det_of.get(g.index))
             for g in r.gt
         ),
-        det=tuple(_dets(r.det, ev, k, gt_of, gt_before)),
-        matches=matches,
-        evidence=dataclasses.replace(ev, shown=k),
-        extra=extra,
+        tuple(_dets(r.det, ev, k, gt_of, gt_before)),
+        matches,
+        _shown(ev, k),
+        r.warnings,
+        extra,
+        r.complete,
+    )
+
+
+def _shown(ev: SweepEvidence, k: int) -> SweepEvidence:
+    """``ev`` shown at ``thresholds[k]``."""
+    return SweepEvidence(
+        thresholds=ev.thresholds,
+        scores=ev.scores,
+        levels=ev.levels,
+        pairs=ev.pairs,
+        pair_iou=ev.pair_iou,
+        shown=k,
+        below_min_threshold=ev.below_min_threshold,
+        ignored_overlap=ev.ignored_overlap,
+        gt_removed=ev.gt_removed,
     )
