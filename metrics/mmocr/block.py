@@ -80,30 +80,33 @@ def box_pairs(
     """Same-sample pairs (GT, det) whose bounding boxes meet, sorted by GT then det, and
     the area of their boxes' overlap."""
     g_n, d_n = np.diff(g_off), np.diff(d_off)
-    per = g_n * d_n
-    total = int(per.sum())
+    total = int((g_n * d_n).sum())
     gb, db = _bounds(gt), _bounds(det)
     if total > _DENSE_PAIRS:
         owner_g = np.repeat(np.arange(len(g_n)), g_n)
         owner_d = np.repeat(np.arange(len(d_n)), d_n)
         pi, pj = same_sample_pairs(gt.repaired, owner_g, det.repaired, owner_d)
-    else:
-        owner = np.repeat(np.arange(len(per)), per)
-        k = np.arange(total, dtype=np.intp) - (np.cumsum(per) - per)[owner]
-        n = d_n[owner]
-        pi, pj = g_off[owner] + k // np.maximum(n, 1), d_off[owner] + k % np.maximum(n, 1)
-    g, d = gb[pi], db[pj]
-    w = np.minimum(g[:, 2], d[:, 2]) - np.maximum(g[:, 0], d[:, 0])
-    h = np.minimum(g[:, 3], d[:, 3]) - np.maximum(g[:, 1], d[:, 1])
-    keep = (w >= 0) & (h >= 0)  # False for an empty polygon (NaN bounds)
+    else:  # each GT with every det of its sample, in order
+        g_owner = np.repeat(np.arange(len(g_n)), g_n)
+        runs = d_n[g_owner]
+        pi = np.repeat(np.arange(len(g_owner)), runs)
+        start = np.repeat(np.cumsum(runs) - runs - d_off[g_owner], runs)
+        pj = np.arange(total, dtype=np.intp) - start
+    w = np.minimum(gb[2][pi], db[2][pj]) - np.maximum(gb[0][pi], db[0][pj])
+    keep = w >= 0  # False for an empty polygon (NaN bounds)
+    pi, pj, w = pi[keep], pj[keep], w[keep]
+    h = np.minimum(gb[3][pi], db[3][pj]) - np.maximum(gb[1][pi], db[1][pj])
+    keep = h >= 0
     return pi[keep], pj[keep], w[keep] * h[keep]
 
 
 def _bounds(p: Polygons) -> FloatArray:
+    """(4, n): xmin, ymin, xmax, ymax of each repaired polygon (NaN when empty), each row
+    contiguous."""
     import shapely
 
-    out: FloatArray = shapely.bounds(p.repaired) if len(p.repaired) else np.zeros((0, 4))
-    return out
+    out = shapely.bounds(p.repaired) if len(p.repaired) else np.zeros((0, 4))
+    return np.ascontiguousarray(out.T)
 
 
 def _ratio(num: FloatArray, den: FloatArray) -> FloatArray:
@@ -123,6 +126,13 @@ def _best(
         first = order[np.r_[True, key[order][1:] != key[order][:-1]]]
         idx[key[first]], val[key[first]] = other[first], value[first]
     return idx, val
+
+
+def _top(key: IntArray, value: FloatArray, sel: BoolArray) -> IntArray:
+    """Per ``key`` among ``sel``: the index of the highest ``value``."""
+    k = np.flatnonzero(sel)
+    order = k[np.lexsort((-value[k], key[k]))]
+    return order[np.r_[True, key[order][1:] != key[order][:-1]]] if len(k) else k
 
 
 def evaluate_block(samples: Sequence[Sample], prm: HmeanIouParams, lists: bool) -> Block:
@@ -181,20 +191,24 @@ def evaluate_block(samples: Sequence[Sample], prm: HmeanIouParams, lists: bool) 
     levels = counted.copy()
     levels[absorbed >= 0] = 0
     cand = np.flatnonzero(done & care[pi] & (levels[pj] > 0) & (iou > prm.match_iou_thr))
-    # near misses: every pair that could still be an instance's best (or tie with it)
+    # near misses: every pair that could still be an instance's best (or tie with it);
+    # first each instance's pair of highest bound, which then bounds out most others
     free_d = care[pi] & (absorbed[pj] < 0)
+    free_g = care[pi] & (levels[pj] > 0) & lists
+
+    def still_open() -> tuple[BoolArray, BoolArray]:
+        best_d = _best(pj, pi, iou, done & free_d, len(dets))[1]
+        best_g = _best(pi, pj, iou, done & free_g, len(gts))[1]
+        reach = ~done & (bound > 0)
+        return reach & free_d & (bound + SLACK >= best_d[pj]), reach & free_g & (
+            bound + SLACK >= best_g[pi]
+        )
+
+    open_d, open_g = still_open()
+    clip(np.union1d(_top(pj, bound, open_d), _top(pi, bound, open_g)))
+    clip(np.flatnonzero(np.logical_or(*still_open())))
     near_d = _best(pj, pi, iou, done & free_d, len(dets))
-    more = ~done & free_d & (bound > 0) & (bound + SLACK >= near_d[1][pj])
-    near_g: tuple[IntArray, FloatArray] = (np.zeros(0, np.intp), np.zeros(0))
-    if lists:
-        free_g = care[pi] & (levels[pj] > 0)
-        near_g = _best(pi, pj, iou, done & free_g, len(gts))
-        more |= ~done & free_g & (bound > 0) & (bound + SLACK >= near_g[1][pi])
-    if more.any():
-        clip(np.flatnonzero(more))
-        near_d = _best(pj, pi, iou, done & free_d, len(dets))
-        if lists:
-            near_g = _best(pi, pj, iou, done & free_g, len(gts))
+    near_g = _best(pi, pj, iou, done & free_g, len(gts))
     return Block(
         g_off,
         d_off,

@@ -56,7 +56,9 @@ def mmocr_polygons(points: Sequence[FloatArray]) -> Polygons:
         raw[keep] = shapely.polygons(shapely.linearrings(coords, indices=owner))
         quads = _convex_quads(coords, lengths[keep], keep, n)
     repaired = raw.copy()
-    bad = np.flatnonzero(~shapely.is_valid(raw)) if n else np.zeros(0, np.intp)
+    # a strictly convex quad with finite vertices is valid: GEOS checks only the others
+    rest = np.flatnonzero(~(quads[1] & np.isfinite(quads[0]).all(axis=(1, 2))))
+    bad = rest[~shapely.is_valid(raw[rest])] if len(rest) else np.zeros(0, np.intp)
     if len(bad):
         fixed = shapely.buffer(raw[bad], 0)
         pieces = shapely.get_type_id(fixed) != _POLYGON
