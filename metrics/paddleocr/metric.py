@@ -40,13 +40,13 @@ from metrics.core.results import (
     credit_tally,
     per_image_rule,
 )
+from metrics.paddleocr.bounds import NEAR, decisive, open_near, pair_bounds, top_per
 from metrics.paddleocr.evidence import SkippedEvidence
 from metrics.paddleocr.params import PaddleParams
 from metrics.shapes import robust
 from metrics.shapes.geometry import (
     FlatGeometry,
     flat_geometry,
-    intersection_bounds,
     pair_intersection_areas,
 )
 from metrics.shapes.matching import (
@@ -61,8 +61,6 @@ from metrics.shapes.mode import Mode
 
 ID = "paddleocr_det_iou"
 IGNORE_TAGS = ("###", "*")
-_NEAR = 1e-9  # ratios this close to a threshold are recomputed with GEOS as PaddleOCR does
-_SLACK = 1e-6  # an IoU bound is compared with the best IoU with this margin (float error)
 
 
 def is_dont_care(g: Instance) -> bool:
@@ -139,64 +137,14 @@ class _Areas:
         inter = pair_intersection_areas(self.g_rings, self.d_rings, f.g_geoms, f.d_geoms, pi, pj)
         iou = pair_iou(inter, self.g_area[pi], self.d_area[pj])
         prec = inter / np.where(self.d_area[pj] > 0, self.d_area[pj], np.inf)
-        near = (np.abs(iou - params.iou_constraint) <= _NEAR) | (
-            np.abs(prec - params.area_precision_constraint) <= _NEAR
+        near = (np.abs(iou - params.iou_constraint) <= NEAR) | (
+            np.abs(prec - params.area_precision_constraint) <= NEAR
         )
         if near.any():
             d, g = f.d_geoms[pj[near]], f.g_geoms[pi[near]]
             inter[near] = shapely.area(robust.intersection(d, g))
             iou[near] = inter[near] / shapely.area(robust.union(d, g))
         self.inter[k], self.iou[k] = inter, iou
-
-
-def _bounds(a: _Areas) -> tuple[FloatArray, FloatArray]:
-    """Upper bounds of each pair's IoU and of the area precision of its detection."""
-    f = a.f
-    top = intersection_bounds(f, a.g_area, a.d_area)
-    bound_iou = pair_iou(top, a.g_area[f.pi], a.d_area[f.pj])
-    bound_prec = top / np.where(a.d_area[f.pj] > 0, a.d_area[f.pj], np.inf)
-    return bound_iou, bound_prec
-
-
-def _decisive(
-    a: _Areas,
-    use: BoolArray,
-    g_dc: BoolArray,
-    params: PaddleParams,
-    bounds: tuple[FloatArray, FloatArray],
-) -> IntArray:
-    """Pairs whose bound can pass the IoU test, or the don't-care test with a ### GT."""
-    bound_iou, bound_prec = bounds
-    return np.flatnonzero(
-        use
-        & (
-            (bound_iou > params.iou_constraint - _NEAR)
-            | (g_dc[a.f.pi] & (bound_prec > params.area_precision_constraint - _NEAR))
-        )
-    )
-
-
-def _near_candidates(
-    a: _Areas,
-    bound_iou: FloatArray,
-    care: tuple[BoolArray, BoolArray],
-    free: tuple[BoolArray, BoolArray],
-) -> BoolArray:
-    """Pairs not yet clipped that could be the best (or tie with the best) care partner of
-    an unmatched care GT or detection: their IoU bound reaches the best IoU clipped so far."""
-    f = a.f
-    (g_care, d_care), (g_free, d_free) = care, free
-    best_g = best_partner(f.pi, f.pj, np.where(d_care[f.pj], a.iou, -1.0), len(g_care))[1]
-    best_d = best_partner(f.pj, f.pi, np.where(g_care[f.pi], a.iou, -1.0), len(d_care))[1]
-    reach = bound_iou + _SLACK
-    return (
-        np.isnan(a.inter)
-        & (bound_iou > 0)
-        & (
-            (g_free[f.pi] & d_care[f.pj] & (reach >= best_g[f.pi]))
-            | (d_free[f.pj] & g_care[f.pi] & (reach >= best_d[f.pj]))
-        )
-    )
 
 
 def _block(samples: Sequence[Sample], params: PaddleParams, every: bool = False) -> _Block:
@@ -218,8 +166,8 @@ def _block(samples: Sequence[Sample], params: PaddleParams, every: bool = False)
     use = g_ok[f.pi] & d_ok[f.pj]
     n = len(f.pi)
     a = _Areas(f, flat_g, flat_d, g_area, d_area, np.full(n, np.nan), np.full(n, -1.0))
-    bounds = _bounds(a)
-    k = _decisive(a, use, g_dc, params, bounds)
+    bounds = pair_bounds(f, g_area, d_area)
+    k = decisive(f, use, g_dc, params, bounds)
     a.compute(k, params)
     d_dc, absorbed = dont_care_dets(
         f.pi[k], f.pj[k], a.inter[k], d_area, g_dc, params.area_precision_constraint
@@ -227,12 +175,18 @@ def _block(samples: Sequence[Sample], params: PaddleParams, every: bool = False)
     d_dc &= d_ok
     rank = np.arange(len(d_ok), dtype=np.intp)
     m = greedy_pairs(f.pi, f.pj, a.iou, rank, g_ok & ~g_dc, d_ok & ~d_dc, params.iou_constraint)
-    # near misses: the remaining pairs of unmatched care GT / care detections
-    g_care, d_care = g_ok & ~g_dc, d_ok & ~d_dc
-    g_free, d_free = g_care.copy(), d_care.copy()
+    # near misses of unmatched care GT / care detections: each one's pair of highest bound
+    # first, then the pairs that can still reach the best IoU
+    care = (g_ok & ~g_dc, d_ok & ~d_dc)
+    g_free, d_free = care[0].copy(), care[1].copy()
     g_free[f.pi[m]] = False
     d_free[f.pj[m]] = False
-    rest = _near_candidates(a, bounds[0], (g_care, d_care), (g_free, d_free))
+    free = (g_free, d_free)
+    open_g, open_d = open_near(f, a.iou, ~np.isnan(a.inter), bounds[0], care, free)
+    a.compute(
+        np.union1d(top_per(f.pi, bounds[0], open_g), top_per(f.pj, bounds[0], open_d)), params
+    )
+    rest = np.logical_or(*open_near(f, a.iou, ~np.isnan(a.inter), bounds[0], care, free))
     a.compute(np.flatnonzero(use & (rest | (every & np.isnan(a.inter)))), params)
     return _Block(f, g_reason, d_reason, g_ok, d_ok, g_dc, d_dc, absorbed, a.iou, m)
 
