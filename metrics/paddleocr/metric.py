@@ -27,6 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 import shapely
 
+from metrics.core.arrays import stacked
 from metrics.core.evidence import Skipped
 from metrics.core.model import FloatArray, Instance, Sample
 from metrics.core.records import dataclass
@@ -46,6 +47,7 @@ from metrics.paddleocr.params import PaddleParams
 from metrics.shapes import robust
 from metrics.shapes.geometry import (
     FlatGeometry,
+    Quads,
     flat_geometry,
     pair_intersection_areas,
 )
@@ -58,6 +60,7 @@ from metrics.shapes.matching import (
     pair_iou,
 )
 from metrics.shapes.mode import Mode
+from metrics.shapes.quads import is_convex_quad
 
 ID = "paddleocr_det_iou"
 IGNORE_TAGS = ("###", "*")
@@ -73,7 +76,10 @@ def padded_gt(gt: Sequence[Instance]) -> list[FloatArray]:
     image by repeating the last point."""
     if not gt:
         return []
-    n = max(len(g.points) for g in gt)
+    lengths = [len(g.points) for g in gt]
+    n = max(lengths)
+    if min(lengths) == n:  # nothing to pad: one conversion for the image
+        return list(stacked([g.points for g in gt], n).astype(np.float32).astype(np.float64))
     out = []
     for g in gt:
         r = g.points.astype(np.float32).astype(np.float64)
@@ -116,14 +122,24 @@ class _Block:
     matches: IntArray  # indices into the pair arrays
 
 
+def _quads(rings: Sequence[FloatArray]) -> Quads:
+    """(N, 4, 2) vertices of the 4-point rings (zeros elsewhere) and which are convex quads:
+    what ``pair_intersection_areas`` makes of the rings, once for every clipping round."""
+    out = np.zeros((len(rings), 4, 2))
+    is_quad = np.fromiter((len(r) == 4 for r in rings), dtype=bool, count=len(rings))
+    if is_quad.any():
+        out[is_quad] = stacked([r for r, q in zip(rings, is_quad, strict=True) if q], 4)
+    return out, is_quad & is_convex_quad(out)
+
+
 @dataclass(frozen=True)
 class _Areas:
     """Intersection areas computed on demand (NaN = not computed): numpy clipping for convex
     quads, GEOS otherwise, and GEOS with PaddleOCR's own union for ratios at a threshold."""
 
     f: FlatGeometry
-    g_rings: list[FloatArray]
-    d_rings: list[FloatArray]
+    g_quads: Quads
+    d_quads: Quads
     g_area: FloatArray
     d_area: FloatArray
     inter: FloatArray
@@ -134,7 +150,7 @@ class _Areas:
             return
         f = self.f
         pi, pj = f.pi[k], f.pj[k]
-        inter = pair_intersection_areas(self.g_rings, self.d_rings, f.g_geoms, f.d_geoms, pi, pj)
+        inter = pair_intersection_areas(self.g_quads, self.d_quads, f.g_geoms, f.d_geoms, pi, pj)
         iou = pair_iou(inter, self.g_area[pi], self.d_area[pj])
         prec = inter / np.where(self.d_area[pj] > 0, self.d_area[pj], np.inf)
         near = (np.abs(iou - params.iou_constraint) <= NEAR) | (
@@ -165,7 +181,8 @@ def _block(samples: Sequence[Sample], params: PaddleParams, every: bool = False)
     d_area = np.where(d_ok, shapely.area(f.d_geoms), 0.0) if len(d_ok) else np.zeros(0)
     use = g_ok[f.pi] & d_ok[f.pj]
     n = len(f.pi)
-    a = _Areas(f, flat_g, flat_d, g_area, d_area, np.full(n, np.nan), np.full(n, -1.0))
+    quads = _quads(flat_g), _quads(flat_d)
+    a = _Areas(f, *quads, g_area, d_area, np.full(n, np.nan), np.full(n, -1.0))
     bounds = pair_bounds(f, g_area, d_area)
     k = decisive(f, use, g_dc, params, bounds)
     a.compute(k, params)
@@ -203,6 +220,13 @@ class _Side:
     near_iou: list[float]
     reasons: list[str]
     miss: Verdict
+    care_before: list[int]  # care instances before each flat index (len + 1 entries)
+
+
+def _care_before(ok: BoolArray, dc: BoolArray) -> list[int]:
+    out = np.zeros(len(ok) + 1, dtype=np.intp)
+    np.cumsum(ok & ~dc, out=out[1:])
+    return out.tolist()  # type: ignore[no-any-return]
 
 
 def evaluate_batch(
@@ -230,6 +254,7 @@ def evaluate_batch(
         near_g[1].tolist(),
         b.g_reason,
         Verdict.MISSED,
+        _care_before(b.g_ok, b.g_dc),
     )
     dets = _Side(
         f.d_off.tolist(),
@@ -240,6 +265,7 @@ def evaluate_batch(
         near_d[1].tolist(),
         b.d_reason,
         Verdict.FALSE_POSITIVE,
+        _care_before(b.d_ok, b.d_dc),
     )
     pairs = _pairs_by_sample(b, len(kept))
     out = iter([_sample_result(gts, dets, k, s, pairs[k], lists) for k, s in enumerate(kept)])
@@ -302,8 +328,7 @@ def _skipped(side: _Side, s: int) -> tuple[Skipped, ...]:
 
 
 def _care(side: _Side, s: int) -> int:
-    lo, hi = side.off[s], side.off[s + 1]
-    return sum(1 for k in range(lo, hi) if not (side.skipped[k] or side.dc[k]))
+    return side.care_before[side.off[s + 1]] - side.care_before[side.off[s]]
 
 
 def _sample_result(
