@@ -5,12 +5,13 @@ once: the scores as compared and each detection's level (at how many thresholds 
 kept), the ignore test, the candidate pairs (IoU strictly above ``match_iou_thr``) and the
 best-IoU partners shown as near misses.
 
-Only pairs whose bounding boxes meet are considered, and of those only the pairs whose
-exact area can decide something are clipped: a pair whose upper bound (``pair_bounds``)
-cannot pass the IoU or the ignore test, nor reach the best IoU already found for its
-detection (or, with the GT lists, for its GT), cannot change any verdict, match or near
-miss. The values of the pairs clipped are those of ``geometry.pair_areas`` on every pair,
-pair by pair, so the results are the same as with the dense matrices of ``block_areas``.
+Only pairs whose bounding boxes meet are considered (``metrics.shapes.boxpairs``), and of
+those only the pairs whose exact area can decide something are clipped: a pair whose upper
+bound (the smaller area and the boxes' overlap) cannot pass the IoU or the ignore test, nor
+reach the best IoU already found for its detection (or, with the GT lists, for its GT),
+cannot change any verdict, match or near miss. The values of the pairs clipped are those
+of ``geometry.pair_areas`` on every pair, pair by pair, so the results are the same as
+with the dense matrices of ``block_areas``.
 """
 
 from __future__ import annotations
@@ -22,14 +23,13 @@ import numpy.typing as npt
 
 from metrics.core.model import FloatArray, Sample
 from metrics.core.records import dataclass
-from metrics.mmocr.geometry import IGNORE_EPS, Polygons, mmocr_polygons, pair_areas
+from metrics.mmocr.geometry import IGNORE_EPS, mmocr_polygons, pair_areas
 from metrics.mmocr.params import HmeanIouParams
-from metrics.shapes.geometry import same_sample_pairs
+from metrics.shapes.boxpairs import box_pairs
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.intp]
 SLACK = 1e-6  # bounds are compared with this margin (float error of the exact areas)
-_DENSE_PAIRS = 2_000_000  # above this many same-sample pairs, the STRtree finds the pairs
 
 
 def scores_of_dets(conf: FloatArray, params: HmeanIouParams) -> FloatArray:
@@ -72,41 +72,6 @@ class Block:
     cand: IntArray
     near_d: tuple[IntArray, FloatArray]
     near_g: tuple[IntArray, FloatArray]
-
-
-def box_pairs(
-    gt: Polygons, g_off: IntArray, det: Polygons, d_off: IntArray
-) -> tuple[IntArray, IntArray, FloatArray]:
-    """Same-sample pairs (GT, det) whose bounding boxes meet, sorted by GT then det, and
-    the area of their boxes' overlap."""
-    g_n, d_n = np.diff(g_off), np.diff(d_off)
-    total = int((g_n * d_n).sum())
-    gb, db = _bounds(gt), _bounds(det)
-    if total > _DENSE_PAIRS:
-        owner_g = np.repeat(np.arange(len(g_n)), g_n)
-        owner_d = np.repeat(np.arange(len(d_n)), d_n)
-        pi, pj = same_sample_pairs(gt.repaired, owner_g, det.repaired, owner_d)
-    else:  # each GT with every det of its sample, in order
-        g_owner = np.repeat(np.arange(len(g_n)), g_n)
-        runs = d_n[g_owner]
-        pi = np.repeat(np.arange(len(g_owner)), runs)
-        start = np.repeat(np.cumsum(runs) - runs - d_off[g_owner], runs)
-        pj = np.arange(total, dtype=np.intp) - start
-    w = np.minimum(gb[2][pi], db[2][pj]) - np.maximum(gb[0][pi], db[0][pj])
-    keep = w >= 0  # False for an empty polygon (NaN bounds)
-    pi, pj, w = pi[keep], pj[keep], w[keep]
-    h = np.minimum(gb[3][pi], db[3][pj]) - np.maximum(gb[1][pi], db[1][pj])
-    keep = h >= 0
-    return pi[keep], pj[keep], w[keep] * h[keep]
-
-
-def _bounds(p: Polygons) -> FloatArray:
-    """(4, n): xmin, ymin, xmax, ymax of each repaired polygon (NaN when empty), each row
-    contiguous."""
-    import shapely
-
-    out = shapely.bounds(p.repaired) if len(p.repaired) else np.zeros((0, 4))
-    return np.ascontiguousarray(out.T)
 
 
 def _ratio(num: FloatArray, den: FloatArray) -> FloatArray:
@@ -155,7 +120,7 @@ def evaluate_block(samples: Sequence[Sample], prm: HmeanIouParams, lists: bool) 
     dc = np.fromiter((g.dont_care for g in gts), dtype=bool, count=len(gts))
     removed = ~gt.enough_points
     care, ignored = ~dc & ~removed, dc & ~removed
-    pi, pj, box = box_pairs(gt, g_off, det, d_off)
+    pi, pj, box = box_pairs(gt.repaired, g_off, det.repaired, d_off)
     ag, ad = gt.repaired_area[pi], det.repaired_area[pj]
     top = np.minimum(np.minimum(ag, ad), box)
     bound = _ratio(top, ag + ad - top)

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.core.model import Instance, Sample
-from metrics.mmocr.block import box_pairs, evaluate_block
-from metrics.mmocr.geometry import block_areas, mmocr_polygons
+from metrics.mmocr.block import evaluate_block
+from metrics.mmocr.geometry import block_areas
 from metrics.mmocr.params import HmeanIouParams
 from metrics.shapes.matching import best_in_matrix
 from tests.support import quad, sample
@@ -91,16 +91,6 @@ def test_an_ignored_gt_drops_a_detection_inside_it() -> None:
     s = _sample([((0, 0, 20, 20, False), True)], [((2, 2, 10, 10, False), 0.9)], "img_1")
     b = evaluate_block([s], PRM, False)
     assert b.absorbed.tolist() == [0] and b.levels.tolist() == [0]
-
-
-def test_box_pairs_are_the_same_sample_pairs_whose_boxes_meet() -> None:
-    items = [quad(_coords(0, 0, 10, 10, False)), quad(_coords(30, 30, 5, 5, False))]
-    other = [quad(_coords(5, 5, 10, 10, False), conf=0.9)]
-    gt = mmocr_polygons([i.points for i in items + items])
-    det = mmocr_polygons([i.points for i in other + other])
-    pi, pj, box = box_pairs(gt, np.array([0, 2, 4]), det, np.array([0, 1, 2]))
-    assert list(zip(pi.tolist(), pj.tolist(), strict=True)) == [(0, 0), (2, 1)]
-    assert box.tolist() == [25.0, 25.0]
 
 
 def test_too_few_points_meet_nothing() -> None:
