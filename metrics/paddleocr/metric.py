@@ -43,12 +43,12 @@ from metrics.core.results import (
 )
 from metrics.paddleocr.bounds import NEAR, decisive, open_near, pair_bounds, top_per
 from metrics.paddleocr.evidence import SkippedEvidence
+from metrics.paddleocr.geometry import paddle_geometry, skip_reasons
 from metrics.paddleocr.params import PaddleParams
 from metrics.shapes import robust
 from metrics.shapes.geometry import (
     FlatGeometry,
     Quads,
-    flat_geometry,
     pair_intersection_areas,
 )
 from metrics.shapes.matching import (
@@ -60,7 +60,6 @@ from metrics.shapes.matching import (
     pair_iou,
 )
 from metrics.shapes.mode import Mode
-from metrics.shapes.quads import is_convex_quad
 
 ID = "paddleocr_det_iou"
 IGNORE_TAGS = ("###", "*")
@@ -89,25 +88,6 @@ def padded_gt(gt: Sequence[Instance]) -> list[FloatArray]:
     return out
 
 
-def skip_reasons(
-    rings: Sequence[FloatArray], geoms: np.ndarray, invalid: BoolArray, check_simple: bool
-) -> list[str]:
-    """Why each polygon is skipped ("" when it is used): fewer than 3 points, not valid,
-    not simple."""
-    simple = shapely.is_simple(geoms) if len(geoms) else np.zeros(0, dtype=bool)
-    out = []
-    for k, r in enumerate(rings):
-        if len(r) < 3:
-            out.append(f"fewer than 3 points ({len(r)})")
-        elif invalid[k]:
-            out.append(f"not a valid polygon: {shapely.is_valid_reason(shapely.Polygon(r))}")
-        elif check_simple and not simple[k]:
-            out.append("not a simple polygon")
-        else:
-            out.append("")
-    return out
-
-
 @dataclass(frozen=True)
 class _Block:
     f: FlatGeometry
@@ -120,16 +100,6 @@ class _Block:
     absorbed: IntArray
     iou: FloatArray
     matches: IntArray  # indices into the pair arrays
-
-
-def _quads(rings: Sequence[FloatArray]) -> Quads:
-    """(N, 4, 2) vertices of the 4-point rings (zeros elsewhere) and which are convex quads:
-    what ``pair_intersection_areas`` makes of the rings, once for every clipping round."""
-    out = np.zeros((len(rings), 4, 2))
-    is_quad = np.fromiter((len(r) == 4 for r in rings), dtype=bool, count=len(rings))
-    if is_quad.any():
-        out[is_quad] = stacked([r for r, q in zip(rings, is_quad, strict=True) if q], 4)
-    return out, is_quad & is_convex_quad(out)
 
 
 @dataclass(frozen=True)
@@ -168,11 +138,11 @@ def _block(samples: Sequence[Sample], params: PaddleParams, every: bool = False)
     table), not only those that can decide a match or a near miss."""
     g_rings = [padded_gt(s.gt) for s in samples]
     d_rings = [[d.points for d in s.det] for s in samples]
-    f = flat_geometry(g_rings, d_rings, "exact", intersections=False)
+    f, quads, plain = paddle_geometry(g_rings, d_rings)
     flat_g = [r for rs in g_rings for r in rs]
     flat_d = [r for rs in d_rings for r in rs]
-    g_reason = skip_reasons(flat_g, f.g_geoms, f.g_invalid, params.check_simple)
-    d_reason = skip_reasons(flat_d, f.d_geoms, f.d_invalid, params.check_simple)
+    g_reason = skip_reasons(flat_g, f.g_geoms, f.g_invalid, params.check_simple, plain[0])
+    d_reason = skip_reasons(flat_d, f.d_geoms, f.d_invalid, params.check_simple, plain[1])
     g_ok = np.array([not r for r in g_reason], dtype=bool)
     d_ok = np.array([not r for r in d_reason], dtype=bool)
     tags = np.array([is_dont_care(g) for s in samples for g in s.gt], dtype=bool)
@@ -181,7 +151,6 @@ def _block(samples: Sequence[Sample], params: PaddleParams, every: bool = False)
     d_area = np.where(d_ok, shapely.area(f.d_geoms), 0.0) if len(d_ok) else np.zeros(0)
     use = g_ok[f.pi] & d_ok[f.pj]
     n = len(f.pi)
-    quads = _quads(flat_g), _quads(flat_d)
     a = _Areas(f, *quads, g_area, d_area, np.full(n, np.nan), np.full(n, -1.0))
     bounds = pair_bounds(f, g_area, d_area)
     k = decisive(f, use, g_dc, params, bounds)
