@@ -79,27 +79,35 @@ def _dets(f: FlatLists, s: int, gt_of: dict[int, int]) -> tuple[InstanceResult, 
     threshold (don't care), matched or a false positive; with its score and near miss."""
     ga, da, dz = f.g_off[s], f.d_off[s], f.d_off[s + 1]
     near_idx, near_val = f.near_d
+    absorbed, levels, scores = f.absorbed, f.levels, f.scores
     out = []
     for j in range(da, dz):
         k = j - da
-        by = f.absorbed[j]
+        by = absorbed[j]
         if by >= 0:
             values = {"ignore_precision": f.absorbed_ratio[j]}
             out.append(InstanceResult(k, Verdict.DONT_CARE, absorbed_by=by - ga, values=values))
             continue
-        near = _near(near_idx[j], near_val[j], ga)
-        values = {"score": f.scores[j]}
+        v = near_val[j]
+        near = NearMiss(near_idx[j] - ga, v, "iou") if v > 0 else None
         partner = gt_of.get(k)
-        if f.levels[j] <= 0:
-            out.append(InstanceResult(k, Verdict.DONT_CARE, near_miss=near, values=values))
+        if levels[j] <= 0:
+            verdict = Verdict.DONT_CARE
         elif partner is None:
-            out.append(InstanceResult(k, Verdict.FALSE_POSITIVE, near_miss=near, values=values))
+            verdict = Verdict.FALSE_POSITIVE
         else:
             out.append(
                 InstanceResult(
-                    k, Verdict.MATCHED, 1.0, partners=(partner,), near_miss=near, values=values
+                    k,
+                    Verdict.MATCHED,
+                    1.0,
+                    partners=(partner,),
+                    near_miss=near,
+                    values={"score": scores[j]},
                 )
             )
+            continue
+        out.append(InstanceResult(k, verdict, near_miss=near, values={"score": scores[j]}))
     return tuple(out)
 
 
