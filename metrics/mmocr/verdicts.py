@@ -17,6 +17,8 @@ from metrics.core.results import (
 )
 from metrics.mmocr.evidence import SweepEvidence
 
+Pairs = tuple[tuple[int, int], ...]
+
 
 def _gt(base: InstanceResult, partner: int | None) -> InstanceResult:
     if base.verdict is Verdict.DONT_CARE:
@@ -72,6 +74,26 @@ def _dets(
     return out
 
 
+def _instances(
+    r: SampleResult, ev: SweepEvidence, k: int, pairs: Pairs, before: Pairs
+) -> tuple[tuple[InstanceResult, ...], tuple[InstanceResult, ...]]:
+    """The GT and detections at ``thresholds[k]``; unchanged when the pairs are those of the
+    shown threshold and no detection is kept at one of the two thresholds only."""
+    lo, hi = sorted((k, ev.shown))
+    if pairs == before:
+        if not any(lo < lv <= hi for lv in ev.levels):
+            return r.gt, r.det
+        gts = r.gt
+    else:
+        det_of, det_before = dict(pairs), dict(before)
+        gts = tuple(
+            g if det_of.get(g.index) == det_before.get(g.index) else _gt(g, det_of.get(g.index))
+            for g in r.gt
+        )
+    gt_of, gt_before = {j: i for i, j in pairs}, {j: i for i, j in before}
+    return gts, tuple(_dets(r.det, ev, k, gt_of, gt_before))
+
+
 def compose(r: SampleResult, ev: SweepEvidence, k: int) -> SampleResult:
     """``r`` shown at ``thresholds[k]``: dets under it are don't-care (not counted). A
     result evaluated for a summary (``complete`` False) gets no match records either."""
@@ -81,8 +103,6 @@ def compose(r: SampleResult, ev: SweepEvidence, k: int) -> SampleResult:
         raise TypeError("a sweep result needs a SweepTally")
     pairs = ev.pairs[k] if ev.pairs else ()
     before = ev.pairs[ev.shown] if 0 <= ev.shown < len(ev.pairs) else ()
-    det_of, det_before = dict(pairs), dict(before)
-    gt_of, gt_before = {j: i for i, j in pairs}, {j: i for i, j in before}
     point = tally.point(k) if ev.thresholds else None
     recall, precision, h = (point.recall, point.precision, point.hmean) if point else tally.scores()
     matches = tuple(
@@ -104,11 +124,7 @@ def compose(r: SampleResult, ev: SweepEvidence, k: int) -> SampleResult:
         precision,
         h,
         tally,
-        tuple(
-            g if det_of.get(g.index) == det_before.get(g.index) else _gt(g, det_of.get(g.index))
-            for g in r.gt
-        ),
-        tuple(_dets(r.det, ev, k, gt_of, gt_before)),
+        *_instances(r, ev, k, pairs, before),
         matches,
         _shown(ev, k),
         r.warnings,
