@@ -34,7 +34,7 @@ from metrics.core.tally import Tally, add_up
 from metrics.mmocr.block import Block, evaluate_block
 from metrics.mmocr.evidence import SweepEvidence
 from metrics.mmocr.params import HmeanIouParams
-from metrics.mmocr.samples import Sweep, flat_lists, sample_result
+from metrics.mmocr.samples import FlatLists, Sweep, flat_lists, sample_result
 from metrics.mmocr.verdicts import compose
 from metrics.shapes.matching import greedy_cells, maximum_matching
 from metrics.shapes.mode import Mode
@@ -133,15 +133,31 @@ def evaluate_batch(
     samples: Sequence[Sample], params: HmeanIouParams, *, metric: str, mode: Mode | None = None
 ) -> list[SampleResult]:
     """Every sample of the block, its decisions in one vectorized pass (``block``); with
-    ``mode.instances`` False no GT results and no match records (``complete=False``)."""
-    lists = mode is None or mode.instances
-    b = evaluate_block(samples, params, lists)
-    sweeps, f = _sweeps(b, params), flat_lists(b)
+    ``mode.instances`` False no GT results and no match records (``complete=False``).
+    The decisions do not depend on the strategy: both MMOCR metrics of a run share them
+    (``mode.cache``)."""
+    mode = mode or Mode()
+    lists = mode.instances
+    p = params
+    key = ("mmocr.block", p.match_iou_thr, p.ignore_precision_thr, p.thresholds, p.decimal_scores)
+    b, f = mode.cache.memo(
+        (*key, lists, *map(id, samples)),
+        samples[0] if samples else None,
+        lambda: _decided(samples, params, lists),
+    )
+    sweeps = _sweeps(b, params)
     warn = _removed_warning
     return [
         sample_result(metric, sample, f, s, sweeps[s], params.thresholds, lists, warn)
         for s, sample in enumerate(samples)
     ]
+
+
+def _decided(
+    samples: Sequence[Sample], params: HmeanIouParams, lists: bool
+) -> tuple[Block, FlatLists]:
+    b = evaluate_block(samples, params, lists)
+    return b, flat_lists(b)
 
 
 def _removed_warning(sample: Sample, i: int) -> Problem:

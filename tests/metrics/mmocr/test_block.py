@@ -5,14 +5,20 @@ don't-care GT, scores under the lowest threshold and GT with too few points."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metrics.core.model import Instance, Sample
-from metrics.mmocr.block import evaluate_block
+from metrics.catalogue.registry import resolve
+from metrics.core.model import Dataset, Instance, Sample
+from metrics.mmocr import hmean
+from metrics.mmocr.block import Block, evaluate_block
 from metrics.mmocr.geometry import block_areas
 from metrics.mmocr.params import HmeanIouParams
+from metrics.run.runner import run
 from metrics.shapes.matching import best_in_matrix
 from tests.support import quad, sample
 
@@ -100,3 +106,21 @@ def test_too_few_points_meet_nothing() -> None:
     s = sample([bad], [quad(_coords(0, 0, 10, 10, False), conf=0.9)])
     b = evaluate_block([s], PRM, True)
     assert b.removed.tolist() == [True] and len(b.pi) == 0
+
+
+def test_both_strategies_of_a_run_share_the_block(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The decisions do not depend on the strategy: one block for both MMOCR metrics."""
+    calls: list[int] = []
+    real = hmean.evaluate_block
+
+    def counted(samples: Sequence[Sample], prm: HmeanIouParams, lists: bool) -> Block:
+        calls.append(len(samples))
+        return real(samples, prm, lists)
+
+    monkeypatch.setattr(hmean, "evaluate_block", counted)
+    s = _sample([((0, 0, 20, 20, False), False)], [((0, 0, 20, 19, False), 0.9)], "img_1")
+    ds = Dataset((s,))
+    both = run(ds, [resolve("mmocr_hmean_iou"), resolve("mmocr_hmean_iou_maxmatch")])
+    assert calls == [1] and [ev.hmean for ev in both] == [1.0, 1.0]
+    run(ds, [resolve("mmocr_hmean_iou")], {"mmocr_hmean_iou": {"match_iou_thr": 0.7}})
+    assert calls == [1, 1]  # other parameters: a block of its own
