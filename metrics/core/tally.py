@@ -210,12 +210,14 @@ class SweepTally(Tally):
             raise ValueError(f"cannot add a {other.kind} tally to a {self.kind} tally")
         if other.thresholds != self.thresholds:
             raise ValueError("cannot add sweep tallies over different thresholds")
+        if len(self.hits) != len(other.hits) or len(self.kept) != len(other.kept):
+            raise ValueError("cannot add sweep tallies of different lengths")
         return type(self)(
             self.n_gt_care + other.n_gt_care,
             self.n_det_care + other.n_det_care,
             self.thresholds,
-            tuple(a + b for a, b in zip(self.hits, other.hits, strict=True)),
-            tuple(a + b for a, b in zip(self.kept, other.kept, strict=True)),
+            tuple(map(operator.add, self.hits, other.hits)),  # map: summing 25,000 images
+            tuple(map(operator.add, self.kept, other.kept)),
         )
 
     def point(self, k: int) -> SweepPoint:

@@ -21,7 +21,8 @@ from metrics.core.model import FloatArray, Sample
 from metrics.core.records import dataclass
 from metrics.shapes import robust
 from metrics.shapes.geometry import GeomArray, Quads, pair_intersection_areas, same_sample_pairs
-from metrics.shapes.ringstack import convert, ring_stack, stack_quads
+from metrics.shapes.quads import is_convex_quad
+from metrics.shapes.ringstack import convert
 
 BoolArray = npt.NDArray[np.bool_]
 _POLYGON = 3  # shapely type id
@@ -47,13 +48,17 @@ def mmocr_polygons(points: Sequence[FloatArray]) -> Polygons:
     ok = lengths >= 3
     raw = np.empty(n, dtype=object)
     raw[~ok] = shapely.Polygon()
+    quads: Quads = (np.zeros((n, 4, 2)), np.zeros(n, dtype=bool))
     if ok.any():
         keep = np.flatnonzero(ok)
         coords = convert(np.concatenate([points[i] for i in keep.tolist()]), "curved")
         owner = np.repeat(np.arange(len(keep)), lengths[keep])
         raw[keep] = shapely.polygons(shapely.linearrings(coords, indices=owner))
+        quads = _convex_quads(coords, lengths[keep], keep, n)
     repaired = raw.copy()
-    bad = np.flatnonzero(~shapely.is_valid(raw)) if n else np.zeros(0, np.intp)
+    # a strictly convex quad with finite vertices is valid: GEOS checks only the others
+    rest = np.flatnonzero(~(quads[1] & np.isfinite(quads[0]).all(axis=(1, 2))))
+    bad = rest[~shapely.is_valid(raw[rest])] if len(rest) else np.zeros(0, np.intp)
     if len(bad):
         fixed = shapely.buffer(raw[bad], 0)
         pieces = shapely.get_type_id(fixed) != _POLYGON
@@ -63,7 +68,22 @@ def mmocr_polygons(points: Sequence[FloatArray]) -> Polygons:
     fixed_area = area.copy()
     if len(bad):
         fixed_area[bad] = shapely.area(repaired[bad])
-    return Polygons(raw, area, repaired, fixed_area, ok, stack_quads(ring_stack(points, "curved")))
+    return Polygons(raw, area, repaired, fixed_area, ok, quads)
+
+
+def _convex_quads(
+    coords: FloatArray, lengths: npt.NDArray[np.intp], keep: npt.NDArray[np.intp], n: int
+) -> Quads:
+    """(n, 4, 2) vertices of the 4-point rings (zeros elsewhere) and which are convex quads
+    (``ringstack.stack_quads`` of the rings, from the converted ``coords`` of ``keep``)."""
+    out, convex = np.zeros((n, 4, 2)), np.zeros(n, dtype=bool)
+    four = np.flatnonzero(lengths == 4)
+    if len(four):
+        starts = (np.cumsum(lengths) - lengths)[four]
+        rings = coords[starts[:, None] + np.arange(4)]
+        out[keep[four]] = rings
+        convex[keep[four]] = is_convex_quad(rings)
+    return out, convex
 
 
 @dataclass(frozen=True)

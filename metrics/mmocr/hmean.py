@@ -23,180 +23,141 @@ MMOCR; the count is the same, the pairs where it is not unique may differ).
 
 from __future__ import annotations
 
-import dataclasses
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
-import numpy.typing as npt
 
-from metrics.core.evidence import Absorbed
-from metrics.core.model import FloatArray, Problem, Sample, Severity
-from metrics.core.results import InstanceResult, NearMiss, SampleResult, SweepTally, Verdict
-from metrics.core.tally import add_up
+from metrics.core.model import Problem, Sample, Severity
+from metrics.core.results import SampleResult, SweepTally
+from metrics.core.tally import Tally, add_up
+from metrics.mmocr.block import Block, evaluate_block
 from metrics.mmocr.evidence import SweepEvidence
-from metrics.mmocr.geometry import IGNORE_EPS, SampleAreas, block_areas
 from metrics.mmocr.params import HmeanIouParams
+from metrics.mmocr.samples import FlatLists, Sweep, flat_lists, sample_result
 from metrics.mmocr.verdicts import compose
-from metrics.shapes.matching import best_in_matrix, greedy_cells, maximum_matching
+from metrics.shapes.matching import greedy_cells, maximum_matching
 from metrics.shapes.mode import Mode
 
-BoolArray = npt.NDArray[np.bool_]
 NEEDS_SCORE = "MMOCR hmean-iou sweeps detection scores (write x1,y1,...,xn,yn,score)"
+Pairs = tuple[tuple[int, int], ...]
 
 
-def scores_of(sample: Sample, params: HmeanIouParams) -> FloatArray:
-    """Detection scores as compared: float32 values (official) or the written decimals."""
-    conf = np.fromiter(
-        (np.nan if d.confidence is None else d.confidence for d in sample.det),
-        dtype=np.float64,
-        count=len(sample.det),
-    )
-    return conf if params.decimal_scores else conf.astype(np.float32).astype(np.float64)
-
-
-def levels_of(scores: FloatArray, params: HmeanIouParams) -> npt.NDArray[np.intp]:
-    """Per det, at how many thresholds it is kept (``not (score < t)``; nested sets)."""
-    thr = np.asarray(params.thresholds, dtype=np.float64)
-    if params.decimal_scores:
-        kept = scores[:, None] >= np.round(thr, 10)[None, :]
-    else:
-        kept = ~(scores[:, None] < thr[None, :])
-    return np.asarray(np.cumprod(kept, axis=1).sum(axis=1), dtype=np.intp)
-
-
-def ignored_dets(
-    a: SampleAreas, gt_ignored: BoolArray, eligible: BoolArray, threshold: float
-) -> tuple[Absorbed, ...]:
-    """Dets with |D ∩ G| / (|D| + 1e-5) > threshold for one ignored GT (first in GT order)."""
-    rows = np.flatnonzero(gt_ignored)
-    if not len(rows) or not eligible.any():
-        return ()
-    ratio = a.inter[rows] / (a.det_raw_area[None, :] + IGNORE_EPS)
-    hit = (ratio > threshold) & eligible[None, :]
-    cols = np.flatnonzero(hit.any(axis=0))
-    first = np.argmax(hit[:, cols], axis=0)
-    return tuple(
-        Absorbed(int(j), int(rows[f]), float(ratio[f, j])) for j, f in zip(cols, first, strict=True)
-    )
-
-
-def _sweep(
-    iou: FloatArray,
-    care_rows: npt.NDArray[np.intp],
-    levels: npt.NDArray[np.intp],
+def _matched(
+    cand: list[tuple[int, int, float]],
+    levels: list[int],
+    care_rows: list[int],
+    n_gt: int,
     prm: HmeanIouParams,
-) -> tuple[list[tuple[tuple[int, int], ...]], list[tuple[float, ...]], list[float]]:
-    """Pairs (file indices), their IoU and kept-det counts at every threshold.
-
-    When no GT and no det has two candidates, every candidate pair is matched by either
-    strategy, so the pairs at each threshold are the candidates still kept.
-    """
-    cand = np.zeros(iou.shape, dtype=bool)
-    cand[care_rows] = iou[care_rows] > prm.match_iou_thr
-    cand[:, levels == 0] = False
-    gi, dj = np.nonzero(cand)
-    free = len(set(gi.tolist())) == len(gi) and len(set(dj.tolist())) == len(dj)
+) -> tuple[list[Pairs], list[tuple[float, ...]]]:
+    """Pairs (sample indices) and their IoU at every threshold, by the matching strategy,
+    for a sample where some GT or det has two candidates (``cand``: (GT, det, IoU))."""
+    lv = np.asarray(levels, dtype=np.intp)
+    grid = np.zeros((n_gt, len(levels)), dtype=bool)
+    grid[[c[0] for c in cand], [c[1] for c in cand]] = True
+    rows = np.asarray(care_rows, dtype=np.intp)
+    iou_of = {(i, j): v for i, j, v in cand}
     match = maximum_matching if prm.strategy == "max_matching" else greedy_cells
-    pairs: list[tuple[tuple[int, int], ...]] = []
-    kept: list[float] = []
+    pairs: list[Pairs] = []
+    n_prev = -1
     for k in range(len(prm.thresholds)):
-        cols = np.flatnonzero(levels > k)
-        if kept and kept[-1] == len(cols):
+        cols = np.flatnonzero(lv > k)
+        if pairs and n_prev == len(cols):
             found = pairs[-1]  # same dets kept as at the previous threshold
-        elif free:
-            sel = levels[dj] > k
-            found = tuple(zip(gi[sel].tolist(), dj[sel].tolist(), strict=True))
         else:
-            sub = match(cand[np.ix_(care_rows, cols)])
-            found = tuple((int(care_rows[i]), int(cols[j])) for i, j in sub)
+            sub = match(grid[np.ix_(rows, cols)])
+            found = tuple((int(rows[i]), int(cols[j])) for i, j in sub)
         pairs.append(found)
-        kept.append(float(len(cols)))
-    ious = [tuple(iou[i, j].item() for i, j in p) for p in pairs]
-    return pairs, ious, kept
+        n_prev = len(cols)
+    return pairs, [tuple(iou_of[p] for p in found) for found in pairs]
 
 
-def evaluate_sample(
-    sample: Sample, a: SampleAreas, prm: HmeanIouParams, metric: str, lists: bool = True
-) -> SampleResult:
-    """One sample from its areas; ``lists`` False: no GT results and no match records
-    (``complete=False``)."""
-    thresholds = prm.thresholds
-    scores = scores_of(sample, prm)
-    counted = levels_of(scores, prm)
-    levels = counted.copy()
-    dc = np.fromiter((g.dont_care for g in sample.gt), dtype=bool, count=len(sample.gt))
-    removed = ~a.gt_enough_points
-    absorbed = ignored_dets(a, dc & ~removed, levels > 0, prm.ignore_precision_thr)
-    levels[[x.det for x in absorbed]] = 0
-    care_rows = np.flatnonzero(~dc & ~removed)
-    pairs, ious, kept = _sweep(a.iou, care_rows, levels, prm)
-    tally = SweepTally(
-        float(len(care_rows)),
-        kept[0] if kept else 0.0,
-        thresholds,
-        tuple(float(len(p)) for p in pairs),
-        tuple(kept),
-    )
-    evidence = SweepEvidence(
-        thresholds=thresholds,
-        scores=tuple(scores.tolist()),
-        levels=tuple(levels.tolist()),
-        pairs=tuple(pairs),
-        pair_iou=tuple(ious),
-        below_min_threshold=tuple(np.flatnonzero(counted == 0).tolist()),
-        ignored_overlap=absorbed,
-        gt_removed=tuple(np.flatnonzero(removed).tolist()),
-    )
-    gt_base, det_base = _base(sample, a, dc, removed, care_rows, levels, absorbed, lists)
-    warnings = tuple(_removed_warning(sample, i) for i in evidence.gt_removed)
-    base = SampleResult(metric, sample.id, 0.0, 0.0, 0.0, tally, gt_base, det_base, complete=lists)
-    return dataclasses.replace(compose(base, evidence, 0), warnings=warnings)
-
-
-def _base(
-    sample: Sample,
-    a: SampleAreas,
-    dc: BoolArray,
-    removed: BoolArray,
-    care_rows: npt.NDArray[np.intp],
-    levels: npt.NDArray[np.intp],
-    absorbed: tuple[Absorbed, ...],
-    lists: bool,
-) -> tuple[tuple[InstanceResult, ...], tuple[InstanceResult, ...]]:
-    """Instances with what does not depend on the threshold: don't-care GT (ignored or
-    removed), dets dropped by an ignored GT, best-IoU partners (near misses)."""
-    counted = levels > 0
-    care = np.zeros(len(sample.gt), dtype=bool)
-    care[care_rows] = True
-    g_idx, g_val = (x.tolist() for x in best_in_matrix(a.iou, counted, axis=1))
-    d_idx, d_val = (x.tolist() for x in best_in_matrix(a.iou, care, axis=0))
-    gt = []
-    flags = zip(dc.tolist(), removed.tolist(), strict=True) if lists else ()
-    for i, (is_dc, is_removed) in enumerate(flags):  # none in a summary-only run
-        if is_dc or is_removed:
-            values = {"removed_lt3pts": 1.0} if is_removed else {}
-            gt.append(InstanceResult(i, Verdict.DONT_CARE, values=values))
+def _free(
+    cand: list[tuple[int, int, float]], levels: list[int], n_thr: int
+) -> tuple[list[Pairs], list[tuple[float, ...]]]:
+    """When no GT and no det has two candidates, every candidate pair is matched by either
+    strategy, so the pairs at each threshold are the candidates still kept."""
+    lv = [levels[j] for _, j, _ in cand]
+    every: Pairs = tuple((i, j) for i, j, _ in cand)
+    values = tuple(v for _, _, v in cand)
+    low = min(lv)
+    pairs: list[Pairs] = []
+    ious: list[tuple[float, ...]] = []
+    for k in range(n_thr):
+        if k < low:
+            pairs.append(every)
+            ious.append(values)
         else:
-            gt.append(InstanceResult(i, Verdict.MISSED, near_miss=_near(g_idx[i], g_val[i])))
-    by_det = {x.det: x for x in absorbed}
-    det = []
-    for j in range(len(sample.det)):
-        if j in by_det:
-            x = by_det[j]
-            det.append(
-                InstanceResult(
-                    j, Verdict.DONT_CARE, absorbed_by=x.gt, values={"ignore_precision": x.precision}
-                )
-            )
+            keep = [x > k for x in lv]
+            pairs.append(tuple(itertools.compress(every, keep)))
+            ious.append(tuple(itertools.compress(values, keep)))
+    return pairs, ious
+
+
+def _sweeps(b: Block, prm: HmeanIouParams) -> list[Sweep]:
+    """Every sample's pairs, their IoU and kept-det counts at every threshold."""
+    n, n_thr = len(b.g_off) - 1, len(prm.thresholds)
+    ci, cj = b.pi[b.cand], b.pj[b.cand]
+    owner = np.searchsorted(b.g_off, ci, side="right") - 1
+    edges = np.searchsorted(owner, np.arange(n + 1)).tolist()
+    tied = np.zeros(n, dtype=bool)
+    for side, off in ((ci, b.g_off), (cj, b.d_off)):
+        uniq, counts = np.unique(side, return_counts=True)
+        tied[np.searchsorted(off, uniq[counts > 1], side="right") - 1] = True
+    kept_at = b.levels[:, None] > np.arange(n_thr)[None, :]
+    running = np.zeros((len(b.levels) + 1, n_thr))
+    np.cumsum(kept_at, axis=0, out=running[1:])
+    kept = (running[b.d_off[1:]] - running[b.d_off[:-1]]).tolist()
+    rows, cols = (ci - b.g_off[owner]).tolist(), (cj - b.d_off[owner]).tolist()
+    local = list(zip(rows, cols, b.iou[b.cand].tolist(), strict=True))
+    levels, care = b.levels.tolist(), (~b.dc & ~b.removed).tolist()
+    g_off, d_off, tied_l = b.g_off.tolist(), b.d_off.tolist(), tied.tolist()
+    empty: list[Pairs] = [()] * n_thr
+    none: list[tuple[float, ...]] = [()] * n_thr
+    out = []
+    for s in range(n):
+        cand = local[edges[s] : edges[s + 1]]
+        lv = levels[d_off[s] : d_off[s + 1]]
+        if not cand:
+            pairs, ious = empty, none
+        elif tied_l[s]:
+            care_rows = [i - g_off[s] for i in range(g_off[s], g_off[s + 1]) if care[i]]
+            pairs, ious = _matched(cand, lv, care_rows, g_off[s + 1] - g_off[s], prm)
         else:
-            det.append(
-                InstanceResult(j, Verdict.FALSE_POSITIVE, near_miss=_near(d_idx[j], d_val[j]))
-            )
-    return tuple(gt), tuple(det)
+            pairs, ious = _free(cand, lv, n_thr)
+        out.append(Sweep(tuple(pairs), tuple(ious), tuple(kept[s])))
+    return out
 
 
-def _near(idx: int, value: float) -> NearMiss | None:
-    return NearMiss(idx, value, "iou") if value > 0 else None
+def evaluate_batch(
+    samples: Sequence[Sample], params: HmeanIouParams, *, metric: str, mode: Mode | None = None
+) -> list[SampleResult]:
+    """Every sample of the block, its decisions in one vectorized pass (``block``); with
+    ``mode.instances`` False no GT results and no match records (``complete=False``).
+    The decisions do not depend on the strategy: both MMOCR metrics of a run share them
+    (``mode.cache``)."""
+    mode = mode or Mode()
+    lists = mode.instances
+    p = params
+    key = ("mmocr.block", p.match_iou_thr, p.ignore_precision_thr, p.thresholds, p.decimal_scores)
+    b, f = mode.cache.memo(
+        (*key, lists, *map(id, samples)),
+        samples[0] if samples else None,
+        lambda: _decided(samples, params, lists),
+    )
+    sweeps = _sweeps(b, params)
+    warn = _removed_warning
+    return [
+        sample_result(metric, sample, f, s, sweeps[s], params.thresholds, lists, warn)
+        for s, sample in enumerate(samples)
+    ]
+
+
+def _decided(
+    samples: Sequence[Sample], params: HmeanIouParams, lists: bool
+) -> tuple[Block, FlatLists]:
+    b = evaluate_block(samples, params, lists)
+    return b, flat_lists(b)
 
 
 def _removed_warning(sample: Sample, i: int) -> Problem:
@@ -210,30 +171,41 @@ def _removed_warning(sample: Sample, i: int) -> Problem:
     )
 
 
-def evaluate_batch(
-    samples: Sequence[Sample], params: HmeanIouParams, *, metric: str, mode: Mode | None = None
-) -> list[SampleResult]:
-    """Every sample of the block, geometry in one vectorized pass."""
-    lists = mode is None or mode.instances
-    areas = block_areas(samples, (params.match_iou_thr, params.ignore_precision_thr))
-    return [
-        evaluate_sample(s, a, params, metric, lists) for s, a in zip(samples, areas, strict=True)
-    ]
-
-
 def finalize(
     results: Mapping[str, SampleResult], params: HmeanIouParams
 ) -> dict[str, SampleResult]:
     """Every image shown at the globally best threshold (the summed tallies' best)."""
     del params
-    items = list(results.values())
-    total = add_up([r.tally for r in items])
-    best = total.best_index if isinstance(total, SweepTally) else 0
+    best = _best_index([r.tally for r in results.values()])
     out = {}
     for sid, r in results.items():
         ev = r.evidence
         out[sid] = compose(r, ev, best) if isinstance(ev, SweepEvidence) and ev.shown != best else r
     return out
+
+
+def _best_index(tallies: list[Tally]) -> int:
+    """``add_up(tallies).best_index``: the counts are whole numbers, so their sums are the
+    same in any order and numpy adds them."""
+    first = tallies[0]
+    if not isinstance(first, SweepTally) or any(
+        type(t) is not SweepTally or t.thresholds != first.thresholds for t in tallies
+    ):
+        total = add_up(tallies)  # raises for tallies of two kinds or sweeps
+        return total.best_index if isinstance(total, SweepTally) else 0
+    sweeps = [t for t in tallies if isinstance(t, SweepTally)]
+    n = len(first.thresholds)
+    hits = np.array([t.hits for t in sweeps], dtype=np.float64).reshape(len(sweeps), n)
+    kept = np.array([t.kept for t in sweeps], dtype=np.float64).reshape(len(sweeps), n)
+    n_gt = float(np.sum([t.n_gt_care for t in sweeps]))
+    total = SweepTally(
+        n_gt,
+        0.0,
+        first.thresholds,
+        tuple(hits.sum(axis=0).tolist()),
+        tuple(kept.sum(axis=0).tolist()),
+    )
+    return total.best_index
 
 
 def validate(samples: Sequence[Sample], params: HmeanIouParams) -> list[Problem]:

@@ -7,8 +7,6 @@ threshold without geometry.
 
 from __future__ import annotations
 
-import dataclasses
-
 from metrics.core.results import (
     InstanceResult,
     MatchKind,
@@ -18,6 +16,8 @@ from metrics.core.results import (
     Verdict,
 )
 from metrics.mmocr.evidence import SweepEvidence
+
+Pairs = tuple[tuple[int, int], ...]
 
 
 def _gt(base: InstanceResult, partner: int | None) -> InstanceResult:
@@ -52,6 +52,48 @@ def _det(base: InstanceResult, partner: int | None, counted: bool, score: float)
     )
 
 
+def _dets(
+    dets: tuple[InstanceResult, ...],
+    ev: SweepEvidence,
+    k: int,
+    gt_of: dict[int, int],
+    gt_before: dict[int, int],
+) -> list[InstanceResult]:
+    """The detections at ``thresholds[k]``; those whose state (counted, partner) is the
+    same as at the shown threshold are kept as they are."""
+    out = []
+    levels, shown = ev.levels, ev.shown
+    for d in dets:
+        j = d.index
+        partner = gt_of.get(j)
+        counted = levels[j] > k
+        if counted == (levels[j] > shown) and partner == gt_before.get(j):
+            out.append(d)
+        else:
+            out.append(_det(d, partner, counted, ev.scores[j]))
+    return out
+
+
+def _instances(
+    r: SampleResult, ev: SweepEvidence, k: int, pairs: Pairs, before: Pairs
+) -> tuple[tuple[InstanceResult, ...], tuple[InstanceResult, ...]]:
+    """The GT and detections at ``thresholds[k]``; unchanged when the pairs are those of the
+    shown threshold and no detection is kept at one of the two thresholds only."""
+    lo, hi = sorted((k, ev.shown))
+    if pairs == before:
+        if not any(lo < lv <= hi for lv in ev.levels):
+            return r.gt, r.det
+        gts = r.gt
+    else:
+        det_of, det_before = dict(pairs), dict(before)
+        gts = tuple(
+            g if det_of.get(g.index) == det_before.get(g.index) else _gt(g, det_of.get(g.index))
+            for g in r.gt
+        )
+    gt_of, gt_before = {j: i for i, j in pairs}, {j: i for i, j in before}
+    return gts, tuple(_dets(r.det, ev, k, gt_of, gt_before))
+
+
 def compose(r: SampleResult, ev: SweepEvidence, k: int) -> SampleResult:
     """``r`` shown at ``thresholds[k]``: dets under it are don't-care (not counted). A
     result evaluated for a summary (``complete`` False) gets no match records either."""
@@ -60,8 +102,7 @@ def compose(r: SampleResult, ev: SweepEvidence, k: int) -> SampleResult:
     if not isinstance(tally, SweepTally):
         raise TypeError("a sweep result needs a SweepTally")
     pairs = ev.pairs[k] if ev.pairs else ()
-    det_of = dict(pairs)
-    gt_of = {j: i for i, j in pairs}
+    before = ev.pairs[ev.shown] if 0 <= ev.shown < len(ev.pairs) else ()
     point = tally.point(k) if ev.thresholds else None
     recall, precision, h = (point.recall, point.precision, point.hmean) if point else tally.scores()
     matches = tuple(
@@ -76,16 +117,32 @@ def compose(r: SampleResult, ev: SweepEvidence, k: int) -> SampleResult:
     }
     if point:
         extra["score_threshold"] = point.threshold
-    return dataclasses.replace(
-        r,
-        recall=recall,
-        precision=precision,
-        hmean=h,
-        gt=tuple(_gt(g, det_of.get(g.index)) for g in r.gt),
-        det=tuple(
-            _det(d, gt_of.get(d.index), ev.levels[d.index] > k, ev.scores[d.index]) for d in r.det
-        ),
-        matches=matches,
-        evidence=dataclasses.replace(ev, shown=k),
-        extra=extra,
+    return SampleResult(
+        r.metric,
+        r.sample_id,
+        recall,
+        precision,
+        h,
+        tally,
+        *_instances(r, ev, k, pairs, before),
+        matches,
+        _shown(ev, k),
+        r.warnings,
+        extra,
+        r.complete,
+    )
+
+
+def _shown(ev: SweepEvidence, k: int) -> SweepEvidence:
+    """``ev`` shown at ``thresholds[k]``."""
+    return SweepEvidence(
+        thresholds=ev.thresholds,
+        scores=ev.scores,
+        levels=ev.levels,
+        pairs=ev.pairs,
+        pair_iou=ev.pair_iou,
+        shown=k,
+        below_min_threshold=ev.below_min_threshold,
+        ignored_overlap=ev.ignored_overlap,
+        gt_removed=ev.gt_removed,
     )

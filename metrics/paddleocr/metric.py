@@ -27,6 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 import shapely
 
+from metrics.core.arrays import stacked
 from metrics.core.evidence import Skipped
 from metrics.core.model import FloatArray, Instance, Sample
 from metrics.core.records import dataclass
@@ -40,13 +41,14 @@ from metrics.core.results import (
     credit_tally,
     per_image_rule,
 )
+from metrics.paddleocr.bounds import NEAR, decisive, open_near, pair_bounds, top_per
 from metrics.paddleocr.evidence import SkippedEvidence
+from metrics.paddleocr.geometry import paddle_geometry, skip_reasons
 from metrics.paddleocr.params import PaddleParams
 from metrics.shapes import robust
 from metrics.shapes.geometry import (
     FlatGeometry,
-    flat_geometry,
-    intersection_bounds,
+    Quads,
     pair_intersection_areas,
 )
 from metrics.shapes.matching import (
@@ -61,7 +63,6 @@ from metrics.shapes.mode import Mode
 
 ID = "paddleocr_det_iou"
 IGNORE_TAGS = ("###", "*")
-_NEAR = 1e-9  # ratios this close to a threshold are recomputed with GEOS as PaddleOCR does
 
 
 def is_dont_care(g: Instance) -> bool:
@@ -74,32 +75,16 @@ def padded_gt(gt: Sequence[Instance]) -> list[FloatArray]:
     image by repeating the last point."""
     if not gt:
         return []
-    n = max(len(g.points) for g in gt)
+    lengths = [len(g.points) for g in gt]
+    n = max(lengths)
+    if min(lengths) == n:  # nothing to pad: one conversion for the image
+        return list(stacked([g.points for g in gt], n).astype(np.float32).astype(np.float64))
     out = []
     for g in gt:
         r = g.points.astype(np.float32).astype(np.float64)
         if len(r) < n:
             r = np.concatenate([r, np.repeat(r[-1:], n - len(r), axis=0)])
         out.append(r)
-    return out
-
-
-def skip_reasons(
-    rings: Sequence[FloatArray], geoms: np.ndarray, invalid: BoolArray, check_simple: bool
-) -> list[str]:
-    """Why each polygon is skipped ("" when it is used): fewer than 3 points, not valid,
-    not simple."""
-    simple = shapely.is_simple(geoms) if len(geoms) else np.zeros(0, dtype=bool)
-    out = []
-    for k, r in enumerate(rings):
-        if len(r) < 3:
-            out.append(f"fewer than 3 points ({len(r)})")
-        elif invalid[k]:
-            out.append(f"not a valid polygon: {shapely.is_valid_reason(shapely.Polygon(r))}")
-        elif check_simple and not simple[k]:
-            out.append("not a simple polygon")
-        else:
-            out.append("")
     return out
 
 
@@ -123,8 +108,8 @@ class _Areas:
     quads, GEOS otherwise, and GEOS with PaddleOCR's own union for ratios at a threshold."""
 
     f: FlatGeometry
-    g_rings: list[FloatArray]
-    d_rings: list[FloatArray]
+    g_quads: Quads
+    d_quads: Quads
     g_area: FloatArray
     d_area: FloatArray
     inter: FloatArray
@@ -135,11 +120,11 @@ class _Areas:
             return
         f = self.f
         pi, pj = f.pi[k], f.pj[k]
-        inter = pair_intersection_areas(self.g_rings, self.d_rings, f.g_geoms, f.d_geoms, pi, pj)
+        inter = pair_intersection_areas(self.g_quads, self.d_quads, f.g_geoms, f.d_geoms, pi, pj)
         iou = pair_iou(inter, self.g_area[pi], self.d_area[pj])
         prec = inter / np.where(self.d_area[pj] > 0, self.d_area[pj], np.inf)
-        near = (np.abs(iou - params.iou_constraint) <= _NEAR) | (
-            np.abs(prec - params.area_precision_constraint) <= _NEAR
+        near = (np.abs(iou - params.iou_constraint) <= NEAR) | (
+            np.abs(prec - params.area_precision_constraint) <= NEAR
         )
         if near.any():
             d, g = f.d_geoms[pj[near]], f.g_geoms[pi[near]]
@@ -148,31 +133,16 @@ class _Areas:
         self.inter[k], self.iou[k] = inter, iou
 
 
-def _decisive(a: _Areas, use: BoolArray, g_dc: BoolArray, params: PaddleParams) -> IntArray:
-    """Pairs whose bound can pass the IoU test, or the don't-care test with a ### GT."""
-    f = a.f
-    top = intersection_bounds(f, a.g_area, a.d_area)
-    bound_iou = pair_iou(top, a.g_area[f.pi], a.d_area[f.pj])
-    bound_prec = top / np.where(a.d_area[f.pj] > 0, a.d_area[f.pj], np.inf)
-    return np.flatnonzero(
-        use
-        & (
-            (bound_iou > params.iou_constraint - _NEAR)
-            | (g_dc[f.pi] & (bound_prec > params.area_precision_constraint - _NEAR))
-        )
-    )
-
-
 def _block(samples: Sequence[Sample], params: PaddleParams, every: bool = False) -> _Block:
     """The block's matching; ``every`` computes the IoU of every usable pair (the pair
     table), not only those that can decide a match or a near miss."""
     g_rings = [padded_gt(s.gt) for s in samples]
     d_rings = [[d.points for d in s.det] for s in samples]
-    f = flat_geometry(g_rings, d_rings, "exact", intersections=False)
+    f, quads, plain = paddle_geometry(g_rings, d_rings)
     flat_g = [r for rs in g_rings for r in rs]
     flat_d = [r for rs in d_rings for r in rs]
-    g_reason = skip_reasons(flat_g, f.g_geoms, f.g_invalid, params.check_simple)
-    d_reason = skip_reasons(flat_d, f.d_geoms, f.d_invalid, params.check_simple)
+    g_reason = skip_reasons(flat_g, f.g_geoms, f.g_invalid, params.check_simple, plain[0])
+    d_reason = skip_reasons(flat_d, f.d_geoms, f.d_invalid, params.check_simple, plain[1])
     g_ok = np.array([not r for r in g_reason], dtype=bool)
     d_ok = np.array([not r for r in d_reason], dtype=bool)
     tags = np.array([is_dont_care(g) for s in samples for g in s.gt], dtype=bool)
@@ -181,8 +151,9 @@ def _block(samples: Sequence[Sample], params: PaddleParams, every: bool = False)
     d_area = np.where(d_ok, shapely.area(f.d_geoms), 0.0) if len(d_ok) else np.zeros(0)
     use = g_ok[f.pi] & d_ok[f.pj]
     n = len(f.pi)
-    a = _Areas(f, flat_g, flat_d, g_area, d_area, np.full(n, np.nan), np.full(n, -1.0))
-    k = _decisive(a, use, g_dc, params)
+    a = _Areas(f, *quads, g_area, d_area, np.full(n, np.nan), np.full(n, -1.0))
+    bounds = pair_bounds(f, g_area, d_area)
+    k = decisive(f, use, g_dc, params, bounds)
     a.compute(k, params)
     d_dc, absorbed = dont_care_dets(
         f.pi[k], f.pj[k], a.inter[k], d_area, g_dc, params.area_precision_constraint
@@ -190,13 +161,19 @@ def _block(samples: Sequence[Sample], params: PaddleParams, every: bool = False)
     d_dc &= d_ok
     rank = np.arange(len(d_ok), dtype=np.intp)
     m = greedy_pairs(f.pi, f.pj, a.iou, rank, g_ok & ~g_dc, d_ok & ~d_dc, params.iou_constraint)
-    # near misses: the remaining pairs of unmatched care GT / care detections
-    g_care, d_care = g_ok & ~g_dc, d_ok & ~d_dc
-    g_free, d_free = g_care.copy(), d_care.copy()
+    # near misses of unmatched care GT / care detections: each one's pair of highest bound
+    # first, then the pairs that can still reach the best IoU
+    care = (g_ok & ~g_dc, d_ok & ~d_dc)
+    g_free, d_free = care[0].copy(), care[1].copy()
     g_free[f.pi[m]] = False
     d_free[f.pj[m]] = False
-    rest = (g_free[f.pi] & d_care[f.pj]) | (d_free[f.pj] & g_care[f.pi])
-    a.compute(np.flatnonzero(use & np.isnan(a.inter) & (rest | every)), params)
+    free = (g_free, d_free)
+    open_g, open_d = open_near(f, a.iou, ~np.isnan(a.inter), bounds[0], care, free)
+    a.compute(
+        np.union1d(top_per(f.pi, bounds[0], open_g), top_per(f.pj, bounds[0], open_d)), params
+    )
+    rest = np.logical_or(*open_near(f, a.iou, ~np.isnan(a.inter), bounds[0], care, free))
+    a.compute(np.flatnonzero(use & (rest | (every & np.isnan(a.inter)))), params)
     return _Block(f, g_reason, d_reason, g_ok, d_ok, g_dc, d_dc, absorbed, a.iou, m)
 
 
@@ -212,14 +189,22 @@ class _Side:
     near_iou: list[float]
     reasons: list[str]
     miss: Verdict
+    care_before: list[int]  # care instances before each flat index (len + 1 entries)
+
+
+def _care_before(ok: BoolArray, dc: BoolArray) -> list[int]:
+    out = np.zeros(len(ok) + 1, dtype=np.intp)
+    np.cumsum(ok & ~dc, out=out[1:])
+    return out.tolist()  # type: ignore[no-any-return]
 
 
 def evaluate_batch(
     samples: Sequence[Sample], params: PaddleParams, mode: Mode | None = None
 ) -> list[SampleResult | None]:
-    """Evaluate a block of samples; None for an image without GT lines (dropped). Every
-    result is built whole, with geometry of its own, whatever the ``mode``."""
-    del mode
+    """Evaluate a block of samples; None for an image without GT lines (dropped). With
+    ``mode.instances`` False the results have no GT list and no match records
+    (``complete=False``)."""
+    lists = mode is None or mode.instances
     kept = [s for s in samples if s.gt]
     if not kept:
         return [None] * len(samples)
@@ -238,6 +223,7 @@ def evaluate_batch(
         near_g[1].tolist(),
         b.g_reason,
         Verdict.MISSED,
+        _care_before(b.g_ok, b.g_dc),
     )
     dets = _Side(
         f.d_off.tolist(),
@@ -248,9 +234,10 @@ def evaluate_batch(
         near_d[1].tolist(),
         b.d_reason,
         Verdict.FALSE_POSITIVE,
+        _care_before(b.d_ok, b.d_dc),
     )
     pairs = _pairs_by_sample(b, len(kept))
-    out = iter([_sample_result(gts, dets, k, s, pairs[k]) for k, s in enumerate(kept)])
+    out = iter([_sample_result(gts, dets, k, s, pairs[k], lists) for k, s in enumerate(kept)])
     return [next(out) if s.gt else None for s in samples]
 
 
@@ -310,12 +297,16 @@ def _skipped(side: _Side, s: int) -> tuple[Skipped, ...]:
 
 
 def _care(side: _Side, s: int) -> int:
-    lo, hi = side.off[s], side.off[s + 1]
-    return sum(1 for k in range(lo, hi) if not (side.skipped[k] or side.dc[k]))
+    return side.care_before[side.off[s + 1]] - side.care_before[side.off[s]]
 
 
 def _sample_result(
-    gts: _Side, dets: _Side, s: int, sample: Sample, pairs: list[tuple[int, int, float]]
+    gts: _Side,
+    dets: _Side,
+    s: int,
+    sample: Sample,
+    pairs: list[tuple[int, int, float]],
+    lists: bool = True,
 ) -> SampleResult:
     n_gt, n_det, n = _care(gts, s), _care(dets, s), len(pairs)
     recall, precision, h = per_image_rule(n_gt, n_det, n, n)
@@ -326,12 +317,14 @@ def _sample_result(
         precision=precision,
         hmean=h,
         tally=credit_tally(n_gt, n_det, n, n, n_matched=n),
-        gt=_instances(gts, s, dets.off[s], {i: j for i, j, _ in pairs}),
+        gt=_instances(gts, s, dets.off[s], {i: j for i, j, _ in pairs}) if lists else (),
         det=_instances(dets, s, gts.off[s], {j: i for i, j, _ in pairs}),
         matches=tuple(
             MatchRecord(kind=MatchKind.ONE_TO_ONE, gt=(i,), det=(j,), values={"iou": v}, label="OO")
             for i, j, v in pairs
+            if lists
         ),
         evidence=SkippedEvidence(_skipped(gts, s), _skipped(dets, s)),
         extra={"gt_care": n_gt, "det_care": n_det, "matched": n},
+        complete=lists,
     )

@@ -105,3 +105,21 @@ def test_a_result_for_the_summary_is_never_written_as_whole(tmp_path: Path) -> N
         write_csv(tmp_path / "out.csv", [light])
     whole = run(ds, [resolve("tiou")])[0]
     assert whole.complete and evaluation_dict(whole)["per_image"]
+
+
+def test_paddleocr_without_lists_keeps_everything_else() -> None:
+    """PaddleOCR for a summary: no GT list and no match records (and the results say so);
+    the tallies, the detections' verdicts and near misses, the skipped polygons are the
+    whole run's."""
+    ds = load_dataset(demo_paths().gt, demo_paths().det_b)
+    spec = resolve("paddleocr_det_iou")
+    whole = run(ds, [spec])[0]
+    light = run(ds, [spec], detail=Detail.SUMMARY)[0]
+    assert whole.complete and not light.complete
+    assert whole.summary == light.summary and whole.extras == light.extras
+    assert any(r.gt and r.matches for r in whole.results.values())
+    assert any(d.near_miss for r in whole.results.values() for d in r.det)
+    for sid, a in whole.results.items():
+        b = light.results[sid]
+        assert b.gt == () and b.matches == () and a.complete and not b.complete
+        assert (a.tally, a.det, a.extra, a.evidence) == (b.tally, b.det, b.extra, b.evidence)

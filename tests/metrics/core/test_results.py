@@ -130,3 +130,6 @@ def test_add_up_refuses_two_kinds_and_keeps_the_sweeps_own_rule() -> None:
     assert add_up([a, a, a]) == a + a + a
     with pytest.raises(ValueError, match="different thresholds"):
         add_up([a, SweepTally(1, 2, (0.3,), (1,), (2,))])
+    with pytest.raises(ValueError, match="different lengths"):
+        add_up([a, SweepTally(1, 2, (0.3, 0.5), (1,), (2, 1))])
+    assert add_up([a, a]).hits == (2, 2) and add_up([a, a]).kept == (4, 2)
