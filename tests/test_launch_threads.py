@@ -53,3 +53,29 @@ def test_one_blas_thread_by_default() -> None:
 
 def test_the_users_setting_wins() -> None:
     assert _child(OPENBLAS_NUM_THREADS="2")[1] == "2"
+
+
+GC_CHILD = """
+import gc, sys, types
+fake = types.ModuleType("metrics.cli.main")
+fake.main = lambda: print(*gc.get_threshold()) or 0
+sys.modules["metrics.cli.main"] = fake
+from metrics.launch import entry
+sys.argv = ["detlens", sys.argv[1]]
+sys.exit(entry())
+"""
+
+
+@pytest.mark.parametrize(("command", "expected"), [("eval", "10000 50 100"), ("view", "700 10 10")])
+def test_engine_commands_collect_garbage_less_often(command: str, expected: str) -> None:
+    """An engine command runs with a larger young generation; the viewer keeps Python's
+    default (it lives long and frees as it goes)."""
+    done = subprocess.run(
+        [sys.executable, "-c", GC_CHILD, command],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.stdout.split() == expected.split()
