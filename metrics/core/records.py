@@ -8,8 +8,9 @@ This decorator is the standard one, with one difference: while it runs, the sour
 standard module compiles is looked up in a cache of code objects (keyed by the whole text,
 so a changed class compiles again) kept beside this module's byte code
 (``__pycache__/records.<cache tag>.dataclass-code``, written atomically, never when Python
-writes no byte code). The methods are the same functions the standard decorator makes
-(same text, same globals); creating a class then costs about 0.2 ms.
+writes no byte code), one section per module, unmarshalled only when that module makes a
+class. The methods are the same functions the standard decorator makes (same text, same
+globals); creating a class then costs about 0.2 ms.
 
 Type checkers see ``dataclasses.dataclass`` itself (the ``TYPE_CHECKING`` branch), so every
 use is checked as a standard dataclass; ``dataclasses.fields``, ``replace`` and ``asdict``
@@ -31,11 +32,12 @@ from typing import TYPE_CHECKING, Any
 
 __all__ = ["dataclass", "field"]  # field: the standard one, beside its decorator
 
-_LIMIT = 4096  # entries kept on disk; past it the file keeps only this process's
+_SPARE = 4  # a module's section keeps old versions up to this many times what it uses
 _lock = threading.Lock()
-_codes: dict[str, CodeType] | None = None  # source text -> code, loaded on first use
-_used: set[str] = set()
-_new = False  # compiled since the file was last written
+_sections: dict[str, bytes] | None = None  # module -> its section, marshalled, as read
+_codes: dict[str, dict[str, CodeType]] = {}  # module -> source text -> code (unmarshalled)
+_used: dict[str, set[str]] = {}  # module -> the texts this process asked for
+_dirty: set[str] = set()  # modules whose section compiled something new
 
 
 def cache_path() -> str | None:
@@ -48,29 +50,56 @@ def cache_path() -> str | None:
     return os.path.join(os.path.dirname(pyc), f"records.{tag}.dataclass-code")
 
 
-def _load() -> dict[str, CodeType]:
-    global _codes
-    if _codes is None:
-        _codes = {}
+def _read() -> dict[str, bytes]:
+    """The file's sections, one per module (each unmarshalled when its module needs it)."""
+    global _sections
+    if _sections is None:
+        _sections = {}
         path = cache_path()
+        found = None
         if path is not None:
             try:
                 with open(path, "rb") as f:
                     found = marshal.loads(f.read())  # one read: load(f) reads piece by piece
             except (OSError, EOFError, ValueError, TypeError):
                 found = None  # absent, unreadable or from another build: compile again
+        if isinstance(found, dict):
+            _sections = {
+                k: v for k, v in found.items() if isinstance(k, str) and isinstance(v, bytes)
+            }
+    return _sections
+
+
+def _section(module: str) -> dict[str, CodeType]:
+    codes = _codes.get(module)
+    if codes is None:
+        codes = {}
+        raw = _read().get(module)
+        if raw is not None:
+            try:
+                found = marshal.loads(raw)
+            except (EOFError, ValueError, TypeError):
+                found = None
             if isinstance(found, dict):
-                _codes = {
+                codes = {
                     k: v for k, v in found.items() if isinstance(k, str) and isinstance(v, CodeType)
                 }
-    return _codes
+        _codes[module] = codes
+    return codes
 
 
-def _save(codes: dict[str, CodeType]) -> None:
+def _save() -> None:
+    """Write the sections of the modules that compiled something new (a module's old
+    versions dropped once they outnumber what it uses), the others as read."""
     path = cache_path()
     if path is None or sys.dont_write_bytecode:
         return
-    keep = codes if len(codes) <= _LIMIT else {k: codes[k] for k in _used if k in codes}
+    sections = _read()  # kept up to date: what this process wrote last included
+    for module in _dirty:
+        codes, used = _codes[module], _used.get(module, set())
+        if len(codes) > _SPARE * max(len(used), 8):
+            codes = {k: v for k, v in codes.items() if k in used}
+        sections[module] = marshal.dumps(codes)
     import tempfile  # only when writing: with random and shutil, a few ms of every start
 
     folder = os.path.dirname(path)
@@ -79,7 +108,7 @@ def _save(codes: dict[str, CodeType]) -> None:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".records-", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as f:
-                marshal.dump(keep, f)
+                marshal.dump(sections, f)
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(tmp, 0o666 & ~umask)  # as the byte code beside it, not mkstemp's 0600
@@ -93,27 +122,27 @@ def _save(codes: dict[str, CodeType]) -> None:
 
 def _flush() -> None:
     """Write the cache if a class compiled something new (once per class made)."""
-    global _new
     with _lock:
-        if _new and _codes is not None:
-            _new = False
-            _save(_codes)
+        if _dirty:
+            _save()
+            _dirty.clear()
 
 
 def _cached_exec(source: str | CodeType, globals_: dict[str, Any], ns: dict[str, Any]) -> None:
-    """``exec`` as ``dataclasses`` calls it, with the compiled source looked up first."""
+    """``exec`` as ``dataclasses`` calls it, with the compiled source looked up first (in
+    the section of the module that defines the class)."""
     if not isinstance(source, str):
         exec(source, globals_, ns)
         return
+    module = str(globals_.get("__name__", ""))
     with _lock:
-        codes = _load()
+        codes = _section(module)
         code = codes.get(source)
         if code is None:
-            global _new
             code = compile(source, "<string>", "exec")
             codes[source] = code
-            _new = True
-        _used.add(source)
+            _dirty.add(module)
+        _used.setdefault(module, set()).add(source)
     exec(code, globals_, ns)
 
 

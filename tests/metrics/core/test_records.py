@@ -72,7 +72,9 @@ def test_the_cache_is_written_read_and_survives_a_bad_file(tmp_path: Path) -> No
     run()
     caches = list((pkg / "__pycache__").glob("records.*.dataclass-code"))
     assert len(caches) == 1
-    codes = marshal.loads(caches[0].read_bytes())
+    sections = marshal.loads(caches[0].read_bytes())
+    assert list(sections) == ["__main__"]  # one section per module that made a class
+    codes = marshal.loads(sections["__main__"])
     assert any("def __init__(self,x:_type_x,y:_type_y=" in k for k in codes), list(codes)[:2]
     assert oct(caches[0].stat().st_mode & 0o777) != oct(0o600)  # readable as byte code is
     run()  # reads it
