@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import dataclasses
-import logging
 import os
 from collections.abc import Mapping, Sequence
 
 from metrics.catalogue.registry import applicable, resolve
+from metrics.core.logs import logger
 from metrics.core.model import Dataset
 from metrics.core.protocols import Params
 from metrics.core.results import Evaluation
@@ -16,7 +16,7 @@ from metrics.declare.spec import MetricSpec
 from metrics.io.reader import load_dataset
 from metrics.run.runner import Policy, plan_all, run
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 Source = str | os.PathLike[str]
 

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
@@ -12,6 +11,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from metrics.analysis import threshold as thr
 from metrics.catalogue.registry import METRICS, MetricSpec, make_params
 from metrics.core.jsonvalue import JSONObject
+from metrics.core.logs import logger
 from metrics.core.model import Dataset, Problem
 from metrics.core.protocols import Params
 from metrics.core.results import Evaluation
@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # the analyses are imported when an option asks for them
     from metrics.analysis.attribution import Attribution
     from metrics.analysis.sweep import Sweep
 
-log = logging.getLogger("detlens")
+log = logger("detlens")
 
 
 def check(args: argparse.Namespace, ds: Dataset) -> dict[str, float]:

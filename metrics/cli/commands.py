@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import logging
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NoReturn, Protocol
+
+from metrics.core.logs import logger
 
 __all__ = [
     "CommandParser",
@@ -35,7 +36,7 @@ __all__ = [
     "positive_int",
 ]
 
-log = logging.getLogger("detlens")
+log = logger("detlens")
 
 
 class UserError(Exception):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import logging
 import re
 import sys
 import zipfile
@@ -21,13 +20,14 @@ import numpy as np
 
 from metrics.cli.commands import Subcommands
 from metrics.cli.format_options import add_side_options, load_options
+from metrics.core.logs import logger
 from metrics.core.model import BoxType, Dataset, Instance, Severity
 from metrics.io.atomic import atomic_write, output_problem
 from metrics.io.formats.canonical import document
 from metrics.io.outnames import unique_names
 from metrics.io.reader import load_dataset
 
-log = logging.getLogger("detlens")
+log = logger("detlens")
 _NUMERIC_START = re.compile(r"\s*[-+]?(?:\d|\.\d)")
 
 

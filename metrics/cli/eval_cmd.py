@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import logging
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -20,6 +19,7 @@ from metrics.cli import skips
 from metrics.cli.analysis_args import names_score_threshold
 from metrics.cli.commands import UserError
 from metrics.cli.format_options import floats_mode, load_options, say_floats
+from metrics.core.logs import logger
 from metrics.core.protocols import Params
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from metrics.run.runner import Plan
     from metrics.shapes.mode import Detail
 
-log = logging.getLogger("detlens")
+log = logger("detlens")
 
 
 def _specs(names: Sequence[str] | None, ds: Dataset) -> tuple[list[MetricSpec[Params]], bool]:

@@ -5,8 +5,9 @@ light): the names are spelled out here and a test checks them against
 from __future__ import annotations
 
 import argparse
-import logging
 from typing import TYPE_CHECKING, TypedDict
+
+from metrics.core.logs import logger
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
     from metrics.core.model import Dataset, Facts
     from metrics.io.icdar.plan import LoadOptions
 
-log = logging.getLogger("detlens")
+log = logger("detlens")
 
 FORMAT_NAMES = (
     "json",

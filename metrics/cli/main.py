@@ -11,10 +11,9 @@ command asked for is not one of the engine's own.
 from __future__ import annotations
 
 import argparse
-import logging
+import functools
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from metrics.catalogue.registry import METRICS
 from metrics.cli.analysis_args import add_arguments as add_analysis_arguments
@@ -29,11 +28,7 @@ from metrics.cli.commands import (
     int_in,
 )
 from metrics.cli.format_options import CONVERT_HELP, add_set_option, add_side_options
-
-if TYPE_CHECKING:
-    pass
-
-log = logging.getLogger("detlens")
+from metrics.core.logs import configure_later
 
 # metrics.core.model.BoxType's values, spelled out so that ``eval --help`` needs no numpy (a test
 # checks that they agree)
@@ -141,13 +136,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     quiet = getattr(args, "quiet", False)  # eval --quiet: no warnings either
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else (logging.ERROR if quiet else logging.WARNING),
-        format="%(levelname)s: %(message)s",
-    )
-    for handler in logging.getLogger().handlers:
-        if type(handler) is logging.StreamHandler:  # basicConfig's (not a test's capture)
-            handler.setFormatter(_Printable("%(levelname)s: %(message)s"))
+    level = "DEBUG" if args.verbose else ("ERROR" if quiet else "WARNING")
+    if args.verbose:
+        _setup_logging(level)
+    else:  # a run without warnings never imports logging (metrics.core.logs)
+        configure_later(functools.partial(_setup_logging, level))
     try:
         return int(args.func(args))
     except (UserError, KeyError, ValueError, OSError) as exc:  # OSError: e.g. a full disk
@@ -161,11 +154,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return input_error(exc)
 
 
-class _Printable(logging.Formatter):
-    """Warnings with the control characters of file names and ids as escapes."""
+def _setup_logging(level: str) -> None:
+    """Warnings as ``LEVEL: message`` on standard error, with the control characters of
+    file names and ids as escapes."""
+    import logging
 
-    def format(self, record: logging.LogRecord) -> str:
-        return _printable(super().format(record))
+    class _Printable(logging.Formatter):
+        def format(self, record: logging.LogRecord) -> str:
+            return _printable(super().format(record))
+
+    logging.basicConfig(level=getattr(logging, level), format="%(levelname)s: %(message)s")
+    for handler in logging.getLogger().handlers:
+        if type(handler) is logging.StreamHandler:  # basicConfig's (not a test's capture)
+            handler.setFormatter(_Printable("%(levelname)s: %(message)s"))
 
 
 def _printable(text: str) -> str:

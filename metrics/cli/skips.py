@@ -7,11 +7,11 @@ Imports nothing heavy at module level (``eval --help`` stays light)."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from metrics.cli.commands import UserError
+from metrics.core.logs import logger
 from metrics.core.protocols import Params
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from metrics.run.runner import Plan
     from metrics.run.sharded import Outcome
 
-log = logging.getLogger("detlens")
+log = logger("detlens")
 
 
 def exit_code(evals: Sequence[Evaluation[Params]]) -> int:

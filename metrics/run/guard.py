@@ -12,12 +12,12 @@ failure listed, ``skip_sample`` leaves the failed samples out and says which.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 
 import numpy as np
 import shapely
 
+from metrics.core.logs import logger
 from metrics.core.model import Instance, Problem, Sample, Severity
 from metrics.core.protocols import Params
 from metrics.core.results import SampleResult
@@ -25,7 +25,7 @@ from metrics.declare.spec import MetricSpec
 from metrics.shapes.cache import GeometryCache
 from metrics.shapes.mode import Mode
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 FAILURE = "cannot evaluate this image"
 """Part of the message of every problem made here (tests and tools find them by it)."""

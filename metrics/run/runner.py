@@ -8,7 +8,6 @@ with errors and says which."""
 from __future__ import annotations
 
 import functools
-import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
@@ -16,6 +15,7 @@ from typing import Any, Literal
 import metrics.run.guard as guard
 import metrics.run.pool as pool
 from metrics.catalogue.registry import METRICS, make_params
+from metrics.core.logs import logger
 from metrics.core.model import Dataset, InputError, Problem, Sample, Severity
 from metrics.core.protocols import Params
 from metrics.core.records import dataclass, field
@@ -25,7 +25,7 @@ from metrics.run.light import Light, light_detail, light_kind, strip
 from metrics.run.pool import Cancelled as Cancelled  # re-exported: callers catch it here
 from metrics.shapes.mode import Detail, Mode
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 Policy = Literal["strict", "skip_sample"]
 Progress = Callable[[int, int], None]
