@@ -120,6 +120,45 @@ class Instance:
         )
 
 
+# ``Instance(...)`` sets each field through ``object.__setattr__`` (a frozen class); the
+# readers make one per line, thousands per set, so ``new_instance`` sets the slots directly
+# (the same object: every field given, no ``__post_init__``).
+_new_object = object.__new__
+_SLOTS = vars(Instance)  # its member descriptors
+_set_points = _SLOTS["points"].__set__
+_set_box_type = _SLOTS["box_type"].__set__
+_set_text = _SLOTS["text"].__set__
+_set_confidence = _SLOTS["confidence"].__set__
+_set_dont_care = _SLOTS["dont_care"].__set__
+_set_line = _SLOTS["line"].__set__
+_set_integer = _SLOTS["integer"].__set__
+_set_attrs = _SLOTS["attrs"].__set__
+
+
+def new_instance(
+    points: FloatArray,
+    box_type: BoxType,
+    text: str | None = None,
+    confidence: float | None = None,
+    dont_care: bool = False,
+    line: int = 0,
+    integer: bool = True,
+    attrs: Mapping[str, object] | None = None,
+) -> Instance:
+    """``Instance(points, box_type, text, confidence, dont_care, line, integer, attrs)``,
+    made about twice as fast (see above)."""
+    obj: Instance = _new_object(Instance)
+    _set_points(obj, points)
+    _set_box_type(obj, box_type)
+    _set_text(obj, text)
+    _set_confidence(obj, confidence)
+    _set_dont_care(obj, dont_care)
+    _set_line(obj, line)
+    _set_integer(obj, integer)
+    _set_attrs(obj, attrs)
+    return obj
+
+
 def ltrb_points(xmin: float, ymin: float, xmax: float, ymax: float) -> FloatArray:
     """The quad TL, TR, BR, BL of an axis-aligned box."""
     return np.array([[xmin, ymin], [xmax, ymin], [xmax, ymax], [xmin, ymax]], dtype=np.float64)

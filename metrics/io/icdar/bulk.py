@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from metrics.core.model import BoxType, Instance
+from metrics.core.model import BoxType, Instance, new_instance
 from metrics.io.archive import Decoded
 from metrics.io.icdar.det_schema import SchemaEvidence
 from metrics.io.icdar.filelines import (
@@ -168,14 +168,14 @@ def _quads(
         elif schema is None:
             out.append(
                 [
-                    Instance(p, kind, t, None, t == DONT_CARE, k, True, None)
+                    new_instance(p, kind, t, None, t == DONT_CARE, k, True, None)
                     for k, (p, t) in enumerate(got, start=1)
                 ]
             )
         else:
             out.append(
                 [
-                    Instance(p, kind, None, c, False, k, True, None)
+                    new_instance(p, kind, None, c, False, k, True, None)
                     for k, (p, c) in enumerate(got, start=1)
                 ]
             )
@@ -242,14 +242,14 @@ def _polys(
         texts = _gt_texts(tails, ends, ok)
         refuse([k for k, n in enumerate(counts.tolist()) if n < 4 and texts[k] != DONT_CARE])
         made = [
-            Instance(p, _KIND.get(n, BoxType.POLY), t, None, t == DONT_CARE, k, True, None)
+            new_instance(p, _KIND.get(n, BoxType.POLY), t, None, t == DONT_CARE, k, True, None)
             for p, n, t, k in zip(points, counts.tolist(), texts, lines, strict=True)
         ]
     else:
         confs = [_det_conf(t, schema) for t in tails]
         refuse([k for k, c in enumerate(confs) if c is False])
         made = [
-            Instance(p, _KIND.get(n, BoxType.POLY), None, c, False, k, True, None)
+            new_instance(p, _KIND.get(n, BoxType.POLY), None, c, False, k, True, None)
             for p, n, c, k in zip(points, counts.tolist(), confs, lines, strict=True)
         ]
     out: list[list[Instance] | None] = []

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from metrics.core.model import BoxType, FloatArray, Instance
+from metrics.core.model import BoxType, FloatArray, Instance, new_instance
 from metrics.io.archive import Decoded, Line
 from metrics.io.icdar.det_schema import SchemaEvidence
 from metrics.io.icdar.grammar import (
@@ -187,7 +187,7 @@ def gt_file(lines: Sequence[Line], box_type: BoxType | None = None) -> tuple[lis
     def make(
         pts: FloatArray, kind: BoxType, _: float | None, text: str | None, no: int, integer: bool
     ) -> Instance:
-        return Instance(
+        return new_instance(
             points=pts, box_type=kind, text=text, dont_care=text == DONT_CARE, line=no,
             integer=integer,
         )  # fmt: skip
@@ -221,7 +221,7 @@ def parse_det_file(
     def make(
         pts: FloatArray, kind: BoxType, conf: float | None, text: str | None, no: int, integer: bool
     ) -> Instance:
-        return Instance(
+        return new_instance(
             points=pts, box_type=kind, text=text, confidence=conf, line=no, integer=integer
         )
 
@@ -312,11 +312,11 @@ def plain_quads(
         pts = values.reshape(len(rows), 4, 2)
     if schema is None:
         return [
-            Instance(p, kind, t, None, t == DONT_CARE, k, True, None)
+            new_instance(p, kind, t, None, t == DONT_CARE, k, True, None)
             for k, (p, t) in enumerate(zip(pts, extra, strict=True), start=1)
         ]
     return [
-        Instance(p, kind, None, c, False, k, True, None)
+        new_instance(p, kind, None, c, False, k, True, None)
         for k, (p, c) in enumerate(zip(pts, extra, strict=True), start=1)
     ]
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from metrics.core.model import BoxType, FloatArray, Instance
+from metrics.core.model import BoxType, FloatArray, Instance, new_instance
 from metrics.io.icdar.grammar import CONF, COORD_LIMIT, DONT_CARE, NUM, DetSchema, dequote
 
 LTRB_CORNERS = np.array([[0, 1], [2, 1], [2, 3], [0, 3]])  # TL, TR, BR, BL of (x0, y0, x1, y1)
@@ -129,6 +129,6 @@ def _instance(
         text = _gt_text(tail)
         if text is None or (n < 4 and text != DONT_CARE):
             return None
-        return Instance(pts, kind, text, None, text == DONT_CARE, line, True, None)
+        return new_instance(pts, kind, text, None, text == DONT_CARE, line, True, None)
     ok, conf = _det_confidence(tail, schema)
-    return Instance(pts, kind, None, conf, False, line, True, None) if ok else None
+    return new_instance(pts, kind, None, conf, False, line, True, None) if ok else None
