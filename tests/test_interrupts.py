@@ -183,3 +183,36 @@ def test_an_interrupt_while_the_workers_fork_comes_after_it() -> None:
     )
     assert done.stdout.split() == ["inside", "after"], done.stderr
     assert "Traceback" not in done.stderr
+
+
+# Ctrl-C while the running command imports an extension module (numpy's C core): the
+# extension may turn the KeyboardInterrupt into another error, and importing it again fails
+# ("cannot load module more than once per process"); it must still end as an interrupt.
+EXTENSION = """
+import os, signal, sys
+import metrics.cli.eval_cmd as eval_cmd
+def cmd_eval(args):
+    try:
+        os.kill(os.getpid(), signal.SIGINT)  # arrives while the "extension" starts
+    except KeyboardInterrupt:
+        pass  # what the extension's start made of it
+    raise ImportError("cannot load module more than once per process")
+eval_cmd.cmd_eval = cmd_eval
+from metrics.launch import entry
+sys.argv = ["detlens", "eval", "--gt", "g", "--det", "d"]
+sys.exit(entry())
+"""
+
+
+def test_an_interrupt_an_extension_turned_into_another_error_is_an_interrupt() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", EXTENSION],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "detlens: interrupted"

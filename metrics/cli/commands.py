@@ -236,13 +236,10 @@ def _loader(value: str) -> Callable[[], Any]:
 def input_error(exc: Exception) -> int:
     """Exit code 2 for bad input (``InputError``), its problems on stderr one per line;
     anything else is re-raised (imported here so that no command loads the model early)."""
-    from metrics.core.model import (
-        InputError,  # loaded already when one was raised
-        printable,  # loaded already when one was raised
-    )
-
-    if not isinstance(exc, InputError):
+    model = sys.modules.get("metrics.core.model")  # loaded already when one was raised
+    if model is None or not isinstance(exc, model.InputError):
         raise exc
+    printable = model.printable
     print(f"detlens: error: {printable(str(exc))}", file=sys.stderr)
     for p in exc.problems[1:20]:
         print(f"  {p}", file=sys.stderr)

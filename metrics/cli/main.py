@@ -29,6 +29,7 @@ from metrics.cli.commands import (
 )
 from metrics.cli.format_options import CONVERT_HELP, add_set_option, add_side_options
 from metrics.core.logs import configure_later
+from metrics.run.interrupts import interrupted
 
 # metrics.core.model.BoxType's values, spelled out so that ``eval --help`` needs no numpy (a test
 # checks that they agree)
@@ -143,15 +144,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         configure_later(functools.partial(_setup_logging, level))
     try:
         return int(args.func(args))
-    except (UserError, KeyError, ValueError, OSError) as exc:  # OSError: e.g. a full disk
-        msg = exc.args[0] if exc.args and not isinstance(exc, OSError) else str(exc)
-        print(f"detlens: error: {_printable(str(msg))}", file=sys.stderr)
-        return 2
+    except Exception as exc:
+        if interrupted():  # Ctrl-C in an extension's start may come out as another error
+            print("detlens: interrupted", file=sys.stderr)
+            return 130
+        return _failed(exc)
     except KeyboardInterrupt:
         print("detlens: interrupted", file=sys.stderr)
         return 130
-    except Exception as exc:
-        return input_error(exc)
+
+
+def _failed(exc: Exception) -> int:
+    """Exit code 2 with one line for a user's mistake or bad input; anything else raised."""
+    if isinstance(exc, (UserError, KeyError, ValueError, OSError)):  # OSError: a full disk
+        msg = exc.args[0] if exc.args and not isinstance(exc, OSError) else str(exc)
+        print(f"detlens: error: {_printable(str(msg))}", file=sys.stderr)
+        return 2
+    return input_error(exc)
 
 
 def _setup_logging(level: str) -> None:

@@ -36,6 +36,19 @@ def interruptible() -> None:
     noted: raised inside an import's clean-up callback it would be printed and swallowed
     (the command then ran to its end). A no-op outside ``entry`` (tests, the API)."""
     if signal.getsignal(signal.SIGINT) is _note:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGINT, _raise)
         if _noted:
             raise KeyboardInterrupt
+
+
+def _raise(signum: int, frame: object) -> None:
+    """Ctrl-C once the command runs: ``KeyboardInterrupt``, as Python's own handler, and
+    noted, so that one raised inside an extension module's start (numpy imported by the
+    command), which the extension may turn into another error, is still known as one."""
+    _noted.append(signum)
+    raise KeyboardInterrupt
+
+
+def interrupted() -> bool:
+    """Whether Ctrl-C came while ``entry`` ran this command (loading or running)."""
+    return bool(_noted)
