@@ -212,6 +212,7 @@ def test_an_interrupt_an_extension_turned_into_another_error_is_an_interrupt() -
         text=True,
         timeout=60,
         check=False,
+        preexec_fn=_as_in_a_terminal,  # a background job (CI) inherits SIGINT ignored
     )
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode == 130, done.stderr
