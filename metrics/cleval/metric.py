@@ -206,22 +206,6 @@ def _batch(
     for s, sample in enumerate(samples):
         tally = tally_type(n_gt_care=g_care[s], n_det_care=d_care[s], **tallies[s])
         r, p = recall[s], precision[s]
-        if view is None:
-            results.append(
-                SampleResult(
-                    metric,
-                    sample.id,
-                    r,
-                    p,
-                    hmean(r, p),
-                    tally,
-                    (),
-                    (),
-                    extra=extras[s],
-                    complete=False,
-                )
-            )
-            continue
         results.append(
             SampleResult(
                 metric,
@@ -230,13 +214,13 @@ def _batch(
                 p,
                 hmean(r, p),
                 tally,
-                view.gt_results(s),
-                view.det_results(s),
-                view.records(s),
-                view.evidence(s, counters[s]),
+                () if view is None else view.gt_results(s),
+                () if view is None else view.det_results(s),
+                () if view is None else view.records(s),
+                None if view is None else view.evidence(s, counters[s]),
                 (),
                 extras[s],
-                mode.instances,
+                view is not None and mode.instances,  # without a view: no lists at all
             )
         )
     return results

@@ -49,14 +49,20 @@ def test_same_behaviour_as_the_standard_dataclass() -> None:
     assert "exec" not in vars(dataclasses)  # the standard module is left as it was
 
 
-def test_the_cache_is_written_read_and_survives_a_bad_file(tmp_path: Path) -> None:
-    """A fresh interpreter writes the cache; the next reads it; a corrupt file is ignored."""
+def _tree(tmp_path: Path) -> tuple[Path, Path]:
+    """A package tree holding only ``metrics.core.records`` (its own ``__pycache__``)."""
     tree = tmp_path / "tree"
     pkg = tree / "metrics" / "core"
     pkg.mkdir(parents=True)
     (tree / "metrics" / "__init__.py").write_text("")
     (pkg / "__init__.py").write_text("")
     (pkg / "records.py").write_text(Path(records.__file__).read_text())
+    return tree, pkg
+
+
+def test_the_cache_is_written_read_and_survives_a_bad_file(tmp_path: Path) -> None:
+    """A fresh interpreter writes the cache; the next reads it; a corrupt file is ignored."""
+    tree, pkg = _tree(tmp_path)
     script = (
         "from metrics.core.records import dataclass\n"
         "@dataclass(frozen=True)\n"
@@ -84,12 +90,7 @@ def test_the_cache_is_written_read_and_survives_a_bad_file(tmp_path: Path) -> No
 
 
 def test_nothing_written_without_byte_code(tmp_path: Path) -> None:
-    tree = tmp_path / "tree"
-    pkg = tree / "metrics" / "core"
-    pkg.mkdir(parents=True)
-    (tree / "metrics" / "__init__.py").write_text("")
-    (pkg / "__init__.py").write_text("")
-    (pkg / "records.py").write_text(Path(records.__file__).read_text())
+    tree, _ = _tree(tmp_path)
     env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
     script = "from metrics.core.records import dataclass\n@dataclass\nclass Q:\n    z: int\n"
     subprocess.run([sys.executable, "-c", script], env=env, check=True, cwd=tree)
