@@ -41,9 +41,10 @@ class Bootstrap:
 
     def line(self) -> str:
         """One line for people."""
+        images = f"{self.images} image" + ("" if self.images == 1 else "s")
         return (
             f"ΔH (B − A) {self.delta:+.4f}, 95 % interval [{self.low:+.4f}, {self.high:+.4f}] "
-            f"({self.resamples} paired bootstrap resamples of {self.images} images, seed "
+            f"({self.resamples} paired bootstrap resamples of {images}, seed "
             f"{self.seed}); B ≤ A in {100 * self.share_not_better:.1f} % of resamples; "
             f"images B better {self.better}, worse {self.worse}, equal {self.equal}"
         )

@@ -176,3 +176,59 @@ def comparison_dict(c: Comparison) -> JSONObject:
             for d in c.samples
         ],
     }
+
+
+COMPARISON_COLUMNS = (
+    "sample",
+    "recall_a",
+    "precision_a",
+    "hmean_a",
+    "recall_b",
+    "precision_b",
+    "hmean_b",
+    "delta_hmean",
+    "gt_found_by_a_only",
+    "gt_found_by_b_only",
+    "left_out",
+)
+"""The columns of ``comparison_rows`` (the CSV of ``detlens compare --csv``)."""
+
+
+def comparison_rows(c: Comparison) -> list[tuple[str, ...]]:
+    """The comparison as table rows under ``COMPARISON_COLUMNS``: the global scores (sample
+    ``*``, over the compared images), every compared image largest |ΔH| first (GT numbers
+    from 1, space-separated, as ``detlens compare`` prints them), then each image left out
+    with which side did not evaluate it and why (no scores: it is in neither global)."""
+
+    def num(x: float | None) -> str:
+        return "" if x is None else repr(float(x))
+
+    def gts(found: tuple[int, ...]) -> str:
+        return " ".join(str(k + 1) for k in found)
+
+    a, b, d = c.side("a"), c.side("b"), c.global_delta()
+    rows: list[tuple[str, ...]] = [
+        (
+            "*",
+            *(num(x) for x in (a.recall, a.precision, a.hmean, b.recall, b.precision, b.hmean)),
+            num(d["hmean"]),
+            "",
+            "",
+            "",
+        )
+    ]
+    for s in c.samples:
+        scores = [s.score(side, k) for side in "ab" for k in ("recall", "precision", "hmean")]
+        rows.append(
+            (
+                s.sample_id,
+                *(num(x) for x in scores),
+                num(s.delta()),
+                gts(s.found_by_a_only),
+                gts(s.found_by_b_only),
+                "",
+            )
+        )
+    for x in c.left_out:
+        rows.append((x.sample_id, *[""] * 9, f"not evaluated by {x.sides}: {x.why}"))
+    return rows

@@ -3,28 +3,42 @@
 from __future__ import annotations
 
 import argparse
+import csv
 import dataclasses
 import json
+import os
 import sys
 from typing import TextIO
 
 from metrics.analysis.bootstrap import Bootstrap, paired
-from metrics.analysis.compare import Comparison, compare, comparison_dict
+from metrics.analysis.compare import (
+    COMPARISON_COLUMNS,
+    Comparison,
+    compare,
+    comparison_dict,
+    comparison_rows,
+)
 from metrics.catalogue.registry import MetricSpec, make_params, parse_sets, resolve
 from metrics.cli.commands import Subcommands, int_in, positive_int
 from metrics.cli.coverage import (
     DEFAULT_METRIC_HELP,
-    GT_LINES_HELP,
     default_choice,
     detector_names,
     need_gt_lines,
     say_skipped,
 )
-from metrics.cli.format_options import add_set_option, add_side_options, floats_mode, read_sets
+from metrics.cli.format_options import (
+    add_policy_option,
+    add_set_option,
+    add_side_options,
+    add_workers_option,
+    floats_mode,
+    read_sets,
+)
 from metrics.core.model import Dataset
 from metrics.core.protocols import Params
 from metrics.core.results import Evaluation
-from metrics.io.atomic import atomic_write, output_problem
+from metrics.io.atomic import output_problem, settled, staged
 from metrics.io.demo import demo_paths
 from metrics.run.runner import run
 
@@ -44,8 +58,7 @@ def add_compare_command(sub: Subcommands) -> None:
         "or one detection set under two metrics (two --metric). Without --gt the demo "
         "data's detectors A and B are compared.",
     )
-    add_side_options(p, two_dets=True, box_type=True)
-    p.add_argument("--gt-lines", help=GT_LINES_HELP)
+    add_side_options(p, lines_and_images=True, two_dets=True, box_type=True)
     p.add_argument(
         "--metric",
         action="append",
@@ -53,9 +66,15 @@ def add_compare_command(sub: Subcommands) -> None:
         help=f"metric id (1 or 2; {DEFAULT_METRIC_HELP})",
     )
     add_set_option(p)
+    add_policy_option(p)
     p.add_argument("--name", action="append", default=[], help="display names of A and B")
     p.add_argument("--top", type=positive_int, default=20, help="images to list (default 20)")
     p.add_argument("--json", help="write the comparison as JSON")
+    p.add_argument(
+        "--csv",
+        help="write the comparison as CSV: the global row (sample *), then every compared "
+        "image as the table lists them, then the images left out and why",
+    )
     p.add_argument(
         "--resamples",
         type=int_in(0, MAX_RESAMPLES),
@@ -66,6 +85,7 @@ def add_compare_command(sub: Subcommands) -> None:
     p.add_argument(
         "--seed", type=int_in(0, 2**32 - 1), default=0, help="bootstrap seed (default 0)"
     )
+    add_workers_option(p)
     p.set_defaults(func=cmd_compare)
 
 
@@ -95,27 +115,34 @@ def _evaluations(
     gt, dets = _inputs(args)
     metrics = [resolve(m).id for m in args.metric]
     need_gt_lines([resolve(m) for m in metrics], args.gt_lines)
-    lines = args.gt_lines
+    lines, images = args.gt_lines, args.images
+    if images is not None and not os.path.isdir(images):
+        raise CompareError(f"--images {images}: not a folder (give the folder of the images)")
     if len(dets) == 2 and len(metrics) <= 1:
         names = detector_names(dets)
-        sets = read_sets(args, gt, dets, gt_lines=lines)
+        sets = read_sets(args, gt, dets, gt_lines=lines, images=images)
         if metrics:
             spec = resolve(metrics[0])
             given: dict[str, dict[str, object]] = {
                 k: dict(v) for k, v in _sets(args, [spec]).items()
             }
-            evs = [run(ds, [spec], given)[0] for ds in sets]
+            evs = [
+                run(ds, [spec], given, policy=args.policy, workers=args.workers)[0] for ds in sets
+            ]
         else:  # as the viewer: TIoU on quads, curved TIoU on polygons; images it skips, said
             spec, own = default_choice(sets)
             lenient = frozenset({spec.id})
             given = {spec.id: {**own, **_sets(args, [spec])[spec.id]}}
-            evs = [run(ds, [spec], given, lenient=lenient)[0] for ds in sets]
+            evs = [
+                run(ds, [spec], given, lenient=lenient, policy=args.policy, workers=args.workers)[0]
+                for ds in sets
+            ]
             for note in say_skipped(evs, sets, names):
                 print(f"warning: {note}", file=sys.stderr)
     elif len(dets) == 1 and len(metrics) == 2:
-        ds: Dataset = read_sets(args, gt, dets, gt_lines=lines)[0]
+        ds: Dataset = read_sets(args, gt, dets, gt_lines=lines, images=images)[0]
         specs = [resolve(m) for m in metrics]
-        evs = run(ds, specs, _sets(args, specs))
+        evs = run(ds, specs, _sets(args, specs), policy=args.policy, workers=args.workers)
         names = metrics
     else:
         raise CompareError("give two --det and one --metric, or one --det and two --metric")
@@ -187,8 +214,39 @@ def report(c: Comparison, top: int, out: TextIO, bs: Bootstrap | None = None) ->
         )
 
 
+def _outputs_problem(args: argparse.Namespace) -> str | None:
+    """Why --json or --csv cannot or must not be written (checked before evaluating)."""
+    inputs = [args.gt, *(args.det or []), args.gt_lines]
+    for path in (args.json, args.csv):
+        problem = output_problem(path, inputs)
+        if problem:
+            return problem
+    if args.json and args.csv and os.path.abspath(args.json) == os.path.abspath(args.csv):
+        return f"{args.json} is named for two outputs (--json, --csv)"
+    return None
+
+
+def _write(args: argparse.Namespace, c: Comparison, bs: Bootstrap | None) -> None:
+    """--json and --csv, both or neither (``atomic.staged``)."""
+    paths = [p for p in (args.json, args.csv) if p]
+    if not paths:
+        return
+    with staged(*paths) as tmp:
+        if args.json:
+            data = comparison_dict(c)
+            if bs is not None:
+                data["bootstrap"] = dataclasses.asdict(bs)
+            tmp[0].write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        if args.csv:
+            with tmp[-1].open("w", newline="", encoding="utf-8") as f:
+                w = csv.writer(f)
+                w.writerow(COMPARISON_COLUMNS)
+                w.writerows(comparison_rows(c))
+    settled()
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
-    problem = output_problem(args.json, [args.gt, *(args.det or [])])
+    problem = _outputs_problem(args)
     if problem:
         print(f"detlens: error: {problem}", file=sys.stderr)
         return 2
@@ -209,9 +267,5 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.resamples and a.metric == b.metric:  # two metrics: no question of sampling
         bs = paired(a, b, resamples=args.resamples, seed=args.seed, ids=c.ids)
     report(c, max(args.top, 0), sys.stdout, bs)
-    if args.json:
-        data = comparison_dict(c)
-        if bs is not None:
-            data["bootstrap"] = dataclasses.asdict(bs)
-        atomic_write(args.json, json.dumps(data, indent=1) + "\n")
+    _write(args, c, bs)
     return 0

@@ -18,7 +18,7 @@ from metrics.catalogue.registry import METRICS, applicable, make_params, parse_s
 from metrics.cli import skips
 from metrics.cli.analysis_args import names_score_threshold
 from metrics.cli.commands import UserError
-from metrics.cli.format_options import floats_mode, load_options, say_floats
+from metrics.cli.format_options import floats_mode, load_options, say_floats, say_misfit
 from metrics.core.logs import logger
 from metrics.core.protocols import Params
 
@@ -159,11 +159,7 @@ def _dataset(args: argparse.Namespace) -> Dataset:
     if bad and _same_file(gt, det):  # a slip, or a sanity check
         raise UserError(f"--det is the GT itself and does not read as detections: {bad[0]}")
     if images is not None:  # an image folder that does not fit the GT, said before the scores
-        from metrics.check import image_sizes
-        from metrics.check.images import misfit
-
-        for f in misfit(ds, image_sizes(ds)):
-            log.warning("%s: %s", f.where(), f.message)
+        say_misfit(ds)
     return ds
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, TypedDict
 
+from metrics.cli.commands import MAX_WORKERS, int_in
 from metrics.core.logs import logger
 
 if TYPE_CHECKING:
@@ -82,11 +83,39 @@ def add_side_options(
 
 
 SET_HELP = "metric parameter, e.g. tolerance=0 or tiou.tolerance=0"
+POLICIES = ("strict", "skip_sample")  # metrics.run.runner.Policy
+CSV_HELP = "write per-image results as CSV to this file"
 
 
 def add_set_option(p: argparse.ArgumentParser) -> None:
     """``--set [METRIC.]KEY=VALUE`` (repeatable), the same in every command."""
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=SET_HELP)
+
+
+def add_policy_option(p: argparse.ArgumentParser, *, default: str = "strict") -> None:
+    """``--policy``: what bad input does to the run, the same words in every command that
+    evaluates (``eval`` and ``compare`` refuse by default, the picture-making commands skip)."""
+    p.add_argument(
+        "--policy",
+        choices=POLICIES,
+        default=default,
+        help="bad input: refuse everything (strict) or skip the bad samples and say which "
+        f"(skip_sample); default {default}",
+    )
+
+
+workers_count = int_in(1, MAX_WORKERS)
+"""The ``type`` of ``--workers`` (one object, so the declaration is the same everywhere)."""
+
+
+def add_workers_option(p: argparse.ArgumentParser) -> None:
+    """``--workers N``: the evaluation's processes, the same in every command that evaluates."""
+    p.add_argument(
+        "--workers",
+        type=workers_count,
+        default=1,
+        help=f"worker processes (default 1, at most {MAX_WORKERS})",
+    )
 
 
 def _yes_no(value: str) -> bool:
@@ -200,4 +229,16 @@ def read_sets(
     out = [load_dataset(gt, d, gt_lines=gt_lines, images=images, options=opts) for d in dets]
     for ds in out:
         say_floats(ds.facts, floats_mode(args))
+    if images is not None and out:
+        say_misfit(out[0])
     return out
+
+
+def say_misfit(ds: Dataset) -> None:
+    """Warn, before the scores, where the image folder does not fit the GT (an image
+    missing, boxes outside their image), each with its file."""
+    from metrics.check import image_sizes
+    from metrics.check.images import misfit
+
+    for f in misfit(ds, image_sizes(ds)):
+        log.warning("%s: %s", f.where(), f.message)

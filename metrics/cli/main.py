@@ -18,16 +18,21 @@ from collections.abc import Sequence
 from metrics.catalogue.registry import METRICS
 from metrics.cli.analysis_args import add_arguments as add_analysis_arguments
 from metrics.cli.commands import (
-    MAX_WORKERS,
     CommandParser,
     Subcommands,
     UserError,
     add_command,
     add_plugins,
     input_error,
-    int_in,
 )
-from metrics.cli.format_options import CONVERT_HELP, add_set_option, add_side_options
+from metrics.cli.format_options import (
+    CONVERT_HELP,
+    CSV_HELP,
+    add_policy_option,
+    add_set_option,
+    add_side_options,
+    add_workers_option,
+)
 from metrics.core.logs import configure_later
 from metrics.run.interrupts import interrupted
 
@@ -52,14 +57,9 @@ def _add_eval(sub: Subcommands) -> None:
         f"runs every metric that applies. Ids: {', '.join(METRICS)}",
     )
     add_set_option(p)
-    p.add_argument(
-        "--policy",
-        choices=["strict", "skip_sample"],
-        default="strict",
-        help="bad input: refuse everything (strict) or skip the bad samples",
-    )
+    add_policy_option(p)
     p.add_argument("--json", help="write the results as JSON to this file")
-    p.add_argument("--csv", help="write per-image results as CSV to this file")
+    p.add_argument("--csv", help=CSV_HELP)
     p.add_argument(
         "--evidence",
         action="store_true",
@@ -67,12 +67,7 @@ def _add_eval(sub: Subcommands) -> None:
         "metric-specific evidence such as PCC)",
     )
     add_analysis_arguments(p)
-    p.add_argument(
-        "--workers",
-        type=int_in(1, MAX_WORKERS),
-        default=1,
-        help=f"worker processes (default 1, at most {MAX_WORKERS})",
-    )
+    add_workers_option(p)
     p.add_argument("--quiet", "-q", action="store_true", help="no table, no warnings")
     p.add_argument(
         "--list-metrics",

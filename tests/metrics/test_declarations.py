@@ -23,7 +23,12 @@ import pytest
 from metrics.catalogue.catalog import BY_ID, CARDS, card
 from metrics.catalogue.registry import METRICS, make_params
 from metrics.cli.describe import describe
-from metrics.cli.format_options import add_set_option, add_side_options
+from metrics.cli.format_options import (
+    add_policy_option,
+    add_set_option,
+    add_side_options,
+    add_workers_option,
+)
 from metrics.cli.main import build_parser, main
 from metrics.declare import params
 
@@ -134,19 +139,29 @@ def test_describe_an_unknown_metric_exits_2(capsys: pytest.CaptureFixture[str]) 
 def _reference() -> dict[str, list[argparse.Action]]:
     """The shared declaration: every variant of the input and metric options."""
     out: dict[str, list[argparse.Action]] = {}
-    for kwargs in ({"lines_and_images": True, "box_type": True}, {"two_dets": True}):
-        p = argparse.ArgumentParser()
-        add_side_options(p, **kwargs)
-        add_set_option(p)
-        for a in p._actions:
-            for s in a.option_strings:
-                out.setdefault(s, []).append(a)
+    for kwargs in (
+        {"lines_and_images": True, "box_type": True},
+        {"two_dets": True},
+        {"lines_and_images": True, "two_dets": True},
+    ):
+        for policy in ("strict", "skip_sample"):
+            p = argparse.ArgumentParser()
+            add_side_options(p, **kwargs)
+            add_set_option(p)
+            add_policy_option(p, default=policy)
+            add_workers_option(p)
+            for a in p._actions:
+                for s in a.option_strings:
+                    out.setdefault(s, []).append(a)
     del out["-h"], out["--help"]
     return out
 
 
-COMMANDS = ["eval", "compare", "check", "convert", "view", "export", "report"]
-PLUGINS = {"view", "export", "report"}
+COMMANDS = ["eval", "compare", "check", "convert", "view", "export", "report", "gallery"]
+PLUGINS = {"view", "export", "report", "gallery"}
+EVALUATING = {"eval", "compare", "export", "report", "gallery"}
+"""The commands that evaluate a metric over a whole set: each takes ``--policy`` (what bad
+input does) and ``--workers``, as ``eval`` does."""
 
 
 def _command(name: str) -> argparse.ArgumentParser:
@@ -169,6 +184,8 @@ def test_every_commands_input_options_come_from_the_shared_declaration(command: 
     parser = _command(command)
     found = [a for a in parser._actions if set(a.option_strings) & set(ref)]
     assert {"--gt", "--det"} <= {s for a in found for s in a.option_strings}, command
+    if command in EVALUATING:
+        assert {"--policy", "--workers"} <= {s for a in found for s in a.option_strings}, command
     for a in found:
         (opt,) = set(a.option_strings) & set(ref)
         assert any(_same(a, r) for r in ref[opt]), f"{command} {opt}: declared apart"

@@ -156,3 +156,30 @@ def test_without_a_metric_polygons_get_curved_tiou_as_in_the_viewer(
         assert state["metric"] == "curved_tiou" and state["params"]["auto_orient"] is True
     else:
         assert "curved_tiou" in (out / "report.json").read_text()
+
+
+@pytest.mark.parametrize("command", ["export", "report", "gallery", "compare"])
+def test_policy_is_one_option_with_each_commands_default(
+    command: str, qtbot, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The picture-making commands skip a bad image by default and say so; ``--policy
+    strict`` makes them refuse the set as ``eval`` does (one line naming file and line).
+    ``compare`` refuses by default, as ``eval``, and skips with ``--policy skip_sample``."""
+    s = _set(tmp_path, bad_det=True)
+    out = tmp_path / "out"
+    args = [command, "--gt", s["gt"], "--det", s["det"], "--metric", "tiou", "--workers", "2"]
+    if command == "compare":
+        args += ["--det", s["det"], "--resamples", "0"]
+    else:
+        args += ["--out", str(out)]
+    strict, lenient = (
+        ([], ["--policy", "skip_sample"]) if command == "compare" else (["--policy", "strict"], [])
+    )
+    code, err = _run([*args, *strict], capsys)
+    assert code == 2 and err.count("\n") == 0, err
+    assert "det.zip:res_img_1.txt:1" in err and "policy strict" in err
+    assert not out.exists()
+    code = main([*args, *lenient])
+    said = capsys.readouterr()  # compare says it in its table's head, the others as warnings
+    assert code == 0, said.err
+    assert "res_img_1.txt:1" in (said.out if command == "compare" else said.err)

@@ -19,15 +19,15 @@ from metrics.catalogue.registry import default_metric, make_params, parse_sets, 
 from metrics.cli.commands import Subcommands, int_in
 from metrics.cli.coverage import (
     DEFAULT_METRIC_HELP,
-    GT_LINES_HELP,
     detector_names,
     need_gt_lines,
     say_skipped,
 )
 from metrics.cli.format_options import (
-    IMAGES_HELP,
+    add_policy_option,
     add_set_option,
     add_side_options,
+    add_workers_option,
     floats_mode,
     read_sets,
 )
@@ -45,9 +45,7 @@ def add_report_command(sub: Subcommands) -> None:
         description="Analysis report of one detector (or two: --det twice) under one or "
         "more metrics. Without --gt the demo data (detectors A and B) is used.",
     )
-    add_side_options(p, two_dets=True, box_type=True)
-    p.add_argument("--images", help=IMAGES_HELP)
-    p.add_argument("--gt-lines", help=GT_LINES_HELP)
+    add_side_options(p, lines_and_images=True, two_dets=True, box_type=True)
     p.add_argument(
         "--metric",
         action="append",
@@ -55,6 +53,8 @@ def add_report_command(sub: Subcommands) -> None:
         help=f"metric id (repeatable; {DEFAULT_METRIC_HELP})",
     )
     add_set_option(p)
+    add_policy_option(p, default="skip_sample")
+    add_workers_option(p)
     p.add_argument(
         "--worst",
         type=int_in(1, 1000),
@@ -155,7 +155,10 @@ def _report(args: argparse.Namespace, interrupts: Interrupts) -> int:
     jobs = []
     for spec in plan.specs:
         with interrupts.direct():
-            evs = [run(ds, [spec], overrides, policy="skip_sample")[0] for ds in datasets]
+            evs = [
+                run(ds, [spec], overrides, policy=args.policy, workers=args.workers)[0]
+                for ds in datasets
+            ]
         for note in say_skipped(evs, datasets, names):
             print(f"warning: {note}", file=sys.stderr)
         jobs.append(Job(spec.id, make_params(spec, overrides.get(spec.id)), evs))

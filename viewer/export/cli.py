@@ -11,16 +11,16 @@ from metrics.catalogue.registry import MetricSpec, make_params, parse_sets, reso
 from metrics.cli.commands import Subcommands, positive_int
 from metrics.cli.coverage import (
     DEFAULT_METRIC_HELP,
-    GT_LINES_HELP,
     default_choice,
     detector_names,
     need_gt_lines,
     say_skipped,
 )
 from metrics.cli.format_options import (
-    IMAGES_HELP,
+    add_policy_option,
     add_set_option,
     add_side_options,
+    add_workers_option,
     floats_mode,
     read_sets,
 )
@@ -42,14 +42,14 @@ def add_export_command(sub: Subcommands) -> None:
         description="Render the evidence of a metric on chosen samples to PNG files, through "
         "the viewer's painter, without a window. Two --det put the detectors side by side.",
     )
-    add_side_options(p, two_dets=True, box_type=True)
-    p.add_argument("--images", help=IMAGES_HELP)
-    p.add_argument("--gt-lines", help=GT_LINES_HELP)
+    add_side_options(p, lines_and_images=True, two_dets=True, box_type=True)
     p.add_argument(
         "--metric",
         help=f"metric id ({DEFAULT_METRIC_HELP})",
     )
     add_set_option(p)
+    add_policy_option(p, default="skip_sample")
+    add_workers_option(p)
     which = p.add_mutually_exclusive_group()
     which.add_argument("--worst", type=positive_int, help="the N images with the lowest H-mean")
     which.add_argument("--samples", help="comma-separated sample ids")
@@ -148,7 +148,14 @@ def _export(args: argparse.Namespace, interrupts: Interrupts) -> int:
     interrupts.check()
     try:
         evals = [
-            run(ds, [spec], {spec.id: overrides}, policy="skip_sample", cancel=interrupts.seen)[0]
+            run(
+                ds,
+                [spec],
+                {spec.id: overrides},
+                policy=args.policy,
+                workers=args.workers,
+                cancel=interrupts.seen,
+            )[0]
             for ds in datasets
         ]
     except Cancelled:

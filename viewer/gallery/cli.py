@@ -15,8 +15,13 @@ from pathlib import Path
 
 from metrics.catalogue.registry import default_metric, resolve
 from metrics.cli.commands import Subcommands
-from metrics.cli.coverage import detector_names, say_skipped
-from metrics.cli.format_options import add_side_options, read_sets
+from metrics.cli.coverage import detector_names, need_gt_lines, say_skipped
+from metrics.cli.format_options import (
+    add_policy_option,
+    add_side_options,
+    add_workers_option,
+    read_sets,
+)
 from metrics.core.model import InputError
 from metrics.run.runner import plan_all, run
 from viewer.app.interrupts import Interrupts, guarded, headless_qt
@@ -33,9 +38,10 @@ def add_gallery_command(sub: Subcommands) -> None:
         description="Crops of every instance of the chosen verdicts across the dataset, "
         "with its box, partners and one-line verdict: contact sheets (PNG) and an HTML page.",
     )
-    add_side_options(p, two_dets=True, box_type=True)
-    p.add_argument("--images", help="image folder (optional: boxes on a neutral background)")
+    add_side_options(p, lines_and_images=True, two_dets=True, box_type=True)
     p.add_argument("--metric", help="metric id (default: as the viewer, TIoU or curved TIoU)")
+    add_policy_option(p, default="skip_sample")
+    add_workers_option(p)
     p.add_argument(
         "--verdict",
         default="missed",
@@ -75,9 +81,11 @@ def _gallery(args: argparse.Namespace, interrupts: Interrupts) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     del app
+    named = resolve(args.metric) if args.metric else None
+    need_gt_lines([named] if named else [], args.gt_lines)  # before reading
     with interrupts.direct():
-        sets = read_sets(args, args.gt, args.det, images=args.images)
-    spec = resolve(args.metric) if args.metric else default_metric(sets[0])
+        sets = read_sets(args, args.gt, args.det, gt_lines=args.gt_lines, images=args.images)
+    spec = named or default_metric(sets[0])
     if spec is None:
         raise InputError([], "no metric applies to this dataset (see detlens check)")
     plan = plan_all(sets[0], [spec])  # the fallbacks the viewer switches on, said
@@ -86,7 +94,10 @@ def _gallery(args: argparse.Namespace, interrupts: Interrupts) -> int:
     if not plan.specs:
         raise InputError([], f"{spec.id} left out: {plan.left_out.get(spec.id, '')}")
     with interrupts.direct():
-        evs = [run(ds, [spec], plan.overrides, policy="skip_sample")[0] for ds in sets]
+        evs = [
+            run(ds, [spec], plan.overrides, policy=args.policy, workers=args.workers)[0]
+            for ds in sets
+        ]
     for note in say_skipped(evs, sets, detector_names(args.det)):
         print(f"warning: {note}", file=sys.stderr)
     inputs = [SideInput(ds, ev, spec.view) for ds, ev in zip(sets, evs, strict=True)]
