@@ -1,0 +1,120 @@
+"""How much of the 1.5 x floor budget the GEOS calls alone take, per row (issue 27, point 6).
+
+    python benchmarks/bench_geos_share.py                        # every row, medians of 5
+    python benchmarks/bench_geos_share.py --only curved_iou --runs 7
+
+``bench_vs_base.py`` asks each whole ``detlens eval`` process to finish within 1.5 x the
+floor (Python importing numpy and shapely and reading the two zips). What detlens may add
+to the floor is then half of it. For each row of ``bench_sidebyside.rows`` this prints,
+medians of ``--runs`` alternating runs:
+
+- the floor's whole process (seconds) and the budget, 0.5 x the floor;
+- inside one ``detlens eval ... -q`` process, the seconds spent in GEOS's set operations
+  (``shapely.intersection``, ``union``, ``difference``) and validity tests
+  (``shapely.is_valid``), timed by wrapping those functions before the engine is imported;
+- that GEOS time as a share of the budget, and "over" where it alone exceeds the budget:
+  such a row cannot meet 1.5 x the floor while its areas come from GEOS, whatever the rest
+  of the engine costs (its imports, reading and matching add to it).
+
+Times are wall clock of a single-threaded process; a loaded machine stretches both the
+floor and the GEOS time, so the share moves less than the seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_protocols import _env  # noqa: E402  (one environment)
+from bench_sidebyside import Row, _commands, rows  # noqa: E402  (one list of rows)
+
+WRAPPED = ("intersection", "union", "difference", "is_valid")
+
+PROBE = """
+import contextlib, io, sys, time
+import shapely
+spent = [0.0]
+def wrap(name):
+    f = getattr(shapely, name)
+    def timed(*a, **k):
+        t = time.perf_counter()
+        try:
+            return f(*a, **k)
+        finally:
+            spent[0] += time.perf_counter() - t
+    setattr(shapely, name, timed)
+    for mod in (shapely.set_operations, shapely.predicates):
+        if hasattr(mod, name):
+            setattr(mod, name, timed)
+for name in sys.argv[1].split(","):
+    wrap(name)
+from metrics.cli.main import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        main(sys.argv[2:])
+    except SystemExit:
+        pass
+print(spent[0])
+"""
+
+
+def _wall(cmd: list[str]) -> float:
+    t0 = time.perf_counter()
+    done = subprocess.run(cmd, env=_env(), capture_output=True, text=True, cwd=ROOT)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"failed ({done.returncode}): {' '.join(cmd)}\n{done.stderr[-2000:]}")
+    return time.perf_counter() - t0
+
+
+def _geos(ours: list[str]) -> float:
+    args = ours[ours.index("metrics.cli") + 1 :]
+    cmd = [sys.executable, "-c", PROBE, ",".join(WRAPPED), *args]
+    done = subprocess.run(cmd, env=_env(), capture_output=True, text=True, cwd=ROOT)
+    if done.returncode != 0:
+        raise SystemExit(f"probe failed: {' '.join(args)}\n{done.stderr[-2000:]}")
+    return float(done.stdout.split()[-1])
+
+
+def measure(row: Row, runs: int) -> tuple[float, float]:
+    """Medians of the floor's whole process and of the GEOS seconds inside detlens."""
+    ours, floor = _commands(row)
+    _wall(floor)
+    _geos(ours)  # warm-up: byte code, file cache
+    floors, geos = [], []
+    for _ in range(runs):
+        floors.append(_wall(floor))
+        geos.append(_geos(ours))
+    return statistics.median(floors), statistics.median(geos)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=5, help="alternating runs per row (default 5)")
+    ap.add_argument("--only", action="append", default=[], help="a metric id (repeatable)")
+    args = ap.parse_args(argv)
+    todo = [r for r in rows(set(args.only)) if r.metric != "all"]
+    print(f"{'row':<44}{'floor':>7}{'budget':>8}{'GEOS':>7}{'share':>7}")
+    over = 0
+    for row in todo:
+        floor, geos = measure(row, args.runs)
+        budget = 0.5 * floor
+        flag = "over" if geos > budget else ""
+        over += bool(flag)
+        print(
+            f"{row.label:<44}{floor:>6.3f}s{budget:>7.3f}s{geos:>6.3f}s{geos / budget:>7.2f}"
+            f"  {flag}",
+            flush=True,
+        )
+    print(f"\n{over} of {len(todo)} rows: GEOS alone takes more than 0.5 x the floor")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
