@@ -28,6 +28,7 @@ from metrics.io.icdar.filelines import (
     _PLAIN_POLY,
     Scan,
     _first_fits,
+    _odd_or_short,
     _polygons,
     _tails,
     plain_det_shape,
@@ -99,7 +100,7 @@ def det_shapes(scans: Sequence[Scan | None]) -> list[SchemaEvidence | None]:
     regex; when one gives no evidence, each file is asked on its own."""
     tails = "\n".join([r[-1] for s in scans if s is not None for r in s[1]])
     polys = [r[0] for s in scans if s is not None and len(s[1][0]) == 2 for r in s[1]]
-    if _NOT_CONF_LINE.search(tails) or any(p.count(",") % 2 == 0 for p in polys):
+    if _NOT_CONF_LINE.search(tails) or any(_odd_or_short(p) for p in polys):
         return [None if s is None else plain_det_shape(s) for s in scans]
     return [None if s is None else _shape(s) for s in scans]
 

@@ -8,6 +8,7 @@ from metrics.core.records import dataclass
 from metrics.io.icdar.grammar import (
     CONF,
     FAST_QUAD,
+    MIN_BOX_NUMBERS,
     NON_FINITE,
     DetSchema,
     Split,
@@ -27,6 +28,10 @@ class LineShape:
     non_finite: bool = False  # the box and a lone nan / inf: a confidence, or a word
 
 
+NO_BOX = LineShape(0, False, False)
+"""The shape of a line that is no box under any schema: no evidence either way."""
+
+
 def shape_of(line: str) -> LineShape:
     """Numeric field count, text present, confidence-like tail (``shape_and_split``)."""
     return shape_and_split(line)[0]
@@ -43,14 +48,21 @@ def shape_and_split(line: str) -> tuple[LineShape, Split | None]:
     a confidence, so that reading refuses it when it is none in [0, 1] (never silently a
     transcription; ``--det-confidence no`` reads such fields as text); a lone ``nan`` /
     ``inf`` is a word only in a set whose other detections carry words
-    (``SchemaEvidence.schema``)."""
+    (``SchemaEvidence.schema``).
+
+    A line that is no detection box whatever the schema (fewer than 4 numbers before its
+    first other field, ``200,10,300,abc,...``, or a NUL byte) says nothing: it is an error
+    in any set, and its trailing number or text must not decide how the set's other lines
+    are read (``NO_BOX``)."""
     m = FAST_QUAD.match(line)
     if m is not None and m.group(9) is None:
         return LineShape(8, False, False), None
     split = split_fields(line)
     nums, rest = split
-    text = ",".join(rest)
     n = len(nums)
+    if n < MIN_BOX_NUMBERS or "\x00" in line:
+        return NO_BOX, split
+    text = ",".join(rest)
     odd = n % 2 == 1
     shaped = odd and confidence_shaped(nums[-1])
     tail = odd and (shaped or ("." in nums[-1] and bool(CONF.match(nums[-1]))))

@@ -31,6 +31,7 @@ from metrics.io.icdar.grammar import (
     CONF,
     COORD_LIMIT,
     DONT_CARE,
+    MIN_BOX_NUMBERS,
     NUM,
     DetSchema,
     LineError,
@@ -273,13 +274,20 @@ def _first_fits(pattern: re.Pattern[str], text: str) -> bool:
 def plain_det_shape(scan: Scan) -> SchemaEvidence | None:
     """What ``shape_of`` over the file's detection lines finds (``det_evidence``); None when
     a tail is more than an optional lone confidence, or a polygon line has an odd count of
-    integers (its last may be no confidence)."""
+    integers (its last may be no confidence) or fewer than 4 (no box: ``shape_of`` leaves
+    it out)."""
     tails = [r[-1] for r in scan[1]]
     if any(t and ("," in t or not CONF.match(t)) for t in tails):
         return None
-    if len(scan[1][0]) == 2 and any(r[0].count(",") % 2 == 0 for r in scan[1]):
+    if len(scan[1][0]) == 2 and any(_odd_or_short(r[0]) for r in scan[1]):
         return None
     return SchemaEvidence(conf_like=any("." in t for t in tails), odd=any(tails))
+
+
+def _odd_or_short(numbers: str) -> bool:
+    """A plain polygon line's integers (``12,34,...``) are an odd count, or fewer than a box."""
+    commas = numbers.count(",")
+    return commas % 2 == 0 or commas < MIN_BOX_NUMBERS - 1
 
 
 def plain_quads(

@@ -22,6 +22,7 @@ CONF = re.compile(r"\s*(?:[01](?:\.\d*)?|0?\.\d+)\s*\Z", re.ASCII)
 """A confidence as the official grammar writes it: ``[0-1].?[0-9]*``."""
 NON_FINITE = re.compile(r"\s*[-+]?(?:nan|inf(?:inity)?)\s*\Z", re.ASCII | re.IGNORECASE)
 DONT_CARE = "###"
+MIN_BOX_NUMBERS = 4  # a detection box: an LTRB box, or at least two x,y points
 COORD_LIMIT = 1e9  # |coordinate| above this is no image coordinate (areas would overflow)
 _I = r"\s*(-?\d+)\s*"
 FAST_QUAD = re.compile(",".join([_I] * 8) + r"(?:,(.*))?\Z", re.DOTALL | re.ASCII)

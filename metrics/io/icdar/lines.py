@@ -23,6 +23,7 @@ from metrics.io.icdar.grammar import (
     DONT_CARE,
     FAST_LTRB,
     FAST_QUAD,
+    MIN_BOX_NUMBERS,
     NON_FINITE,
     NUM,
     DetSchema,
@@ -248,9 +249,13 @@ def _det_tail(
 
     Without transcriptions, one trailing comma is tolerated; with them, it is an empty
     transcription (``""``, as CLEval reads it), distinct from none (no comma)."""
+    n = len(nums)
+    if n < MIN_BOX_NUMBERS:  # no box whatever follows (never "unexpected text")
+        raise LineError(
+            f"expected x,y coordinate pairs (at least {MIN_BOX_NUMBERS} numbers), found {n}"
+        )
     if schema.transcription and not schema.confidence:
         return _text_only(nums, rest, hint)
-    n = len(nums)
     if n % 2 == 0:
         _no_word_confidence(rest, schema)
     if schema.transcription and not rest and n >= 11 and n % 2 == 1 and _conf_then_numbers(nums):
