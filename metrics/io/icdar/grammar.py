@@ -88,11 +88,16 @@ def hint_of(splits: Iterable[Split]) -> int:
     """8 when the lines of a file that carry text are all QUADs (8 numbers, or 9 with a
     confidence, before the text), 4 when all LTRB boxes; 0 otherwise (polygons, a mix, or
     no text): the numbers of that file's other lines that follow the box begin their
-    transcription, as the official QUAD / LTRB grammars read them."""
+    transcription, as the official QUAD / LTRB grammars read them. A line with fewer than
+    4 numbers and text other than ``###`` is no box (an error, ``200,10,300,abc,...``): it
+    says nothing of the file's box."""
     kinds = set()
     for nums, rest in splits:
-        if rest and ",".join(rest).strip():
+        joined = ",".join(rest)
+        if rest and joined.strip():
             n = len(nums)
+            if n < MIN_BOX_NUMBERS and dequote(joined) != DONT_CARE:
+                continue
             kinds.add(8 if n in (8, 9) else 4 if n in (4, 5) else 0)
             if len(kinds) > 1 or 0 in kinds:
                 return 0

@@ -12,9 +12,9 @@ import pytest
 
 from metrics.catalogue.registry import resolve
 from metrics.core.model import Dataset, InputError, Sample
-from metrics.io.archive import Member, decode
+from metrics.io.archive import Line, Member, decode
 from metrics.io.icdar.det_schema import NO_BOX, det_evidence, shape_of
-from metrics.io.icdar.filelines import plain_det_shape, scan_plain
+from metrics.io.icdar.filelines import gt_file, parse_det_file, plain_det_shape, scan_plain
 from metrics.io.icdar.grammar import DetSchema
 from metrics.io.icdar.plan import LoadOptions
 from metrics.io.reader import load_dataset
@@ -113,6 +113,17 @@ def test_a_plain_polygon_file_with_a_short_line_is_left_to_the_lines() -> None:
     assert whole is not None
     shape = plain_det_shape(whole)
     assert shape is not None and shape.conf_like
+
+
+def test_a_broken_line_does_not_change_the_files_box_hint() -> None:
+    """An LTRB file with text: ``x1,y1,x2,y2,1,959,3`` is the box and the text ``1,959,3``;
+    a line ``1,2,abc`` (no box) used to make it a 3-point polygon with the text ``3``."""
+    lines = [Line(1, "10,10,50,30,word"), Line(2, "60,10,90,30,1,959,3"), Line(3, "1,2,abc")]
+    parsed, hint = gt_file(lines)
+    assert hint == 4
+    assert [getattr(p, "text", None) for p in parsed[:2]] == ["word", "1,959,3"]
+    det = parse_det_file(lines, DetSchema(transcription=True))
+    assert [getattr(p, "text", None) for p in det[:2]] == ["word", "1,959,3"]
 
 
 def _sample(ds: Dataset, sid: str) -> Sample:
