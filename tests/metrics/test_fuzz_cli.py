@@ -7,7 +7,9 @@ by construction, or made invalid by one known mistake in one file. The oracle kn
   of every metric is evaluated, or excluded, or named by a problem: none silently dropped;
 - invalid (letters or ``nan`` among coordinates, too few numbers, ``inf``, ``1e400``, a
   coordinate beyond ±1e9, 400 digits, a NUL byte, a detection file without GT): exit 2, and
-  the message names the file that holds the mistake.
+  the message names the file that holds the mistake; half of the spoiled sets also hold a
+  confidence above 1 in another detection file (``...,1.5``, always an error), which must
+  be named too: the broken line must not change how the set's other lines are read.
 
 The old fuzz test accepted exit 2 for any input, so an ``eval`` that always exits 2 passed
 it; this one fails on that, on a metric that raises and on a guard that drops the images a
@@ -32,6 +34,7 @@ from metrics.cli.main import main
 
 EXAMPLES = max(10, int(os.environ.get("DETLENS_FUZZ_EXAMPLES", "400")) // 20)
 
+BOM = b"\xef\xbb\xbf"
 TEXTS = ["AB", "word", "###", "a,b", "Ünï", ""]
 
 # Each mistake: how it is written into a line (or a file), known to be an input error.
@@ -55,6 +58,7 @@ class Case:
     images: list[str] = field(default_factory=list)
     mistake: str | None = None
     bad_file: str | None = None
+    also_bad: str | None = None  # a second file spoiled by a confidence above 1
 
 
 def _rect(x: int, y: int, w: int, h: int) -> str:
@@ -94,7 +98,7 @@ def _encode(draw: st.DrawFn, lines: list[str], gt: bool) -> bytes:
     ).encode()
     if gt and lines and draw(st.booleans()) and not lines[-1].endswith(","):
         data = data.rstrip(b"\r\n") + b"\xff" + end.encode()  # read with a warning
-    return (b"\xef\xbb\xbf" if draw(st.booleans()) else b"") + data
+    return (BOM if draw(st.booleans()) else b"") + data
 
 
 def _spoil(draw: st.DrawFn, case: Case) -> None:
@@ -108,6 +112,13 @@ def _spoil(draw: st.DrawFn, case: Case) -> None:
         line = MISTAKES[kind](good + (",word" if case.bad_file.startswith("gt/") else ""))
         case.files[case.bad_file] = line.encode() + b"\n" + case.files[case.bad_file]
     case.mistake = kind
+    others = sorted(f for f in case.files if f.startswith("det/") and f != case.bad_file)
+    if others and draw(st.booleans()):
+        case.also_bad = draw(st.sampled_from(others))
+        conf = (_rect(*draw(st.tuples(*[st.integers(1, 60)] * 4))) + ",1.5\n").encode()
+        data = case.files[case.also_bad]
+        bom = BOM if data.startswith(BOM) else b""
+        case.files[case.also_bad] = bom + conf + data[len(bom) :]
 
 
 def write(case: Case, root: Path) -> None:
@@ -135,7 +146,8 @@ def check_case(case: Case, root: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert "Traceback" not in err, err
     if case.mistake is not None:
         assert code == 2, f"{case.mistake} in {case.bad_file} not refused (exit {code})"
-        assert Path(str(case.bad_file)).name in err, f"{case.bad_file} not named: {err}"
+        for bad in filter(None, (case.bad_file, case.also_bad)):
+            assert Path(bad).name in err, f"{bad} not named ({case.mistake}): {err}"
         assert err.startswith("detlens: error: "), err
         return
     assert code in (0, 1), f"a valid set gave exit {code}: {err.strip()[:500]}"
@@ -181,4 +193,23 @@ def test_each_mistake_is_an_input_error_naming_its_file(
             good = _rect(5, 5, 9, 9) + (",w" if side == "gt" else "")
             case.files[case.bad_file] += MISTAKES[kind](good).encode() + b"\n"
             case.mistake = kind
+            check_case(case, tmp_path / f"{k}{side}", capsys)
+
+
+def test_a_broken_line_leaves_a_confidence_above_1_in_another_file_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A line that is no box (letters, too few numbers, a NUL byte...) must not decide how
+    the set's other detection lines are read: ``1.5`` after a box stays a confidence above
+    1, refused, never a transcription (both files named)."""
+    for k, kind in enumerate(MISTAKES):
+        for side in ("gt", "det"):
+            case = Case(images=["img_1", "img_2"], mistake=kind, also_bad="det/res_img_2.txt")
+            for sid in case.images:
+                case.files[f"gt/gt_{sid}.txt"] = f"{_rect(10, 10, 40, 20)},AB\n".encode()
+            case.files["det/res_img_1.txt"] = f"{_rect(12, 10, 40, 20)}\n".encode()
+            case.files["det/res_img_2.txt"] = f"{_rect(12, 10, 40, 20)},1.5\n".encode()
+            case.bad_file = f"{side}/{'gt' if side == 'gt' else 'res'}_img_1.txt"
+            good = _rect(5, 5, 9, 9) + (",w" if side == "gt" else "")
+            case.files[case.bad_file] += MISTAKES[kind](good).encode() + b"\n"
             check_case(case, tmp_path / f"{k}{side}", capsys)
