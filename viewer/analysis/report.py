@@ -99,7 +99,7 @@ def _render(
     thumb = folder / f"{stem}_thumb.png"
     if not full.exists():
         panels = [
-            Panel(nm, job.metric, e.results.get(sid), d[sid])
+            Panel(nm, job.metric, e.results.get(sid), d[sid], e.params)
             for nm, e, d in zip(names, job.evals, datasets, strict=True)
         ]
         img = render_sample(ds[sid], panels, DEFAULT_LAYERS, ds.problems)
