@@ -4,6 +4,8 @@ and no point at it, since it has no threshold."""
 
 from __future__ import annotations
 
+import itertools
+
 import pyqtgraph as pg
 import pytest
 
@@ -80,3 +82,24 @@ def test_the_panel_plots_name_the_threshold_line_and_its_points(qtbot, data: Ana
         assert plots.threshold_words(side.name, t) in texts
     plots.draw_pr(pr, data, None)
     assert plots.threshold_words(data.b.name, None) in [text for _, text in _legend(pr)]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("top", [1, 7, 23, 92, 184, 1234])
+def test_the_histogram_counts_in_round_steps(qtbot, data: AnalysisData, top: int) -> None:  # type: ignore[no-untyped-def]
+    """The y ticks step by 1, 2 or 5 times a power of ten (184 images gave 23, 46, 69 …)."""
+    import dataclasses
+
+    ids = [f"s{k}" for k in range(top)]  # ``top`` images in one bin
+    w = _plot(qtbot)
+    plots.draw_histogram(
+        w,
+        dataclasses.replace(
+            data, a=dataclasses.replace(data.a, hmeans=dict.fromkeys(ids, 0.5)), b=None
+        ),
+    )
+    (major,) = w.getAxis("left")._tickLevels
+    values = [v for v, _ in major]
+    step = values[1] - values[0]
+    assert step in {k * 10**e for e in range(5) for k in (1, 2, 5)}
+    assert values[0] == 0 and all(b - a == step for a, b in itertools.pairwise(values))
+    assert values[-1] >= top and len(values) <= 10

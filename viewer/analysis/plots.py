@@ -344,7 +344,7 @@ def draw_histogram(w: pg.PlotWidget, data: AnalysisData) -> None:
         )
         leg.addItem(curve, side.name)
         top = max(top, int(counts.max(initial=0)))
-    step = max(1, int(np.ceil(top / 8)))
+    step = next(k * 10**e for e in range(12) for k in (1, 2, 5) if 8 * k * 10**e >= top)
     w.getAxis("left").setTicks([[(float(v), str(v)) for v in range(0, top + step + 1, step)]])
     w.setXRange(0.0, 1.0, padding=0.01)
     w.setYRange(0, top * 1.05, padding=0)
