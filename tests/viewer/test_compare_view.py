@@ -188,3 +188,25 @@ def test_comparing_fits_the_boxes_not_the_image(qtbot) -> None:
     w.canvas.fit()
     x0, _, x1, _ = _visible(w.canvas)
     assert x0 <= 1 and x1 >= 1023  # one detector: the whole image, as before
+
+
+def test_both_h_columns_are_coloured_on_one_scale(qtbot) -> None:
+    """In a comparison H(B) is coloured like H(A) (it was left white): the same colour for
+    the same H-mean, from red at 0 to green at 1."""
+    w = _compare(qtbot)
+    model = w.samples.model
+    fields = model.fields()
+    colours: dict[str, list[tuple[float, float, float]]] = {"hmean": [], "hmean_b": []}
+    for row in range(model.rowCount()):
+        for field, found in colours.items():
+            index = model.index(row, fields.index(field))
+            value = model.data(index, Qt.ItemDataRole.UserRole)
+            if value is None or value < 0:
+                continue
+            bg = model.data(index, Qt.ItemDataRole.BackgroundRole)
+            assert bg is not None, (field, row)
+            found.append((value, bg.hsvHueF(), bg.hsvSaturationF()))
+    a, b = colours["hmean"], colours["hmean_b"]
+    assert a and b and len({round(v, 3) for v, _, _ in b}) > 1
+    law = {(round(h / max(v, 1e-9), 2), round(s, 2)) for v, h, s in a + b if v > 0.05}
+    assert len(law) == 1  # one hue per H-mean for both columns

@@ -177,7 +177,7 @@ def test_a_skipped_image_says_why_and_the_index_names_its_columns(qtbot, tmp_pat
     assert "<th>recall</th><th>precision</th><th>H-mean</th>" in page and "colspan" not in page
     why = Problem(Severity.ERROR, "/x/gt/gt_img_8.txt", 1, "TedEval reads QUAD", "img_8")
     warn = Problem(Severity.WARNING, "/x/gt/gt_img_8.txt", 2, "odd", "img_8")
-    assert _skip_reason([warn, why], Panel("det", "tedeval", None)) == (
+    assert _skip_reason([warn, why], Panel("det", "tedeval", None, None, None)) == (
         "gt_img_8.txt:1: TedEval reads QUAD"
     )
     assert _legend_columns(480) == 1 and _legend_columns(1024) == 3 and _legend_columns(5000) == 4

@@ -120,3 +120,54 @@ def test_a_line_level_metric_crops_its_lines(tmp_path: Path) -> None:
     assert len(missed) == 1
     x0, _, x1, _ = missed[0].region
     assert x0 < 10 and x1 > 90  # the line, both words
+
+
+def _dark(img: QImage, x0: int, y0: int, x1: int, y1: int) -> int:
+    return sum(img.pixelColor(x, y).lightness() < 128 for x in range(x0, x1) for y in range(y0, y1))
+
+
+def test_a_three_line_caption_is_drawn_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A long verdict line wraps to three lines: its row grows to hold them (the sheet cut
+    the third line, "… matched elsewhere", at a fixed caption height)."""
+    from PySide6.QtCore import QRectF, Qt
+    from PySide6.QtGui import QColor, QFont, QPainter
+
+    from viewer.gallery.cli import CAPTION_H, caption_rows
+    from viewer.gallery.crops import TILE
+
+    gt, det = tmp_path / "gt", tmp_path / "det"
+    gt.mkdir()
+    det.mkdir()
+    sid = "img_of_a_rather_long_street_scene_name_1"
+    (gt / f"gt_{sid}.txt").write_text(
+        f"{rect(0, 0, 100, 20)},HELLO\n{rect(0, 4, 100, 24)},WORLD\n", encoding="utf-8"
+    )
+    (det / f"res_{sid}.txt").write_text(f"{rect(0, 0, 100, 20)}\n", encoding="utf-8")
+    out = tmp_path / "g"
+    assert (
+        main(["gallery", "--gt", str(gt), "--det", str(det), "--metric", "iou", "--out", str(out)])
+        == 0
+    )
+    page = (out / "index.html").read_text(encoding="utf-8")
+    line = next(t for t in page.split("<figcaption>")[1:] if "matched elsewhere" in t)
+    line = line.split("</figcaption>")[0]
+    font = QFont()
+    font.setPixelSize(11)
+    (height,) = caption_rows([line], TILE.width(), font)
+    assert height > CAPTION_H  # three lines: more than the old fixed height
+    alone = QImage(TILE.width(), 3 * height, QImage.Format.Format_RGB32)  # the line, uncut
+    alone.fill(QColor("#ffffff"))
+    p = QPainter(alone)
+    p.setFont(font)
+    p.setPen(QColor("#111111"))
+    flags = int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap | Qt.TextFlag.TextDontClip)
+    p.drawText(QRectF(0, 0, TILE.width(), 3 * height), flags, line)
+    p.end()
+    sheet = QImage(str(out / "sheet.png"))
+    top = 4 + TILE.height() + 2
+    assert sheet.height() >= top + height
+    assert _dark(sheet, 4, top, 4 + TILE.width(), sheet.height()) == _dark(
+        alone, 0, 0, TILE.width(), alone.height()
+    )

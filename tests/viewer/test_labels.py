@@ -254,3 +254,78 @@ def test_a_label_covering_only_a_box_corner_of_a_diagonal_word_is_free() -> None
     assert rect_meets_polygon((-50.0, -50.0, 300.0, 300.0), ring)  # around it all
     assert not segment_crosses_polygon((0.0, 0.0), (60.0, 60.0), ring)
     assert segment_crosses_polygon((0.0, 0.0), (200.0, 200.0), ring)
+
+
+def _leader_line(p: Placed) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The leader as the painter draws it: from the label's box to ``p.leader``."""
+    assert p.leader is not None
+    start = (min(max(p.leader[0], p.x), p.x + p.w), min(max(p.leader[1], p.y), p.y + p.h))
+    return start, p.leader
+
+
+def test_leaders_of_two_words_sharing_an_edge_stay_apart() -> None:
+    """IC15 img_42 at 1600x900: "Klein" and "Jeans" share an edge, a don't-care word
+    touches "Klein", a false positive encloses all three and both labels step over it.
+    The leaders went to the shared corners and lined up with the shared edge: one vertical
+    line through both words, whose label was whose unreadable. Each leader now ends on its
+    own word away from the other's outline, and the two lines neither meet nor line up."""
+    from shapely import LineString, Point, Polygon
+
+    s = 0.9652836579170194  # the screenshot's scale
+    rings = [
+        np.array(r, float).reshape(-1, 2) * s
+        for r in (
+            (513, 166, 549, 149, 551, 179, 515, 194),  # don't-care
+            (549, 148, 580, 133, 582, 167, 551, 180),  # Klein
+            (580, 132, 624, 115, 626, 148, 581, 168),  # Jeans
+            (516, 197, 502, 164, 619, 115, 633, 147),  # the false positive
+        )
+    ]
+    boxes = np.array([[*r.min(axis=0), *r.max(axis=0)] for r in rings])
+    placed = place_labels(
+        boxes[[1, 2, 3]],
+        np.array([[145.0, 16.0], [145.0, 16.0], [182.0, 16.0]]),
+        boxes,
+        owners=[[1], [2], [3]],
+        shapes=rings,
+    )
+    klein, jeans = placed[0], placed[1]
+    assert klein.leader is not None and jeans.leader is not None
+    polys = [Polygon(r) for r in rings]
+    for p, own, other in ((klein, 1, 2), (jeans, 2, 1)):
+        end = Point(p.leader)
+        assert end.distance(polys[own].exterior) < 1e-6
+        assert end.distance(polys[other].exterior) >= 3.0  # not on the other's outline
+    a, b = (LineString(_leader_line(p)) for p in (klein, jeans))
+    assert a.distance(b) >= 3.0
+    for line, other in ((a, b), (b, a)):  # not on one line either
+        (x0, y0), (x1, y1) = line.coords
+        far = ((x1 - x0) * 1000, (y1 - y0) * 1000)
+        extended = LineString([(x0 - far[0], y0 - far[1]), (x1 + far[0], y1 + far[1])])
+        assert max(extended.distance(Point(q)) for q in other.coords) >= 3.0
+
+
+def test_leaders_of_two_stacked_words_do_not_line_up() -> None:
+    """Two words one above the other inside a detection enclosing both: both labels step
+    over it, so both need leaders. Above the first and below the second, the two leaders
+    stood on one vertical line through both words; the second label now goes elsewhere."""
+    from viewer.scene.label_geometry import in_line, segment_distance
+
+    a, b, around = [0.0, 100.0, 40.0, 120.0], [0.0, 130.0, 40.0, 150.0], [-10.0, 90.0, 50.0, 160.0]
+    placed = place_labels(
+        np.array([a, b]), np.full((2, 2), (40.0, 16.0)), np.array([a, b, around]), owners=[[0], [1]]
+    )
+    assert not any(p.crowded for p in placed)
+    first, second = (_leader_line(p) for p in placed)
+    assert not in_line(first, second, 3.0) and segment_distance(first, second) >= 3.0
+
+
+def test_segment_distance_and_in_line() -> None:
+    from viewer.scene.label_geometry import in_line, segment_distance
+
+    assert segment_distance(((0, 0), (10, 10)), ((0, 10), (10, 0))) == 0.0  # crossing
+    assert segment_distance(((0, 0), (10, 0)), ((0, 2), (10, 2))) == 2.0  # running along
+    assert segment_distance(((0, 0), (0, 10)), ((0, 30), (0, 40))) == 20.0
+    assert in_line(((0, 0), (0, 10)), ((0.5, 30), (0.5, 40)), 1.0)
+    assert not in_line(((0, 0), (0, 10)), ((5, 30), (5, 40)), 1.0)
+    assert not in_line(((0, 0), (0, 10)), ((0, 30), (10, 40)), 1.0)  # not parallel

@@ -96,14 +96,48 @@ def _fit(values: Sequence[float], low: float = 0.0, high: float = 1.0) -> tuple[
     return max(low, lo - pad), min(high, hi + pad)
 
 
-def draw_sweep(w: pg.PlotWidget, data: AnalysisData, threshold: float | None) -> pg.InfiniteLine:
-    """H, R, P against the threshold for each side (B dashed) and a draggable threshold
-    line (returned, on A's thresholds)."""
+THRESHOLD_RED = "#d62728"
+SIDE_SYMBOLS = ("o", "s")  # A's marks round, B's square: each mark says whose it is
+
+
+def _mark(w: pg.PlotWidget, x: float, y: float, n: int, brush: str) -> pg.PlotDataItem:
+    """One point mark of side ``n`` (its own symbol), outlined so it reads on any curve."""
+    return w.plot(
+        [x],
+        [y],
+        pen=None,
+        symbol=SIDE_SYMBOLS[n % 2],
+        symbolSize=11,
+        symbolBrush=brush,
+        symbolPen=pg.mkPen("k", width=1),
+    )
+
+
+def best_words(name: str, threshold: float) -> str:
+    """The legend entry of a side's best-H-mean mark (the same on the sweep and PR plots)."""
+    return f"best H-mean of {name}: ≥ {threshold:.3g} (on this set)"
+
+
+def threshold_words(name: str, threshold: float | None) -> str:
+    """The legend entry of a side's point at the panel's threshold line (None: every
+    detection kept)."""
+    return (
+        f"{name}, all kept" if threshold is None else f"{name} at the red line (≥ {threshold:.3g})"
+    )
+
+
+def draw_sweep(
+    w: pg.PlotWidget, data: AnalysisData, threshold: float | None, *, movable: bool = True
+) -> pg.InfiniteLine:
+    """H, R, P against the threshold for each side (B dashed), each side's best H-mean
+    marked; with ``movable`` (the panel) a draggable threshold line on A's thresholds, in
+    the legend too. The line is returned; a static plot (the report) does not show it."""
     w.clear()
     leg = legend(w, 2 if data.b is not None else 3)  # both sides: long labels, two columns
     w.setLabel("bottom", "score threshold (detections with confidence ≥ it kept)")
     w.setLabel("left", "score")
-    line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#d62728", width=2))
+    pen = pg.mkPen(THRESHOLD_RED, width=2)
+    line = pg.InfiniteLine(angle=90, movable=True, pen=pen)
     sw = data.sweep
     if sw is None:
         set_title(w, data.note or "no threshold sweep")
@@ -111,24 +145,21 @@ def draw_sweep(w: pg.PlotWidget, data: AnalysisData, threshold: float | None) ->
     set_title(w, TITLES["sweep"])
     styles = (pg.QtCore.Qt.PenStyle.SolidLine, pg.QtCore.Qt.PenStyle.DashLine)
     lows: list[float] = []
-    for side, style in zip(data.sides, styles, strict=False):
+    for n, (side, style) in enumerate(zip(data.sides, styles, strict=False)):
         if side.sweep is None:
             continue
         sc = side.sweep.scores()
         lows.append(float(sc.min()))
         for k, name in enumerate(("recall", "precision", "hmean")):
-            pen = pg.mkPen(COLORS[name], width=2, style=style)
-            curve = w.plot(side.sweep.thresholds, sc[:, k], pen=pen)
+            curve = w.plot(
+                side.sweep.thresholds, sc[:, k], pen=pg.mkPen(COLORS[name], width=2, style=style)
+            )
             leg.addItem(curve, f"{name} ({side.name})" if data.b is not None else name)
         best = side.sweep.best_index
-        dot = w.plot(
-            [side.sweep.thresholds[best]],
-            [sc[best, 2]],
-            pen=None,
-            symbol="o",
-            symbolBrush=COLORS["hmean"],
+        t_best = float(side.sweep.thresholds[best])
+        leg.addItem(
+            _mark(w, t_best, sc[best, 2], n, COLORS["hmean"]), best_words(side.name, t_best)
         )
-        leg.addItem(dot, f"best of {side.name}: {side.sweep.thresholds[best]:.3g} (on this set)")
     lo = min(
         float(sw.thresholds[0]), *(float(s.sweep.thresholds[0]) for s in data.sides if s.sweep)
     )
@@ -139,34 +170,44 @@ def draw_sweep(w: pg.PlotWidget, data: AnalysisData, threshold: float | None) ->
     w.setYRange(max(0.0, min(lows) - 0.05), 1.0, padding=0.02)
     line.setBounds((float(sw.thresholds[0]), float(sw.thresholds[-1])))
     line.setValue(float(sw.thresholds[0]) if threshold is None else threshold)
-    w.addItem(line)
+    if movable:
+        w.addItem(line)
+        leg.addItem(pg.PlotDataItem([], [], pen=pen), "score threshold (drag the red line)")
     return line
 
 
-def draw_pr(w: pg.PlotWidget, data: AnalysisData, threshold: float | None) -> None:
-    """Precision against recall of each side, A's point at ``threshold`` marked."""
+def draw_pr(
+    w: pg.PlotWidget, data: AnalysisData, threshold: float | None, *, movable: bool = True
+) -> None:
+    """Precision against recall of each side, each side's best H-mean marked; with
+    ``movable`` (the panel, which has the threshold line) each side's point at
+    ``threshold`` too (None: every detection kept)."""
     w.clear()
-    leg = legend(w)
+    leg = legend(w, 2 if data.b is not None else 3)
     w.setLabel("bottom", "recall")
     w.setLabel("left", "precision")
     set_title(w, TITLES["pr"])
     xs: list[float] = []
     ys: list[float] = []
-    for side, color in zip(data.sides, SIDE_COLORS, strict=False):
+    marks: list[tuple[pg.PlotDataItem, str]] = []
+    for n, (side, color) in enumerate(zip(data.sides, SIDE_COLORS, strict=False)):
         if side.sweep is None:
             continue
-        sc = side.sweep.scores()
-        curve = w.plot(sc[:, 0], sc[:, 1], pen=pg.mkPen(color, width=2))
-        leg.addItem(curve, side.name)
+        sw = side.sweep
+        sc = sw.scores()
+        leg.addItem(w.plot(sc[:, 0], sc[:, 1], pen=pg.mkPen(color, width=2)), side.name)
         xs += sc[:, 0].tolist()
         ys += sc[:, 1].tolist()
-    sw = data.sweep
-    if sw is None:
-        return
-    sc = sw.scores()
-    k = sw.index_at(threshold) if threshold is not None else 0
-    dot = w.plot([sc[k, 0]], [sc[k, 1]], pen=None, symbol="o", symbolBrush="#d62728")
-    leg.addItem(dot, f"{data.a.name} at the threshold line")
+        b = sw.best_index
+        marks.append(
+            (_mark(w, sc[b, 0], sc[b, 1], n, color), best_words(side.name, sw.best_threshold))
+        )
+        if movable:
+            k = sw.index_at(threshold) if threshold is not None else 0
+            dot = _mark(w, sc[k, 0], sc[k, 1], n, THRESHOLD_RED)
+            marks.append((dot, threshold_words(side.name, threshold)))
+    for item, words in marks:
+        leg.addItem(item, words)
     w.setXRange(*_fit(xs), padding=0)
     w.setYRange(*_fit(ys), padding=0)
 
@@ -303,7 +344,7 @@ def draw_histogram(w: pg.PlotWidget, data: AnalysisData) -> None:
         )
         leg.addItem(curve, side.name)
         top = max(top, int(counts.max(initial=0)))
-    step = max(1, int(np.ceil(top / 8)))
+    step = next(k * 10**e for e in range(12) for k in (1, 2, 5) if 8 * k * 10**e >= top)
     w.getAxis("left").setTicks([[(float(v), str(v)) for v in range(0, top + step + 1, step)]])
     w.setXRange(0.0, 1.0, padding=0.01)
     w.setYRange(0, top * 1.05, padding=0)

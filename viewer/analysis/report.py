@@ -32,9 +32,10 @@ PLOT_SIZE = (1000, 460)  # shown at this size (CSS px): tick labels at plots.FON
 PLOT_SCALE = 1  # exported at the size shown (pyqtgraph does not scale legends)
 CAPTIONS = {
     "sweep": "Recall, precision and H-mean at each score threshold{both} (detections whose "
-    "confidence is at least the threshold are kept); the dot marks the best threshold, "
-    "chosen on this very set",
-    "pr": "Precision against recall as the score threshold rises{both}",
+    "confidence is at least the threshold are kept); a dot marks each detector's best "
+    "threshold, chosen on this very set",
+    "pr": "Precision against recall as the score threshold rises{both}; a dot marks each "
+    "detector's best threshold",
     "attribution": "How much H-mean each error class costs: the gain when an oracle fixes "
     'that class alone{both}; grey "n/a": a class this metric cannot have',
     "histogram": "How many images reach each H-mean{both}",
@@ -52,8 +53,8 @@ class Job:
 def _figures(data: AnalysisData) -> list[tuple[str, Callable[[Any], object]]]:
     out: list[tuple[str, Callable[[Any], object]]] = []
     if data.sweep is not None:
-        out.append(("sweep", lambda w: plots.draw_sweep(w, data, None)))
-        out.append(("pr", lambda w: plots.draw_pr(w, data, None)))
+        out.append(("sweep", lambda w: plots.draw_sweep(w, data, None, movable=False)))
+        out.append(("pr", lambda w: plots.draw_pr(w, data, None, movable=False)))
     out.append(("attribution", lambda w: plots.draw_attribution(plots.BarPlot(w), data)))
     for attr in data.buckets:
 
@@ -98,7 +99,7 @@ def _render(
     thumb = folder / f"{stem}_thumb.png"
     if not full.exists():
         panels = [
-            Panel(nm, job.metric, e.results.get(sid), d[sid])
+            Panel(nm, job.metric, e.results.get(sid), d[sid], e.params)
             for nm, e, d in zip(names, job.evals, datasets, strict=True)
         ]
         img = render_sample(ds[sid], panels, DEFAULT_LAYERS, ds.problems)

@@ -43,8 +43,8 @@ class Panel:
     name: str
     metric: str
     result: SampleResult | None
-    sample: Sample | None = None  # this panel's detections (default: the rendered sample)
-    params: object = None  # the metric's parameters: the limits its labels name
+    sample: Sample | None  # this panel's detections (None: those of the rendered sample)
+    params: object  # the metric's parameters: the limits its labels name (None: unknown)
 
 
 MIN_PANEL_PX = 480  # width of each panel at least: the header's sample, metric and scores

@@ -12,6 +12,7 @@ import argparse
 import html
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from metrics.catalogue.registry import default_metric, resolve
 from metrics.cli.commands import Subcommands
@@ -26,6 +27,9 @@ from metrics.core.model import InputError
 from metrics.run.runner import plan_all, run
 from viewer.app.interrupts import Interrupts, guarded, headless_qt
 from viewer.scene.gallery import CLASSES, SORTS, Crop, SideInput, build, caption, order, select
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QFont
 
 COLUMNS = 6
 CAPTION_H = 34
@@ -114,35 +118,51 @@ def _gallery(args: argparse.Namespace, interrupts: Interrupts) -> int:
     return 0
 
 
+def caption_rows(lines: list[str], width: int, font: QFont) -> list[int]:
+    """The height of each sheet row's captions: its tallest caption wrapped at ``width``
+    (at least ``CAPTION_H``), so no caption line is cut."""
+    from PySide6.QtCore import QRect, Qt
+    from PySide6.QtGui import QFontMetrics
+
+    fm = QFontMetrics(font)
+    flags = int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap)
+    heights = [fm.boundingRect(QRect(0, 0, width, 10_000), flags, t).height() for t in lines]
+    return [
+        max([CAPTION_H, *heights[k : k + COLUMNS]]) for k in range(0, max(len(lines), 1), COLUMNS)
+    ]
+
+
 def write(
     out: Path, crops: list[Crop], inputs: list[SideInput], names: list[str], title: str
 ) -> None:
-    """``sheet.png`` (every crop with its verdict line), one PNG per crop and ``index.html``."""
+    """``sheet.png`` (every crop with its verdict line, each row as tall as its longest
+    line needs), one PNG per crop and ``index.html``."""
     from PySide6.QtCore import QPointF, QRectF, Qt
     from PySide6.QtGui import QColor, QFont, QImage, QPainter
 
     from viewer.gallery.crops import TILE, render_crop
 
-    rows = max(1, -(-len(crops) // COLUMNS))
-    cell_w, cell_h = TILE.width() + 8, TILE.height() + CAPTION_H + 8
-    sheet = QImage(COLUMNS * cell_w, rows * cell_h, QImage.Format.Format_RGB32)
-    sheet.fill(QColor("#ffffff"))
-    painter = QPainter(sheet)
     font = QFont()
     font.setPixelSize(11)
+    lines = [caption(c, names) for c in crops]
+    rows = caption_rows(lines, TILE.width(), font)
+    tops = [sum(TILE.height() + h + 8 for h in rows[:r]) for r in range(len(rows) + 1)]
+    cell_w = TILE.width() + 8
+    sheet = QImage(COLUMNS * cell_w, tops[-1], QImage.Format.Format_RGB32)
+    sheet.fill(QColor("#ffffff"))
+    painter = QPainter(sheet)
     painter.setFont(font)
     items = []
-    for k, c in enumerate(crops):
+    for k, (c, line) in enumerate(zip(crops, lines, strict=True)):
         side = inputs[c.owner]  # the sample as the metric indexes it (its view)
         img = render_crop(c, side.sample(c.sample), side.evaluation.results.get(c.sample))
         name = f"crop_{k:05d}.png"
         img.save(str(out / name))
-        x, y = (k % COLUMNS) * cell_w + 4, (k // COLUMNS) * cell_h + 4
+        x, y = (k % COLUMNS) * cell_w + 4, tops[k // COLUMNS] + 4
         painter.drawImage(QPointF(x, y), img)
-        line = caption(c, names)
         painter.setPen(QColor("#111111"))
         painter.drawText(
-            QRectF(x, y + TILE.height() + 2, TILE.width(), CAPTION_H),
+            QRectF(x, y + TILE.height() + 2, TILE.width(), rows[k // COLUMNS]),
             int(Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap),
             line,
         )

@@ -161,7 +161,8 @@ def _side_crops(
                 if extra is not None:
                     cls.add(extra)
                 if cls and ir.index < len(insts):
-                    yield _crop(owner, sid, side, insts[ir.index], ir, cls, verdicts, delta)
+                    line = instance_label(side, ir, r, data.evaluation.params, verdicts)
+                    yield _crop(owner, sid, side, insts[ir.index], ir, cls, line, delta)
 
 
 def _crop(
@@ -171,7 +172,7 @@ def _crop(
     inst: Instance,
     ir: InstanceResult,
     cls: set[str],
-    verdicts: dict[int, Verdict],
+    line: str,
     delta: dict[str, float],
 ) -> Crop:
     pts = [(float(x), float(y)) for x, y in np.asarray(inst.points).reshape(-1, 2).tolist()]
@@ -185,7 +186,7 @@ def _crop(
         size=_size(pts),
         iou=_iou(ir),
         delta=delta.get(sid, 0.0),
-        line=instance_label(side, ir, verdicts),
+        line=line,
         text=inst.text or "",
         attrs=tuple(instance_attributes(inst)),
         region=region(pts),

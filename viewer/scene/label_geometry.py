@@ -21,6 +21,7 @@ Rect = tuple[float, float, float, float]
 Point = tuple[float, float]
 Ring = Sequence[Point]
 _EPS = 1e-9
+CELL = 48.0  # grid cell of the spatial hash, screen pixels
 
 
 def _inside(px: float, py: float, ring: Ring) -> bool:
@@ -181,3 +182,101 @@ def box_nearest(r: Rect, b: Rect) -> tuple[float, tuple[float, float]]:
     """``nearest`` for an upright box: the box's point nearest the label's centre."""
     cx, cy = (r[0] + r[2]) / 2, (r[1] + r[3]) / 2
     return rect_gap(r, b), (min(max(cx, b[0]), b[2]), min(max(cy, b[1]), b[3]))
+
+
+def ring_distance(p: Point, ring: Ring) -> float:
+    """The distance from the point to the ring's outline, 0 inside the ring."""
+    if len(ring) >= 3 and _inside(p[0], p[1], ring):
+        return 0.0
+    best = math.inf
+    ax, ay = ring[-1]
+    for bx, by in ring:
+        fx, fy = _foot(p[0], p[1], ax, ay, bx, by)
+        best = min(best, math.hypot(fx - p[0], fy - p[1]))
+        ax, ay = bx, by
+    return best
+
+
+def leader_point(
+    r: Rect, ring: Ring, found: tuple[float, Point], others: Sequence[Ring], margin: float
+) -> tuple[float, Point]:
+    """A leader line's end must say whose it is: ``found`` (the gap from the label and the
+    ring's point nearest it) when that point is ``margin`` clear of the ``others`` rings,
+    else the nearest of the ring's vertices and edge middles that is (a corner or an edge
+    two words share is neither's); ``found`` when none is."""
+    if not others or min(ring_distance(found[1], o) for o in others) >= margin:
+        return found
+    edges = [(ring[k - 1], ring[k]) for k in range(len(ring))]
+    mids = [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) for a, b in edges]
+    tried = [
+        (math.hypot(max(r[0] - q[0], q[0] - r[2], 0.0), max(r[1] - q[1], q[1] - r[3], 0.0)), q)
+        for q in [*ring, *mids]
+    ]
+    for d, q in sorted(tried):
+        if min(ring_distance(q, o) for o in others) >= margin:
+            return d, q
+    return found
+
+
+def segment_distance(a: tuple[Point, Point], b: tuple[Point, Point]) -> float:
+    """The distance between two segments (0 when they cross)."""
+    (p, q), (u, v) = a, b
+    d1, d2 = _side(*p, *q, *u), _side(*p, *q, *v)
+    d3, d4 = _side(*u, *v, *p), _side(*u, *v, *q)
+    if d1 * d2 < 0 and d3 * d4 < 0:
+        return 0.0
+    ends = [(p, b), (q, b), (u, a), (v, a)]
+    return min(
+        math.hypot(c[0] - f[0], c[1] - f[1])
+        for c, s in ends
+        for f in (_foot(c[0], c[1], s[0][0], s[0][1], s[1][0], s[1][1]),)
+    )
+
+
+def in_line(a: tuple[Point, Point], b: tuple[Point, Point], tol: float) -> bool:
+    """Do the two segments lie on one straight line (both ends of each within ``tol`` of
+    the other's line), so that drawn they read as one line?"""
+
+    def off(s: tuple[Point, Point], c: Point) -> float:
+        (x0, y0), (x1, y1) = s
+        length = math.hypot(x1 - x0, y1 - y0)
+        return math.inf if length < _EPS else abs(_side(x0, y0, x1, y1, c[0], c[1])) / length
+
+    return max(off(a, b[0]), off(a, b[1])) < tol and max(off(b, a[0]), off(b, a[1])) < tol
+
+
+class Grid:
+    """Axis-aligned rectangles in a spatial hash: which of them does a rectangle overlap?"""
+
+    def __init__(self, clip: Rect | None = None) -> None:
+        self.cells: dict[tuple[int, int], list[int]] = {}
+        self.rects: list[Rect] = []
+        self.clip = clip
+
+    def _keys(self, r: Rect) -> list[tuple[int, int]]:
+        x0, y0, x1, y1 = r
+        if self.clip is not None:  # only the cells near the view: a box may be huge
+            c = self.clip
+            x0, y0, x1, y1 = max(x0, c[0]), max(y0, c[1]), min(x1, c[2]), min(y1, c[3])
+            if x1 < x0 or y1 < y0:
+                return []
+        i0, i1, j0, j1 = int(x0 // CELL), int(x1 // CELL), int(y0 // CELL), int(y1 // CELL)
+        return [(i, j) for i in range(i0, i1 + 1) for j in range(j0, j1 + 1)]
+
+    def add(self, r: Rect) -> None:
+        k = len(self.rects)
+        self.rects.append(r)
+        for key in self._keys(r):
+            self.cells.setdefault(key, []).append(k)
+
+    def hits(self, r: Rect) -> set[int]:
+        """Indices of the stored rectangles whose interior meets ``r``'s."""
+        x0, y0, x1, y1 = r
+        out: set[int] = set()
+        rects, cells = self.rects, self.cells
+        for key in self._keys(r):
+            for k in cells.get(key, ()):
+                a0, b0, a1, b1 = rects[k]
+                if min(x1, a1) > max(x0, a0) and min(y1, b1) > max(y0, b0):
+                    out.add(k)
+        return out

@@ -23,25 +23,30 @@ import numpy as np
 import numpy.typing as npt
 
 from viewer.scene.label_geometry import (
+    Grid,
     Point,
     area,
     box_nearest,
     hug_spots,
+    in_line,
+    leader_point,
     leader_span,
     nearest,
     rect_meets_polygon,
     segment_crosses_polygon,
+    segment_distance,
 )
 
 FloatArray = npt.NDArray[np.float64]
 Rect = tuple[float, float, float, float]
 Shape = tuple[list[Point], bool, Rect | None]  # ring, fills its box, the box if upright
+Segment = tuple[Point, Point]
 
-_CELL = 48.0  # grid cell of the spatial hash, screen pixels
 GAP = 2.0  # between a label and the box it touches, screen pixels
 CLEAR = 1.0  # a label keeps this far from other instances and labels
 TOUCH = GAP + 1.5  # a label this close to its own polygon touches it (no leader line)
 ENCLOSING = 0.9  # a box holding this share of an instance's box encloses it
+APART = 3.0  # a leader's end this clear of other words, its line of other leaders
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,44 +62,7 @@ class Placed:
     crowded: bool = False  # no free spot: it would cover another label, instance or the edge
 
 
-class _Grid:
-    """Axis-aligned rectangles in a spatial hash: which of them does a rectangle overlap?"""
-
-    def __init__(self, clip: Rect | None = None) -> None:
-        self.cells: dict[tuple[int, int], list[int]] = {}
-        self.rects: list[Rect] = []
-        self.clip = clip
-
-    def _keys(self, r: Rect) -> list[tuple[int, int]]:
-        x0, y0, x1, y1 = r
-        if self.clip is not None:  # only the cells near the view: a box may be huge
-            c = self.clip
-            x0, y0, x1, y1 = max(x0, c[0]), max(y0, c[1]), min(x1, c[2]), min(y1, c[3])
-            if x1 < x0 or y1 < y0:
-                return []
-        i0, i1, j0, j1 = int(x0 // _CELL), int(x1 // _CELL), int(y0 // _CELL), int(y1 // _CELL)
-        return [(i, j) for i in range(i0, i1 + 1) for j in range(j0, j1 + 1)]
-
-    def add(self, r: Rect) -> None:
-        k = len(self.rects)
-        self.rects.append(r)
-        for key in self._keys(r):
-            self.cells.setdefault(key, []).append(k)
-
-    def hits(self, r: Rect) -> set[int]:
-        """Indices of the stored rectangles whose interior meets ``r``'s."""
-        x0, y0, x1, y1 = r
-        out: set[int] = set()
-        rects, cells = self.rects, self.cells
-        for key in self._keys(r):
-            for k in cells.get(key, ()):
-                a0, b0, a1, b1 = rects[k]
-                if min(x1, a1) > max(x0, a0) and min(y1, b1) > max(y0, b0):
-                    out.add(k)
-        return out
-
-
-def _enclosers(box: Rect, grid: _Grid, own: set[int]) -> set[int]:
+def _enclosers(box: Rect, grid: Grid, own: set[int]) -> set[int]:
     """The boxes that enclose this one (a merge detection around its GT, a GT around its
     matched detection): labels step over those, and leader lines may cross them."""
     x0, y0, x1, y1 = box
@@ -108,7 +76,7 @@ def _enclosers(box: Rect, grid: _Grid, own: set[int]) -> set[int]:
     return out
 
 
-def _enclosing(box: Rect, grid: _Grid, own: set[int]) -> Rect:
+def _enclosing(box: Rect, grid: Grid, own: set[int]) -> Rect:
     """The box grown to the boxes that enclose it."""
     out = list(box)
     for k in _enclosers(box, grid, own):
@@ -195,7 +163,8 @@ class Placer:
             if bounds is None
             else (bounds[0] - 400, bounds[1] - 400, bounds[2] + 400, bounds[3] + 400)
         )
-        self.words, self.labels, self.leaders = _Grid(clip), _Grid(clip), _Grid(clip)
+        self.words, self.labels, self.leaders = Grid(clip), Grid(clip), Grid(clip)
+        self.lines: list[Segment] = []  # the leaders' lines, aligned with ``leaders``
         for r in rects.tolist():
             self.words.add((r[0], r[1], r[2], r[3]))
         self.bounds = bounds
@@ -207,11 +176,12 @@ class Placer:
         other = Placer.__new__(Placer)
         other.words, other.bounds = self.words, self.bounds
         other.shapes, other.scale, other._polys = self.shapes, self.scale, self._polys
-        other.labels, other.leaders = _Grid(self.labels.clip), _Grid(self.labels.clip)
+        other.labels, other.leaders = Grid(self.labels.clip), Grid(self.labels.clip)
         for r in self.labels.rects:
             other.labels.add(r)
         for r in self.leaders.rects:
             other.leaders.add(r)
+        other.lines = list(self.lines)
         return other
 
     def polygon(self, k: int) -> Shape:
@@ -251,15 +221,24 @@ class Placer:
         return [self.polygon(k) for k in mine] + [_box_shape(box)]
 
     def _leader_cost(self, r: Rect, leader: tuple[float, float], skip: set[int]) -> int:
-        """Labels over the leader line, and instances (but its own and those enclosing its
-        box) it runs through."""
+        """Labels over the leader line, instances (but its own and those enclosing its box)
+        it runs through, and leaders it meets, runs along or lines up with (two leaders on
+        one line read as one, through both words)."""
         span = leader_span(r, leader)
-        start = (min(max(leader[0], r[0]), r[2]), min(max(leader[1], r[1]), r[3]))
+        line = (_start(r, leader), leader)
         crossed = sum(
-            segment_crosses_polygon(start, leader, self.polygon(k)[0])
+            segment_crosses_polygon(line[0], leader, self.polygon(k)[0])
             for k in self.words.hits(span) - skip
         )
-        return len(self.labels.hits(span)) + crossed
+        far = 4 * (r[3] - r[1])  # leaders in line closer than 4 label heights read as one
+        x0, y0, x1, y1 = span
+        near = self.leaders.hits((x0 - far, y0 - far, x1 + far, y1 + far))
+        clash = sum(
+            segment_distance(line, self.lines[k])
+            < (far if in_line(line, self.lines[k], APART) else APART)
+            for k in near
+        )
+        return len(self.labels.hits(span)) + crossed + clash
 
     def place(self, box: Rect, w: float, h: float, own: set[int], *, add: bool = True) -> Placed:
         """The first free spot touching its own instance's polygon and no other instance
@@ -283,7 +262,7 @@ class Placer:
             cost = (on_words + off, on_labels)
             if best is not None and cost >= best[0]:
                 continue  # no better than the best so far: its leader does not matter
-            leader = _leader(r, targets)
+            leader = self._leader(r, targets, partners)
             if leader is not None:
                 cost = (cost[0], cost[1] + self._leader_cost(r, leader, skip))
             if cost != (0, 0):
@@ -299,6 +278,20 @@ class Placer:
         assert best is not None
         x, y = self._within(best[1], best[2], w, h)
         return Placed(x, y, w, h, best[3], crowded=True)
+
+    def _leader(self, r: Rect, targets: list[Shape], partners: set[int]) -> Point | None:
+        """The point of the label's own polygon (or box) nearest it, where its leader line
+        goes, clear of the other words' outlines (``leader_point``); None when the label
+        touches its own."""
+        found = [nearest(r, ring) if up is None else box_nearest(r, up) for ring, _, up in targets]
+        k = min(range(len(found)), key=lambda n: found[n][0])
+        if found[k][0] <= TOUCH:
+            return None
+        px, py = found[k][1]
+        m = APART
+        others = self.words.hits((px - m, py - m, px + m, py + m)) - partners
+        rings = [self.polygon(j)[0] for j in sorted(others)]
+        return leader_point(r, targets[k][0], found[k], rings, APART)[1]
 
     def _lying_on(self, box: Rect, own: set[int]) -> set[int]:
         """The instances lying mostly on this box (its matched detection, its GT): a label
@@ -326,6 +319,7 @@ class Placer:
             self.labels.add(r)
             if p.leader is not None:
                 self.leaders.add(leader_span(r, p.leader))
+                self.lines.append((_start(r, p.leader), p.leader))
         return p
 
     def _spots(
@@ -346,12 +340,9 @@ class Placer:
         return min(max(x, b[0]), max(b[2] - w, b[0])), min(max(y, b[1]), max(b[3] - h, b[1]))
 
 
-def _leader(r: Rect, targets: list[Shape]) -> tuple[float, float] | None:
-    """The point of the label's own polygon (or box) nearest it, where its leader line goes;
-    None when the label touches it."""
-    found = [nearest(r, ring) if up is None else box_nearest(r, up) for ring, _, up in targets]
-    gap, point = min(found, key=lambda f: f[0])
-    return None if gap <= TOUCH else point
+def _start(r: Rect, leader: Point) -> Point:
+    """Where the painter starts a leader line: the label's point nearest its end."""
+    return min(max(leader[0], r[0]), r[2]), min(max(leader[1], r[1]), r[3])
 
 
 def _default_owners(boxes: FloatArray, rects: FloatArray) -> list[set[int]]:

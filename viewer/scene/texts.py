@@ -27,16 +27,25 @@ _TAKEN = (Verdict.MATCHED, Verdict.PARTIAL)
 def instance_label(
     side: str,
     r: InstanceResult,
+    result: SampleResult | None,
+    params: object,
     others: Mapping[int, Verdict] | None = None,
-    rule: str | None = None,
 ) -> str:
-    """What a score label says: the credit by its name, or why there is none: the rule that
-    refused the match with its value and limit (``rule``: "IoU 0.49 ≤ 0.5", "merge rejected:
-    angle 48.0° ≥ 45°", ``viewer.scene.rules``), else the best candidate ("missed, best IoU
-    0.49"); numbers as the engine gives them. Where that best partner (``others``: the other
-    side's verdicts by instance index) is matched to another instance, the label says so
-    ("missed, best area recall 1.00, det 2 matched elsewhere"): a good value alone read as
-    if the metric had ignored it."""
+    """What a score label says, the one wording of every picture (canvas, export, report,
+    gallery): the credit by its name, or why there is none: the rule of the metric's
+    ``params`` that refused the match with its value and limit ("missed: IoU 0.49 ≤ 0.5",
+    "merge rejected: angle 48.0° ≥ 45°", ``viewer.scene.rules``), else (no rule known) the
+    best candidate ("missed, best IoU 0.49"); numbers as the engine gives them. Where that
+    best partner (``others``: the other side's verdicts by instance index, default from
+    ``result``) is matched to another instance, the label says so ("missed, best area
+    recall 1.00, det 2 matched elsewhere"): a good value alone read as if the metric had
+    ignored it."""
+    rule = None
+    lost = r.verdict in (Verdict.MISSED, Verdict.FALSE_POSITIVE)
+    if lost and result is not None and params is not None:
+        rule = refusal(result, side, r, params)
+    if others is None and result is not None:
+        others = {o.index: o.verdict for o in (result.det if side == "gt" else result.gt)}
     if r.verdict is Verdict.MISSED or r.verdict is Verdict.FALSE_POSITIVE:
         word = "missed" if side == "gt" else "false positive"
         if rule is not None:
@@ -123,9 +132,7 @@ def label_items(sample: Sample, result: SampleResult, params: object = None) -> 
         rec = e2e if side == "gt" else {}
         others = {o.index: o.verdict for o in (result.det if side == "gt" else result.gt)}
         texts = [
-            rec[r.index][0]
-            if r.index in rec
-            else instance_label(side, r, others, _rule(result, side, r, params))
+            rec[r.index][0] if r.index in rec else instance_label(side, r, result, params, others)
             for r in keep
         ]
         lost = [rec[r.index][1] if r.index in rec else r.credit < 1.0 for r in keep]
@@ -136,12 +143,6 @@ def label_items(sample: Sample, result: SampleResult, params: object = None) -> 
             )
         )
     return items
-
-
-def _rule(result: SampleResult, side: str, r: InstanceResult, params: object) -> str | None:
-    if r.verdict not in (Verdict.MISSED, Verdict.FALSE_POSITIVE) or params is None:
-        return None
-    return refusal(result, side, r, params)
 
 
 def text_items(sample: Sample) -> list[DrawItem]:

@@ -273,7 +273,7 @@ class SampleTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.BackgroundRole and value is not None:
-            return _background(field, float(value)) if field in ("hmean", "delta") else None
+            return _background(field, float(value)) if field in _COLOURED else None
         return None
 
     def texts(self, column: int, count: int) -> list[str]:
@@ -303,8 +303,11 @@ def _same(a: tuple[object, ...], b: tuple[object, ...] | None) -> bool:
     return b is not None and len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
+_COLOURED = frozenset({"hmean", "hmean_b", "delta"})  # H(A) and H(B) on one scale
+
+
 def _background(field: str, value: float) -> QColor:
-    if field == "hmean":
+    if field in ("hmean", "hmean_b"):
         return QColor.fromHsvF(max(0.0, min(1.0, value)) * 0.33, 0.35, 1.0)
     hue = 0.33 if value > 0 else 0.0
     return QColor.fromHsvF(hue, min(1.0, abs(value)) * 0.5, 1.0)
