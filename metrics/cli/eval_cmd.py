@@ -24,7 +24,7 @@ from metrics.core.protocols import Params
 
 if TYPE_CHECKING:
     from metrics.core.jsonvalue import JSONValue
-    from metrics.core.model import Dataset, Facts, Problem
+    from metrics.core.model import Dataset, Facts, InputError, Problem
     from metrics.core.results import Evaluation, SweepTally
     from metrics.declare.spec import MetricSpec
     from metrics.run.runner import Plan
@@ -140,6 +140,23 @@ def _notes_before(
             log.warning("%s", said)
 
 
+def _notes_after(
+    args: argparse.Namespace,
+    facts: Facts,
+    specs: Sequence[MetricSpec[Params]],
+    auto: bool,
+    overrides: Mapping[str, Mapping[str, object]],
+    refused: InputError | None,
+) -> None:
+    """The notes of named metrics (``_notes_before``; ``--metric all`` says them before it
+    runs), once the run is done: none when it was refused as one fact about the whole set
+    (``InputError.whole``: that line says why), nor with ``--quiet``."""
+    if args.quiet or auto or (refused is not None and refused.whole):
+        return
+    _notes_before(facts, specs, auto, overrides)
+    say_floats(facts, floats_mode(args))
+
+
 def _dataset(args: argparse.Namespace) -> Dataset:
     from metrics.core.model import Severity
     from metrics.io.reader import load_dataset
@@ -183,6 +200,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     # the loaded path: the analyses' options (and the analyses they ask for) are read here,
     # so a plain sharded run imports none of ``metrics.analysis``
     from metrics.cli import analysis
+    from metrics.core.model import InputError
     from metrics.run.progress import ProgressBar
 
     ds = _dataset(args)
@@ -197,7 +215,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not auto:  # a metric of a list meant for other inputs that they break: left out
         named = skips.plan_named(ds, specs, overrides)
         specs, validated, left_out = named.specs, named.validated, dict(named.left_out)
-    if not args.quiet:
+    if not args.quiet and auto:
         _notes_before(ds.facts, specs, auto, overrides)
         say_floats(ds.facts, floats_mode(args))
     if auto:
@@ -207,19 +225,25 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not specs:
         raise UserError("no metric applies to these inputs")
     bar = None if args.quiet else ProgressBar()
-    evals, seen = analysis.evaluate(
-        ds,
-        specs,
-        overrides,
-        thresholds,
-        policy=args.policy,
-        workers=max(1, args.workers),
-        progress=bar,
-        lenient=lenient,
-        validated=validated,
-        detail=_detail(args),
-        results=_reads_results(args),
-    )
+    notes = functools.partial(_notes_after, args, ds.facts, specs, auto, overrides)
+    try:
+        evals, seen = analysis.evaluate(
+            ds,
+            specs,
+            overrides,
+            thresholds,
+            policy=args.policy,
+            workers=max(1, args.workers),
+            progress=bar,
+            lenient=lenient,
+            validated=validated,
+            detail=_detail(args),
+            results=_reads_results(args),
+        )
+    except InputError as exc:
+        notes(exc)
+        raise
+    notes(None)
     if not args.quiet:
         _report(ds.problems, ds.facts, evals, left_out=left_out)
         if auto:
@@ -286,9 +310,7 @@ def _sharded(args: argparse.Namespace) -> int | None:
     )
     if outcome is None or skips.leaves_out(specs, outcome):
         return None
-    if not args.quiet:
-        _notes_before(outcome.facts, specs, False, overrides)
-        say_floats(outcome.facts, floats_mode(args))
+    _notes_after(args, outcome.facts, specs, False, overrides, outcome.refused)
     if outcome.refused is not None:
         raise outcome.refused
     if not args.quiet:
@@ -334,6 +356,7 @@ def _report(
     A metric that skipped images says on how many of the set it scored; one that read fewer
     than half of them shows no figure, but why and the fix (``metrics.core.partial``)."""
     from metrics.cli.confidence_notes import extra_hint
+    from metrics.cli.listing import grouped
     from metrics.core.model import Severity
     from metrics.core.partial import coverage
 
@@ -342,11 +365,8 @@ def _report(
     found = list(dict.fromkeys([*problems, *(p for ev in evals for p in ev.problems)]))
     for severity in (Severity.ERROR, Severity.WARNING):  # errors: what skip_sample skipped
         said = [p for p in found if p.severity is severity]
-        for p in said[:5]:
-            print(p, file=sys.stderr)  # FILE:LINE: error|warning: ...
-        if len(said) > 5:
-            more = len(said) - 5
-            print(f"... and {more} more {severity.value}s (all in --json)", file=sys.stderr)
+        for line in grouped(said, 5, where="all in --json"):  # FILE:LINE: error: ... (and
+            print(line, file=sys.stderr)  # 19 more like it: FILE:LINE, ...)
     n, n_gt, n_det = facts.n_samples, facts.n_gt, facts.n_det
     print(f"{n} images, {n_gt} GT boxes, {n_det} detections", file=out)
     w = max([19, *(len(e.metric) + 1 for e in evals), *(len(m) + 1 for m in left_out or {})])
