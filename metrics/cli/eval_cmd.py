@@ -10,22 +10,22 @@ from __future__ import annotations
 import argparse
 import functools
 import os
-import sys
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 from metrics.catalogue.registry import METRICS, applicable, make_params, parse_sets, resolve
 from metrics.cli import skips
 from metrics.cli.analysis_args import names_score_threshold
 from metrics.cli.commands import UserError
+from metrics.cli.eval_table import report
 from metrics.cli.format_options import floats_mode, load_options, say_floats, say_misfit
 from metrics.core.logs import logger
 from metrics.core.protocols import Params
 
 if TYPE_CHECKING:
     from metrics.core.jsonvalue import JSONValue
-    from metrics.core.model import Dataset, Facts, InputError, Problem
-    from metrics.core.results import Evaluation, SweepTally
+    from metrics.core.model import Dataset, Facts, InputError
+    from metrics.core.results import Evaluation
     from metrics.declare.spec import MetricSpec
     from metrics.run.runner import Plan
     from metrics.shapes.mode import Detail
@@ -245,7 +245,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise
     notes(None)
     if not args.quiet:
-        _report(ds.problems, ds.facts, evals, left_out=left_out)
+        report(ds.problems, ds.facts, evals, left_out=left_out)
         if auto:
             others = [mid for mid in METRICS if mid not in {m.id for m in offered}]
             if others:
@@ -314,7 +314,7 @@ def _sharded(args: argparse.Namespace) -> int | None:
     if outcome.refused is not None:
         raise outcome.refused
     if not args.quiet:
-        _report(outcome.problems, outcome.facts, outcome.evaluations)
+        report(outcome.problems, outcome.facts, outcome.evaluations)
     _write_outputs(args, outcome.evaluations)
     return skips.exit_code(outcome.evaluations)
 
@@ -339,74 +339,3 @@ def _write_outputs(
         if args.csv:
             writers.write_csv(tmp[-1], evals)
     atomic.settled()
-
-
-def _note(key: str, value: float) -> str:
-    return f"{key} {int(value)}" if float(value).is_integer() else f"{key} {value:.4f}"
-
-
-def _report(
-    problems: Sequence[Problem],
-    facts: Facts,
-    evals: Sequence[Evaluation[Params]],
-    out: TextIO | None = None,
-    left_out: Mapping[str, str] | None = None,
-) -> None:
-    """The summary table; metrics that ``--metric all`` left out follow it, with the reason.
-    A metric that skipped images says on how many of the set it scored; one that read fewer
-    than half of them shows no figure, but why and the fix (``metrics.core.partial``)."""
-    from metrics.cli.confidence_notes import extra_hint
-    from metrics.cli.listing import grouped
-    from metrics.core.model import Severity
-    from metrics.core.partial import coverage
-
-    out = out or sys.stdout
-    conf = facts.has_confidences
-    found = list(dict.fromkeys([*problems, *(p for ev in evals for p in ev.problems)]))
-    for severity in (Severity.ERROR, Severity.WARNING):  # errors: what skip_sample skipped
-        said = [p for p in found if p.severity is severity]
-        for line in grouped(said, 5, where="all in --json"):  # FILE:LINE: error: ... (and
-            print(line, file=sys.stderr)  # 19 more like it: FILE:LINE, ...)
-    n, n_gt, n_det = facts.n_samples, facts.n_gt, facts.n_det
-    print(f"{n} images, {n_gt} GT boxes, {n_det} detections", file=out)
-    w = max([19, *(len(e.metric) + 1 for e in evals), *(len(m) + 1 for m in left_out or {})])
-    print(f"{'metric':<{w}}{'recall':>8}{'precision':>11}{'hmean':>9}  notes", file=out)
-    for ev in evals:
-        cov = coverage(ev, n, tuple(problems))
-        if skips.no_score(cov, w, out):  # fewer than half read: no figure, the reason
-            continue
-        hint = functools.partial(extra_hint, METRICS.get(ev.metric), has_confidences=conf)
-        extra = [_note(k, v) + hint(k) for k, v in ev.extras.items()]
-        notes = ", ".join([*extra, cov.label()] if cov.partial else extra)  # "on 101 of 500"
-        if ev.summary is None:  # nothing evaluated: no number that could pass for a score
-            print(f"{ev.metric:<{w}}{'-':>8}{'-':>11}{'-':>9}  {notes}", file=out)
-            continue
-        print(
-            f"{ev.metric:<{w}}{ev.recall:>8.4f}{ev.precision:>11.4f}{ev.hmean:>9.4f}  {notes}",
-            file=out,
-        )
-    for mid, reason in (left_out or {}).items():
-        print(f"{mid:<{w}}{'-':>8}{'-':>11}{'-':>9}  left out: {reason}", file=out)
-    for ev in evals:
-        if ev.sweep is not None:
-            _sweep_table(ev, ev.sweep, out)
-
-
-def _sweep_table(ev: Evaluation[Params], sweep: SweepTally, out: TextIO) -> None:
-    """Every threshold of a swept metric, the reported (best) one marked."""
-    n, best = len(sweep.thresholds), sweep.best_index
-    print(
-        f"\n{ev.metric}: best of a {n}-threshold sweep chosen on the evaluated set "
-        "(as MMOCR reports it)",
-        file=out,
-    )
-    print(
-        f"  {'threshold':>9}{'recall':>8}{'precision':>11}{'hmean':>9}{'kept dets':>11}", file=out
-    )
-    for k, p in enumerate(sweep.sweep()):
-        mark = "  <- best" if k == best else ""
-        print(
-            f"  {p.threshold:>9.2f}{p.recall:>8.4f}{p.precision:>11.4f}{p.hmean:>9.4f}"
-            f"{int(p.kept):>11d}{mark}",
-            file=out,
-        )
