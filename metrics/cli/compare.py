@@ -105,7 +105,8 @@ def _sets(args: argparse.Namespace, specs: list[MetricSpec[Params]]) -> dict[str
         for spec in specs:
             make_params(spec, out.get(spec.id))
     except (KeyError, TypeError, ValueError) as exc:
-        raise CompareError(f"--set: {exc.args[0]}") from None
+        said = str(exc.args[0])
+        raise CompareError(said if said.startswith("--set") else f"--set: {said}") from None
     return out
 
 

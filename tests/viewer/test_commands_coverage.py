@@ -183,3 +183,23 @@ def test_policy_is_one_option_with_each_commands_default(
     said = capsys.readouterr()  # compare says it in its table's head, the others as warnings
     assert code == 0, said.err
     assert "res_img_1.txt:1" in (said.out if command == "compare" else said.err)
+
+
+@pytest.mark.parametrize("command", ["eval", "compare", "export", "report"])
+def test_a_set_for_a_metric_not_run_is_refused(
+    command: str, qtbot, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--set METRIC.KEY=VALUE`` for a metric the command does not run would be ignored
+    without a word: every command that takes ``--set`` refuses it in one line."""
+    s = _set(tmp_path)
+    args = [command, "--gt", s["gt"], "--det", s["det"], "--metric", "tiou"]
+    if command == "compare":
+        args += ["--det", s["det"], "--resamples", "0"]
+    elif command != "eval":
+        args += ["--out", str(tmp_path / "out")]
+    code, err = _run([*args, "--set", "deteval.variant=legacy"], capsys)
+    assert code == 2 and err.count("\n") == 0, err
+    assert (
+        err == "detlens: error: --set deteval.variant: deteval is not among the metrics run (tiou)"
+    )
+    assert not (tmp_path / "out").exists()
