@@ -148,14 +148,18 @@ def test_without_a_metric_polygons_get_curved_tiou_as_in_the_viewer(
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "error" not in captured.err and "skipped" not in captured.err, captured.err
+    said = "evaluated with auto_orient=true: its defaults refuse these inputs"  # as eval says
     if command == "compare":
-        assert "compare curved_tiou: A = det, B = det'" in captured.out
+        assert f"compare curved_tiou ({said}): A = det, B = det'" in captured.out
         assert "1.0000" in captured.out  # A is the GT itself
     elif command == "export":
         state = json.loads(next(out.glob("*.json")).read_text())
         assert state["metric"] == "curved_tiou" and state["params"]["auto_orient"] is True
     else:
         assert "curved_tiou" in (out / "report.json").read_text()
+        page = (out / "index.html").read_text(encoding="utf-8")
+        section = page[page.index("<section><h2>curved_tiou</h2>") :]
+        assert section.index(f"curved_tiou {said}.") < section.index("<table")  # by its heading
 
 
 @pytest.mark.parametrize("command", ["export", "report", "gallery", "compare"])
