@@ -24,7 +24,7 @@ from metrics.core.protocols import Params
 
 if TYPE_CHECKING:
     from metrics.core.jsonvalue import JSONValue
-    from metrics.core.model import Dataset, Facts, InputError
+    from metrics.core.model import Dataset, Facts, InputError, Problem
     from metrics.core.results import Evaluation
     from metrics.declare.spec import MetricSpec
     from metrics.run.runner import Plan
@@ -180,6 +180,13 @@ def _dataset(args: argparse.Namespace) -> Dataset:
     return ds
 
 
+def _first_error(found: Sequence[Problem]) -> Problem:
+    """The first error of a metric's validation: the one its plan note names."""
+    from metrics.core.model import Severity
+
+    return next(p for p in found if p.severity is Severity.ERROR)
+
+
 def _plan(ds: Dataset, specs: Sequence[MetricSpec[Params]], overrides: Mapping[str, Any]) -> Plan:
     """``--metric all``: the plan, its notes logged as warnings."""
     from metrics.run.runner import plan_all
@@ -218,9 +225,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not args.quiet and auto:
         _notes_before(ds.facts, specs, auto, overrides)
         say_floats(ds.facts, floats_mode(args))
+    said: list[Problem] = []  # the first problem of each note on images skipped
     if auto:
         plan = _plan(ds, specs, overrides)
         specs, lenient, validated = plan.specs, plan.lenient, plan.validated
+        said = [_first_error(plan.validated[mid]) for mid in lenient]
         overrides, left_out = plan.overrides, dict(plan.left_out)
     if not specs:
         raise UserError("no metric applies to these inputs")
@@ -245,7 +254,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise
     notes(None)
     if not args.quiet:
-        report(ds.problems, ds.facts, evals, left_out=left_out)
+        report(ds.problems, ds.facts, evals, left_out=left_out, said=said)
         if auto:
             others = [mid for mid in METRICS if mid not in {m.id for m in offered}]
             if others:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from metrics.catalogue.registry import METRICS
@@ -28,10 +28,13 @@ def report(
     evals: Sequence[Evaluation[Params]],
     out: TextIO | None = None,
     left_out: Mapping[str, str] | None = None,
+    said: Collection[Problem] = (),
 ) -> None:
     """The summary table; metrics that ``--metric all`` left out follow it, with the reason.
     A metric that skipped images says on how many of the set it scored; one that read fewer
-    than half of them shows no figure, but why and the fix (``metrics.core.partial``)."""
+    than half of them shows no figure, but why and the fix (``metrics.core.partial``).
+    The problems found are listed before it, but those ``said`` already (the first problem
+    a plan's note names)."""
     from metrics.cli.confidence_notes import extra_hint
     from metrics.cli.listing import grouped
     from metrics.core.model import Severity
@@ -40,6 +43,7 @@ def report(
     out = out or sys.stdout
     conf = facts.has_confidences
     found = list(dict.fromkeys([*problems, *(p for ev in evals for p in ev.problems)]))
+    found = [p for p in found if p not in said]
     for severity in (Severity.ERROR, Severity.WARNING):  # errors: what skip_sample skipped
         said = [p for p in found if p.severity is severity]
         for line in grouped(said, 5, where="all in --json"):  # FILE:LINE: error: ... (and
