@@ -121,8 +121,9 @@ def parse_sets(
 ) -> dict[str, dict[str, str]]:
     """``--set [METRIC.]KEY=VALUE`` items as overrides per metric id (one parser for every
     command). A bare KEY applies to every metric of ``specs`` that has it; ``METRIC.KEY`` to
-    that metric (which need not be among ``specs``). Raises ValueError on a malformed item
-    or a key that no targeted metric has. ``floats="refuse"`` (``--floats refuse``) sets
+    that metric, which must be among ``specs`` (the metrics run: an item for another would
+    be silently ignored). Raises ValueError on a malformed item, a metric not run, or a key
+    that no targeted metric has. ``floats="refuse"`` (``--floats refuse``) sets
     ``allow_float=false`` on every metric of ``specs`` that has it, before the items (an
     explicit ``--set`` wins)."""
     out = float_refusals(specs) if floats == "refuse" else {s.id: {} for s in specs}
@@ -135,6 +136,11 @@ def parse_sets(
             targets = [resolve(metric)] if dot else list(specs)
         except KeyError as exc:
             raise ValueError(exc.args[0]) from None
+        if dot and targets[0].id not in {s.id for s in specs}:
+            run = ", ".join(s.id for s in specs) or "none"
+            raise ValueError(
+                f"--set {key.strip()}: {targets[0].id} is not among the metrics run ({run})"
+            )
         hit = False
         for spec in targets:
             if name in {f.name for f in dataclasses.fields(spec.params_type)}:

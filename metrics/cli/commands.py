@@ -234,15 +234,24 @@ def _loader(value: str) -> Callable[[], Any]:
 
 
 def input_error(exc: Exception) -> int:
-    """Exit code 2 for bad input (``InputError``), its problems on stderr one per line;
-    anything else is re-raised (imported here so that no command loads the model early)."""
+    """Exit code 2 for bad input (``InputError``): its summary and first problem, then the
+    others grouped by what they say (``metrics.cli.listing``), none when the summary says
+    it all (``InputError.whole``); anything else is re-raised (imported here so that no
+    command loads the model early)."""
     model = sys.modules.get("metrics.core.model")  # loaded already when one was raised
     if model is None or not isinstance(exc, model.InputError):
         raise exc
-    printable = model.printable
-    print(f"detlens: error: {printable(str(exc))}", file=sys.stderr)
-    for p in exc.problems[1:20]:
-        print(f"  {p}", file=sys.stderr)
-    if len(exc.problems) > 20:
-        print(f"  ... and {len(exc.problems) - 20} more", file=sys.stderr)
+    from metrics.cli.listing import grouped, groups, more_like
+
+    print(f"detlens: error: {model.printable(str(exc))}", file=sys.stderr)
+    if exc.whole or not exc.problems:
+        return 2
+    found = groups(exc.problems)
+    said = next((p for p in exc.problems if p.severity.value == "error"), None)
+    if found[0][0] == said:  # the first problem is in the line above: only the like of it
+        if more_like(found[0]):
+            print(f"  {more_like(found[0])}", file=sys.stderr)
+        found = found[1:]
+    for line in grouped((p for g in found for p in g), 19):
+        print(f"  {line}", file=sys.stderr)
     return 2

@@ -24,6 +24,7 @@ from metrics.cli.coverage import (
     DEFAULT_METRIC_HELP,
     default_choice,
     detector_names,
+    fallback_words,
     need_gt_lines,
     say_skipped,
 )
@@ -105,14 +106,18 @@ def _sets(args: argparse.Namespace, specs: list[MetricSpec[Params]]) -> dict[str
         for spec in specs:
             make_params(spec, out.get(spec.id))
     except (KeyError, TypeError, ValueError) as exc:
-        raise CompareError(f"--set: {exc.args[0]}") from None
+        said = str(exc.args[0])
+        raise CompareError(said if said.startswith("--set") else f"--set: {said}") from None
     return out
 
 
 def _evaluations(
     args: argparse.Namespace,
-) -> tuple[Evaluation[Params], Evaluation[Params], str, str]:
+) -> tuple[Evaluation[Params], Evaluation[Params], str, str, str]:
+    """A's and B's evaluations, their names, and what the fallback values switched on for
+    the default metric are ("evaluated with auto_orient=true: ..."; "" when none)."""
     gt, dets = _inputs(args)
+    fallback = ""
     metrics = [resolve(m).id for m in args.metric]
     need_gt_lines([resolve(m) for m in metrics], args.gt_lines)
     lines, images = args.gt_lines, args.images
@@ -131,8 +136,10 @@ def _evaluations(
             ]
         else:  # as the viewer: TIoU on quads, curved TIoU on polygons; images it skips, said
             spec, own = default_choice(sets)
+            user = _sets(args, [spec])[spec.id]
+            fallback = fallback_words({k: v for k, v in own.items() if k not in user})
             lenient = frozenset({spec.id})
-            given = {spec.id: {**own, **_sets(args, [spec])[spec.id]}}
+            given = {spec.id: {**own, **user}}
             evs = [
                 run(ds, [spec], given, lenient=lenient, policy=args.policy, workers=args.workers)[0]
                 for ds in sets
@@ -147,7 +154,7 @@ def _evaluations(
     else:
         raise CompareError("give two --det and one --metric, or one --det and two --metric")
     names[: len(args.name)] = args.name[:2]
-    return evs[0], evs[1], names[0], names[1]
+    return evs[0], evs[1], names[0], names[1], fallback
 
 
 def _fmt(x: float | None) -> str:
@@ -178,9 +185,15 @@ def _side_name(c: Comparison, sides: str) -> str:
     return " and ".join(names[s] for s in sides.split(" and "))
 
 
-def report(c: Comparison, top: int, out: TextIO, bs: Bootstrap | None = None) -> None:
+def report(
+    c: Comparison, top: int, out: TextIO, bs: Bootstrap | None = None, fallback: str = ""
+) -> None:
+    """The comparison table; ``fallback``: the values switched on for the default metric
+    where its defaults refuse the data (said in the head, as ``eval`` and the viewer say it)."""
     same_metric = c.a.metric == c.b.metric
     what = c.a.metric if same_metric else f"{c.a.metric} vs {c.b.metric}"
+    if fallback:
+        what += f" ({fallback})"
     print(f"compare {what}: A = {c.name_a}, B = {c.name_b}, {_images(c)}", file=out)
     _left_out(c, out)
     print(f"{'':<10}{'recall':>9}{'precision':>11}{'hmean':>9}", file=out)
@@ -251,7 +264,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(f"detlens: error: {problem}", file=sys.stderr)
         return 2
     try:
-        a, b, name_a, name_b = _evaluations(args)
+        a, b, name_a, name_b, fallback = _evaluations(args)
     except CompareError as exc:
         print(f"detlens: error: {exc}", file=sys.stderr)
         return 2
@@ -266,6 +279,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
     bs = None
     if args.resamples and a.metric == b.metric:  # two metrics: no question of sampling
         bs = paired(a, b, resamples=args.resamples, seed=args.seed, ids=c.ids)
-    report(c, max(args.top, 0), sys.stdout, bs)
+    report(c, max(args.top, 0), sys.stdout, bs, fallback)
     _write(args, c, bs)
     return 0

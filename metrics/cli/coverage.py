@@ -5,7 +5,7 @@ reason, or refuse the command when none is left; never a silent empty result."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from metrics.catalogue.registry import PREFERRED, MetricSpec, default_metric
@@ -82,3 +82,14 @@ def default_choice(
     for ds in datasets:
         merged.update(plan_all(ds, [spec]).overrides.get(spec.id, {}))
     return spec, merged
+
+
+def fallback_words(values: Mapping[str, object]) -> str:
+    """What a command says of the fallback values switched on for a metric whose defaults
+    refuse the data (``default_choice``, ``runner.plan_all``), as ``eval`` and the viewer
+    say it: 'evaluated with auto_orient=true: its defaults refuse these inputs'; "" for
+    none."""
+    if not values:
+        return ""
+    sets = ", ".join(f"{k}={v}" for k, v in values.items())
+    return f"evaluated with {sets}: its defaults refuse these inputs"

@@ -10,22 +10,22 @@ from __future__ import annotations
 import argparse
 import functools
 import os
-import sys
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 from metrics.catalogue.registry import METRICS, applicable, make_params, parse_sets, resolve
 from metrics.cli import skips
 from metrics.cli.analysis_args import names_score_threshold
 from metrics.cli.commands import UserError
+from metrics.cli.eval_table import report
 from metrics.cli.format_options import floats_mode, load_options, say_floats, say_misfit
 from metrics.core.logs import logger
 from metrics.core.protocols import Params
 
 if TYPE_CHECKING:
     from metrics.core.jsonvalue import JSONValue
-    from metrics.core.model import Dataset, Facts, Problem
-    from metrics.core.results import Evaluation, SweepTally
+    from metrics.core.model import Dataset, Facts, InputError, Problem
+    from metrics.core.results import Evaluation
     from metrics.declare.spec import MetricSpec
     from metrics.run.runner import Plan
     from metrics.shapes.mode import Detail
@@ -140,6 +140,23 @@ def _notes_before(
             log.warning("%s", said)
 
 
+def _notes_after(
+    args: argparse.Namespace,
+    facts: Facts,
+    specs: Sequence[MetricSpec[Params]],
+    auto: bool,
+    overrides: Mapping[str, Mapping[str, object]],
+    refused: InputError | None,
+) -> None:
+    """The notes of named metrics (``_notes_before``; ``--metric all`` says them before it
+    runs), once the run is done: none when it was refused as one fact about the whole set
+    (``InputError.whole``: that line says why), nor with ``--quiet``."""
+    if args.quiet or auto or (refused is not None and refused.whole):
+        return
+    _notes_before(facts, specs, auto, overrides)
+    say_floats(facts, floats_mode(args))
+
+
 def _dataset(args: argparse.Namespace) -> Dataset:
     from metrics.core.model import Severity
     from metrics.io.reader import load_dataset
@@ -163,6 +180,13 @@ def _dataset(args: argparse.Namespace) -> Dataset:
     return ds
 
 
+def _first_error(found: Sequence[Problem]) -> Problem:
+    """The first error of a metric's validation: the one its plan note names."""
+    from metrics.core.model import Severity
+
+    return next(p for p in found if p.severity is Severity.ERROR)
+
+
 def _plan(ds: Dataset, specs: Sequence[MetricSpec[Params]], overrides: Mapping[str, Any]) -> Plan:
     """``--metric all``: the plan, its notes logged as warnings."""
     from metrics.run.runner import plan_all
@@ -183,6 +207,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     # the loaded path: the analyses' options (and the analyses they ask for) are read here,
     # so a plain sharded run imports none of ``metrics.analysis``
     from metrics.cli import analysis
+    from metrics.core.model import InputError
     from metrics.run.progress import ProgressBar
 
     ds = _dataset(args)
@@ -197,31 +222,39 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not auto:  # a metric of a list meant for other inputs that they break: left out
         named = skips.plan_named(ds, specs, overrides)
         specs, validated, left_out = named.specs, named.validated, dict(named.left_out)
-    if not args.quiet:
+    if not args.quiet and auto:
         _notes_before(ds.facts, specs, auto, overrides)
         say_floats(ds.facts, floats_mode(args))
+    said: list[Problem] = []  # the first problem of each note on images skipped
     if auto:
         plan = _plan(ds, specs, overrides)
         specs, lenient, validated = plan.specs, plan.lenient, plan.validated
+        said = [_first_error(plan.validated[mid]) for mid in lenient]
         overrides, left_out = plan.overrides, dict(plan.left_out)
     if not specs:
         raise UserError("no metric applies to these inputs")
     bar = None if args.quiet else ProgressBar()
-    evals, seen = analysis.evaluate(
-        ds,
-        specs,
-        overrides,
-        thresholds,
-        policy=args.policy,
-        workers=max(1, args.workers),
-        progress=bar,
-        lenient=lenient,
-        validated=validated,
-        detail=_detail(args),
-        results=_reads_results(args),
-    )
+    notes = functools.partial(_notes_after, args, ds.facts, specs, auto, overrides)
+    try:
+        evals, seen = analysis.evaluate(
+            ds,
+            specs,
+            overrides,
+            thresholds,
+            policy=args.policy,
+            workers=max(1, args.workers),
+            progress=bar,
+            lenient=lenient,
+            validated=validated,
+            detail=_detail(args),
+            results=_reads_results(args),
+        )
+    except InputError as exc:
+        notes(exc)
+        raise
+    notes(None)
     if not args.quiet:
-        _report(ds.problems, ds.facts, evals, left_out=left_out)
+        report(ds.problems, ds.facts, evals, left_out=left_out, said=said)
         if auto:
             others = [mid for mid in METRICS if mid not in {m.id for m in offered}]
             if others:
@@ -286,13 +319,11 @@ def _sharded(args: argparse.Namespace) -> int | None:
     )
     if outcome is None or skips.leaves_out(specs, outcome):
         return None
-    if not args.quiet:
-        _notes_before(outcome.facts, specs, False, overrides)
-        say_floats(outcome.facts, floats_mode(args))
+    _notes_after(args, outcome.facts, specs, False, overrides, outcome.refused)
     if outcome.refused is not None:
         raise outcome.refused
     if not args.quiet:
-        _report(outcome.problems, outcome.facts, outcome.evaluations)
+        report(outcome.problems, outcome.facts, outcome.evaluations)
     _write_outputs(args, outcome.evaluations)
     return skips.exit_code(outcome.evaluations)
 
@@ -317,76 +348,3 @@ def _write_outputs(
         if args.csv:
             writers.write_csv(tmp[-1], evals)
     atomic.settled()
-
-
-def _note(key: str, value: float) -> str:
-    return f"{key} {int(value)}" if float(value).is_integer() else f"{key} {value:.4f}"
-
-
-def _report(
-    problems: Sequence[Problem],
-    facts: Facts,
-    evals: Sequence[Evaluation[Params]],
-    out: TextIO | None = None,
-    left_out: Mapping[str, str] | None = None,
-) -> None:
-    """The summary table; metrics that ``--metric all`` left out follow it, with the reason.
-    A metric that skipped images says on how many of the set it scored; one that read fewer
-    than half of them shows no figure, but why and the fix (``metrics.core.partial``)."""
-    from metrics.cli.confidence_notes import extra_hint
-    from metrics.core.model import Severity
-    from metrics.core.partial import coverage
-
-    out = out or sys.stdout
-    conf = facts.has_confidences
-    found = list(dict.fromkeys([*problems, *(p for ev in evals for p in ev.problems)]))
-    for severity in (Severity.ERROR, Severity.WARNING):  # errors: what skip_sample skipped
-        said = [p for p in found if p.severity is severity]
-        for p in said[:5]:
-            print(p, file=sys.stderr)  # FILE:LINE: error|warning: ...
-        if len(said) > 5:
-            more = len(said) - 5
-            print(f"... and {more} more {severity.value}s (all in --json)", file=sys.stderr)
-    n, n_gt, n_det = facts.n_samples, facts.n_gt, facts.n_det
-    print(f"{n} images, {n_gt} GT boxes, {n_det} detections", file=out)
-    w = max([19, *(len(e.metric) + 1 for e in evals), *(len(m) + 1 for m in left_out or {})])
-    print(f"{'metric':<{w}}{'recall':>8}{'precision':>11}{'hmean':>9}  notes", file=out)
-    for ev in evals:
-        cov = coverage(ev, n, tuple(problems))
-        if skips.no_score(cov, w, out):  # fewer than half read: no figure, the reason
-            continue
-        hint = functools.partial(extra_hint, METRICS.get(ev.metric), has_confidences=conf)
-        extra = [_note(k, v) + hint(k) for k, v in ev.extras.items()]
-        notes = ", ".join([*extra, cov.label()] if cov.partial else extra)  # "on 101 of 500"
-        if ev.summary is None:  # nothing evaluated: no number that could pass for a score
-            print(f"{ev.metric:<{w}}{'-':>8}{'-':>11}{'-':>9}  {notes}", file=out)
-            continue
-        print(
-            f"{ev.metric:<{w}}{ev.recall:>8.4f}{ev.precision:>11.4f}{ev.hmean:>9.4f}  {notes}",
-            file=out,
-        )
-    for mid, reason in (left_out or {}).items():
-        print(f"{mid:<{w}}{'-':>8}{'-':>11}{'-':>9}  left out: {reason}", file=out)
-    for ev in evals:
-        if ev.sweep is not None:
-            _sweep_table(ev, ev.sweep, out)
-
-
-def _sweep_table(ev: Evaluation[Params], sweep: SweepTally, out: TextIO) -> None:
-    """Every threshold of a swept metric, the reported (best) one marked."""
-    n, best = len(sweep.thresholds), sweep.best_index
-    print(
-        f"\n{ev.metric}: best of a {n}-threshold sweep chosen on the evaluated set "
-        "(as MMOCR reports it)",
-        file=out,
-    )
-    print(
-        f"  {'threshold':>9}{'recall':>8}{'precision':>11}{'hmean':>9}{'kept dets':>11}", file=out
-    )
-    for k, p in enumerate(sweep.sweep()):
-        mark = "  <- best" if k == best else ""
-        print(
-            f"  {p.threshold:>9.2f}{p.recall:>8.4f}{p.precision:>11.4f}{p.hmean:>9.4f}"
-            f"{int(p.kept):>11d}{mark}",
-            file=out,
-        )

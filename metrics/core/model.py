@@ -360,11 +360,20 @@ def facts_of(samples: Iterable[Sample], has_gt_lines: bool) -> Facts:
 
 
 class InputError(Exception):
-    """Bad input: carries every problem found, each with file and line."""
+    """Bad input: carries every problem found, each with file and line. ``whole``: the
+    summary says it all (one fact about the whole set, its first place named in it), so
+    neither the first problem is added to it nor are the problems listed after it."""
 
-    def __init__(self, problems: list[Problem] | tuple[Problem, ...], summary: str = "") -> None:
+    def __init__(
+        self,
+        problems: list[Problem] | tuple[Problem, ...],
+        summary: str = "",
+        *,
+        whole: bool = False,
+    ) -> None:
         self.problems = tuple(problems)
+        self.whole = whole
         errors = [p for p in self.problems if p.severity is Severity.ERROR]
-        head = summary or f"{len(errors)} input error(s)"
-        first = f"; first: {errors[0]}" if errors else ""
-        super().__init__(head + first)
+        self.summary = summary or f"{len(errors)} input error(s)"
+        first = f"; first: {errors[0]}" if errors and not whole else ""
+        super().__init__(self.summary + first)

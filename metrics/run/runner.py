@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import metrics.run.guard as guard
 import metrics.run.pool as pool
@@ -23,11 +23,12 @@ from metrics.core.results import Evaluation, SampleResult, aggregate
 from metrics.declare.spec import MetricSpec
 from metrics.run.light import Light, light_detail, light_kind, strip
 from metrics.run.pool import Cancelled as Cancelled  # re-exported: callers catch it here
+from metrics.run.refusal import Policy as Policy  # re-exported: callers import it from here
+from metrics.run.refusal import refuse
 from metrics.shapes.mode import Detail, Mode
 
 log = logger(__name__)
 
-Policy = Literal["strict", "skip_sample"]
 Progress = Callable[[int, int], None]
 Cancel = Callable[[], bool]
 
@@ -169,13 +170,14 @@ def _check(
     """
     problems = list(dataset.problems)
     seen = set(problems)
-    blocking: list[Problem] = [p for p in problems if p.severity is Severity.ERROR]
+    reader: list[Problem] = [p for p in problems if p.severity is Severity.ERROR]
     bad_reader = {
         p.sample_id
         for p in dataset.problems
         if p.severity is Severity.ERROR and p.sample_id is not None
     }
     excluded: dict[str, set[str]] = {}
+    own: dict[str, list[Problem]] = {}  # per metric, the errors that refuse under strict
     for spec, prm in zip(specs, params, strict=True):
         bad = set(bad_reader)
         known = (validated or {}).get(spec.id)
@@ -187,19 +189,9 @@ def _check(
             bad.update(s.id for s in dataset)  # a dataset-level error: no sample can be used
         excluded[spec.id] = bad
         if spec.id not in lenient:
-            blocking.extend(p for p in found if p.severity is Severity.ERROR)
-    refuse(list(dict.fromkeys(blocking)), policy)
+            own[spec.id] = [p for p in found if p.severity is Severity.ERROR]
+    refuse(reader, own, policy, len(dataset))
     return problems, excluded
-
-
-def refuse(errors: list[Problem], policy: Policy) -> None:
-    """Under the strict policy, any input error refuses the whole evaluation."""
-    if errors and policy == "strict":
-        raise InputError(
-            errors,
-            f"{len(errors)} input error(s); nothing was evaluated "
-            "(policy strict; use skip_sample to evaluate the rest)",
-        )
 
 
 Rows = list[list[SampleResult | None]]

@@ -56,6 +56,7 @@ from metrics.io.icdar.plan import (
 )
 from metrics.io.reader import geometry_warnings
 from metrics.run.light import light_detail, light_kind, strip
+from metrics.run.refusal import refuse
 from metrics.run.runner import (
     BLOCK,
     Failed,
@@ -63,7 +64,6 @@ from metrics.run.runner import (
     Progress,
     apply_failures,
     evaluate_chunk,
-    refuse,
 )
 from metrics.shapes.mode import Detail
 
@@ -286,17 +286,17 @@ def _assemble(
     reader.extend(p for part in parts for p in part.warnings)
     problems = list(reader)
     seen = set(problems)
-    blocking = [p for p in reader if _error(p)]
+    own: dict[str, list[Problem]] = {}  # per metric, its errors
     excluded: dict[str, set[str]] = {}
     for col, spec in enumerate(specs):
         found = [p for part in parts for p in part.found[col]]
         problems.extend(p for p in found if p not in seen)
         seen.update(found)
         excluded[spec.id] = set().union(*(part.excluded[col] for part in parts))
-        blocking.extend(p for p in found if _error(p))
+        own[spec.id] = [p for p in found if _error(p)]
     facts = sum((part.facts for part in parts), Facts())
     try:
-        refuse(list(dict.fromkeys(blocking)), policy)
+        refuse([p for p in reader if _error(p)], own, policy, facts.n_samples)
         failed = [f for part in parts for f in part.failed]
         problems = apply_failures(failed, excluded, problems, policy)
     except InputError as exc:

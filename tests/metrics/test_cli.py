@@ -352,3 +352,15 @@ def test_swapped_gt_and_det_are_said_first(
         assert main([*argv, "--workers", workers]) == 2
         err = capsys.readouterr().err
         assert "first: " in err and "--gt and --det look swapped" in err.splitlines()[0], err
+
+
+def test_the_demo_says_each_problem_once(
+    capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """``--metric all`` notes the images TedEval skips with the first problem; the listing
+    of problems after it does not say that problem again."""
+    assert main(["eval"]) == 0
+    err = caplog.text + capsys.readouterr().err  # the notes are logged, the listing printed
+    problem = "gt_img_8.txt:1: error: TedEval reads QUAD (8 numbers) or LTRB (4 numbers)"
+    assert err.count(problem) == 1, err
+    assert "tedeval: 1 image(s) skipped, first problem: " in err

@@ -54,8 +54,12 @@ def test_dotted_key_goes_to_that_metric_only() -> None:
     specs = [METRICS["tiou"], METRICS["siou"]]
     out = parse_sets(["tiou.dc_as_outlier=false", "TIoU.tolerance = 0.02"], specs)
     assert out == {"tiou": {"dc_as_outlier": "false", "tolerance": " 0.02"}, "siou": {}}
-    other = parse_sets(["deteval.variant=legacy"], specs)  # need not be selected
-    assert other["deteval"] == {"variant": "legacy"} and other["tiou"] == {}
+    with pytest.raises(
+        ValueError,
+        match=r"^--set deteval.variant: deteval is not among the "
+        r"metrics run \(tiou, siou\)$",
+    ):
+        parse_sets(["deteval.variant=legacy"], specs)  # else silently ignored
 
 
 def test_value_keeps_later_equal_signs() -> None:

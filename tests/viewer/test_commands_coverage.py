@@ -148,14 +148,18 @@ def test_without_a_metric_polygons_get_curved_tiou_as_in_the_viewer(
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "error" not in captured.err and "skipped" not in captured.err, captured.err
+    said = "evaluated with auto_orient=true: its defaults refuse these inputs"  # as eval says
     if command == "compare":
-        assert "compare curved_tiou: A = det, B = det'" in captured.out
+        assert f"compare curved_tiou ({said}): A = det, B = det'" in captured.out
         assert "1.0000" in captured.out  # A is the GT itself
     elif command == "export":
         state = json.loads(next(out.glob("*.json")).read_text())
         assert state["metric"] == "curved_tiou" and state["params"]["auto_orient"] is True
     else:
         assert "curved_tiou" in (out / "report.json").read_text()
+        page = (out / "index.html").read_text(encoding="utf-8")
+        section = page[page.index("<section><h2>curved_tiou</h2>") :]
+        assert section.index(f"curved_tiou {said}.") < section.index("<table")  # by its heading
 
 
 @pytest.mark.parametrize("command", ["export", "report", "gallery", "compare"])
@@ -183,3 +187,23 @@ def test_policy_is_one_option_with_each_commands_default(
     said = capsys.readouterr()  # compare says it in its table's head, the others as warnings
     assert code == 0, said.err
     assert "res_img_1.txt:1" in (said.out if command == "compare" else said.err)
+
+
+@pytest.mark.parametrize("command", ["eval", "compare", "export", "report"])
+def test_a_set_for_a_metric_not_run_is_refused(
+    command: str, qtbot, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--set METRIC.KEY=VALUE`` for a metric the command does not run would be ignored
+    without a word: every command that takes ``--set`` refuses it in one line."""
+    s = _set(tmp_path)
+    args = [command, "--gt", s["gt"], "--det", s["det"], "--metric", "tiou"]
+    if command == "compare":
+        args += ["--det", s["det"], "--resamples", "0"]
+    elif command != "eval":
+        args += ["--out", str(tmp_path / "out")]
+    code, err = _run([*args, "--set", "deteval.variant=legacy"], capsys)
+    assert code == 2 and err.count("\n") == 0, err
+    assert (
+        err == "detlens: error: --set deteval.variant: deteval is not among the metrics run (tiou)"
+    )
+    assert not (tmp_path / "out").exists()

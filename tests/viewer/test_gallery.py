@@ -84,6 +84,21 @@ def test_gallery_command_writes_a_contact_sheet(
     assert len(err) == 1 and "--verdict lost: not one of" in err[0]
 
 
+@pytest.mark.parametrize(
+    "option", [["--verdict", "a_only"], ["--verdict", "missed,b_only"], ["--side", "b"]]
+)
+def test_a_comparison_option_with_one_det_is_a_mistake(
+    option: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gt, det = _files(tmp_path)
+    out = tmp_path / "g"
+    args = ["gallery", "--gt", str(gt), "--det", str(det), "--metric", "iou", "--out", str(out)]
+    assert main([*args, *option]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{option[0]} " in err[0] and "two --det (one given)" in err[0], err
+    assert not out.exists()
+
+
 def test_false_positives_of_b_that_a_did_not_make() -> None:
     g = gts((rect(0, 0, 100, 20), "WORD"))
     a = Dataset((sample(g, dets(rect(0, 0, 100, 20), rect(300, 300, 400, 320))),))

@@ -48,6 +48,7 @@ class Job:
     metric: str
     params: Params
     evals: list[Evaluation[Params]]
+    fallback: str = ""  # "evaluated with auto_orient=true: ..." (said under the heading)
 
 
 def _figures(data: AnalysisData) -> list[tuple[str, Callable[[Any], object]]]:
@@ -164,6 +165,7 @@ def _json(job: Job, data: AnalysisData, worst: dict[str, list[dict[str, Any]]]) 
     return {
         "metric": job.metric,
         "params": dataclasses.asdict(job.params),
+        "fallback": job.fallback,
         "sides": sides,
         # A's analyses, where earlier reports kept them
         "sweep": first["sweep"],
@@ -264,6 +266,8 @@ def _worst_html(d: dict[str, Any], names: list[str]) -> str:
 def _section(d: dict[str, Any], figs: dict[str, str], names: list[str], data: AnalysisData) -> str:
     rows = [side_row(n, s) for n, s in zip(names, d["sides"], strict=False)]
     parts = [f"<section><h2>{e(d['metric'])}</h2>"]
+    if d["fallback"]:  # the parameter values the data needed, as eval and the viewer say
+        parts.append(f"<p class=warn>{e(d['metric'])} {e(d['fallback'])}.</p>")
     parts.append(table(("detections", "recall", "precision", "H-mean", "images"), rows))
     parts += _notes(d, names)
     if d["note"]:

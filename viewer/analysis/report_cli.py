@@ -20,6 +20,7 @@ from metrics.cli.commands import Subcommands, int_in
 from metrics.cli.coverage import (
     DEFAULT_METRIC_HELP,
     detector_names,
+    fallback_words,
     need_gt_lines,
     say_skipped,
 )
@@ -161,7 +162,11 @@ def _report(args: argparse.Namespace, interrupts: Interrupts) -> int:
             ]
         for note in say_skipped(evs, datasets, names):
             print(f"warning: {note}", file=sys.stderr)
-        jobs.append(Job(spec.id, make_params(spec, overrides.get(spec.id)), evs))
+        switched = plan.overrides.get(spec.id, {})  # the fallback (no --set was given it)
+        said = {k: v for k, v in switched.items() if k not in sets.get(spec.id, {})}
+        jobs.append(
+            Job(spec.id, make_params(spec, overrides.get(spec.id)), evs, fallback_words(said))
+        )
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp."))
     try:

@@ -26,7 +26,17 @@ from metrics.cli.format_options import (
 from metrics.core.model import InputError
 from metrics.run.runner import plan_all, run
 from viewer.app.interrupts import Interrupts, guarded, headless_qt
-from viewer.scene.gallery import CLASSES, SORTS, Crop, SideInput, build, caption, order, select
+from viewer.scene.gallery import (
+    CLASSES,
+    COMPARE_CLASSES,
+    SORTS,
+    Crop,
+    SideInput,
+    build,
+    caption,
+    order,
+    select,
+)
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QFont
@@ -72,6 +82,12 @@ def _check(args: argparse.Namespace) -> list[str]:
     wrong = [c for c in classes if c not in CLASSES]
     if wrong:
         raise InputError([], f"--verdict {wrong[0]}: not one of {', '.join(CLASSES)}")
+    two = [c for c in classes if c in COMPARE_CLASSES]
+    if two and len(args.det) < 2:
+        said = ", ".join(COMPARE_CLASSES)
+        raise InputError([], f"--verdict {two[0]}: {said} need two --det (one given)")
+    if args.side != "both" and len(args.det) < 2:
+        raise InputError([], f"--side {args.side} goes with two --det (one given)")
     if args.max < 1:
         raise InputError([], "--max must be 1 or more")
     return classes

@@ -1,0 +1,43 @@
+"""``runner.run`` under the strict policy: a metric the set cannot be read by is one fact
+(``InputError.whole``), errors on some images are a count with the ``skip_sample`` advice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from metrics.catalogue.registry import METRICS
+from metrics.core.model import InputError, Problem, Severity
+from metrics.io.reader import load_dataset
+from metrics.run.refusal import misfits
+from metrics.run.runner import run
+from tests.support import partial_set
+
+
+def test_every_image_refused_is_one_fact_about_the_set(tmp_path: Path) -> None:
+    ds = load_dataset(*partial_set(tmp_path, 3, ccw=range(3)))
+    with pytest.raises(InputError) as info:
+        run(ds, [METRICS["ic15_iou"]], policy="strict")
+    assert info.value.whole and len(info.value.problems) == 6
+    assert str(info.value).startswith("ic15_iou does not read these inputs: ")
+    assert "skip_sample" not in str(info.value)
+
+
+def test_one_image_refused_keeps_the_skip_sample_advice(tmp_path: Path) -> None:
+    ds = load_dataset(*partial_set(tmp_path, 3, ccw={1}))
+    with pytest.raises(InputError) as info:
+        run(ds, [METRICS["ic15_iou"]], policy="strict")
+    assert not info.value.whole
+    assert "2 input error(s) on 1 of 3 images" in str(info.value)
+    assert "use skip_sample to evaluate the rest" in str(info.value)
+
+
+def test_half_the_images_still_make_a_score() -> None:
+    def err(sid: str | None) -> Problem:
+        return Problem(Severity.ERROR, "f.txt", 1, "bad", sid)
+
+    assert misfits({"m": [err("a"), err("b")]}, 4) == []  # 2 of 4 left: a score
+    assert [m.metric for m in misfits({"m": [err("a"), err("b"), err("c")]}, 4)] == ["m"]
+    (whole,) = misfits({"m": [err(None)]}, 4)  # an error about the whole set
+    assert whole.bad is None and "on the whole set" in whole.line()
