@@ -41,7 +41,7 @@ def test_degenerate_rings_fall_back_to_their_vertices() -> None:
 
 def test_a_link_has_no_length_where_the_words_overlap_and_ends_inside_each_apart() -> None:
     gt = np.array([[0, 0], [100, 0], [100, 20], [0, 20]], float)
-    over = gt + [3, 1]  # the same word, a little off: the GT's point lies in it
+    over = gt + np.array([3.0, 1.0])  # the same word, a little off: the GT's point lies in it
     half = np.array([[60, 0], [100, 0], [100, 20], [60, 20]], float)  # a split's right half
     ends = link_ends([gt, gt], [over, half])
     assert ends.shape == (2, 2, 2)
