@@ -155,3 +155,12 @@ def test_the_window_opens_on_the_worst_evaluated_image(qtbot, tmp_path: Path) ->
     assert s.sample_id == "img1" and s.result() is not None
     qtbot.waitUntil(lambda: not s.checks.running, timeout=60000)
     assert any(f.sample_id == "img2" for f in w.problems.shown())
+
+
+def test_the_canvas_names_its_metric_and_fallback_in_its_corner(qtbot, tmp_path: Path) -> None:
+    w = _window(qtbot, _polygon_data(tmp_path))
+    assert w.canvas._name_tag() == "curved_tiou · auto_orient=true"
+    assert w.canvas.fit_target()[2] >= 36  # the fit leaves the tag's room above the boxes
+    other = next(m for m in w.session.metric_ids() if m != "curved_tiou")
+    w.session.set_metric(other)
+    assert w.canvas._name_tag().split(" · ")[0] == other  # follows the metric shown

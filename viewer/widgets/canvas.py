@@ -34,7 +34,7 @@ from viewer.paint.images import read_image
 from viewer.paint.notes import label_area, notes_margins, paint_notes
 from viewer.paint.overlay_item import OverlayItem
 from viewer.paint.painter import PreparedOverlay, RenderContext, paint_mixed, paint_overlay
-from viewer.scene.banner import banner_text, label_tooltip
+from viewer.scene.banner import banner_text, label_tooltip, side_tag
 from viewer.scene.framing import Rect, fit_part
 from viewer.scene.items import DrawItem, Ref, bounds, boxes_frame, intersect
 from viewer.scene.overlay import build_overlay
@@ -161,7 +161,7 @@ class CanvasView(FittingView):
 
     def drawForeground(self, painter: QPainter, rect: QRectF | QRect) -> None:
         """The banner saying why an image is not evaluated, the note on labels that did not
-        fit, and the detector's (or metric's) name in the corner when comparing."""
+        fit, and the metric (with the detector's name when comparing) in the corner."""
         del rect
         s, left_out = self.session, self.overlay.prepared.labels_left_out
         name = self._name_tag()
@@ -190,11 +190,12 @@ class CanvasView(FittingView):
         return content, part, top
 
     def _name_tag(self) -> str:
-        """The detector's (or metric's) name in the corner when comparing; empty if not."""
+        """The corner's tag: the metric shown (and any parameter off its default), with the
+        detector's name when comparing; both sides' in a swipe or blend."""
         s = self.session
-        if not s.comparing():
-            return ""
-        return "  |  ".join(s.names()) if self.mix_mode != "off" else s.names()[self.index]
+        if self.mix_mode != "off" and s.comparing():
+            return "  |  ".join(side_tag(side, named=True) for side in s.sides)
+        return side_tag(s.sides[self.index], named=s.comparing())
 
     def _named(self) -> bool:
         return bool(self._name_tag())
