@@ -188,13 +188,3 @@ def test_comparing_fits_the_boxes_not_the_image(qtbot) -> None:
     w.canvas.fit()
     x0, _, x1, _ = _visible(w.canvas)
     assert x0 <= 1 and x1 >= 1023  # one detector: the whole image, as before
-
-
-def test_each_canvas_names_its_detector_and_metric(qtbot) -> None:
-    w = _compare(qtbot)
-    metric = w.session.metric
-    assert w.canvas._name_tag() == f"det_a · {metric}"
-    assert w.canvas_b._name_tag() == f"det_b · {metric}"
-    w.compare.mode.setCurrentIndex(1)  # swipe: one canvas shows both
-    qtbot.wait(20)
-    assert w.canvas._name_tag() == f"det_a · {metric}  |  det_b · {metric}"
