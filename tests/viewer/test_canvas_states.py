@@ -141,3 +141,26 @@ def test_line_metrics_draw_lines_not_words(tmp_path: Path) -> None:
     assert lines.gt[0].points.tolist() == line["vertices"]
     assert side.sample("img_1", "hiertext_word").gt == ds["img_1"].gt  # words: as read
     assert not side.same_view("hiertext_word")
+
+
+def test_the_window_opens_on_the_worst_evaluated_image(qtbot, tmp_path: Path) -> None:
+    # Total-Text opened on img557, which curved_tiou could not evaluate, because the images
+    # not evaluated sorted above the worst evaluated ones; now they come after, and the
+    # Problems panel says why they were skipped
+    w = _window(qtbot, _polygon_data(tmp_path))
+    s = w.session
+    qtbot.waitUntil(lambda: s.sample_id is not None and bool(w.samples.visible_ids()))
+    assert s.result(sample_id="img2") is None  # the one curved_tiou could not evaluate
+    assert w.samples.visible_ids() == ["img1", "img2"]
+    assert s.sample_id == "img1" and s.result() is not None
+    qtbot.waitUntil(lambda: not s.checks.running, timeout=60000)
+    assert any(f.sample_id == "img2" for f in w.problems.shown())
+
+
+def test_the_canvas_names_its_metric_and_fallback_in_its_corner(qtbot, tmp_path: Path) -> None:
+    w = _window(qtbot, _polygon_data(tmp_path))
+    assert w.canvas._name_tag() == "curved_tiou · auto_orient=true"
+    assert w.canvas.fit_target()[2] >= 36  # the fit leaves the tag's room above the boxes
+    other = next(m for m in w.session.metric_ids() if m != "curved_tiou")
+    w.session.set_metric(other)
+    assert w.canvas._name_tag().split(" · ")[0] == other  # follows the metric shown

@@ -157,3 +157,15 @@ def test_polygons_in_bulk_keep_every_point_and_box() -> None:
     polys, boxes = polygons_and_boxes([np.zeros((0, 2)), np.array([[2.0, 3.0]])])
     assert [q.size() for q in polys] == [0, 1]
     np.testing.assert_array_equal(boxes, [[0, 0, 0, 0], [2, 3, 2, 3]])
+
+
+def test_a_link_of_no_length_is_not_drawn() -> None:
+    # two identical shapes: the link's ends coincide, and a dot would stand for nothing
+    from viewer.paint.painter import PreparedOverlay
+    from viewer.scene.items import DrawItem
+
+    segments = np.array([[[5.0, 5.0], [5.0, 5.0]], [[10.0, 10.0], [40.0, 20.0]]])
+    data = {"texts": ["IoU 1.00", "IoU 0.60"], "refs": [("det", 0), ("det", 1)]}
+    link = DrawItem("links", "lines", segments, StyleKey.LINK_ONE_TO_ONE, data=data)
+    lines = PreparedOverlay([link]).lines[0]
+    assert [(lines[k].x(), lines[k].y()) for k in range(lines.size())] == [(10, 10), (40, 20)]

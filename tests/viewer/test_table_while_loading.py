@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -208,13 +209,10 @@ _ROWS = st.lists(
 def test_sorting_whole_lists_keeps_the_stable_order(
     rows: list[SampleRow], field: str, descending: bool
 ) -> None:
-    """As Python's stable sort with not-evaluated first when ascending (-1)."""
-
-    def key(r: SampleRow) -> Any:
-        v = getattr(r, field)
-        return v if field == "sample_id" else (-1.0 if v is None else v)
-
-    want = sorted(rows, key=key, reverse=descending)
+    """As Python's stable sort, the not evaluated (None) after the others either way."""
+    known = [r for r in rows if getattr(r, field) is not None]
+    want = sorted(known, key=attrgetter(field), reverse=descending)
+    want += [r for r in rows if getattr(r, field) is None]
     assert [id(r) for r in sorted_rows(rows, field, descending=descending)] == [id(r) for r in want]
 
 

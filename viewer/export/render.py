@@ -27,7 +27,7 @@ from metrics.io.outnames import check_not_inputs, sample_files
 from viewer.paint.images import read_image
 from viewer.paint.painter import RenderContext, paint_overlay
 from viewer.paint.style import SWATCH_H, SWATCH_W, draw_swatch
-from viewer.scene.items import bounds
+from viewer.scene.items import bounds, drawn_segments
 from viewer.scene.layers import LAYERS
 from viewer.scene.overlay import build_overlay
 from viewer.scene.palette import LAYER_LEGEND, PALETTE, StyleKey
@@ -111,7 +111,12 @@ def render_sample(
         build_overlay(pn.sample or sample, pn.result, mine, params=pn.params)  # type: ignore[arg-type]
         for pn in panels
     ]
-    used = {it.style for items in drawn for it in items if it.layer in layers}
+    used = {
+        it.style
+        for items in drawn
+        for it in items
+        if it.layer in layers and (it.shape != "lines" or len(drawn_segments(it.coords)))
+    }
     legend = [k for k in _legend_keys(layers) if k in used]
     pw = max(w, MIN_PANEL_PX)  # a narrow image is centred: header and legend stay readable
     cols = _legend_columns(pw * len(panels))

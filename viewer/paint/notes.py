@@ -33,11 +33,14 @@ def paint_footer(painter: QPainter, text: str, height: int, width: int = 100_000
     painter.drawText(box.adjusted(8, 5, -8, -5), flags, text)
 
 
-def paint_name_tag(painter: QPainter, label: str) -> None:
-    """The detector's (or metric's) name in the top left corner."""
+def paint_name_tag(painter: QPainter, label: str, width: int = 100_000) -> None:
+    """The detector's name and the metric in the top left corner, as wide as its text,
+    elided to a view ``width`` pixels wide."""
+    fm = painter.fontMetrics()
+    text = fm.elidedText(label, Qt.TextElideMode.ElideRight, max(width - 24, 40))
     painter.setPen(QColor("#ffffff"))
-    painter.fillRect(QRectF(6, 6, 12 + 8 * len(label), 24), QColor(0, 0, 0, 170))
-    painter.drawText(QRectF(12, 6, 8 * len(label), 24), int(Qt.AlignmentFlag.AlignVCenter), label)
+    painter.fillRect(QRectF(6, 6, fm.horizontalAdvance(text) + 12, 24), QColor(0, 0, 0, 170))
+    painter.drawText(QRectF(12, 6, width, 24), int(Qt.AlignmentFlag.AlignVCenter), text)
 
 
 def notes_margins(fm: QFontMetrics, width: int, banner: str, named: bool) -> tuple[int, int]:
@@ -66,4 +69,4 @@ def paint_notes(painter: QPainter, view: QRect, banner: str, footer: str, name: 
     if footer:
         paint_footer(painter, footer, view.height(), view.width())
     if name:
-        paint_name_tag(painter, name)
+        paint_name_tag(painter, name, view.width())

@@ -25,7 +25,7 @@ from viewer.paint.labels import (
 )
 from viewer.paint.qt_bulk import points, polygons, polygons_and_boxes
 from viewer.paint.style import MARKER_OUTLINE, brush, draw_marker, pen, qcolor
-from viewer.scene.items import DrawItem, Ref, bboxes
+from viewer.scene.items import DrawItem, Ref, bboxes, drawn_segments
 from viewer.scene.palette import PALETTE, TEXT_BOX, Style, StyleKey
 
 _WORDS = ("gt", "det")  # the layers whose boxes labels avoid
@@ -85,7 +85,7 @@ class PreparedOverlay:
             if it.shape == "polygon":
                 continue
             if it.shape == "lines":
-                self.lines[k] = polygons([it.coords.reshape(-1, 2)])[0]
+                self.lines[k] = polygons([drawn_segments(it.coords).reshape(-1, 2)])[0]
             self.others.setdefault(it.layer, []).append(k)
         self.words = [k for k in shapes if items[k].layer in _WORDS]
         self.labels = LabelCache()  # the last view's placed labels

@@ -41,6 +41,13 @@ class DrawItem:
     data: Mapping[str, Any] = field(default_factory=lambda: _NONE)
 
 
+def drawn_segments(segments: np.ndarray) -> np.ndarray:
+    """(n, 2, 2) segments without those of no length: a match link whose ends coincide (the
+    words overlap where it would start) is not drawn, nor named in a legend."""
+    seg = segments.reshape(-1, 2, 2)
+    return seg[np.any(seg[:, 0] != seg[:, 1], axis=1)]
+
+
 def bounds(sample: Sample) -> tuple[float, float, float, float]:
     """(xmin, ymin, xmax, ymax) of every box of the sample (for a canvas without image)."""
     pts = [i.points for i in (*sample.gt, *sample.det)]

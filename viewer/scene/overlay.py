@@ -15,6 +15,7 @@ import numpy as np
 from metrics.check import Finding
 from metrics.core.model import Problem, Sample
 from metrics.core.results import MatchKind, MatchRecord, SampleResult, Verdict
+from metrics.shapes.anchors import link_ends
 from viewer.scene.checks import finding_items
 from viewer.scene.items import DrawItem, Ref, bboxes, sample_boxes
 from viewer.scene.palette import (
@@ -81,23 +82,21 @@ def instance_items(sample: Sample, result: SampleResult | None) -> list[DrawItem
     return items
 
 
-def _centres(boxes: np.ndarray) -> np.ndarray:
-    return np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], axis=1)
-
-
 def link_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
-    """Lines from each matched GT to each of its detections, one batch per match kind."""
-    gb, db = sample_boxes(sample)
-    gc, dc = _centres(gb), _centres(db)
+    """Lines from each matched GT to each of its detections, one batch per match kind,
+    between points inside the two instances (the engine's ``link_ends``: the centre of a
+    curved word's box lies outside the word, and a link between such centres floated in the
+    empty inside of the curve); of no length where the GT's point lies in the detection."""
+    ng, nd = len(sample.gt), len(sample.det)
     batches: dict[StyleKey, tuple[list[int], list[int], list[str]]] = {}
     for m in result.matches:
         gts, dets, texts = batches.setdefault(MATCH_KIND[m.kind], ([], [], []))
         label = _match_label(result.metric, m)
         for i in m.gt:
-            if i >= len(gc):
+            if i >= ng:
                 continue
             for j in m.det:
-                if j < len(dc):
+                if j < nd:
                     gts.append(i)
                     dets.append(j)
                     texts.append(label)
@@ -105,7 +104,7 @@ def link_items(sample: Sample, result: SampleResult) -> list[DrawItem]:
         DrawItem(
             "links",
             "lines",
-            np.stack([gc[gts], dc[dets]], axis=1).reshape(-1, 2, 2),
+            link_ends([sample.gt[i].points for i in gts], [sample.det[j].points for j in dets]),
             style,
             data={
                 "texts": texts,

@@ -121,7 +121,9 @@ def sorted_rows(
     focus: Mapping[str, int] | None = None,
 ) -> list[SampleRow]:
     """The table's order: by ``focus`` rank when given (the Analysis panel's pick), else by
-    ``field`` (not evaluated = -1, so first when ascending), stable; unchanged for None."""
+    ``field``, stable, the rows without a value (images not evaluated) after the others
+    either way (worst first opens on the worst image evaluated, not on one the metric could
+    not read); unchanged for None."""
     if focus is not None:
         return sorted(rows, key=lambda r: focus.get(r.sample_id, len(focus)))
     if field is None:
@@ -132,9 +134,11 @@ def sorted_rows(
     if field == "sample_id":
         perm = sorted(range(len(keys)), key=keys.__getitem__, reverse=descending)
         return [rows[k] for k in perm]
-    values = np.array([-1.0 if v is None else v for v in keys], dtype=float)
-    order = np.argsort(-values if descending else values, kind="stable")  # ties keep order
-    return [rows[k] for k in order.tolist()]
+    values = np.array([np.nan if v is None else v for v in keys], dtype=float)
+    known = np.flatnonzero(~np.isnan(values))
+    ranked = values[known]
+    order = known[np.argsort(-ranked if descending else ranked, kind="stable")]  # ties keep order
+    return [rows[k] for k in order.tolist()] + [rows[k] for k in np.flatnonzero(np.isnan(values))]
 
 
 def _multiline(result: SampleResult) -> tuple[MultilineTest, ...]:

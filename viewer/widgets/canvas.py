@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import (
     QColor,
     QKeyEvent,
@@ -18,8 +18,6 @@ from PySide6.QtGui import (
     QPainter,
     QPen,
     QPixmap,
-    QResizeEvent,
-    QWheelEvent,
 )
 from PySide6.QtWidgets import (
     QGraphicsPixmapItem,
@@ -33,22 +31,21 @@ from metrics.core.model import Sample
 from metrics.core.results import SampleResult
 from viewer.app.session import Session
 from viewer.paint.images import read_image
-from viewer.paint.notes import label_area, paint_notes
+from viewer.paint.notes import label_area, notes_margins, paint_notes
 from viewer.paint.overlay_item import OverlayItem
 from viewer.paint.painter import PreparedOverlay, RenderContext, paint_mixed, paint_overlay
-from viewer.scene.banner import banner_text, label_tooltip
+from viewer.scene.banner import banner_text, label_tooltip, side_tag
+from viewer.scene.framing import Rect, fit_part
 from viewer.scene.items import DrawItem, Ref, bounds, boxes_frame, intersect
 from viewer.scene.overlay import build_overlay
 from viewer.scene.picking import PickIndex
+from viewer.widgets.fitting_view import FittingView
 
 log = logging.getLogger(__name__)
 
 
-class CanvasView(QGraphicsView):
+class CanvasView(FittingView):
     """The canvas; listens to the session, reports clicks and hovers back to it."""
-
-    zoom_changed = Signal(float)
-    view_changed = Signal(object)  # (scale, centre x, centre y) after a zoom or pan
 
     def __init__(self, session: Session, parent: QWidget | None = None, side: str = "a") -> None:
         super().__init__(parent)
@@ -58,8 +55,6 @@ class CanvasView(QGraphicsView):
         self.mix_mode = "off"  # on side A in single view: "swipe" or "blend" shows B too
         self.mix = 0.5  # swipe divider (fraction of the width) or B's opacity
         self._b_overlay: PreparedOverlay | None = None
-        self._syncing = False
-        self._fitted = False  # the last zoom was a fit (kept on resize)
         self.setScene(QGraphicsScene(self))
         self.setBackgroundBrush(QColor("#2b2b2b"))
         self.setRenderHints(
@@ -98,8 +93,6 @@ class CanvasView(QGraphicsView):
         session.focus_changed.connect(lambda _: self.viewport().update())
         session.dataset_changed.connect(self._on_session_dataset_changed)
         session.comparison_changed.connect(self.refresh)
-        self.horizontalScrollBar().valueChanged.connect(lambda _: self._emit_view())
-        self.verticalScrollBar().valueChanged.connect(lambda _: self._emit_view())
 
     # ------------------------------------------------------------------ content
     def render_context(
@@ -115,7 +108,7 @@ class CanvasView(QGraphicsView):
                 if it.ref == ref:
                     related.update(it.related)
         if visible is not None:  # labels stay clear of the notes drawn over the view
-            visible = intersect(visible, label_area(self, self.banner(), s.comparing()))
+            visible = intersect(visible, label_area(self, self.banner(), self._named()))
         return RenderContext(
             layers=s.layers,
             scale=self.transform().m11(),
@@ -168,12 +161,10 @@ class CanvasView(QGraphicsView):
 
     def drawForeground(self, painter: QPainter, rect: QRectF | QRect) -> None:
         """The banner saying why an image is not evaluated, the note on labels that did not
-        fit, and the detector's (or metric's) name in the corner when comparing."""
+        fit, and the metric (with the detector's name when comparing) in the corner."""
         del rect
         s, left_out = self.session, self.overlay.prepared.labels_left_out
-        name = ""
-        if s.comparing():
-            name = "  |  ".join(s.names()) if self.mix_mode != "off" else s.names()[self.index]
+        name = self._name_tag()
         footer = ""
         if left_out and "labels" in s.layers:
             footer = (
@@ -185,24 +176,31 @@ class CanvasView(QGraphicsView):
         paint_notes(painter, self.viewport().rect(), self.banner(), footer, name)
         painter.restore()
 
+    def fit_target(self) -> tuple[Rect, Rect, int]:
+        """The whole image (comparing: the boxes of A and B with a margin, so the words fill
+        the narrower canvases), below the name tag and the banner."""
+        sid = self.session.sample_id
+        found = boxes_frame([side.sample(sid) for side in self.session.sides if side is not None])
+        r = self.overlay.rect
+        content = (r.left(), r.top(), r.right(), r.bottom())
+        part = fit_part(content, found, comparing=self.session.comparing())
+        top, _ = notes_margins(
+            self.fontMetrics(), self.viewport().width(), self.banner(), self._named()
+        )
+        return content, part, top
+
+    def _name_tag(self) -> str:
+        """The corner's tag: the metric shown (and any parameter off its default), with the
+        detector's name when comparing; both sides' in a swipe or blend."""
+        s = self.session
+        if self.mix_mode != "off" and s.comparing():
+            return "  |  ".join(side_tag(side, named=True) for side in s.sides)
+        return side_tag(s.sides[self.index], named=s.comparing())
+
+    def _named(self) -> bool:
+        return bool(self._name_tag())
+
     # ------------------------------------------------------------------ synchronization
-    def _emit_view(self) -> None:
-        if not self._syncing:
-            c = self.mapToScene(self.viewport().rect().center())
-            self.view_changed.emit((self.transform().m11(), c.x(), c.y()))
-
-    def set_view(self, view: tuple[float, float, float]) -> None:
-        """Mirror another canvas's zoom and centre (no echo)."""
-        scale, x, y = view
-        self._syncing = True
-        try:
-            current = self.transform().m11()
-            if abs(current - scale) > 1e-9:
-                self.scale(scale / current, scale / current)
-            self.centerOn(x, y)
-        finally:
-            self._syncing = False
-
     def refresh(self) -> None:
         """Rebuild the draw items of the current sample (after results or metric changed)."""
         sample, result = self._content()
@@ -249,7 +247,7 @@ class CanvasView(QGraphicsView):
             self.frame_item.setVisible(True)
         self.overlay.prepareGeometryChange()
         self.overlay.rect = rect.united(QRectF(x0, y0, x1 - x0, y1 - y0)).adjusted(-6, -6, 6, 6)
-        self.scene().setSceneRect(self.overlay.rect)
+        self.update_scene_rect()
         if self._fit_pending:
             self.fit()
             self._fit_pending = False
@@ -278,6 +276,7 @@ class CanvasView(QGraphicsView):
         self._image_path = None
         self.pixmap_item.setPixmap(QPixmap())  # never leave the last dataset's picture
         self._cache.clear()
+        self.forget_fit()
         self._fit_pending = True
 
     def _on_layers_changed(self) -> None:
@@ -285,47 +284,6 @@ class CanvasView(QGraphicsView):
         self.viewport().update()
 
     # ------------------------------------------------------------------ navigation
-    def fit(self) -> None:
-        """The whole image in view (comparing: the boxes of A and B with a margin, so the
-        words fill the narrower canvases); with a banner, room above it so the banner covers
-        none. The view stays fitted when the window is resized, until the user zooms."""
-        self._fitted = True
-        rect = self.overlay.rect
-        sid = self.session.sample_id
-        found = boxes_frame([side.sample(sid) for side in self.session.sides if side is not None])
-        if self.session.comparing() and found is not None:
-            frame = rect.intersected(QRectF(QPointF(*found[:2]), QPointF(*found[2:])))
-            rect = frame if not frame.isEmpty() else rect
-        if self.banner():
-            rect = rect.adjusted(0, -0.08 * rect.height(), 0, 0)
-        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
-        self.zoom_changed.emit(self.transform().m11())
-        self._emit_view()
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        if self._fitted:
-            self.fit()
-
-    def actual_size(self) -> None:
-        self._fitted = False
-        self.resetTransform()
-        self.zoom_changed.emit(1.0)
-
-    def zoom(self, factor: float) -> None:
-        self._fitted = False
-        current = self.transform().m11()
-        factor = min(max(factor, 0.02 / current), 64.0 / current)
-        self.scale(factor, factor)
-        self.zoom_changed.emit(self.transform().m11())
-        self._emit_view()
-
-    def wheelEvent(self, event: QWheelEvent) -> None:
-        steps = event.angleDelta().y() / 120.0
-        if steps:
-            self.zoom(1.2**steps)
-        event.accept()
-
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self._press = event.position()
         super().mousePressEvent(event)
@@ -362,25 +320,12 @@ class CanvasView(QGraphicsView):
         super().keyPressEvent(event)
 
     def zoom_to_selection(self) -> None:
-        """Fit the selected instance and its partners, with their neighbours around them
-        (a margin of half their size), in the view; never zooms out."""
+        """Fit the selected instance and its partners, with their neighbours around them,
+        in the view; never zooms out."""
         ref = self.session.selection
         box = None if ref is None else self.overlay.picker.bounds_with_partners(ref)
-        if box is None:
-            return
-        self._fitted = False
-        x0, y0, x1, y1 = box
-        pad = max(x1 - x0, y1 - y0, 20.0) * 0.5
-        before = self.transform()
-        self.fitInView(
-            QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad),
-            Qt.AspectRatioMode.KeepAspectRatio,
-        )
-        if self.transform().m11() < before.m11():  # a big word: never zoom out, centre it
-            self.setTransform(before)
-            self.centerOn((x0 + x1) / 2, (y0 + y1) / 2)
-        self.zoom_changed.emit(self.transform().m11())
-        self._emit_view()
+        if box is not None:
+            self.zoom_to(box)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         super().mouseMoveEvent(event)

@@ -74,3 +74,23 @@ def test_bounds_and_failure_counts() -> None:
     row = sample_row(sample, result)
     assert row.n_gt == len(sample.gt) and row.missed >= 1
     assert np.isclose(row.hmean, result.hmean)
+
+
+def test_a_link_of_curved_words_runs_inside_them_not_between_box_centres() -> None:
+    # Total-Text img1 in B: a bent GT and its matched detection; the link joined their box
+    # centres, both in the empty inside of the bend: a short segment floating over nothing
+    import shapely
+
+    from tests.support import gts, quad, run_one, sample
+
+    g = "140,629,200,629,240,830,640,880,646,1000,560,1009,190,900"
+    d = "140,630,205,632,246,826,644,876,653,1015,562,1004,186,906"
+    s = sample(gts((g, "WORD")), [quad(d)])
+    result = run_one("curved_tiou", s)
+    assert result.matches  # the pair is matched
+    (link,) = [it for it in build_overlay(s, result) if it.layer == "links"]
+    (segment,) = link.coords
+    gt_poly, det_poly = shapely.Polygon(s.gt[0].points), shapely.Polygon(s.det[0].points)
+    assert gt_poly.contains(shapely.Point(segment[0]))
+    assert det_poly.contains(shapely.Point(segment[1]))
+    assert (segment[0] == segment[1]).all()  # overlapping there: no line (the painter skips)

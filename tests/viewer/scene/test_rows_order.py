@@ -14,13 +14,17 @@ def _rows() -> list[SampleRow]:
     ]
 
 
-def test_worst_first_with_not_evaluated_on_top_and_ties_in_file_order() -> None:
-    assert [r.sample_id for r in sorted_rows(_rows(), "hmean")] == ["b", "c", "a", "d"]
+def test_worst_first_with_not_evaluated_last_and_ties_in_file_order() -> None:
+    # Total-Text opened on img557, which curved_tiou could not evaluate (a self-intersecting
+    # GT), above the worst evaluated images: not evaluated sorted as -1
+    assert [r.sample_id for r in sorted_rows(_rows(), "hmean")] == ["c", "a", "d", "b"]
 
 
-def test_descending_keeps_ties_in_file_order() -> None:
+def test_descending_keeps_ties_in_file_order_and_not_evaluated_last() -> None:
     order = sorted_rows(_rows(), "hmean", descending=True)
     assert [r.sample_id for r in order] == ["a", "d", "c", "b"]
+    rows = [SampleRow("e", 1, 1, None, None, None), *_rows()]
+    assert [r.sample_id for r in sorted_rows(rows, "hmean", descending=True)][-2:] == ["e", "b"]
 
 
 def test_focus_order_wins_and_others_follow() -> None:
