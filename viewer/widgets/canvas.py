@@ -168,7 +168,8 @@ class CanvasView(FittingView):
         footer = ""
         if left_out and "labels" in s.layers:
             footer = (
-                f"{left_out:,} score labels not shown at this zoom (small or crowded words): "
+                f"{left_out:,} score label{'' if left_out == 1 else 's'} not shown at this zoom "
+                "(small or crowded words): "
                 "zoom in, or hover an instance"
             )
         painter.save()
