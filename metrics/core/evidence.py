@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from metrics.core.records import dataclass, field
-from metrics.core.sparse import SparsePairs
+
+if TYPE_CHECKING:
+    from metrics.core.sparse import SparsePairs  # the families that make one import it
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.intp]
