@@ -182,6 +182,8 @@ class SampleResult:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
+    """Global scores of a set of samples: recall, precision and H-mean of the summed tally."""
+
     recall: float
     precision: float
     hmean: float
