@@ -16,10 +16,15 @@ import contextlib
 import gc
 import importlib
 import os
-import signal
 import sys
+from typing import TYPE_CHECKING
 
 from metrics.run.interrupts import note_while_loading
+
+if TYPE_CHECKING:
+    import signal
+else:  # the C module, same functions: ``signal`` builds three enums at import (~1 ms)
+    import _signal as signal
 
 # numpy's OpenBLAS starts a thread per core at import, and its threads spin waiting for work:
 # about 80 ms of CPU per process here, taken from the evaluation on a small machine and from

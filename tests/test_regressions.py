@@ -22,8 +22,9 @@ from pathlib import Path
 
 import pytest
 
+from metrics.cleval.tally import ClevalTally
 from metrics.cli import main
-from metrics.core.tally import ClevalTally, CreditTally
+from metrics.core.tally import CreditTally
 from metrics.io.atomic import atomic_write
 from metrics.io.demo import demo_paths
 

@@ -57,6 +57,8 @@ class Bucket:
 
 @dataclass(frozen=True)
 class _Item:
+    """One instance in a bucket: its sample, index, value, credit and whether it was found."""
+
     sample: str
     index: int
     value: Any

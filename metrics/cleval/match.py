@@ -107,6 +107,8 @@ def _dc_order_rank(b: Batch, legacy: bool) -> IntArray:
 
 @dataclass
 class DontCare:
+    """Which detections don't-care GTs absorb, the GT that absorbs each, and by which rule."""
+
     det: BoolArray
     absorbed: IntArray  # global GT index, -1
     rule: npt.NDArray[np.int8]  # 0 care, 1 single, 2 sum

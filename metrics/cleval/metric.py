@@ -76,10 +76,11 @@ from metrics.cleval.e2e import E2E, score_e2e
 from metrics.cleval.match import Outcome, match_and_score
 from metrics.cleval.params import ClevalLegacyParams, ClevalParams, Params, Rules
 from metrics.cleval.results import View
+from metrics.cleval.tally import ClevalLegacyTally, ClevalTally
 from metrics.cleval.validate import batch_problems, sample_problems
 from metrics.core.model import Problem, Sample
 from metrics.core.results import SampleResult, hmean
-from metrics.core.tally import ClevalLegacyTally, ClevalTally, add_up
+from metrics.core.tally import add_up
 from metrics.shapes.mode import Mode
 
 ID = "cleval_det"

@@ -77,6 +77,8 @@ def _stack(items: Sequence[Instance], sel: IntArray) -> FloatArray:
 
 @dataclass
 class Geo:
+    """A batch's GT and detection geometries and the areas of its candidate pairs."""
+
     g_geoms: GeomArray
     d_geoms: GeomArray  # evaluation order
     d_area: FloatArray

@@ -3,21 +3,29 @@ the viewer knows how to draw (pseudo character centres, TedEval-style multiline 
 absorbed and skipped instances, VOC false positives) and ``Evidence``, the base of every
 family's evidence type, whose methods answer what the viewer asks of a result. A family
 declares its evidence in its own package (``metrics.<family>.evidence``) and overrides the
-methods that apply to it. Import these from ``metrics.core.evidence``."""
+methods that apply to it. Import these from ``metrics.core.evidence`` (the parts only some
+families produce live in ``metrics.core.evidence_parts``, loaded on first use)."""
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from metrics.core.records import dataclass, field
-from metrics.core.sparse import SparsePairs
+from metrics.core.records import dataclass
+
+if TYPE_CHECKING:
+    from metrics.core.evidence_parts import AnglePair as AnglePair
+    from metrics.core.evidence_parts import Discarded as Discarded
+    from metrics.core.evidence_parts import MultilineTest as MultilineTest
+    from metrics.core.evidence_parts import PccEvidence as PccEvidence
+    from metrics.core.evidence_parts import RecognitionStep as RecognitionStep
+    from metrics.core.evidence_parts import VocFalsePositive as VocFalsePositive
+    from metrics.core.sparse import SparsePairs  # the families that make one import it
 
 FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.intp]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -152,85 +160,26 @@ class Skipped:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class VocFalsePositive:
-    """A VOC-style false positive: ``reason`` is ``FP_gt_taken`` (its best GT reached the
-    IoU threshold but was already taken) or ``FP_low_iou``; ``best_gt`` is the first best
-    care GT and ``best_iou`` its IoU."""
-
-    det: int
-    reason: str
-    best_gt: int | None
-    best_iou: float
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class PccEvidence:
-    """Pseudo character centres of every GT word and who hit them (TedEval, CLEval).
-
-    Per GT (tuples aligned with the GT list): ``points`` (k, 2), ``vertical``, ``hits``
-    (count per character) and ``hit_by`` (per character, the detections that hit it).
-    """
-
-    points: tuple[FloatArray, ...]
-    vertical: tuple[bool, ...]
-    hits: tuple[IntArray, ...]
-    hit_by: tuple[tuple[tuple[int, ...], ...], ...]
+_PARTS = frozenset(
+    {
+        "AnglePair",
+        "Discarded",
+        "MultilineTest",
+        "PccEvidence",
+        "RecognitionStep",
+        "VocFalsePositive",
+    }
+)
 
 
-@dataclass(frozen=True, slots=True)
-class AnglePair:
-    """One ordered pair of the multiline test: labels, raw angle theta and folded angle."""
+def __getattr__(name: str) -> object:
+    """The parts only some families produce (``metrics.core.evidence_parts``), loaded when
+    one is first asked for."""
+    if name not in _PARTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from metrics.core import evidence_parts
 
-    a: int
-    b: int
-    theta: float
-    angle: float
-    passed: bool
-
-
-@dataclass(frozen=True, slots=True)
-class MultilineTest:
-    """The multiline test of a split (``OM``) or merge (``MO``) candidate (TedEval, spec 4.4).
-
-    ``pivots`` maps each instance (GT for merges, detection for splits) to its two pivot
-    points; ``rejecting_pair`` is the first failing pair, the official decision.
-    """
-
-    kind: str
-    gt: tuple[int, ...]
-    det: tuple[int, ...]
-    pairs: tuple[AnglePair, ...]
-    rejected: bool
-    rejecting_pair: tuple[int, int] | None
-    pivots: Mapping[int, tuple[tuple[float, float], tuple[float, float]]]
-
-
-@dataclass(frozen=True, slots=True)
-class Discarded:
-    """A candidate match that did not become one, with the reason and its numbers (DetEval).
-
-    ``reason`` is one of ``not_unique``, ``not_single_overlap``, ``center_distance``,
-    ``sum_below_threshold``, ``om_not_single``, ``mo_not_single`` (spec 2.3); ``stage`` is
-    ``"OO"``, ``"OM"`` or ``"MO"``; ``values`` holds e.g. ``S``, ``d``, ``gt_overlaps``.
-    """
-
-    reason: str
-    gt: tuple[int, ...]
-    det: tuple[int, ...]
-    stage: str = "OO"
-    values: Mapping[str, float] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class RecognitionStep:
-    """End-to-end: one GT's recognition against its detections (CLEval, spec 5.6)."""
-
-    gt: int
-    dets: tuple[int, ...]
-    text: str
-    lcs: str
-    lcs_len: int
+    return getattr(evidence_parts, name)
 
 
 States = tuple[dict[int, str], dict[int, str]]

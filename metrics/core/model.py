@@ -54,21 +54,22 @@ class Problem:
         return locate(self.source, self.line, self.sample_id)
 
 
-_JSON = re.compile(r"\.jsonl?(?::|$)", re.IGNORECASE)
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# patterns of problem messages only: compiled (and kept) by ``re`` when first used
+_JSON = r"\.jsonl?(?::|$)"
+_CONTROL = r"[\x00-\x1f\x7f-\x9f]"
 
 
 def printable(text: str) -> str:
     """``text`` with its control characters written as escapes (``\x1b``): a file name or a
     line from the input echoed to a terminal never moves its cursor or clears it."""
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+    return re.sub(_CONTROL, lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def locate(source: str, line: int | None, sample_id: str | None) -> str:
     """Where a problem is: ``FILE:LINE`` for text files; for a box of a JSON file (a sample
     id and the box's number among the image's boxes) the image id and that number, never
     a line of what is often a one-line file."""
-    if sample_id is not None and _JSON.search(source):
+    if sample_id is not None and re.search(_JSON, source, re.IGNORECASE):
         box = "" if line is None else f", box {line}"
         return f"{source} (image {sample_id}{box})"
     return source if line is None else f"{source}:{line}"

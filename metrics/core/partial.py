@@ -19,7 +19,7 @@ from metrics.core.protocols import Params
 from metrics.core.records import dataclass
 from metrics.core.results import Evaluation
 
-_SET = re.compile(r"\bset (\w+)=(\S+?)[;,.]?(?:\s|$)")
+_SET = r"\bset (\w+)=(\S+?)[;,.]?(?:\s|$)"  # compiled (and kept) by ``re`` when first used
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ class Coverage:
     def fix(self) -> str:
         """What to do: the ``--set`` the first problem names, else correct the files or
         choose a metric that reads them."""
-        m = _SET.search(self.first.message) if self.first is not None else None
+        m = re.search(_SET, self.first.message) if self.first is not None else None
         if m is not None:
             return (
                 f"--set {self.metric}.{m.group(1)}={m.group(2)}, or correct the "

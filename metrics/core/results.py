@@ -16,8 +16,6 @@ from metrics.core.evidence import Region
 from metrics.core.model import Problem
 from metrics.core.records import dataclass, field
 from metrics.core.tally import (
-    ClevalLegacyTally,
-    ClevalTally,
     CreditTally,
     MatchedCreditTally,
     SweepPoint,
@@ -33,8 +31,6 @@ if TYPE_CHECKING:
     from metrics.core.evidence import Evidence
 
 __all__ = [
-    "ClevalLegacyTally",
-    "ClevalTally",
     "CreditTally",
     "Evaluation",
     "InstanceResult",
@@ -186,6 +182,8 @@ class SampleResult:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
+    """Global scores of a set of samples: recall, precision and H-mean of the summed tally."""
+
     recall: float
     precision: float
     hmean: float

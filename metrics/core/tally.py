@@ -3,7 +3,8 @@
 A subset of samples is scored by adding their tallies (``+``) and applying the metric's
 formula (``scores``), so a viewer can filter without re-running anything. Every tally
 carries the care counts ``n_gt_care`` and ``n_det_care`` (GT and detections that count
-either way, i.e. not don't-care); each family adds the sums its formula needs.
+either way, i.e. not don't-care); each family adds the sums its formula needs (the
+tallies of one family live in its package: ``metrics.cleval.tally``, ``metrics.hiertext.tally``).
 Asking a tally for a key it does not have is an error, never a silent 0.
 """
 
@@ -129,52 +130,6 @@ class MatchedCreditTally(CreditTally):
     n_matched: float = 0.0
 
 
-@dataclass(frozen=True)
-class ClevalTally(Tally):
-    """CLEval 0.1.1 (spec 5.5): (tp - granularity) clamped on the sums, over characters.
-
-    For the end-to-end metrics ``tp``/``chars_det`` are the recognition counts and the
-    ``det_*`` fields keep the detection ones; ``rs_num``/``rs_den`` the recognition score.
-    """
-
-    kind: ClassVar[str] = "cleval"
-    chars_gt: float = 0.0
-    chars_det: float = 0.0
-    tp: float = 0.0
-    gran_r: float = 0.0
-    gran_p: float = 0.0
-    miss: float = 0.0
-    fp_chars: float = 0.0
-    split: float = 0.0
-    merge: float = 0.0
-    overlap: float = 0.0
-    fp_boxes: float = 0.0
-    det_tp: float = 0.0
-    det_chars_det: float = 0.0
-    rs_num: float = 0.0
-    rs_den: float = 0.0
-    correct_r: float = 0.0
-    correct_p: float = 0.0
-    det_correct_r: float = 0.0
-    det_correct_p: float = 0.0
-
-    def rates(self) -> tuple[float, float]:
-        return (
-            _ratio(max(0.0, self.tp - self.gran_r), self.chars_gt),
-            _ratio(max(0.0, self.tp - self.gran_p), self.chars_det),
-        )
-
-
-@dataclass(frozen=True)
-class ClevalLegacyTally(ClevalTally):
-    """CLEval paper-era code (spec 5.5): per-image clamped correct counts, summed."""
-
-    kind: ClassVar[str] = "cleval_legacy"
-
-    def rates(self) -> tuple[float, float]:
-        return _ratio(self.correct_r, self.chars_gt), _ratio(self.correct_p, self.chars_det)
-
-
 @dataclass(frozen=True, slots=True)
 class SweepPoint:
     """Scores and counts of a swept tally at one threshold."""
@@ -261,33 +216,6 @@ class SweepTally(Tally):
             return per_image_rule(self.n_gt_care, 0, 0, 0)
         pt = self.point(self.best_index)
         return pt.recall, pt.precision, pt.hmean
-
-
-@dataclass(frozen=True)
-class PqTally(Tally):
-    """HierText (Panoptic-Quality style): true positives and the sum of their IoUs over the
-    kept GT (``n_gt_care`` = num_gt) and kept detections (``n_det_care`` = num_pred).
-
-    R = tp / num_gt (1 without GT), P = tp / num_pred (1 without detections), tightness =
-    IoU sum / tp (1 without matches), PQ = tightness x F.
-    """
-
-    kind: ClassVar[str] = "pq"
-    tp: float = 0.0
-    tightness_sum: float = 0.0
-
-    def rates(self) -> tuple[float, float]:
-        recall = self.tp / self.n_gt_care if self.n_gt_care else 1.0
-        precision = self.tp / self.n_det_care if self.n_det_care else 1.0
-        return recall, precision
-
-    @property
-    def tightness(self) -> float:
-        return self.tightness_sum / self.tp if self.tp else 1.0
-
-    @property
-    def pq(self) -> float:
-        return self.tightness * self.scores()[2]
 
 
 def credit_tally(

@@ -26,9 +26,9 @@ from metrics.core.results import (
     Verdict,
 )
 from metrics.core.sparse import SparsePairs
-from metrics.core.tally import PqTally
 from metrics.hiertext.evidence import HierTextEvidence
 from metrics.hiertext.params import HierTextParams
+from metrics.hiertext.tally import PqTally
 
 AnyArray = npt.NDArray[np.floating]
 IntArray = npt.NDArray[np.intp]

@@ -32,7 +32,6 @@ import numpy as np
 
 from metrics.core.model import Problem, Sample, Severity
 from metrics.core.results import SampleResult
-from metrics.core.tally import PqTally
 from metrics.declare.spec import EvaluateBatch, ValidateBatch
 from metrics.hiertext.masks import (
     OWN_WHEN_ILLEGIBLE,
@@ -45,6 +44,7 @@ from metrics.hiertext.masks import (
 from metrics.hiertext.match import Overlaps, sample_result
 from metrics.hiertext.params import HierTextParams
 from metrics.hiertext.raster import Raster
+from metrics.hiertext.tally import PqTally
 from metrics.hiertext.words import word_overlaps
 from metrics.shapes.cache import GeometryCache
 from metrics.shapes.mode import Mode

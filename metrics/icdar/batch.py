@@ -86,6 +86,8 @@ def _outliers(p: Pairs, m: IntArray, g_dc: BoolArray, dc_as_outlier: bool) -> li
 
 @dataclass(frozen=True)
 class _Matches:
+    """The matched pairs of a batch (global indices), their values, credits and regions."""
+
     gi: IntArray  # global GT index of each match
     dj: IntArray  # global det index
     values: dict[str, FloatArray]

@@ -114,6 +114,8 @@ class WordlineParams:
 
 @dataclass(frozen=True)
 class TiouOptions:
+    """The TIoU scripts' numeric options (the curved script's slack differs)."""
+
     tolerance: float = 0.01
     ot_zero_eps: float = 1e-10
     dc_as_outlier: bool = True

@@ -38,6 +38,8 @@ class Member:
 
 @dataclass(frozen=True, slots=True)
 class Line:
+    """One line of a text file and its 1-based number."""
+
     number: int  # 1-based
     text: str
 

@@ -27,6 +27,8 @@ def demo_root() -> Path:
 
 @dataclass(frozen=True)
 class DemoPaths:
+    """Where the demo GT, both demo detectors and the images are."""
+
     gt: Path
     det_a: Path
     det_b: Path

@@ -8,7 +8,6 @@ failure is a ``JsonError`` with the 1-based line of the fault where it is known.
 
 from __future__ import annotations
 
-import json
 import re
 
 import numpy as np
@@ -18,8 +17,8 @@ from metrics.core.jsonvalue import JSONValue
 MAX_DEPTH = 64
 """Deepest nesting of arrays and objects read (HierText, the deepest format, uses 7)."""
 _OTHER = bytes(b for b in range(256) if b not in b'"[]{}')
-_ESCAPE = re.compile(rb"\\.", re.DOTALL)
-_LONG_INT = re.compile(r"\d{4000,}")
+_ESCAPE = rb"\\."  # patterns of rare paths: compiled (and cached by ``re``) when first used
+_LONG_INT = r"\d{4000,}"
 
 
 class JsonError(ValueError):
@@ -37,7 +36,7 @@ def depth(data: bytes) -> int:
     if data.count(b"[") + data.count(b"{") <= MAX_DEPTH:
         return MAX_DEPTH  # cannot be deeper
     if b"\\" in data:
-        data = _ESCAPE.sub(b"", data)
+        data = re.sub(_ESCAPE, b"", data, flags=re.DOTALL)
     kept = data.translate(None, _OTHER)
     brackets = b"".join(kept.split(b'"')[0::2])  # outside strings
     if not brackets:
@@ -54,6 +53,8 @@ def loads(text: str, data: bytes | None = None) -> JSONValue:
     deepest = depth(raw)
     if deepest > MAX_DEPTH:
         raise JsonError(f"nested {deepest} levels deep (at most {MAX_DEPTH} are read)", None)
+    import json  # here: a run that reads no JSON never loads it (some 3 ms of a start)
+
     try:
         value: JSONValue = json.loads(text)
         return value
@@ -62,7 +63,7 @@ def loads(text: str, data: bytes | None = None) -> JSONValue:
     except RecursionError:  # cannot happen after the depth scan; never a traceback
         raise JsonError("nested too deeply", None) from None
     except ValueError:  # an integer of more than 4,300 digits
-        m = _LONG_INT.search(text)
+        m = re.search(_LONG_INT, text)
         line = text.count("\n", 0, m.start()) + 1 if m else None
         raise JsonError(
             "a number of more than 4,300 digits (no value detlens reads)", line

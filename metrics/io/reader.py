@@ -19,11 +19,10 @@ from metrics.core.arrays import stacked
 from metrics.core.floats import settle
 from metrics.core.model import Dataset, FloatArray, Instance, Problem, Sample, Severity
 from metrics.io.archive import Member
-from metrics.io.formats import HIERTEXT, ICDAR, Entry, Role
+from metrics.io.formats import ICDAR, Entry, Role
 from metrics.io.formats import load as formats
 from metrics.io.formats.base import forget_parsed
-from metrics.io.formats.detect import detect
-from metrics.io.formats.hiertext import load_hiertext
+from metrics.io.formats.detect import Detected, detect
 from metrics.io.icdar.files import read_det, read_gt
 from metrics.io.icdar.plan import (
     IcdarPlan,
@@ -134,6 +133,11 @@ def load_dataset(
         forget_parsed()
 
 
+def _hiertext(found: Detected) -> bool:
+    """Whether a side is HierText JSON (``formats.HIERTEXT``, not imported for other sets)."""
+    return found.format.name == "hiertext"
+
+
 def _load(
     gt: PathLike,
     det: PathLike | None,
@@ -144,7 +148,9 @@ def _load(
 ) -> Dataset:
     gfound = detect(gt, "gt", opts.gt_format)
     dfound = None if det is None else detect(det, "det", opts.det_format)
-    if gfound.format is HIERTEXT and (dfound is None or dfound.format is HIERTEXT):
+    if _hiertext(gfound) and (dfound is None or _hiertext(dfound)):
+        from metrics.io.formats.hiertext import load_hiertext  # JSON: loaded only for it
+
         ds = _forced_fields(load_hiertext(gt, det, name=name), opts)
         return _settled(_with_images(ds, images), opts)
     if gfound.format is not ICDAR or (dfound is not None and dfound.format is not ICDAR):

@@ -90,6 +90,8 @@ def padded_gt(gt: Sequence[Instance]) -> list[FloatArray]:
 
 @dataclass(frozen=True)
 class _Block:
+    """A block's geometry, validity and don't-care flags, IoUs and matches."""
+
     f: FlatGeometry
     g_reason: list[str]
     d_reason: list[str]

@@ -7,8 +7,13 @@ both, so that the entry and the commands share the state without importing each 
 
 from __future__ import annotations
 
-import signal
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import signal
+else:  # the C module, same functions: ``signal`` builds three enums at import (~1 ms)
+    import _signal as signal
 
 _noted: list[int] = []  # interrupts that came while the command line was loading
 

@@ -123,6 +123,8 @@ def is_inside(px: FloatArray, py: FloatArray, det: IntArray, c: Contours) -> Boo
 
 @dataclass
 class Hits:
+    """Which detections contain which pseudo character centres, and the counts per GT and det."""
+
     pcc: IntArray  # hit (PCC index, det) pairs
     det: IntArray
     counts: IntArray  # per PCC: number of matched dets containing it

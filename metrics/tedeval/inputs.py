@@ -192,6 +192,8 @@ def _fold(op: np.ufunc, v: FloatArray) -> FloatArray:
 
 @dataclass
 class Pcc:
+    """The pseudo character centres of a batch's GTs: points, owners and orientation."""
+
     xy: FloatArray  # (NPCC, 2), read-only
     off: IntArray  # per GT, len NG + 1
     gt: IntArray  # owner GT of each PCC

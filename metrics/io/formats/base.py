@@ -111,9 +111,14 @@ def load_json(member: Member) -> JSONValue:
     return value
 
 
+def looks_json(member: Member) -> bool:
+    """Whether a file starts as JSON (``{`` or ``[``, after a BOM and blanks)."""
+    return head(member, 8).startswith((b"{", b"["))
+
+
 def json_or_none(member: Member) -> JSONValue:
     """The parsed JSON when the member looks like JSON and parses, else None."""
-    if not head(member, 8).startswith((b"{", b"[")):
+    if not looks_json(member):
         return None
     try:
         return load_json(member)

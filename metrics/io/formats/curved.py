@@ -15,6 +15,7 @@ txt, and MSRA-TD500 ``.gt`` rotated rectangles.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -38,16 +39,20 @@ from metrics.io.formats.base import (
 from metrics.io.formats.textsets import _NUM, _first_lines, majority
 from metrics.io.numbers import text_numbers
 
-_TT = re.compile(
-    r"x:\s*\[\[(?P<x>[^\]]*)\]\],\s*y:\s*\[\[(?P<y>[^\]]*)\]\],\s*ornt:\s*\[(?P<o>.*?)\],"
-    r"\s*transcriptions:\s*\[(?P<t>.*)\]\s*\Z",
-    re.DOTALL,
-)
-_PYSTR = re.compile(r"""\s*u?(?:'(?P<a>.*)'|"(?P<b>.*)")\s*\Z""", re.DOTALL)
+
+@functools.cache
+def _tt() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A Total-Text line and a Python string in it, compiled when a Total-Text file is read."""
+    line = re.compile(
+        r"x:\s*\[\[(?P<x>[^\]]*)\]\],\s*y:\s*\[\[(?P<y>[^\]]*)\]\],\s*ornt:\s*\[(?P<o>.*?)\],"
+        r"\s*transcriptions:\s*\[(?P<t>.*)\]\s*\Z",
+        re.DOTALL,
+    )
+    return line, re.compile(r"""\s*u?(?:'(?P<a>.*)'|"(?P<b>.*)")\s*\Z""", re.DOTALL)
 
 
 def _pystr(value: str) -> str:
-    m = _PYSTR.match(value)
+    m = _tt()[1].match(value)
     return value.strip() if m is None else (m.group("a") if m.group("a") is not None else m["b"])
 
 
@@ -77,8 +82,9 @@ def _records(member: Member, report: Report) -> list[tuple[int, str]]:
 def read_totaltext(member: Member, role: Role, report: Report) -> list[Entry]:
     sid = sample_id(member.name, role)
     out = []
+    pattern = _tt()[0]
     for number, rec in _records(member, report):
-        m = _TT.match(rec)
+        m = pattern.match(rec)
         if m is None:
             report.error(
                 number, "expected x: [[...]], y: [[...]], ornt: [...], transcriptions: [...]"

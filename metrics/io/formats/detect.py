@@ -17,9 +17,10 @@ from pathlib import Path
 
 from metrics.core.model import InputError, Problem, Severity
 from metrics.core.records import dataclass, field
+from metrics.io import formats
 from metrics.io.archive import Member, read_file, read_members
-from metrics.io.formats import BY_NAME, FORMATS, Format, Role
-from metrics.io.formats.base import head, is_empty, json_or_none, keys_of, load_json
+from metrics.io.formats import ICDAR, TEXT_FORMATS, Format, Role
+from metrics.io.formats.base import head, is_empty, json_or_none, keys_of, load_json, looks_json
 from metrics.io.jsonload import JsonError
 
 SUFFIXES = (".txt", ".json", ".gt", ".xml")
@@ -53,7 +54,7 @@ def members_of(path: str | os.PathLike[str]) -> list[Member]:
 
 
 def expected(role: Role) -> str:
-    return ", ".join(f.name for f in FORMATS if role in f.roles)
+    return ", ".join(f.name for f in formats.FORMATS if role in f.roles)
 
 
 def _found(member: Member) -> str:
@@ -66,7 +67,7 @@ def _found(member: Member) -> str:
 
 def _raise_if_broken_json(member: Member) -> None:
     """A file that starts as JSON but does not parse: its JSON error, at its line."""
-    if not head(member, 8).startswith((b"{", b"[")):
+    if not looks_json(member):
         return
     try:
         load_json(member)
@@ -77,13 +78,15 @@ def _raise_if_broken_json(member: Member) -> None:
         ) from None
 
 
-def _scores(probe: list[Member], role: Role) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for fmt in FORMATS:
-        if role not in fmt.roles:
-            continue
-        out[fmt.name] = sum(fmt.sniff(m, role) or 0.0 for m in probe)
-    return out
+def _scores(probe: list[Member], role: Role) -> list[tuple[Format, float]]:
+    """Each format's summed score, in ``FORMATS``'s order; without a file that starts as
+    JSON, only the ``TEXT_FORMATS``' (the others score 0: their readers are not loaded)."""
+    candidates = formats.FORMATS if any(looks_json(m) for m in probe) else TEXT_FORMATS
+    return [
+        (fmt, sum(fmt.sniff(m, role) or 0.0 for m in probe))
+        for fmt in candidates
+        if role in fmt.roles
+    ]
 
 
 def _suffix(member: Member) -> str:
@@ -110,7 +113,7 @@ def detect(path: str | os.PathLike[str], role: Role, forced: str | None = None) 
             f"files in one of: {expected(role)}",
         )
     if forced is not None:
-        fmt = BY_NAME.get(forced)
+        fmt = formats.BY_NAME.get(forced)
         if fmt is None or role not in fmt.roles:
             raise _fail(
                 path, f"format {forced!r} cannot hold {what}s; use one of: {expected(role)}"
@@ -118,19 +121,16 @@ def detect(path: str | os.PathLike[str], role: Role, forced: str | None = None) 
         return Detected(fmt, members, forced=True)
     probe = list(itertools.islice((m for m in members if not is_empty(m)), PROBE))
     if not probe:
-        return Detected(
-            BY_NAME["icdar"], _own_files(members, role)
-        )  # only empty files: images without boxes
-    scores = _scores(probe, role)
-    best = max(scores, key=lambda k: scores[k])
-    if scores[best] <= 0:
+        return Detected(ICDAR, _own_files(members, role))  # only empty files: images without boxes
+    best, score = max(_scores(probe, role), key=lambda s: s[1])  # the first of the best
+    if score <= 0:
         _raise_if_broken_json(probe[0])
         raise _fail(
             path,
             f"not a {what} file of any known format: found {_found(probe[0])}; expected "
             f"one of: {expected(role)} (or force one with --{role}-format)",
         )
-    return _split(_own_files(members, role), BY_NAME[best], probe, role)
+    return _split(_own_files(members, role), best, probe, role)
 
 
 def _own_files(members: list[Member], role: Role) -> list[Member]:

@@ -13,6 +13,7 @@ its own call instead, so every outcome (None included) is that call's.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -25,13 +26,13 @@ from metrics.io.archive import Decoded
 from metrics.io.icdar.det_schema import SchemaEvidence
 from metrics.io.icdar.filelines import (
     _PLAIN,
-    _PLAIN_POLY,
     Scan,
     _first_fits,
     _odd_or_short,
     _polygons,
     _tails,
     plain_det_shape,
+    plain_poly,
     plain_quads,
     scan_plain,
 )
@@ -49,15 +50,15 @@ _GT_ASKS = re.compile(
     r"^(?:$|[ \t\r\f\v]*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?[ \t\r\f\v]*(?:,|$))",
     re.MULTILINE | re.ASCII,
 )
-# ``_PLAIN`` and ``_PLAIN_POLY`` without their blanks: the same matches in a text that has
-# none, found faster (half the time for a polygon file)
-_BARE = {
-    **{
-        n: re.compile("^" + ",".join([r"(-?\d+)"] * n) + r"(?:,([^\n]*))?$", re.M | re.A)
-        for n in (8, 4)
-    },
-    0: re.compile(r"^((?:-?\d+,)*-?\d+)(?:,([^\n]*))?$", re.MULTILINE | re.ASCII),
-}
+
+
+@functools.cache
+def _bare(key: int) -> re.Pattern[str]:
+    """``_PLAIN[key]`` (``plain_poly`` for 0) without its blanks: the same matches in a text
+    that has none, found faster (half the time for a polygon file); compiled on first use."""
+    if key:
+        return re.compile("^" + ",".join([r"(-?\d+)"] * key) + r"(?:,([^\n]*))?$", re.M | re.A)
+    return re.compile(r"^((?:-?\d+,)*-?\d+)(?:,([^\n]*))?$", re.MULTILINE | re.ASCII)
 
 
 def scan_many(decoded: Sequence[Decoded]) -> list[Scan | None]:
@@ -83,7 +84,8 @@ def _scan_group(key: int, files: list[tuple[int, str, int]], out: list[Scan | No
     some file is not all of that pattern (each is then scanned on its own)."""
     joined = "\n".join(t[:-1] if t.endswith("\n") else t for _, t, _ in files)
     bare = not any(c in joined for c in " \t\f\v")  # then the blanks' ``*`` match nothing
-    rows = (_BARE if bare else _PLAIN if key else {0: _PLAIN_POLY})[key].findall(joined)
+    pattern = _bare(key) if bare else _PLAIN[key] if key else plain_poly()
+    rows = pattern.findall(joined)
     if len(rows) != sum(n for _, _, n in files):
         return False
     if key and _MORE_LINE.search("\n".join([r[-1] for r in rows])):

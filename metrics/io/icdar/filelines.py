@@ -18,6 +18,7 @@ them into instances, or says (None) that the lines must decide.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
@@ -237,10 +238,15 @@ _PLAIN = {
     for n in (8, 4)  # QUAD, then LTRB
 }
 _MORE = re.compile(rf"{_SP}-?\d+{_SP},", re.ASCII)  # a tail starting with an integer and a comma
-# any number of integers, then an optional tail (a polygon line: CTW1500, Total-Text)
-_PLAIN_POLY = re.compile(
-    rf"^((?:{_SP}-?\d+{_SP},)*{_SP}-?\d+{_SP})(?:,([^\n]*))?$", re.MULTILINE | re.ASCII
-)
+
+
+@functools.cache
+def plain_poly() -> re.Pattern[str]:
+    """Any number of integers, then an optional tail (a polygon line: CTW1500, Total-Text);
+    compiled on first use, as a QUAD or LTRB set never asks for it."""
+    return re.compile(
+        rf"^((?:{_SP}-?\d+{_SP},)*{_SP}-?\d+{_SP})(?:,([^\n]*))?$", re.MULTILINE | re.ASCII
+    )
 
 
 Scan = tuple[str, list[tuple[str, ...]]]
@@ -260,7 +266,7 @@ def scan_plain(decoded: Decoded) -> Scan | None:
         rows = pattern.findall(text)
         if len(rows) == n_lines and not any(_MORE.match(r[-1]) for r in rows):
             return text, rows
-    rows = _PLAIN_POLY.findall(text)  # more integers on some line: polygons
+    rows = plain_poly().findall(text)  # more integers on some line: polygons
     return (text, rows) if len(rows) == n_lines else None
 
 

@@ -23,7 +23,7 @@ from metrics.io.icdar.filelines import (
 )
 from metrics.io.icdar.grammar import DetSchema, LineError, Split
 
-_NUMBER_RUN = re.compile(r"\s*-?\d+(?:\s*,\s*-?\d+)+\s*")
+_NUMBER_RUN = r"\s*-?\d+(?:\s*,\s*-?\d+)+\s*"  # compiled (and kept) by ``re`` when first used
 
 
 @dataclass(slots=True)
@@ -71,7 +71,7 @@ def read_gt(
             problems.append(_line_error(member, ln, got, sid))
             continue
         out.append(got)
-        if not quads and got.box_type is BoxType.QUAD and _NUMBER_RUN.fullmatch(got.text or ""):
+        if not quads and got.box_type is BoxType.QUAD and re.fullmatch(_NUMBER_RUN, got.text or ""):
             problems.append(_number_run(member, ln, got, sid))
     return tuple(out)
 

@@ -15,17 +15,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metrics.catalogue.registry import METRICS
+from metrics.cleval.tally import ClevalLegacyTally, ClevalTally
 from metrics.core.results import aggregate, hmean
 from metrics.core.tally import (
-    ClevalLegacyTally,
-    ClevalTally,
     CreditTally,
     MatchedCreditTally,
-    PqTally,
     SweepTally,
     Tally,
     add_up,
 )
+from metrics.hiertext.tally import PqTally
 from metrics.io.demo import demo_paths
 from metrics.io.reader import load_dataset
 from metrics.io.writers import evaluation_dict

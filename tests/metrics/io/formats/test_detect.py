@@ -9,6 +9,8 @@ import pytest
 
 from metrics.cli.main import main
 from metrics.core.model import InputError
+from metrics.io.archive import Member
+from metrics.io.formats import FORMATS, TEXT_FORMATS
 from metrics.io.formats.detect import detect
 from tests.metrics.io.formats_support import load, write, zipped
 
@@ -137,3 +139,26 @@ def test_cli_format_names_are_the_readers() -> None:
     from metrics.io.formats import BY_NAME
 
     assert tuple(BY_NAME) == FORMAT_NAMES
+
+
+def test_text_formats_are_every_format_that_reads_text() -> None:
+    """Detection shows a file that does not start as JSON to ``TEXT_FORMATS`` only (the JSON
+    readers are then not loaded): every other format scores 0 on such files, and the list
+    keeps ``FORMATS``' order, which breaks ties."""
+    text = [
+        f"{QUAD},word\n",
+        f"{QUAD},Latin,word\n",
+        f'{QUAD},0,"word"\n',
+        f"{QUAD},####word\n",
+        "x: [[1 2 3]], y: [[1 2 3]], ornt: [u'h'], transcriptions: [u'a']\n",
+        "0 0 1 2 3 4 0.5\n",
+        'a.jpg\t[{"points": [[1, 2], [3, 4], [5, 6]]}]\n',
+        "<annotations><image file='1.jpg'><box><label>a</label></box></image></annotations>",
+        '\ufeff  "pages": [], {"a": 1}\n',
+    ]
+    members = [Member(f"{k}.txt", f"{k}.txt", t.encode()) for k, t in enumerate(text)]
+    assert tuple(f for f in FORMATS if f in TEXT_FORMATS) == TEXT_FORMATS
+    for fmt in FORMATS:
+        if fmt not in TEXT_FORMATS:
+            for role in fmt.roles:
+                assert all(not fmt.sniff(m, role) for m in members), fmt.name
