@@ -41,8 +41,26 @@ def fit_view(part: Rect, width: int, height: int, *, top: int = 0, margin: int =
     pw, ph = max(x1 - x0, 1e-6), max(y1 - y0, 1e-6)
     room_w = max(width - 2 * margin, 1)
     room_h = max(height - top - 2 * margin, 1)
-    scale = min(room_w / pw, room_h / ph)
-    # the part's centre at the centre of the area below the notes
+    return _centred(part, min(room_w / pw, room_h / ph), width, height, top)
+
+
+def zoom_view(box: Rect, width: int, height: int, *, top: int, current: float) -> Fit:
+    """The view of ``box`` (an instance and its partners) with a margin of half its size all
+    round, so its neighbours stay in view, below the notes. It never zooms out from
+    ``current`` further than it takes to show ``box`` itself whole: a big word in the
+    whole-image fit keeps that scale and is centred."""
+    x0, y0, x1, y1 = box
+    pad = max(x1 - x0, y1 - y0, 20.0) * 0.5
+    padded = fit_view((x0 - pad, y0 - pad, x1 + pad, y1 + pad), width, height, top=top)
+    if padded.scale >= current:
+        return padded
+    bare = fit_view(box, width, height, top=top)
+    return _centred(box, min(current, bare.scale), width, height, top)
+
+
+def _centred(part: Rect, scale: float, width: int, height: int, top: int) -> Fit:
+    """``part``'s centre at the centre of the area below the notes, at ``scale``."""
+    x0, y0, x1, y1 = part
     cx = (x0 + x1) / 2
     cy = (y0 + y1) / 2 - top / (2 * scale)
     half_w, half_h = width / (2 * scale), height / (2 * scale)

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from metrics.core.results import SampleResult
 from viewer.scene.items import DrawItem, Ref, bboxes
 
 
@@ -54,9 +55,11 @@ class PickIndex:
                 return float(box[0]), float(box[1]), float(box[2]), float(box[3])
         return None
 
-    def bounds_with_partners(self, ref: Ref) -> tuple[float, float, float, float] | None:
-        """Bounding box of an instance and the instances drawn as related to it (its match
-        partners), or None."""
+    def bounds_with_partners(
+        self, ref: Ref, also: Iterable[Ref] = ()
+    ) -> tuple[float, float, float, float] | None:
+        """Bounding box of an instance, the instances drawn as related to it (its match
+        partners) and ``also`` (its near miss: ``near_miss_of``), or None."""
         box = self.bounds_of(ref)
         related = {
             r
@@ -64,7 +67,7 @@ class PickIndex:
             if it.ref == ref and it.layer in ("gt", "det")
             for r in it.related
         }
-        for other in related - {ref}:
+        for other in (related | set(also)) - {ref}:
             more = self.bounds_of(other)
             if box is not None and more is not None:
                 box = (
@@ -74,6 +77,17 @@ class PickIndex:
                     max(box[3], more[3]),
                 )
         return box
+
+
+def near_miss_of(result: SampleResult | None, ref: Ref) -> Ref | None:
+    """The instance of the other side that the engine names as ``ref``'s best near miss
+    (the one the inspector links), or None."""
+    if result is None:
+        return None
+    side, k = ref
+    own = result.gt if side == "gt" else result.det
+    nm = own[k].near_miss if 0 <= k < len(own) else None
+    return None if nm is None else ("det" if side == "gt" else "gt", nm.partner)
 
 
 def hit_test(items: Sequence[DrawItem], x: float, y: float, layers: Iterable[str]) -> Ref | None:

@@ -38,7 +38,7 @@ from viewer.scene.banner import banner_text, label_tooltip, side_tag
 from viewer.scene.framing import Rect, fit_part
 from viewer.scene.items import DrawItem, Ref, bounds, boxes_frame, intersect
 from viewer.scene.overlay import build_overlay
-from viewer.scene.picking import PickIndex
+from viewer.scene.picking import PickIndex, near_miss_of
 from viewer.widgets.fitting_view import FittingView
 
 log = logging.getLogger(__name__)
@@ -321,10 +321,16 @@ class CanvasView(FittingView):
         super().keyPressEvent(event)
 
     def zoom_to_selection(self) -> None:
-        """Fit the selected instance and its partners, with their neighbours around them,
-        in the view; never zooms out."""
+        """Fit the selected instance, its partners and its best near miss (the one the
+        inspector names), with their neighbours around them, in the view."""
         ref = self.session.selection
-        box = None if ref is None else self.overlay.picker.bounds_with_partners(ref)
+        near = None if ref is None else near_miss_of(self._content()[1], ref)
+        picker = self.overlay.picker
+        box = (
+            None
+            if ref is None
+            else picker.bounds_with_partners(ref, () if near is None else (near,))
+        )
         if box is not None:
             self.zoom_to(box)
 

@@ -13,9 +13,9 @@ from contextlib import contextmanager
 
 from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QResizeEvent, QTransform, QWheelEvent
-from PySide6.QtWidgets import QGraphicsView, QWidget
+from PySide6.QtWidgets import QGraphicsView, QStyle, QWidget
 
-from viewer.scene.framing import Rect, fit_view, union
+from viewer.scene.framing import Rect, fit_view, union, zoom_view
 
 View = tuple[float, float, float, bool]  # scale, centre x, centre y, fitted
 
@@ -113,19 +113,23 @@ class FittingView(QGraphicsView):
         self._emit_view()
 
     def zoom_to(self, box: Rect) -> None:
-        """``box`` in view with its neighbours around it (a margin of half its size); never
-        zooms out (a big word is centred instead)."""
+        """``box`` in view below the notes, with its neighbours around it (a margin of half
+        its size); never zooms out further than it takes to show ``box`` whole
+        (``viewer.scene.framing.zoom_view``). The scene widens to what the view shows, so a
+        box at the content's edge is centred rather than pushed back into the content."""
+        bars_hidden = self._fitted  # zoomed, the scrollbars appear and take their room
         self._set_fitted(False)
-        x0, y0, x1, y1 = box
-        pad = max(x1 - x0, y1 - y0, 20.0) * 0.5
-        before = self.transform()
-        self.fitInView(
-            QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad),
-            Qt.AspectRatioMode.KeepAspectRatio,
-        )
-        if self.transform().m11() < before.m11():
-            self.setTransform(before)
-            self.centerOn((x0 + x1) / 2, (y0 + y1) / 2)
+        content, _, top = self.fit_target()
+        vp = self.viewport().rect()
+        bar = self.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent) if bars_hidden else 0
+        width, height = vp.width() - bar, vp.height() - bar
+        view = zoom_view(box, width, height, top=top, current=self.transform().m11())
+        with self._quiet():
+            self._shown = view.shown
+            x0, y0, x1, y1 = self._scene_area(content)
+            self.scene().setSceneRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+            self.setTransform(QTransform.fromScale(view.scale, view.scale))
+            self.centerOn(*view.centre)
         self.zoom_changed.emit(self.transform().m11())
         self._emit_view()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from viewer.scene.framing import fit_part, fit_view
+from viewer.scene.framing import fit_part, fit_view, zoom_view
 
 
 def _on_screen(fit, rect):
@@ -41,3 +41,22 @@ def test_comparing_fits_the_boxes_even_past_the_scene() -> None:
     assert fit_part(scene, boxes, comparing=True) == boxes
     assert fit_part(scene, boxes, comparing=False) == scene
     assert fit_part(scene, None, comparing=True) == scene
+
+
+def test_zoom_shows_the_box_with_half_its_size_around_it() -> None:
+    box = (147.0, 132.0, 296.0, 209.0)  # a word and its near miss
+    view = zoom_view(box, 960, 700, top=70, current=0.5)
+    x0, y0, x1, y1 = _on_screen(view, box)
+    assert x0 >= 0 and x1 <= 960 and y0 >= 70 and y1 <= 700
+    assert x0 == pytest.approx(960 - x1)  # centred across
+    assert x0 >= 0.5 * (x1 - x0) * 0.99  # the margin: half the box's width each side
+
+
+def test_zoom_never_zooms_out_further_than_the_box_needs() -> None:
+    box = (0.0, 0.0, 100.0, 20.0)
+    closer = zoom_view(box, 800, 600, top=0, current=50.0)  # zoomed in past the word
+    x0, _, x1, _ = _on_screen(closer, box)
+    assert x0 >= 0 and x1 <= 800  # zooms out just enough to show the box whole
+    assert closer.scale == pytest.approx(fit_view(box, 800, 600).scale)
+    near = zoom_view(box, 800, 600, top=0, current=5.0)  # the padded box needs 3.96
+    assert near.scale == 5.0  # kept: the word fits, only the margin would not
