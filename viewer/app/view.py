@@ -128,6 +128,7 @@ def cmd_view(args: argparse.Namespace) -> int:
         from PySide6.QtWidgets import QApplication
 
         from viewer.app.main_window import MainWindow
+        from viewer.app.qt_notes import quiet_plugin_notes
     except ImportError as exc:
         print(
             f"detlens: error: the viewer needs PySide6 ({exc}); install it with "
@@ -140,6 +141,7 @@ def cmd_view(args: argparse.Namespace) -> int:
     prepare_options(args)
     paths = _paths(args)
     _check_display()
+    quiet_plugin_notes()  # Qt's offscreen plugin notes nothing the user can act on
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("detlens")
     window = MainWindow(restore_layout=not args.screenshot)
