@@ -11,15 +11,19 @@ from typing import TYPE_CHECKING, TextIO
 
 from metrics.catalogue.registry import METRICS
 from metrics.cli import skips
+from metrics.core.numbers import count_text, score_text
 from metrics.core.protocols import Params
 
 if TYPE_CHECKING:
     from metrics.core.model import Facts, Problem
     from metrics.core.results import Evaluation, SweepTally
+    from metrics.declare.spec import MetricSpec
 
 
-def _note(key: str, value: float) -> str:
-    return f"{key} {int(value)}" if float(value).is_integer() else f"{key} {value:.4f}"
+def _note(spec: MetricSpec[Params] | None, key: str, value: float) -> str:
+    """``key value``: a count as an integer, a score or ratio with 4 decimals."""
+    count = spec is not None and spec.extra_is_count(key)
+    return f"{key} {count_text(value) if count else score_text(value)}"
 
 
 def report(
@@ -56,8 +60,9 @@ def report(
         cov = coverage(ev, n, tuple(problems))
         if skips.no_score(cov, w, out):  # fewer than half read: no figure, the reason
             continue
-        hint = functools.partial(extra_hint, METRICS.get(ev.metric), has_confidences=conf)
-        extra = [_note(k, v) + hint(k) for k, v in ev.extras.items()]
+        spec = METRICS.get(ev.metric)
+        hint = functools.partial(extra_hint, spec, has_confidences=conf)
+        extra = [_note(spec, k, v) + hint(k) for k, v in ev.extras.items()]
         notes = ", ".join([*extra, cov.label()] if cov.partial else extra)  # "on 101 of 500"
         if ev.summary is None:  # nothing evaluated: no number that could pass for a score
             print(f"{ev.metric:<{w}}{'-':>8}{'-':>11}{'-':>9}  {notes}", file=out)

@@ -15,6 +15,7 @@ SPECS = (
         evaluate=metric.evaluate_batch,
         validate=each_sample(validate.validate),
         global_extras=voc.global_extras,
+        extra_counts=frozenset({"tp", "fp", "skipped_dets", "num_det"}),
         pair_table=pair_table,
         # The official AP runs over the detections in file order (C2, C5: the confidence
         # sort is computed but not applied): ``ap_file_order`` unless sort_by_confidence.

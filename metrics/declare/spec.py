@@ -150,6 +150,9 @@ class MetricSpec(Generic[P_co]):
     ``finalize`` is never evaluated that way.
     ``extra_units`` names the unit of a global extra that counts things (CLEval: ``miss``
     in characters, ``fp`` in detections), printed after it in the notes.
+    ``extra_counts`` names the global extras that count things (printed as integers); the
+    others are scores or ratios (4 decimals, ``metrics.core.numbers``); the keys of
+    ``extra_units`` are counts too.
     ``confidences`` (``ConfidenceUse``) says whether and under which parameter the metric
     ranks detections by confidence and whether it reports an AP; None: it does neither.
     """
@@ -168,6 +171,11 @@ class MetricSpec(Generic[P_co]):
     extras_read_evidence: bool = True
     confidences: ConfidenceUse | None = None
     extra_units: Mapping[str, str] | None = None
+    extra_counts: frozenset[str] = frozenset()
+
+    def extra_is_count(self, key: str) -> bool:
+        """Is the global extra ``key`` a count (else a score or ratio)?"""
+        return key in self.extra_counts or bool(self.extra_units and key in self.extra_units)
 
     # What the card says (read through the spec by the runner, the CLI and the viewer).
     @property

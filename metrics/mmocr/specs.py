@@ -40,6 +40,7 @@ def _spec(card: Card) -> MetricSpec[HmeanIouParams]:
         evaluate=evaluate,
         validate=hmean.validate,
         global_extras=hmean.global_extras,
+        extra_counts=frozenset({"gt_removed_lt3pts"}),
         finalize=hmean.finalize,
         pair_table=pair_table,
         at_threshold=at_threshold,

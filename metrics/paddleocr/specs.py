@@ -14,13 +14,20 @@ from metrics.paddleocr.pairs import pair_table
 __all__ = ["SPECS"]
 
 
+_COUNTERS = (
+    "matched",
+    "gt_care",
+    "det_care",
+    "images",
+    "gt_invalid_skipped",
+    "det_invalid_skipped",
+)
+
+
 def global_extras(results: Iterable[SampleResult]) -> dict[str, float]:
     """The official counters: matches, care GT / detections, evaluated images, skipped
     polygons (images without GT are not among the results: the validation notes list them)."""
-    out = dict.fromkeys(
-        ("matched", "gt_care", "det_care", "images", "gt_invalid_skipped", "det_invalid_skipped"),
-        0.0,
-    )
+    out = dict.fromkeys(_COUNTERS, 0.0)
     for r in results:
         for key in ("matched", "gt_care", "det_care"):
             out[key] += r.extra[key]
@@ -37,6 +44,7 @@ SPECS = (
         evaluate=metric.evaluate_batch,
         validate=each_sample(validate.validate),
         global_extras=global_extras,
+        extra_counts=frozenset(_COUNTERS),
         pair_table=pair_table,
     ),
 )

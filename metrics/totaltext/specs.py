@@ -17,5 +17,6 @@ SPECS = (
         evaluate=voc.evaluate_batch,
         validate=voc.validate_batch,
         global_extras=voc.global_extras,
+        extra_counts=frozenset({"tp", "fp"}),
     ),
 )

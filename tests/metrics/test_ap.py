@@ -182,11 +182,11 @@ def test_notes_column_names_the_file_order_ap_and_prints_no_tedeval_ap(
     hint = "(--set ctw1500_eval.sort_by_confidence=true ranks by confidence)"
     assert notes.startswith(f"ap_file_order 0.7500 {hint}, tp 3, fp 1")
     assert _row(out, "tedeval").endswith(" 0.8571  ")  # no "ap 0"
-    assert _row(out, "ic15_iou").endswith("  ap 1")
+    assert _row(out, "ic15_iou").endswith("  ap 1.0000")  # a score: 4 decimals
     for mid in ("siou", "tiou", "cleval_det", "mmocr_hmean_iou", "paddleocr_det_iou"):
         assert "ap" not in _row(out, mid).split()
     out = _eval(capsys, *argv, "ctw1500_eval", "--set", "sort_by_confidence=1")
-    assert _row(out, "ctw1500_eval").split("  ")[-1].startswith("ap 1, tp 3, fp 1")
+    assert _row(out, "ctw1500_eval").split("  ")[-1].startswith("ap 1.0000, tp 3, fp 1")
 
 
 def test_json_says_why_tedeval_reports_no_ap(

@@ -26,17 +26,18 @@ def limit_of(params: object, measure: str) -> float | None:
     return None
 
 
-def below_limit(measure: str, value: float, params: object) -> str | None:
+def below_limit(measure: str, value: float, params: object, *, digits: int = 2) -> str | None:
     """ "IoU 0.49 ≤ 0.5", "area precision 0.38 < 0.4" when the value fails its limit (IoU
-    must exceed it, the area measures reach it), else None."""
+    must exceed it, the area measures reach it), else None; the value with ``digits``
+    decimals (2 on the canvas's labels, 4 in the inspector's sentences)."""
     limit = limit_of(params, measure)
     if limit is None:
         return None
     name = MEASURE.get(measure, measure.replace("_", " "))
     if measure == "iou" and value <= limit:
-        return f"{name} {value:.2f} ≤ {limit:g}"
+        return f"{name} {value:.{digits}f} ≤ {limit:g}"
     if measure != "iou" and value < limit:
-        return f"{name} {value:.2f} < {limit:g}"
+        return f"{name} {value:.{digits}f} < {limit:g}"
     return None
 
 
@@ -56,13 +57,16 @@ def multiline_rejection(result: SampleResult, side: str, index: int, params: obj
     return None
 
 
-def refusal(result: SampleResult, side: str, r: InstanceResult, params: object) -> str | None:
-    """The rule that refused an unmatched instance's best candidate, or None."""
+def refusal(
+    result: SampleResult, side: str, r: InstanceResult, params: object, *, digits: int = 2
+) -> str | None:
+    """The rule that refused an unmatched instance's best candidate, or None (its value
+    with ``digits`` decimals)."""
     rejected = multiline_rejection(result, side, r.index, params)
     if rejected is not None:
         return rejected
     nm = r.near_miss
-    return None if nm is None else below_limit(nm.measure, nm.value, params)
+    return None if nm is None else below_limit(nm.measure, nm.value, params, digits=digits)
 
 
 def multiline_lines(result: SampleResult, params: object) -> list[tuple[str, str, bool]]:

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from metrics.core.numbers import count_text, score_text
 from metrics.core.results import InstanceResult, MatchRecord, SampleResult
 from metrics.declare.help import discard_line
 from viewer.app.session import Session
@@ -37,14 +38,42 @@ _SHOWN = (
 )
 
 
-def _fmt(v: float) -> str:
-    if isinstance(v, float):
-        return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}"
-    return html.escape(str(v))
+# the evidence's values that count things (characters, words, members; a flag 0 or 1) and
+# those that measure the image (areas and distances, in pixels); the others are scores and
+# ratios: 4 decimals, as everywhere (``metrics.core.numbers``)
+_COUNTS = frozenset(
+    [
+        "found",
+        "length",
+        "members",
+        "split",
+        "merge",
+        "lcs",
+        "text_length",
+        "text_line",
+        "pcc",
+        "total",
+        "contained",
+        "credited",
+        "fp_chars",
+        "outlier_tolerated",
+    ]
+)
+_MEASURES = frozenset(
+    ("intersection", "union", "gt_area", "det_area", "ct", "ot", "d", "center_distance")
+)
+
+
+def _fmt(key: str, v: object) -> str:
+    if not isinstance(v, int | float) or isinstance(v, bool):
+        return html.escape(str(v))
+    if key in _COUNTS:
+        return count_text(v)
+    return f"{v:,.1f}" if key in _MEASURES else score_text(v)
 
 
 def _values(values: Mapping[str, float], keys: tuple[str, ...] = _SHOWN) -> str:
-    parts = [f"{k} {_fmt(values[k])}" for k in keys if k in values]
+    parts = [f"{k} {_fmt(k, values[k])}" for k in keys if k in values]
     return ", ".join(parts)
 
 
@@ -97,7 +126,7 @@ def _instance(
     res: InstanceResult, other: str, result: SampleResult | None = None, params: object = None
 ) -> str:
     oside = "det" if other == "det" else "gt"
-    out = [f"<b>{res.verdict.value.replace('_', ' ')}</b>, credit {res.credit:.4g}"]
+    out = [f"<b>{res.verdict.value.replace('_', ' ')}</b>, credit {score_text(res.credit)}"]
     if res.partners:
         out.append(f"with {other} {links(oside, res.partners)}")
     if res.absorbed_by is not None:
@@ -105,10 +134,12 @@ def _instance(
     if res.near_miss is not None:
         nm = res.near_miss
         side = "det" if oside == "gt" else "gt"
-        rule = refusal(result, side, res, params) if result is not None and params else None
+        rule = None
+        if result is not None and params:
+            rule = refusal(result, side, res, params, digits=4)
         why = _taken_by(result, oside, nm.partner, rule) if not res.partners else ""
         out.append(
-            f"near miss: best {nm.measure.replace('_', ' ')} {nm.value:.3f} "
+            f"near miss: best {nm.measure.replace('_', ' ')} {score_text(nm.value)} "
             f"with {other} {link(oside, nm.partner)}{why}"
         )
     if res.values:
@@ -196,7 +227,7 @@ def describe(session: Session, ref: Ref) -> str:
     if inst.text is not None:
         facts.append(f"text “{html.escape(inst.text)}”")
     if inst.confidence is not None:
-        facts.append(f"confidence {inst.confidence:.3f}")
+        facts.append(f"confidence {score_text(inst.confidence)}")
     body = [head, f"<p>{', '.join(facts)}</p>"]
     attrs = instance_attributes(inst)
     if attrs:
@@ -262,7 +293,7 @@ def _other_metrics(session: Session, ref: Ref, other: str) -> str:
         mark = " style='background:#fff3c4'" if mid == session.metric else ""
         rows.append(
             f"<tr{mark}><td>{mid}</td><td>{it.verdict.value.replace('_', ' ')}</td>"
-            f"<td align=right>{it.credit:.3f}</td><td>{partners}</td></tr>"
+            f"<td align=right>{score_text(it.credit)}</td><td>{partners}</td></tr>"
         )
     if not rows:
         return ""
