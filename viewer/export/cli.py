@@ -34,6 +34,8 @@ from metrics.run.runner import Cancelled, run
 from viewer.app.interrupts import Interrupts, guarded, headless_qt
 from viewer.scene.layers import DEFAULT_LAYERS, LAYER_KEYS
 
+MAX_SIDE_PX = 1600  # viewer.export.render's (not imported here: --help loads no Qt)
+
 
 def add_export_command(sub: Subcommands) -> None:
     p = sub.add_parser(
@@ -55,6 +57,12 @@ def add_export_command(sub: Subcommands) -> None:
     which.add_argument("--samples", help="comma-separated sample ids")
     p.add_argument("--layers", help=f"comma-separated layers ({', '.join(LAYER_KEYS)})")
     p.add_argument("--out", required=True, help="output folder")
+    p.add_argument(
+        "--full-size",
+        action="store_true",
+        help=f"keep every image pixel (default: the long side of each PNG at most "
+        f"{MAX_SIDE_PX} px, so its header and labels read at its size)",
+    )
     p.add_argument(
         "--allow-next-to-inputs",
         action="store_true",
@@ -205,7 +213,16 @@ def _export(args: argparse.Namespace, interrupts: Interrupts) -> int:
         params=", ".join(f"{k}={v}" for k, v in overrides.items()),
     )
     done = export_samples(
-        chosen, panels_of, layers, out, state_of, progress, problems, inputs, head
+        chosen,
+        panels_of,
+        layers,
+        out,
+        state_of,
+        progress,
+        problems,
+        inputs,
+        head,
+        full_size=args.full_size,
     )
     print(f"wrote {len(done)} images and {out / 'index.html'}")
     return 0

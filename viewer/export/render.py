@@ -1,9 +1,10 @@
 """Annotated images of samples, rendered headless through the same painter as the window.
 
-``render_sample`` paints one sample at full image resolution (whatever the zoom of any
-window), with a header (sample id, detector, metric, R/P/H) and the legend of the visible
-layers burned in; two results side by side when comparing detectors. ``export_samples``
-writes PNGs atomically, a view-state JSON beside each, and an index (CSV and HTML).
+``render_sample`` paints one sample whatever the zoom of any window, on a page whose long
+side is at most ``MAX_SIDE_PX`` (or at full image resolution, the page scaled up), with a
+header (sample id, detector, metric, R/P/H) and the legend of the visible layers burned in;
+two results side by side when comparing detectors. ``export_samples`` writes PNGs
+atomically, a view-state JSON beside each, and an index (CSV and HTML).
 """
 
 from __future__ import annotations
@@ -54,6 +55,10 @@ CROP_SHARE = 0.5  # an image whose boxes cover less of it than this is cropped t
 MARGIN_SHARE, MARGIN_MIN = 0.15, 40.0  # the frame's margin around the boxes
 SMALL_PX = 480.0  # a frame smaller than this is drawn larger (up to UPSCALE_MAX times)
 UPSCALE_MAX = 3.0
+# The long side of an exported PNG at most (about a screen): its header, labels and legend
+# keep their size in pixels, so a 6,000-pixel image had them tiny (and took seconds);
+# ``full_size`` keeps every image pixel and draws the same page at that resolution instead
+MAX_SIDE_PX = 1600
 
 
 def frame_rect(sample: Sample, panels: Sequence[Panel], base: QImage | None) -> QRectF:
@@ -83,6 +88,41 @@ def _upscale(frame: QRectF) -> float:
     return 1.0 if side >= SMALL_PX else min(UPSCALE_MAX, SMALL_PX / side)
 
 
+@dataclass(frozen=True)
+class PageLayout:
+    """An exported page in its own pixels: the image's ``scale`` in it (after ``shrink``,
+    what fitting ``MAX_SIDE_PX`` took), the frame's size, each panel's width, the legend's
+    height; the page is ``panel_w * panels`` by ``h + HEADER_PX + legend_h``."""
+
+    scale: float
+    shrink: float
+    w: int
+    h: int
+    panel_w: int
+    legend_h: int
+
+
+def page_layout(
+    frame: QRectF, panels: int, legend: int, *, max_side: int = MAX_SIDE_PX
+) -> PageLayout:
+    """The layout of a page of ``panels`` panels of ``frame`` and ``legend`` legend entries
+    whose long side (header and legend included) is at most ``max_side``."""
+    upscale, shrink = _upscale(frame), 1.0
+    for _ in range(3):  # the legend's rows depend on the width: settle in a few steps
+        scale = upscale * shrink
+        w, h = int(frame.width() * scale), int(frame.height() * scale)
+        pw = max(w, MIN_PANEL_PX)  # a narrow image is centred: header and legend stay readable
+        cols = _legend_columns(pw * panels)
+        legend_h = LEGEND_ROW_PX * (-(-legend // cols)) + 8 if legend else 0
+        chrome = HEADER_PX + legend_h
+        if pw * panels <= max_side and h + chrome <= max_side:
+            break
+        room_w = max_side / max(frame.width() * upscale * panels, 1.0)
+        room_h = (max_side - chrome) / max(frame.height() * upscale, 1.0)
+        shrink = min(shrink, room_w, room_h) * 0.999  # int() rounding stays inside
+    return PageLayout(scale, shrink, w, h, pw, legend_h)
+
+
 def _legend_keys(layers: frozenset[str]) -> list[StyleKey]:
     keys = [
         key for layer in LAYERS if layer.key in layers for key in LAYER_LEGEND.get(layer.key, ())
@@ -97,15 +137,18 @@ def render_sample(
     problems: Sequence[object] = (),
     *,
     whole: bool = False,
+    full_size: bool = False,
 ) -> QImage:
     """The sample's image with each panel's evidence, side by side, header and legend;
-    framed on its boxes (``frame_rect``), or the whole image with ``whole``."""
+    framed on its boxes (``frame_rect``), or the whole image with ``whole``. The page's
+    long side is at most ``MAX_SIDE_PX``, so the header and labels read at its size; with
+    ``full_size`` the same page is drawn at the image's own resolution (a device pixel
+    ratio: the text, labels and markers grow with it; cosmetic outlines keep their width
+    in pixels)."""
     base = read_image(sample.image) if sample.image else None  # a pipe is never opened
     rect = frame_rect(sample, panels, base)
     if whole and base is not None and not base.isNull():
         rect = QRectF(0, 0, base.width(), base.height())
-    scale = _upscale(rect)
-    w, h = int(rect.width() * scale), int(rect.height() * scale)
     mine = [pr for pr in problems if getattr(pr, "sample_id", None) == sample.id]
     drawn = [
         build_overlay(pn.sample or sample, pn.result, mine, params=pn.params)  # type: ignore[arg-type]
@@ -118,10 +161,12 @@ def render_sample(
         if it.layer in layers and (it.shape != "lines" or len(drawn_segments(it.coords)))
     }
     legend = [k for k in _legend_keys(layers) if k in used]
-    pw = max(w, MIN_PANEL_PX)  # a narrow image is centred: header and legend stay readable
-    cols = _legend_columns(pw * len(panels))
-    legend_h = LEGEND_ROW_PX * (-(-len(legend) // cols)) + 8 if legend else 0
-    out = QImage(pw * len(panels), h + HEADER_PX + legend_h, QImage.Format.Format_ARGB32)
+    lay = page_layout(rect, len(panels), len(legend))
+    scale, w, h, pw = lay.scale, lay.w, lay.h, lay.panel_w
+    ratio = 1.0 / lay.shrink if full_size else 1.0  # output pixels per page pixel
+    page_w, page_h = pw * len(panels), h + HEADER_PX + lay.legend_h
+    out = QImage(round(page_w * ratio), round(page_h * ratio), QImage.Format.Format_ARGB32)
+    out.setDevicePixelRatio(ratio)
     out.fill(QColor("#ffffff"))
     p = QPainter(out)
     p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
@@ -144,7 +189,7 @@ def render_sample(
         ctx = RenderContext(layers=layers, scale=scale, visible=visible)
         paint_overlay(p, items, ctx)  # labels placed inside ``visible``
         p.restore()
-    _legend(p, legend, h + HEADER_PX, out.width(), font)
+    _legend(p, legend, h + HEADER_PX, page_w, font)
     p.end()
     return out
 
@@ -247,12 +292,15 @@ def export_samples(
     problems: Sequence[object] = (),
     inputs: Sequence[str] = (),
     head: ExportHead | None = None,
+    *,
+    full_size: bool = False,
 ) -> list[ExportedSample]:
     """Render and write each sample (PNG + state JSON), then the CSV and HTML index.
 
     File names come from the sample ids through ``safe_name`` (never outside ``out_dir``),
     and are refused, before anything is written, when one would be an input: ``inputs``,
-    the samples' own files and images."""
+    the samples' own files and images. Each page's long side is at most ``MAX_SIDE_PX``
+    unless ``full_size`` (``render_sample``)."""
     sources = [src for s in samples for src in (s.image, s.gt_source, s.det_source)]
     protected = [*inputs, *sources]
     pngs = sample_files(out_dir, [s.id for s in samples], (".png", ".json"), protected)
@@ -261,7 +309,8 @@ def export_samples(
     for n, sample in enumerate(samples, start=1):
         panels = panels_of(sample)
         png = pngs[sample.id]
-        atomic_write(png, png_bytes(render_sample(sample, panels, layers, problems)))
+        image = render_sample(sample, panels, layers, problems, full_size=full_size)
+        atomic_write(png, png_bytes(image))
         state = json.dumps(state_of(sample), indent=1) + "\n"
         atomic_write(png.with_suffix(".json"), state.encode("utf-8"))
         done.append(

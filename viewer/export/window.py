@@ -112,7 +112,9 @@ def export_image(path: Path, session: Session) -> Path:
     if b is not None:
         params = b.params(b.metric) if b.metric else None
         panels.append(Panel(names[1], b.metric or "", b.result(sid), b.sample(sid), params))
-    image = render_sample(sample, panels, session.layers, session.problems(), whole=True)
+    image = render_sample(
+        sample, panels, session.layers, session.problems(), whole=True, full_size=True
+    )
     atomic_write(path, png_bytes(image))
     write_state(path, session)
     return path
