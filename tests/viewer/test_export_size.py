@@ -60,3 +60,9 @@ def test_the_layout_counts_the_header_and_legend_in_the_long_side() -> None:
     assert wide.panel_w * 2 <= MAX_SIDE_PX
     small = page_layout(QRectF(0, 0, 200, 100), 1, 3)  # a small crop is still drawn larger
     assert small.scale > 1 and small.panel_w >= MIN_PANEL_PX and small.shrink == 1
+
+
+def test_the_help_names_the_same_limit() -> None:
+    from viewer.export import cli
+
+    assert cli.MAX_SIDE_PX == MAX_SIDE_PX  # --help says it without loading Qt

@@ -101,6 +101,13 @@ class PageLayout:
     panel_w: int
     legend_h: int
 
+    def full_ratio(self, frame: QRectF) -> float:
+        """Output pixels per page pixel that give the frame its own resolution (its width
+        in whole pixels, as an unshrunk page has it)."""
+        if self.shrink >= 1.0 or self.w <= 0:
+            return 1.0
+        return int(frame.width() * _upscale(frame)) / self.w
+
 
 def page_layout(
     frame: QRectF, panels: int, legend: int, *, max_side: int = MAX_SIDE_PX
@@ -163,7 +170,7 @@ def render_sample(
     legend = [k for k in _legend_keys(layers) if k in used]
     lay = page_layout(rect, len(panels), len(legend))
     scale, w, h, pw = lay.scale, lay.w, lay.h, lay.panel_w
-    ratio = 1.0 / lay.shrink if full_size else 1.0  # output pixels per page pixel
+    ratio = lay.full_ratio(rect) if full_size else 1.0  # output pixels per page pixel
     page_w, page_h = pw * len(panels), h + HEADER_PX + lay.legend_h
     out = QImage(round(page_w * ratio), round(page_h * ratio), QImage.Format.Format_ARGB32)
     out.setDevicePixelRatio(ratio)
