@@ -14,6 +14,11 @@ def test_a_value_under_its_limit_names_both() -> None:
     assert below_limit("iou", 0.49, IouParams()) == "IoU 0.49 ≤ 0.5"
     assert below_limit("iou", 0.51, IouParams()) is None
     assert below_limit("area_precision", 0.38, DetEvalParams()) == "area precision 0.38 < 0.4"
+    # a value just under its limit never reads as the limit itself
+    assert below_limit("area_precision", 0.3999, DetEvalParams()) == "area precision 0.3999 < 0.4"
+    assert below_limit("iou", 0.4999, IouParams()) == "IoU 0.4999 ≤ 0.5"
+    assert below_limit("iou", 0.5, IouParams()) == "IoU 0.50 ≤ 0.5"  # a tie fails: IoU > 0.5
+    assert below_limit("iou", 0.3, IouParams(), digits=4) == "IoU 0.3000 ≤ 0.5"
     assert limit_of(object(), "iou") is None
 
 

@@ -35,10 +35,22 @@ def below_limit(measure: str, value: float, params: object, *, digits: int = 2) 
         return None
     name = MEASURE.get(measure, measure.replace("_", " "))
     if measure == "iou" and value <= limit:
-        return f"{name} {value:.{digits}f} ≤ {limit:g}"
+        return f"{name} {_shown(value, limit, digits, strict=False)} ≤ {limit:g}"
     if measure != "iou" and value < limit:
-        return f"{name} {value:.{digits}f} < {limit:g}"
+        return f"{name} {_shown(value, limit, digits, strict=True)} < {limit:g}"
     return None
+
+
+def _shown(value: float, limit: float, digits: int, *, strict: bool) -> str:
+    """The value with ``digits`` decimals, or as many more as it takes for the shown number
+    to stay on its side of the limit: 0.3999 against 0.4 reads "0.3999 < 0.4", never
+    "0.40 < 0.4"; an IoU reads as the limit itself only when it is (a tie fails too)."""
+    for d in range(digits, 10):
+        text = f"{value:.{d}f}"
+        shown = float(text)
+        if shown < limit or (not strict and shown == limit == value):
+            return text
+    return repr(value)
 
 
 def multiline_rejection(result: SampleResult, side: str, index: int, params: object) -> str | None:
