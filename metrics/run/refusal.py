@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from typing import Literal, NoReturn
 
 from metrics.core.model import InputError, Problem
 from metrics.core.records import dataclass
@@ -125,14 +125,40 @@ def _summary(
     if n_images > 0:
         every = _images(errors)
         where = " on the whole set" if every is None else f" on {len(every)} of {n_images} images"
-    advice = "use skip_sample to evaluate the rest"
-    for mid, own in [("", ()), *by_metric.items()]:
-        left = _left(_images([*reader, *own]), n_images)
-        if n_images > 0 and not scores(left, n_images):
+    left = {"": _left(_images(reader), n_images)}
+    left.update((mid, _left(_images([*reader, *own]), n_images)) for mid, own in by_metric.items())
+    return (
+        f"{len(errors)} input error(s){where}; nothing was evaluated "
+        f"(policy strict; {skip_advice(left, n_images)})"
+    )
+
+
+def skip_advice(left: Mapping[str, int], n_images: int) -> str:
+    """What to say of ``skip_sample`` when the strict policy refuses: ``left`` is, per
+    metric ("" for all of them), how many of the ``n_images`` images it would keep. Advised
+    only when each would still make a score; else the first that would not is named."""
+    for mid, kept in left.items():
+        if n_images > 0 and not scores(kept, n_images):
             who = f" {mid}" if mid else ""
-            advice = (
-                f"skip_sample would leave{who} {left} of {n_images} images, too few for a "
+            return (
+                f"skip_sample would leave{who} {kept} of {n_images} images, too few for a "
                 f"score: correct the files, or {CHOOSE}"
             )
-            break
-    return f"{len(errors)} input error(s){where}; nothing was evaluated (policy strict; {advice})"
+    return "use skip_sample to evaluate the rest"
+
+
+def refuse_failures(
+    failed: Sequence[tuple[str, Problem]], excluded: Mapping[str, set[str]], n_images: int
+) -> NoReturn:
+    """The strict policy's refusal of the images a metric could not evaluate (``failed``:
+    metric id and error, ``metrics.run.guard``): ``skip_sample`` is advised only when each
+    metric, without those and its ``excluded`` images, keeps a score of the ``n_images``."""
+    lost: dict[str, set[str | None]] = {}
+    for mid, p in failed:
+        lost.setdefault(mid, set(excluded.get(mid, ()))).add(p.sample_id)
+    left = {mid: n_images - len(ids) for mid, ids in lost.items()}
+    raise InputError(
+        [p for _, p in failed],
+        f"{len(failed)} image(s) could not be evaluated; nothing is reported "
+        f"(policy strict; {skip_advice(left, n_images)})",
+    )

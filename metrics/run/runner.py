@@ -16,7 +16,7 @@ import metrics.run.guard as guard
 import metrics.run.pool as pool
 from metrics.catalogue.registry import METRICS, make_params
 from metrics.core.logs import logger
-from metrics.core.model import Dataset, InputError, Problem, Sample, Severity
+from metrics.core.model import Dataset, Problem, Sample, Severity
 from metrics.core.protocols import Params
 from metrics.core.records import dataclass, field
 from metrics.core.results import Evaluation, SampleResult, aggregate
@@ -24,7 +24,7 @@ from metrics.declare.spec import MetricSpec
 from metrics.run.light import Light, light_detail, light_kind, strip
 from metrics.run.pool import Cancelled as Cancelled  # re-exported: callers catch it here
 from metrics.run.refusal import Policy as Policy  # re-exported: callers import it from here
-from metrics.run.refusal import refuse
+from metrics.run.refusal import refuse, refuse_failures
 from metrics.shapes.mode import Detail, Mode
 
 log = logger(__name__)
@@ -272,7 +272,7 @@ def run(
         cancel=cancel,
         kinds=kinds,
     )
-    problems = apply_failures(failed, excluded, problems, policy)
+    problems = apply_failures(failed, excluded, problems, policy, len(dataset))
     log.debug("evaluated %d samples in %.3fs", len(samples), time.perf_counter() - t0)
     by_id = {s.id: row for s, row in zip(samples, rows, strict=True)}
     return [
@@ -342,17 +342,16 @@ def apply_failures(
     excluded: dict[str, set[str]],
     problems: list[Problem],
     policy: Policy,
+    n_images: int,
 ) -> list[Problem]:
     """Samples a metric could not evaluate: under ``strict`` the run is refused with each
-    listed; under ``skip_sample`` they join the metric's excluded samples."""
+    listed (``refusal.refuse_failures``: ``skip_sample`` advised only where each metric
+    would keep a score of the ``n_images``); under ``skip_sample`` they join the metric's
+    excluded samples."""
     if not failed:
         return problems
     if policy == "strict":
-        raise InputError(
-            [p for _, p in failed],
-            f"{len(failed)} image(s) could not be evaluated; nothing is reported "
-            "(policy strict; use skip_sample to evaluate the rest)",
-        )
+        refuse_failures(failed, excluded, n_images)
     for mid, p in failed:
         if p.sample_id is not None:
             excluded[mid].add(p.sample_id)

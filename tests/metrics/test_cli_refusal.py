@@ -13,6 +13,7 @@ import pytest
 from metrics.cli.listing import grouped
 from metrics.cli.main import main
 from metrics.core.model import Problem, Severity
+from tests.metrics.run.test_refusal import failing_on
 from tests.support import partial_set, write_zip
 
 
@@ -103,3 +104,22 @@ def test_a_listing_says_each_message_once() -> None:
     assert grouped([*same, other], 1, where="all in --json")[-1] == (
         "... and 1 more, of 1 other kind(s) (all in --json)"
     )
+
+
+@pytest.mark.parametrize("loaded", [False, True], ids=["sharded", "loaded"])
+def test_images_failing_in_evaluation_do_not_advise_a_skip_that_leaves_nothing(
+    loaded: bool,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    gt, det = partial_set(tmp_path, 3)
+    failing_on(monkeypatch, "ic15_iou", {"img_0", "img_2"})
+    more = ["--instances", str(tmp_path / "i.csv")] if loaded else []
+    args = ["eval", "--gt", str(gt), "--det", str(det), "--metric", "ic15_iou", *more]
+    code, err = _err(args, capsys)
+    assert code == 2 and len(err) == 2, err
+    assert err[0].startswith("detlens: error: 2 image(s) could not be evaluated")
+    assert "skip_sample would leave ic15_iou 1 of 3 images, too few for a score" in err[0]
+    assert "use skip_sample" not in err[0]
+    assert err[1] == "  and 1 more like it: gt.zip:gt_img_2.txt"

@@ -1,14 +1,19 @@
 """``runner.run`` under the strict policy: a metric the set cannot be read by is one fact
-(``InputError.whole``), errors on some images are a count with the ``skip_sample`` advice."""
+(``InputError.whole``), errors on some images are a count with the ``skip_sample`` advice,
+given only where ``skip_sample`` would leave a score (input errors and images that fail while
+being evaluated alike)."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Collection, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from metrics.catalogue.registry import METRICS
-from metrics.core.model import InputError, Problem, Severity
+from metrics.core.model import InputError, Problem, Sample, Severity
 from metrics.io.reader import load_dataset
 from metrics.run.refusal import misfits
 from metrics.run.runner import run
@@ -41,3 +46,35 @@ def test_half_the_images_still_make_a_score() -> None:
     assert [m.metric for m in misfits({"m": [err("a"), err("b"), err("c")]}, 4)] == ["m"]
     (whole,) = misfits({"m": [err(None)]}, 4)  # an error about the whole set
     assert whole.bad is None and "on the whole set" in whole.line()
+
+
+def failing_on(monkeypatch: pytest.MonkeyPatch, metric: str, bad: Collection[str]) -> None:
+    """``metric`` raising (as GEOS may) on every block holding an image of ``bad``."""
+    spec = METRICS[metric]
+
+    def evaluate(samples: Sequence[Sample], params: Any, mode: Any = None) -> Any:
+        if any(s.id in bad for s in samples):
+            raise RuntimeError("side location conflict")
+        return list(spec.evaluate(samples, params, mode))
+
+    monkeypatch.setitem(METRICS._loaded, metric, dataclasses.replace(spec, evaluate=evaluate))  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("bad", "says"),
+    [
+        ({"img_1"}, "use skip_sample to evaluate the rest"),
+        ({"img_0", "img_1", "img_2"}, "skip_sample would leave ic15_iou 1 of 4 images, too few"),
+    ],
+    ids=["one-of-four", "three-of-four"],
+)
+def test_images_failing_in_evaluation_advise_skip_sample_only_when_it_leaves_a_score(
+    bad: set[str], says: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ds = load_dataset(*partial_set(tmp_path, 4))
+    failing_on(monkeypatch, "ic15_iou", bad)
+    with pytest.raises(InputError) as info:
+        run(ds, [METRICS["ic15_iou"]], policy="strict")
+    assert str(info.value).startswith(f"{len(bad)} image(s) could not be evaluated")
+    assert says in str(info.value)
+    assert str(info.value).count("skip_sample") == 1
