@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Literal, NoReturn
 
-from metrics.core.model import InputError, Problem
+from metrics.core.model import InputError, Problem, place
 from metrics.core.records import dataclass
 
 Policy = Literal["strict", "skip_sample"]
@@ -49,12 +49,12 @@ class Misfit:
 
     def line(self) -> str:
         """'<metric> does not read these inputs: <reason> (8053 lines on 500 of 500 images,
-        first gt.zip:gt_img_1.txt:1); nothing was evaluated; <fix>'."""
+        first gt.zip:gt_img_1.txt:1); nothing was evaluated; <fix>' (boxes, not lines, for
+        the problems of a JSON file, ``counted``)."""
         why = self.reason()
         n = len(self.errors)
         same = sum(p.message == why.message for p in self.errors)
-        lines = all(p.line is not None for p in self.errors)
-        what = f"{n} line{'s' if n != 1 else ''}" if lines else f"{n} error{'s' if n != 1 else ''}"
+        what = counted(self.errors)
         where = (
             "the whole set"
             if self.bad is None
@@ -65,6 +65,19 @@ class Misfit:
             f"{self.metric} does not read these inputs: {why.message} ({what} on {where}{other}, "
             f"first {why.where}); nothing was evaluated; {self.fix()}"
         )
+
+
+def counted(errors: Sequence[Problem]) -> str:
+    """'8 lines', '5092 boxes' (of JSON files), '3 lines and 2 boxes'; '4 errors' when
+    one of them is not on a line or box."""
+    n = len(errors)
+    if any(p.line is None for p in errors):
+        return f"{n} error{'s' if n != 1 else ''}"
+    kinds = Counter(place(p.source, p.sample_id) for p in errors)
+    words = {"line": ("line", "lines"), "box": ("box", "boxes")}
+    return " and ".join(
+        f"{k} {words[kind][k != 1]}" for kind in ("line", "box") if (k := kinds[kind])
+    )
 
 
 def _images(errors: Sequence[Problem]) -> frozenset[str] | None:

@@ -14,7 +14,7 @@ from metrics.cli.listing import grouped
 from metrics.cli.main import main
 from metrics.core.model import Problem, Severity
 from tests.metrics.run.test_refusal import failing_on
-from tests.support import partial_set, write_zip
+from tests.support import ht_files, ht_words_image, partial_set, write_zip
 
 
 def _err(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
@@ -123,3 +123,15 @@ def test_images_failing_in_evaluation_do_not_advise_a_skip_that_leaves_nothing(
     assert "skip_sample would leave ic15_iou 1 of 3 images, too few for a score" in err[0]
     assert "use skip_sample" not in err[0]
     assert err[1] == "  and 1 more like it: gt.zip:gt_img_2.txt"
+
+
+def test_a_json_set_counts_boxes_not_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hexagon = [[10, 10], [30, 5], [50, 10], [50, 30], [30, 35], [10, 30]]
+    images = [ht_words_image([hexagon], f"img_{k}") for k in range(2)]
+    gt, det = ht_files(tmp_path, images, images)  # DetEval takes axis-aligned boxes only
+    code, err = _err(["eval", "--gt", str(gt), "--det", str(det), "--metric", "deteval"], capsys)
+    assert code == 2 and len(err) == 1, err
+    assert "(4 boxes on 2 of 2 images, 2 saying this, first " in err[0]
+    assert f"first {gt} (image img_0, box 1))" in err[0] and " lines " not in err[0]

@@ -15,7 +15,7 @@ import pytest
 from metrics.catalogue.registry import METRICS
 from metrics.core.model import InputError, Problem, Sample, Severity
 from metrics.io.reader import load_dataset
-from metrics.run.refusal import misfits
+from metrics.run.refusal import counted, misfits
 from metrics.run.runner import run
 from tests.support import partial_set
 
@@ -78,3 +78,13 @@ def test_images_failing_in_evaluation_advise_skip_sample_only_when_it_leaves_a_s
     assert str(info.value).startswith(f"{len(bad)} image(s) could not be evaluated")
     assert says in str(info.value)
     assert str(info.value).count("skip_sample") == 1
+
+
+def test_problems_are_counted_by_what_they_point_at() -> None:
+    def at(source: str, line: int | None) -> Problem:
+        return Problem(Severity.ERROR, source, line, "bad", "img_1")
+
+    assert counted([at("gt.zip:gt_img_1.txt", 1)]) == "1 line"
+    assert counted([at("gt.json", 1), at("det.JSON", 2)]) == "2 boxes"
+    assert counted([at("a.txt", 3), at("b.txt", 4), at("gt.json", 1)]) == "2 lines and 1 box"
+    assert counted([at("gt.json", 1), at("gt.json", None)]) == "2 errors"
