@@ -41,7 +41,7 @@ class Plan:
     """What ``--metric all`` runs: the metrics, those that skip some samples, the parameter
     values switched on by a metric's ``fallback`` (merged into the caller's overrides), the
     metrics left out with the reason, and the notes to show (which also say which images a
-    lenient metric skips)."""
+    lenient metric skips); ``fallbacks``: per metric, its note of the fallback values."""
 
     specs: list[MetricSpec[Params]]
     lenient: frozenset[str]
@@ -49,6 +49,7 @@ class Plan:
     validated: dict[str, list[Problem]] = field(default_factory=dict)
     overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
     left_out: dict[str, str] = field(default_factory=dict)
+    fallbacks: dict[str, str] = field(default_factory=dict)
 
 
 def _errors(found: Sequence[Problem]) -> list[Problem]:
@@ -89,11 +90,13 @@ def plan_all(
     validated: dict[str, list[Problem]] = {}
     merged: dict[str, dict[str, Any]] = {k: dict(v) for k, v in (overrides or {}).items()}
     left_out: dict[str, str] = {}
+    fallbacks: dict[str, str] = {}
     for spec in specs:
         found, own, note = _with_fallback(spec, dataset, merged.get(spec.id, {}))
         merged[spec.id] = own
         if note:
             notes.append(note)
+            fallbacks[spec.id] = note
         validated[spec.id] = found
         errors = _errors(found)
         bad = {p.sample_id for p in errors}
@@ -106,7 +109,7 @@ def plan_all(
         else:
             left_out[spec.id] = f"{len(errors)} input error(s), first: {errors[0]}"
             notes.append(f"{spec.id} left out: {left_out[spec.id]}")
-    return Plan(keep, frozenset(lenient), notes, validated, merged, left_out)
+    return Plan(keep, frozenset(lenient), notes, validated, merged, left_out, fallbacks)
 
 
 def meant_for(spec: MetricSpec[Params]) -> str:

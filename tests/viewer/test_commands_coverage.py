@@ -5,6 +5,7 @@ the command instead of writing pictures or a report of nothing."""
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -149,6 +150,9 @@ def test_without_a_metric_polygons_get_curved_tiou_as_in_the_viewer(
     assert code == 0, captured.err
     assert "error" not in captured.err and "skipped" not in captured.err, captured.err
     said = "evaluated with auto_orient=true: its defaults refuse these inputs"  # as eval says
+    if command != "compare":  # on stderr too, once (compare: in its head line)
+        assert captured.err.count("auto_orient") == 1, captured.err
+        assert f"warning: curved_tiou: {said}\n" in captured.err
     if command == "compare":
         assert f"compare curved_tiou ({said}): A = det, B = det'" in captured.out
         assert "1.0000" in captured.out  # A is the GT itself
@@ -160,6 +164,28 @@ def test_without_a_metric_polygons_get_curved_tiou_as_in_the_viewer(
         page = (out / "index.html").read_text(encoding="utf-8")
         section = page[page.index("<section><h2>curved_tiou</h2>") :]
         assert section.index(f"curved_tiou {said}.") < section.index("<table")  # by its heading
+
+
+@pytest.mark.parametrize("command", ["export", "report", "gallery"])
+def test_the_fallback_and_skipped_images_are_each_said_once(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], qtbot
+) -> None:
+    """On ICDAR-ordered polygons with one bow-tie GT: the fallback once, the skipped image
+    once (gallery said it twice: its plan's note, then each detector's)."""
+    gt, a, _ = _polygons(tmp_path)
+    with zipfile.ZipFile(gt) as zf:
+        files: dict[str, str | bytes] = {n: zf.read(n) for n in zf.namelist()}
+    files["gt_img_1.txt"] = "0,0,30,20,30,0,0,20,word\n"  # self-intersecting: skipped
+    bad = str(write_zip(tmp_path / "bad.zip", files))
+    code = main([command, "--gt", bad, "--det", a, "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err.splitlines()
+    assert code == 0, err
+    assert [x.split(":")[1] for x in err if x.startswith("warning:")] == [
+        " curved_tiou",
+        " curved_tiou on det",
+    ], err
+    assert "evaluated with auto_orient=true" in err[0]
+    assert "1 of 3 images skipped; first: bad.zip:gt_img_1.txt:1" in err[1]
 
 
 @pytest.mark.parametrize("command", ["export", "report", "gallery", "compare"])

@@ -20,8 +20,8 @@ from metrics.cli.commands import Subcommands, int_in
 from metrics.cli.coverage import (
     DEFAULT_METRIC_HELP,
     detector_names,
-    fallback_words,
     need_gt_lines,
+    say_fallback,
     say_skipped,
 )
 from metrics.cli.format_options import (
@@ -155,6 +155,8 @@ def _report(args: argparse.Namespace, interrupts: Interrupts) -> int:
     names = detector_names(dets)
     jobs = []
     for spec in plan.specs:
+        switched = plan.overrides.get(spec.id, {})  # the fallback (no --set was given it)
+        said = say_fallback(spec.id, switched, sets.get(spec.id, {}))  # in the page too
         with interrupts.direct():
             evs = [
                 run(ds, [spec], overrides, policy=args.policy, workers=args.workers)[0]
@@ -162,11 +164,7 @@ def _report(args: argparse.Namespace, interrupts: Interrupts) -> int:
             ]
         for note in say_skipped(evs, datasets, names):
             print(f"warning: {note}", file=sys.stderr)
-        switched = plan.overrides.get(spec.id, {})  # the fallback (no --set was given it)
-        said = {k: v for k, v in switched.items() if k not in sets.get(spec.id, {})}
-        jobs.append(
-            Job(spec.id, make_params(spec, overrides.get(spec.id)), evs, fallback_words(said))
-        )
+        jobs.append(Job(spec.id, make_params(spec, overrides.get(spec.id)), evs, said))
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp."))
     try:
