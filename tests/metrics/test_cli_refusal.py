@@ -135,3 +135,14 @@ def test_a_json_set_counts_boxes_not_lines(
     assert code == 2 and len(err) == 1, err
     assert "(4 boxes on 2 of 2 images, 2 saying this, first " in err[0]
     assert f"first {gt} (image img_0, box 1))" in err[0] and " lines " not in err[0]
+
+
+def test_compare_with_nothing_left_to_compare_says_why_and_where(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gt, det = partial_set(tmp_path, 3, ccw=range(3))  # skip_sample leaves no image of either
+    args = ["compare", "--gt", str(gt), "--det", str(det), "--det", str(det), "--resamples", "0"]
+    code, err = _err([*args, "--metric", "ic15_iou", "--policy", "skip_sample"], capsys)
+    assert code == 2 and len(err) == 1, err
+    assert err[0].startswith("detlens: error: the two evaluations share no evaluated image")
+    assert "; first: det.zip:res_img_0.txt:1: error: " in err[0]
