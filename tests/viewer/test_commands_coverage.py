@@ -80,7 +80,12 @@ def test_report_says_which_named_metrics_it_left_out(
     s = _set(tmp_path)
     base = ["report", "--gt", s["gt"], "--det", s["det"], "--metric", "deteval"]
     code, err = _run([*base, "--out", str(tmp_path / "a")], capsys)
-    assert code == 2 and err.count("\n") == 0 and "nothing to report: deteval left out" in err
+    assert code == 2 and err.count("\n") == 0, err
+    assert err.startswith("detlens: error: nothing to report: deteval does not read these inputs:")
+    assert "(9 lines on 3 of 3 images, 6 saying this, first gt.zip:gt_img_0.txt:1)" in err
+    assert err.endswith(
+        "choose a metric that reads them (detlens eval --list-metrics, detlens check)"
+    )
     assert not (tmp_path / "a").exists()
     code, err = _run([*base, "--metric", "tiou", "--out", str(tmp_path / "b")], capsys)
     assert code == 0 and "warning: deteval left out: " in err
