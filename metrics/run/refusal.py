@@ -149,12 +149,18 @@ def _summary(
 def skip_advice(left: Mapping[str, int], n_images: int) -> str:
     """What to say of ``skip_sample`` when the strict policy refuses: ``left`` is, per
     metric ("" for all of them), how many of the ``n_images`` images it would keep. Advised
-    only when each would still make a score; else the first that would not is named."""
+    only when each would still make a score; else the first that would not is named, and
+    another metric advised only for a metric's own errors (none reads a line no reader
+    can)."""
     for mid, kept in left.items():
         if n_images > 0 and not scores(kept, n_images):
-            who = f" {mid}" if mid else ""
+            if not mid:
+                return (
+                    f"skip_sample would leave {kept} of {n_images} images, too few for a "
+                    "score: correct the files"
+                )
             return (
-                f"skip_sample would leave{who} {kept} of {n_images} images, too few for a "
+                f"skip_sample would leave {mid} {kept} of {n_images} images, too few for a "
                 f"score: correct the files, or {CHOOSE}"
             )
     return "use skip_sample to evaluate the rest"

@@ -146,3 +146,19 @@ def test_compare_with_nothing_left_to_compare_says_why_and_where(
     assert code == 2 and len(err) == 1, err
     assert err[0].startswith("detlens: error: the two evaluations share no evaluated image")
     assert "; first: det.zip:res_img_0.txt:1: error: " in err[0]
+
+
+def test_lines_no_reader_can_read_advise_no_other_metric(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gt, det = partial_set(tmp_path, 3)
+    with zipfile.ZipFile(det) as zf:
+        files: dict[str, str | bytes] = {n: zf.read(n) for n in zf.namelist()}
+    files["res_img_0.txt"] = files["res_img_1.txt"] = "1,0,41\n"  # no metric reads these
+    bad = write_zip(tmp_path / "bad.zip", files)
+    code, err = _err(["eval", "--gt", str(gt), "--det", str(bad)], capsys)
+    assert code == 2, err
+    assert (
+        "skip_sample would leave 1 of 3 images, too few for a score: correct the files)" in err[0]
+    )
+    assert "choose a metric" not in err[0]
