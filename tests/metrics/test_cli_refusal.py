@@ -5,6 +5,7 @@ leaves a score."""
 
 from __future__ import annotations
 
+import json
 import zipfile
 from pathlib import Path
 
@@ -162,3 +163,33 @@ def test_lines_no_reader_can_read_advise_no_other_metric(
         "skip_sample would leave 1 of 3 images, too few for a score: correct the files)" in err[0]
     )
     assert "choose a metric" not in err[0]
+
+
+def test_a_json_message_is_grouped_without_its_path() -> None:
+    at = [
+        Problem(Severity.ERROR, "d.json", None, f"predictions[{k}]: names no image")
+        for k in range(5)
+    ]
+    other = Problem(Severity.ERROR, "d.json", None, "predictions[0].det_scores[2]: not a number")
+    plain = Problem(Severity.ERROR, "d.json", None, "top: not a list")  # no index: no path
+    assert grouped([*at, other, plain], 20) == [
+        "d.json: error: predictions[0]: names no image (and 4 more like it: d.json "
+        "predictions[1], d.json predictions[2], d.json predictions[3], ...)",
+        "d.json: error: predictions[0].det_scores[2]: not a number",
+        "d.json: error: top: not a list",
+    ]
+
+
+def test_json_predictions_without_images_are_one_line_and_their_places(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    gt, _ = partial_set(tmp_path, 2)
+    det = tmp_path / "infer.json"  # what MMOCR's inferencer writes: no img_path
+    polygons = [[10, 10, 60, 10, 60, 30, 10, 30]]
+    preds = [{"det_polygons": polygons, "det_scores": [0.9]} for _ in range(3)]
+    det.write_text(json.dumps({"predictions": preds}))
+    code, err = _err(["eval", "--gt", str(gt), "--det", str(det)], capsys)
+    assert code == 2 and len(err) == 2, err
+    said = f"first: {det}: error: predictions[0]: names no image (img_path): it cannot be paired"
+    assert err[0].endswith(said), err
+    assert err[1] == f"  and 2 more like it: {det} predictions[1], {det} predictions[2]"
