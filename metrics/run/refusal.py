@@ -50,7 +50,8 @@ class Misfit:
     def line(self) -> str:
         """'<metric> does not read these inputs: <reason> (8053 lines on 500 of 500 images,
         first gt.zip:gt_img_1.txt:1); nothing was evaluated; <fix>' (boxes, not lines, for
-        the problems of a JSON file, ``counted``)."""
+        the problems of a JSON file, ``counted``); one error about the whole set: only its
+        place."""
         why = self.reason()
         n = len(self.errors)
         same = sum(p.message == why.message for p in self.errors)
@@ -61,9 +62,12 @@ class Misfit:
             else f"{len(self.bad)} of {self.n_images} image{'s' if self.n_images != 1 else ''}"
         )
         other = f", {same} saying this" if same < n else ""
+        place = f"{what} on {where}{other}, first {why.where}"
+        if n == 1:  # one fact: where it is, no count ('1 line on the whole set')
+            place = f"at {why.where}" if self.bad is None else f"{where}, at {why.where}"
         return (
-            f"{self.metric} does not read these inputs: {why.message} ({what} on {where}{other}, "
-            f"first {why.where}); nothing was evaluated; {self.fix()}"
+            f"{self.metric} does not read these inputs: {why.message} ({place}); nothing was "
+            f"evaluated; {self.fix()}"
         )
 
 

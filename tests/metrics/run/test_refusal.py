@@ -44,8 +44,12 @@ def test_half_the_images_still_make_a_score() -> None:
 
     assert misfits({"m": [err("a"), err("b")]}, 4) == []  # 2 of 4 left: a score
     assert [m.metric for m in misfits({"m": [err("a"), err("b"), err("c")]}, 4)] == ["m"]
-    (whole,) = misfits({"m": [err(None)]}, 4)  # an error about the whole set
-    assert whole.bad is None and "on the whole set" in whole.line()
+    (whole,) = misfits({"m": [err(None), err(None)]}, 4)  # errors about the whole set
+    assert whole.bad is None and "(2 lines on the whole set, first f.txt:1)" in whole.line()
+    (one,) = misfits({"m": [err(None)]}, 4)  # one fact: its place, not "1 line on ..."
+    assert "m does not read these inputs: bad (at f.txt:1); nothing was evaluated" in one.line()
+    (alone,) = misfits({"m": [err("a")]}, 1)
+    assert "bad (1 of 1 image, at f.txt:1);" in alone.line()
 
 
 def failing_on(monkeypatch: pytest.MonkeyPatch, metric: str, bad: Collection[str]) -> None:
