@@ -128,8 +128,10 @@ def compare(
 ) -> Comparison:
     """Per-image differences of two evaluations, on the images both evaluated."""
     ids = common_ids(a, b)
-    if not ids:
-        raise ValueError("the two evaluations share no evaluated image: nothing to compare")
+    if not ids:  # said with the first reason an image was not evaluated, and where
+        gone = _left_out(a, b, set())
+        first = f"; first: {gone[0].why}" if gone else ""
+        raise ValueError(f"the two evaluations share no evaluated image: nothing to compare{first}")
     diffs = [sample_diff(s, a.results[s], b.results[s]) for s in ids]
     diffs.sort(key=lambda d: (-(abs(d.delta() or 0.0)), d.sample_id))
     left = _left_out(a, b, set(ids))

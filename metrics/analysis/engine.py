@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from metrics.core.model import Sample
+from metrics.core.model import InputError, Sample
 from metrics.core.protocols import Params
 from metrics.core.results import SampleResult
 from metrics.declare.spec import MetricSpec
-from metrics.run.runner import apply_failures, evaluate_samples
+from metrics.run.runner import evaluate_samples
 
 
 def evaluate_versions(
@@ -28,7 +28,12 @@ def evaluate_versions(
     its id (the loop finds it there, as worker processes do).
     """
     rows, failed = evaluate_samples(samples, [spec.id], [params], {spec.id: set()})
-    apply_failures(failed, {spec.id: set()}, [], "strict")
+    if failed:  # a version the analysis made: skip_sample would not leave it out
+        raise InputError(
+            [p for _, p in failed],
+            f"the analysis could not evaluate {len(failed)} version(s) of images it changed; "
+            "nothing is reported",
+        )
     out = [row[0] for row in rows]
     ids = [s.id for s in samples]
     if finalize and spec.finalize is not None and len(set(ids)) == len(ids):

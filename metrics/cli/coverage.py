@@ -5,7 +5,8 @@ reason, or refuse the command when none is left; never a silent empty result."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import sys
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 from metrics.catalogue.registry import PREFERRED, MetricSpec, default_metric
@@ -93,3 +94,13 @@ def fallback_words(values: Mapping[str, object]) -> str:
         return ""
     sets = ", ".join(f"{k}={v}" for k, v in values.items())
     return f"evaluated with {sets}: its defaults refuse these inputs"
+
+
+def say_fallback(metric: str, values: Mapping[str, object], given: Collection[str]) -> str:
+    """Warn on stderr of the fallback ``values`` switched on for ``metric`` but those the
+    user ``given`` with ``--set`` (``export`` and ``report``, as ``eval`` and ``gallery``
+    warn of it); the words said, "" for none (``fallback_words``)."""
+    said = fallback_words({k: v for k, v in values.items() if k not in given})
+    if said:
+        print(f"warning: {metric}: {said}", file=sys.stderr)
+    return said

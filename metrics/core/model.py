@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from enum import StrEnum
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -69,10 +69,18 @@ def locate(source: str, line: int | None, sample_id: str | None) -> str:
     """Where a problem is: ``FILE:LINE`` for text files; for a box of a JSON file (a sample
     id and the box's number among the image's boxes) the image id and that number, never
     a line of what is often a one-line file."""
-    if sample_id is not None and re.search(_JSON, source, re.IGNORECASE):
+    if place(source, sample_id) == "box":
         box = "" if line is None else f", box {line}"
         return f"{source} (image {sample_id}{box})"
     return source if line is None else f"{source}:{line}"
+
+
+def place(source: str, sample_id: str | None) -> Literal["line", "box"]:
+    """What a problem's number counts: a line of a text file, or in a JSON file a box of
+    the image ``sample_id`` (``locate``); said so when problems or boxes are counted."""
+    if sample_id is not None and re.search(_JSON, source, re.IGNORECASE):
+        return "box"
+    return "line"
 
 
 @dataclass(frozen=True, slots=True)

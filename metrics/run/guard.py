@@ -18,7 +18,7 @@ import numpy as np
 import shapely
 
 from metrics.core.logs import logger
-from metrics.core.model import Instance, Problem, Sample, Severity
+from metrics.core.model import Instance, Problem, Sample, Severity, place
 from metrics.core.protocols import Params
 from metrics.core.results import SampleResult
 from metrics.declare.spec import MetricSpec
@@ -70,9 +70,11 @@ def failure(metric: str, sample: Sample, exc: Exception) -> Problem:
     gt, det = suspects(sample.gt), suspects(sample.det)
     where = []
     if gt:
-        where.append(f"GT line(s) {', '.join(map(str, gt[:5]))}")
+        where.append(f"GT {_numbers(sample.gt_source, sample.id, gt)}")
     if det:
-        where.append(f"detection line(s) {', '.join(map(str, det[:5]))} of {sample.det_source}")
+        where.append(
+            f"detection {_numbers(sample.det_source, sample.id, det)} of {sample.det_source}"
+        )
     hint = f"; suspicious boxes: {'; '.join(where)}" if where else ""
     source = sample.gt_source or sample.det_source or sample.id
     line = gt[0] if gt else None
@@ -85,6 +87,12 @@ def failure(metric: str, sample: Sample, exc: Exception) -> Problem:
         f"{metric} {FAILURE} ({type(exc).__name__}: {reason}){hint}",
         sample.id,
     )
+
+
+def _numbers(source: str | None, sample_id: str, numbers: Sequence[int]) -> str:
+    """'line(s) 3, 7', or 'box(es) 3, 7' in a JSON file (whose boxes have no lines)."""
+    unit = {"line": "line(s)", "box": "box(es)"}[place(source or "", sample_id)]
+    return f"{unit} {', '.join(map(str, numbers[:5]))}"
 
 
 def suspects(instances: Sequence[Instance]) -> list[int]:

@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from typing import Literal, NoReturn
 
-from metrics.core.model import InputError, Problem
+from metrics.core.model import InputError, Problem, place
 from metrics.core.records import dataclass
 
 Policy = Literal["strict", "skip_sample"]
@@ -49,22 +49,39 @@ class Misfit:
 
     def line(self) -> str:
         """'<metric> does not read these inputs: <reason> (8053 lines on 500 of 500 images,
-        first gt.zip:gt_img_1.txt:1); nothing was evaluated; <fix>'."""
+        first gt.zip:gt_img_1.txt:1); nothing was evaluated; <fix>' (boxes, not lines, for
+        the problems of a JSON file, ``counted``); one error about the whole set: only its
+        place."""
         why = self.reason()
         n = len(self.errors)
         same = sum(p.message == why.message for p in self.errors)
-        lines = all(p.line is not None for p in self.errors)
-        what = f"{n} line{'s' if n != 1 else ''}" if lines else f"{n} error{'s' if n != 1 else ''}"
+        what = counted(self.errors)
         where = (
             "the whole set"
             if self.bad is None
             else f"{len(self.bad)} of {self.n_images} image{'s' if self.n_images != 1 else ''}"
         )
         other = f", {same} saying this" if same < n else ""
+        place = f"{what} on {where}{other}, first {why.where}"
+        if n == 1:  # one fact: where it is, no count ('1 line on the whole set')
+            place = f"at {why.where}" if self.bad is None else f"{where}, at {why.where}"
         return (
-            f"{self.metric} does not read these inputs: {why.message} ({what} on {where}{other}, "
-            f"first {why.where}); nothing was evaluated; {self.fix()}"
+            f"{self.metric} does not read these inputs: {why.message} ({place}); nothing was "
+            f"evaluated; {self.fix()}"
         )
+
+
+def counted(errors: Sequence[Problem]) -> str:
+    """'8 lines', '5092 boxes' (of JSON files), '3 lines and 2 boxes'; '4 errors' when
+    one of them is not on a line or box."""
+    n = len(errors)
+    if any(p.line is None for p in errors):
+        return f"{n} error{'s' if n != 1 else ''}"
+    kinds = Counter(place(p.source, p.sample_id) for p in errors)
+    words = {"line": ("line", "lines"), "box": ("box", "boxes")}
+    return " and ".join(
+        f"{k} {words[kind][k != 1]}" for kind in ("line", "box") if (k := kinds[kind])
+    )
 
 
 def _images(errors: Sequence[Problem]) -> frozenset[str] | None:
@@ -125,14 +142,46 @@ def _summary(
     if n_images > 0:
         every = _images(errors)
         where = " on the whole set" if every is None else f" on {len(every)} of {n_images} images"
-    advice = "use skip_sample to evaluate the rest"
-    for mid, own in [("", ()), *by_metric.items()]:
-        left = _left(_images([*reader, *own]), n_images)
-        if n_images > 0 and not scores(left, n_images):
-            who = f" {mid}" if mid else ""
-            advice = (
-                f"skip_sample would leave{who} {left} of {n_images} images, too few for a "
+    left = {"": _left(_images(reader), n_images)}
+    left.update((mid, _left(_images([*reader, *own]), n_images)) for mid, own in by_metric.items())
+    return (
+        f"{len(errors)} input error(s){where}; nothing was evaluated "
+        f"(policy strict; {skip_advice(left, n_images)})"
+    )
+
+
+def skip_advice(left: Mapping[str, int], n_images: int) -> str:
+    """What to say of ``skip_sample`` when the strict policy refuses: ``left`` is, per
+    metric ("" for all of them), how many of the ``n_images`` images it would keep. Advised
+    only when each would still make a score; else the first that would not is named, and
+    another metric advised only for a metric's own errors (none reads a line no reader
+    can)."""
+    for mid, kept in left.items():
+        if n_images > 0 and not scores(kept, n_images):
+            if not mid:
+                return (
+                    f"skip_sample would leave {kept} of {n_images} images, too few for a "
+                    "score: correct the files"
+                )
+            return (
+                f"skip_sample would leave {mid} {kept} of {n_images} images, too few for a "
                 f"score: correct the files, or {CHOOSE}"
             )
-            break
-    return f"{len(errors)} input error(s){where}; nothing was evaluated (policy strict; {advice})"
+    return "use skip_sample to evaluate the rest"
+
+
+def refuse_failures(
+    failed: Sequence[tuple[str, Problem]], excluded: Mapping[str, set[str]], n_images: int
+) -> NoReturn:
+    """The strict policy's refusal of the images a metric could not evaluate (``failed``:
+    metric id and error, ``metrics.run.guard``): ``skip_sample`` is advised only when each
+    metric, without those and its ``excluded`` images, keeps a score of the ``n_images``."""
+    lost: dict[str, set[str | None]] = {}
+    for mid, p in failed:
+        lost.setdefault(mid, set(excluded.get(mid, ()))).add(p.sample_id)
+    left = {mid: n_images - len(ids) for mid, ids in lost.items()}
+    raise InputError(
+        [p for _, p in failed],
+        f"{len(failed)} image(s) could not be evaluated; nothing is reported "
+        f"(policy strict; {skip_advice(left, n_images)})",
+    )

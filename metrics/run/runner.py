@@ -16,7 +16,7 @@ import metrics.run.guard as guard
 import metrics.run.pool as pool
 from metrics.catalogue.registry import METRICS, make_params
 from metrics.core.logs import logger
-from metrics.core.model import Dataset, InputError, Problem, Sample, Severity
+from metrics.core.model import Dataset, Problem, Sample, Severity
 from metrics.core.protocols import Params
 from metrics.core.records import dataclass, field
 from metrics.core.results import Evaluation, SampleResult, aggregate
@@ -24,7 +24,7 @@ from metrics.declare.spec import MetricSpec
 from metrics.run.light import Light, light_detail, light_kind, strip
 from metrics.run.pool import Cancelled as Cancelled  # re-exported: callers catch it here
 from metrics.run.refusal import Policy as Policy  # re-exported: callers import it from here
-from metrics.run.refusal import refuse
+from metrics.run.refusal import refuse, refuse_failures
 from metrics.shapes.mode import Detail, Mode
 
 log = logger(__name__)
@@ -41,7 +41,7 @@ class Plan:
     """What ``--metric all`` runs: the metrics, those that skip some samples, the parameter
     values switched on by a metric's ``fallback`` (merged into the caller's overrides), the
     metrics left out with the reason, and the notes to show (which also say which images a
-    lenient metric skips)."""
+    lenient metric skips); ``fallbacks``: per metric, its note of the fallback values."""
 
     specs: list[MetricSpec[Params]]
     lenient: frozenset[str]
@@ -49,6 +49,7 @@ class Plan:
     validated: dict[str, list[Problem]] = field(default_factory=dict)
     overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
     left_out: dict[str, str] = field(default_factory=dict)
+    fallbacks: dict[str, str] = field(default_factory=dict)
 
 
 def _errors(found: Sequence[Problem]) -> list[Problem]:
@@ -89,11 +90,13 @@ def plan_all(
     validated: dict[str, list[Problem]] = {}
     merged: dict[str, dict[str, Any]] = {k: dict(v) for k, v in (overrides or {}).items()}
     left_out: dict[str, str] = {}
+    fallbacks: dict[str, str] = {}
     for spec in specs:
         found, own, note = _with_fallback(spec, dataset, merged.get(spec.id, {}))
         merged[spec.id] = own
         if note:
             notes.append(note)
+            fallbacks[spec.id] = note
         validated[spec.id] = found
         errors = _errors(found)
         bad = {p.sample_id for p in errors}
@@ -106,7 +109,7 @@ def plan_all(
         else:
             left_out[spec.id] = f"{len(errors)} input error(s), first: {errors[0]}"
             notes.append(f"{spec.id} left out: {left_out[spec.id]}")
-    return Plan(keep, frozenset(lenient), notes, validated, merged, left_out)
+    return Plan(keep, frozenset(lenient), notes, validated, merged, left_out, fallbacks)
 
 
 def meant_for(spec: MetricSpec[Params]) -> str:
@@ -272,7 +275,7 @@ def run(
         cancel=cancel,
         kinds=kinds,
     )
-    problems = apply_failures(failed, excluded, problems, policy)
+    problems = apply_failures(failed, excluded, problems, policy, len(dataset))
     log.debug("evaluated %d samples in %.3fs", len(samples), time.perf_counter() - t0)
     by_id = {s.id: row for s, row in zip(samples, rows, strict=True)}
     return [
@@ -342,17 +345,16 @@ def apply_failures(
     excluded: dict[str, set[str]],
     problems: list[Problem],
     policy: Policy,
+    n_images: int,
 ) -> list[Problem]:
     """Samples a metric could not evaluate: under ``strict`` the run is refused with each
-    listed; under ``skip_sample`` they join the metric's excluded samples."""
+    listed (``refusal.refuse_failures``: ``skip_sample`` advised only where each metric
+    would keep a score of the ``n_images``); under ``skip_sample`` they join the metric's
+    excluded samples."""
     if not failed:
         return problems
     if policy == "strict":
-        raise InputError(
-            [p for _, p in failed],
-            f"{len(failed)} image(s) could not be evaluated; nothing is reported "
-            "(policy strict; use skip_sample to evaluate the rest)",
-        )
+        refuse_failures(failed, excluded, n_images)
     for mid, p in failed:
         if p.sample_id is not None:
             excluded[mid].add(p.sample_id)

@@ -298,7 +298,7 @@ def _assemble(
     try:
         refuse([p for p in reader if _error(p)], own, policy, facts.n_samples)
         failed = [f for part in parts for f in part.failed]
-        problems = apply_failures(failed, excluded, problems, policy)
+        problems = apply_failures(failed, excluded, problems, policy, facts.n_samples)
     except InputError as exc:
         return Outcome(facts, tuple(reader), [], exc)
     evaluations = [

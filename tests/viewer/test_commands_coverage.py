@@ -5,6 +5,7 @@ the command instead of writing pictures or a report of nothing."""
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -79,7 +80,12 @@ def test_report_says_which_named_metrics_it_left_out(
     s = _set(tmp_path)
     base = ["report", "--gt", s["gt"], "--det", s["det"], "--metric", "deteval"]
     code, err = _run([*base, "--out", str(tmp_path / "a")], capsys)
-    assert code == 2 and err.count("\n") == 0 and "nothing to report: deteval left out" in err
+    assert code == 2 and err.count("\n") == 0, err
+    assert err.startswith("detlens: error: nothing to report: deteval does not read these inputs:")
+    assert "(9 lines on 3 of 3 images, 6 saying this, first gt.zip:gt_img_0.txt:1)" in err
+    assert err.endswith(
+        "choose a metric that reads them (detlens eval --list-metrics, detlens check)"
+    )
     assert not (tmp_path / "a").exists()
     code, err = _run([*base, "--metric", "tiou", "--out", str(tmp_path / "b")], capsys)
     assert code == 0 and "warning: deteval left out: " in err
@@ -149,6 +155,9 @@ def test_without_a_metric_polygons_get_curved_tiou_as_in_the_viewer(
     assert code == 0, captured.err
     assert "error" not in captured.err and "skipped" not in captured.err, captured.err
     said = "evaluated with auto_orient=true: its defaults refuse these inputs"  # as eval says
+    if command != "compare":  # on stderr too, once (compare: in its head line)
+        assert captured.err.count("auto_orient") == 1, captured.err
+        assert f"warning: curved_tiou: {said}\n" in captured.err
     if command == "compare":
         assert f"compare curved_tiou ({said}): A = det, B = det'" in captured.out
         assert "1.0000" in captured.out  # A is the GT itself
@@ -160,6 +169,28 @@ def test_without_a_metric_polygons_get_curved_tiou_as_in_the_viewer(
         page = (out / "index.html").read_text(encoding="utf-8")
         section = page[page.index("<section><h2>curved_tiou</h2>") :]
         assert section.index(f"curved_tiou {said}.") < section.index("<table")  # by its heading
+
+
+@pytest.mark.parametrize("command", ["export", "report", "gallery"])
+def test_the_fallback_and_skipped_images_are_each_said_once(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], qtbot
+) -> None:
+    """On ICDAR-ordered polygons with one bow-tie GT: the fallback once, the skipped image
+    once (gallery said it twice: its plan's note, then each detector's)."""
+    gt, a, _ = _polygons(tmp_path)
+    with zipfile.ZipFile(gt) as zf:
+        files: dict[str, str | bytes] = {n: zf.read(n) for n in zf.namelist()}
+    files["gt_img_1.txt"] = "0,0,30,20,30,0,0,20,word\n"  # self-intersecting: skipped
+    bad = str(write_zip(tmp_path / "bad.zip", files))
+    code = main([command, "--gt", bad, "--det", a, "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err.splitlines()
+    assert code == 0, err
+    assert [x.split(":")[1] for x in err if x.startswith("warning:")] == [
+        " curved_tiou",
+        " curved_tiou on det",
+    ], err
+    assert "evaluated with auto_orient=true" in err[0]
+    assert "1 of 3 images skipped; first: bad.zip:gt_img_1.txt:1" in err[1]
 
 
 @pytest.mark.parametrize("command", ["export", "report", "gallery", "compare"])

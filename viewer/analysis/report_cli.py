@@ -20,8 +20,8 @@ from metrics.cli.commands import Subcommands, int_in
 from metrics.cli.coverage import (
     DEFAULT_METRIC_HELP,
     detector_names,
-    fallback_words,
     need_gt_lines,
+    say_fallback,
     say_skipped,
 )
 from metrics.cli.format_options import (
@@ -35,6 +35,7 @@ from metrics.cli.format_options import (
 from metrics.core.model import InputError
 from metrics.io.demo import demo_paths
 from metrics.run.progress import ProgressBar
+from metrics.run.refusal import misfits
 from metrics.run.runner import Plan, plan_all, run
 from viewer.app.interrupts import Interrupts, guarded, headless_qt
 
@@ -106,12 +107,16 @@ def _replace(tmp: Path, out: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def _left_out(plan: Plan) -> None:
+def _left_out(plan: Plan, n_images: int) -> None:
     """The named metrics that do not apply to the data are each said; with none left the
-    report is refused (an empty report would look like a result)."""
+    report is refused (an empty report would look like a result), in the words of
+    ``eval``'s refusal of a metric that cannot read the set (``refusal.misfits``)."""
     for mid, why in plan.left_out.items():
         if not plan.specs:
-            raise InputError([], f"nothing to report: {mid} left out: {why}")
+            errors = [p for p in plan.validated.get(mid, []) if p.severity.value == "error"]
+            unread = misfits({mid: errors}, n_images)
+            said = unread[0].line() if unread else f"{mid} left out: {why}"
+            raise InputError([], f"nothing to report: {said}")
         print(f"warning: {mid} left out: {why}", file=sys.stderr)
 
 
@@ -139,7 +144,7 @@ def _report(args: argparse.Namespace, interrupts: Interrupts) -> int:
         datasets = read_sets(args, gt, dets, gt_lines=args.gt_lines, images=images)
     if named:
         plan = plan_all(datasets[0], named)
-        _left_out(plan)
+        _left_out(plan, len(datasets[0]))
     else:
         first = default_metric(datasets[0])  # as the viewer: TIoU on quads, curved on polygons
         if first is None:
@@ -155,6 +160,8 @@ def _report(args: argparse.Namespace, interrupts: Interrupts) -> int:
     names = detector_names(dets)
     jobs = []
     for spec in plan.specs:
+        switched = plan.overrides.get(spec.id, {})  # the fallback (no --set was given it)
+        said = say_fallback(spec.id, switched, sets.get(spec.id, {}))  # in the page too
         with interrupts.direct():
             evs = [
                 run(ds, [spec], overrides, policy=args.policy, workers=args.workers)[0]
@@ -162,11 +169,7 @@ def _report(args: argparse.Namespace, interrupts: Interrupts) -> int:
             ]
         for note in say_skipped(evs, datasets, names):
             print(f"warning: {note}", file=sys.stderr)
-        switched = plan.overrides.get(spec.id, {})  # the fallback (no --set was given it)
-        said = {k: v for k, v in switched.items() if k not in sets.get(spec.id, {})}
-        jobs.append(
-            Job(spec.id, make_params(spec, overrides.get(spec.id)), evs, fallback_words(said))
-        )
+        jobs.append(Job(spec.id, make_params(spec, overrides.get(spec.id)), evs, said))
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".{out.name}.tmp."))
     try:

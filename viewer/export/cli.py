@@ -14,6 +14,7 @@ from metrics.cli.coverage import (
     default_choice,
     detector_names,
     need_gt_lines,
+    say_fallback,
     say_skipped,
 )
 from metrics.cli.format_options import (
@@ -151,7 +152,9 @@ def _export(args: argparse.Namespace, interrupts: Interrupts) -> int:
         _overrides(args.set, named)  # a named metric's --set mistakes: before reading
     datasets = read_sets(args, gt, dets, gt_lines=args.gt_lines, images=images)
     spec, own = (named, {}) if named else default_choice(datasets)  # fallbacks as the viewer
-    overrides = {**own, **_overrides(args.set, spec, floats_mode(args))}
+    user = _overrides(args.set, spec, floats_mode(args))
+    overrides = {**own, **user}
+    say_fallback(spec.id, own, user)
     params = make_params(spec, overrides)
     interrupts.check()
     try:

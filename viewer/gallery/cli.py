@@ -109,7 +109,7 @@ def _gallery(args: argparse.Namespace, interrupts: Interrupts) -> int:
     if spec is None:
         raise InputError([], "no metric applies to this dataset (see detlens check)")
     plan = plan_all(sets[0], [spec])  # the fallbacks the viewer switches on, said
-    for note in plan.notes:
+    for note in plan.fallbacks.values():  # skipped images: said below, for each detector
         print(f"warning: {note}", file=sys.stderr)
     if not plan.specs:
         raise InputError([], f"{spec.id} left out: {plan.left_out.get(spec.id, '')}")

@@ -42,3 +42,4 @@ def test_a_failing_version_is_a_located_error(monkeypatch: pytest.MonkeyPatch) -
         evaluate_versions(METRICS["tiou"], spec.params_type(), list(ds.samples))
     (problem,) = caught.value.problems
     assert FAILURE in problem.message and problem.sample_id == bad.id
+    assert "skip_sample" not in str(caught.value)  # it would not leave out a changed version

@@ -122,6 +122,19 @@ def test_a_metric_failing_on_a_sample_is_a_located_error_under_strict(
     assert "suspicious boxes: GT line(s) 1" in problem.message
 
 
+def test_a_failing_json_sample_names_its_suspicious_boxes_not_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    one, bow = _two_samples().samples
+    bow = dataclasses.replace(bow, gt_source="gt.json", det_source="det.json")
+    _patch(monkeypatch, _broken("ic15_iou", "img_2"))
+    with pytest.raises(InputError) as err:
+        runner.run(Dataset((one, bow)), [METRICS["ic15_iou"]])
+    (problem,) = err.value.problems
+    assert "suspicious boxes: GT box(es) 1" in problem.message
+    assert problem.where == "gt.json (image img_2, box 1)"
+
+
 def test_skip_sample_leaves_out_only_the_failing_sample(monkeypatch: pytest.MonkeyPatch) -> None:
     _patch(monkeypatch, _broken("ic15_iou", "img_2"))
     (ev,) = runner.run(_two_samples(), [METRICS["ic15_iou"]], policy="skip_sample")
