@@ -15,7 +15,7 @@ from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QResizeEvent, QTransform, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QStyle, QWidget
 
-from viewer.scene.framing import Rect, fit_view, union, zoom_view
+from viewer.scene.framing import Fit, Rect, fit_view, union, zoom_view
 
 View = tuple[float, float, float, bool]  # scale, centre x, centre y, fitted
 
@@ -60,14 +60,17 @@ class FittingView(QGraphicsView):
             self._set_fitted(True)
             content, part, top = self.fit_target()
             vp = self.viewport().rect()
-            fitted = fit_view(part, vp.width(), vp.height(), top=top)
-            self._shown = fitted.shown
-            x0, y0, x1, y1 = self._scene_area(content)
-            self.scene().setSceneRect(QRectF(x0, y0, x1 - x0, y1 - y0))
-            self.setTransform(QTransform.fromScale(fitted.scale, fitted.scale))
-            self.centerOn(*fitted.centre)
+            self._show(fit_view(part, vp.width(), vp.height(), top=top), content)
         self.zoom_changed.emit(self.transform().m11())
         self._emit_view(fitted=True)
+
+    def _show(self, view: Fit, content: Rect) -> None:
+        """Apply a computed view: the scene widened to what it shows, its scale, its centre."""
+        self._shown = view.shown
+        x0, y0, x1, y1 = self._scene_area(content)
+        self.scene().setSceneRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+        self.setTransform(QTransform.fromScale(view.scale, view.scale))
+        self.centerOn(*view.centre)
 
     def is_fitted(self) -> bool:
         return self._fitted
@@ -125,11 +128,7 @@ class FittingView(QGraphicsView):
         width, height = vp.width() - bar, vp.height() - bar
         view = zoom_view(box, width, height, top=top, current=self.transform().m11())
         with self._quiet():
-            self._shown = view.shown
-            x0, y0, x1, y1 = self._scene_area(content)
-            self.scene().setSceneRect(QRectF(x0, y0, x1 - x0, y1 - y0))
-            self.setTransform(QTransform.fromScale(view.scale, view.scale))
-            self.centerOn(*view.centre)
+            self._show(view, content)
         self.zoom_changed.emit(self.transform().m11())
         self._emit_view()
 

@@ -48,16 +48,10 @@ def __getattr__(name: str) -> object:
     from metrics.io.formats.mmocr import PREDS as MMOCR_PRED
     from metrics.io.formats.paddle import RES as PADDLE_RES
 
+    *text, icdar = TEXT_FORMATS  # ICDAR's plain lines are tried after the JSON readers
     formats = (
         CANONICAL,
-        MLT,
-        RCTW,
-        TOTALTEXT,
-        CTW1500_TXT,
-        CTW1500_32,
-        CTW1500_XML,
-        MSRA,
-        PADDLE,
+        *text,
         MMOCR,
         MMOCR_PRED,
         PADDLE_RES,
@@ -66,7 +60,7 @@ def __getattr__(name: str) -> object:
         RECTS,
         ART,
         DOCTR,
-        ICDAR,
+        icdar,
         HIERTEXT_LINE,
         HIERTEXT_PARAGRAPH,
     )
