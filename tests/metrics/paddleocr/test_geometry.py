@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import shapely
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from metrics.paddleocr.geometry import paddle_geometry, skip_reasons
@@ -19,6 +19,9 @@ image = st.tuples(st.lists(ring, max_size=4), st.lists(ring, max_size=4))
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(image, min_size=1, max_size=3))
+@example(  # a collapsed GT against a detection GEOS repairs into a collection (found in CI)
+    [([np.array([[0.0, 0.0], [0.0, 0.0]])], [np.array([(0, 0), (0, 1), (1, 0), (0, 2)], float)])]
+)
 def test_the_polygons_and_reasons_of_flat_geometry(images: list) -> None:
     g_rings, d_rings = [g for g, _ in images], [d for _, d in images]
     f, _, plain = paddle_geometry(g_rings, d_rings)
@@ -37,7 +40,10 @@ def test_the_polygons_and_reasons_of_flat_geometry(images: list) -> None:
             )
     ours = set(zip(f.pi.tolist(), f.pj.tolist(), strict=True))
     for i, j in zip(ref.pi.tolist(), ref.pj.tolist(), strict=True):
-        if shapely.area(shapely.intersection(ref.g_geoms[i], ref.d_geoms[j])) > 0:
+        g, d = ref.g_geoms[i], ref.d_geoms[j]
+        if shapely.is_empty(g) or shapely.is_empty(d):
+            continue  # no area to share (GEOS's overlay of an empty polygon and a collection fails)
+        if shapely.area(shapely.intersection(g, d)) > 0:
             assert (i, j) in ours
 
 
