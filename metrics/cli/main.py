@@ -11,9 +11,12 @@ command asked for is not one of the engine's own.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
+import os
 import sys
 from collections.abc import Sequence
+from typing import TextIO
 
 from metrics.catalogue.registry import METRICS
 from metrics.cli.analysis_args import add_arguments as add_analysis_arguments
@@ -137,6 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _setup_logging(level)
     else:  # a run without warnings never imports logging (metrics.core.logs)
         configure_later(functools.partial(_setup_logging, level))
+    shown, sys.stdout = sys.stdout, _ReaderMayLeave(sys.stdout)  # type: ignore[assignment]
     try:
         return int(args.func(args))
     except Exception as exc:
@@ -147,6 +151,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("detlens: interrupted", file=sys.stderr)
         return 130
+    finally:
+        if isinstance(sys.stdout, _ReaderMayLeave):
+            sys.stdout.finish()
+        sys.stdout = shown
+
+
+class _ReaderMayLeave:
+    """Standard output whose reader may stop reading (``detlens eval --json OUT | head``):
+    what is printed after that is dropped, so the command still writes its ``--json``,
+    ``--csv`` or pictures and ends as it would have, instead of failing on a broken pipe."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self.gone = False
+
+    def write(self, text: str) -> int:
+        if not self.gone:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self.gone = True
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.gone:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self.gone = True
+
+    def finish(self) -> None:
+        """Flush; after a broken pipe point the descriptor at the null device, so that the
+        interpreter's last flush of what is still buffered says nothing either."""
+        self.flush()
+        if self.gone:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), self._stream.fileno())
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
 
 
 def _failed(exc: Exception) -> int:

@@ -364,3 +364,24 @@ def test_the_demo_says_each_problem_once(
     problem = "gt_img_8.txt:1: error: TedEval reads QUAD (8 numbers) or LTRB (4 numbers)"
     assert err.count(problem) == 1, err
     assert "tedeval: 1 image(s) skipped, first problem: " in err
+
+
+@pytest.mark.parametrize("command", ["eval", "compare"])
+def test_a_reader_that_leaves_does_not_lose_the_outputs(command: str, tmp_path: Path) -> None:
+    """``detlens eval --json OUT | head -1``: once the pipe's reader has gone, what is still
+    to be printed is dropped and the outputs are written (before: "[Errno 32] Broken
+    pipe", exit 2, no file)."""
+    out = tmp_path / ("o.json" if command == "eval" else "o.csv")
+    args = [command, "--json", str(out)] if command == "eval" else [command, "--csv", str(out)]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "metrics.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+    )
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()  # the reader leaves before the first line
+    err = child.stderr.read().decode()
+    assert child.wait(timeout=120) == 0, err
+    assert "Broken pipe" not in err and "Exception ignored" not in err
+    assert out.stat().st_size > 0
