@@ -14,8 +14,6 @@ from metrics.core.model import Problem, Sample
 from metrics.core.records import dataclass
 from metrics.core.results import (
     InstanceResult,
-    MatchKind,
-    MatchRecord,
     NearMiss,
     SampleResult,
     SweepTally,
@@ -23,6 +21,7 @@ from metrics.core.results import (
 )
 from metrics.mmocr.block import Block
 from metrics.mmocr.evidence import SweepEvidence
+from metrics.mmocr.verdicts import at_point
 
 Pairs = tuple[tuple[int, int], ...]
 
@@ -173,33 +172,18 @@ def sample_result(
     )
     evidence = _evidence(f, s, sw, thresholds)
     pairs = sw.pairs[0] if sw.pairs else ()
-    point = tally.point(0) if thresholds else None
-    recall, precision, h = (point.recall, point.precision, point.hmean) if point else tally.scores()
-    extra = {
-        "num_gt_care": tally.n_gt_care,
-        "num_det_kept": point.kept if point else 0.0,
-        "num_matched": point.hits if point else 0.0,
-    }
-    if point:
-        extra["score_threshold"] = point.threshold
-    matches: tuple[MatchRecord, ...] = ()
-    if lists:
-        matches = tuple(
-            MatchRecord(MatchKind.ONE_TO_ONE, (i,), (j,), values={"iou": v})
-            for (i, j), v in zip(pairs, sw.ious[0] if sw.ious else (), strict=True)
-        )
+    ious = sw.ious[0] if sw.ious else ()
+    point = at_point(tally, 0 if thresholds else None, pairs, ious, lists)
     return SampleResult(
         metric,
         sample.id,
-        recall,
-        precision,
-        h,
+        *point.scores,
         tally,
         _gts(f, s, dict(pairs)) if lists else (),
         _dets(f, s, {j: i for i, j in pairs}),
-        matches,
+        point.matches,
         evidence,
         tuple(removed_warning(sample, i) for i in evidence.gt_removed),
-        extra,
+        point.extra,
         lists,
     )

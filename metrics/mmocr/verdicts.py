@@ -7,6 +7,9 @@ threshold without geometry.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import NamedTuple
+
 from metrics.core.results import (
     InstanceResult,
     MatchKind,
@@ -103,13 +106,39 @@ def compose(r: SampleResult, ev: SweepEvidence, k: int) -> SampleResult:
         raise TypeError("a sweep result needs a SweepTally")
     pairs = ev.pairs[k] if ev.pairs else ()
     before = ev.pairs[ev.shown] if 0 <= ev.shown < len(ev.pairs) else ()
-    point = tally.point(k) if ev.thresholds else None
-    recall, precision, h = (point.recall, point.precision, point.hmean) if point else tally.scores()
-    matches = tuple(
-        MatchRecord(MatchKind.ONE_TO_ONE, (i,), (j,), values={"iou": v})
-        for (i, j), v in zip(pairs, ev.pair_iou[k] if ev.pair_iou else (), strict=True)
-        if lists
+    ious = ev.pair_iou[k] if ev.pair_iou else ()
+    point = at_point(tally, k if ev.thresholds else None, pairs, ious, lists)
+    return SampleResult(
+        r.metric,
+        r.sample_id,
+        *point.scores,
+        tally,
+        *_instances(r, ev, k, pairs, before),
+        point.matches,
+        _shown(ev, k),
+        r.warnings,
+        point.extra,
+        r.complete,
     )
+
+
+class Point(NamedTuple):
+    """A sample's figures at one threshold: recall, precision and H-mean, the extra values
+    (GT care, detections kept, matches, the threshold) and the match records."""
+
+    scores: tuple[float, float, float]
+    extra: dict[str, float]
+    matches: tuple[MatchRecord, ...]
+
+
+def at_point(
+    tally: SweepTally, k: int | None, pairs: Pairs, ious: Sequence[float], records: bool
+) -> Point:
+    """The figures of ``tally`` at ``thresholds[k]`` (None: a run without thresholds, its
+    plain scores); with ``records``, the match records of ``pairs`` at IoUs ``ious`` (a
+    summary-only result has none)."""
+    point = tally.point(k) if k is not None else None
+    scores = (point.recall, point.precision, point.hmean) if point else tally.scores()
     extra = {
         "num_gt_care": tally.n_gt_care,
         "num_det_kept": point.kept if point else 0.0,
@@ -117,20 +146,12 @@ def compose(r: SampleResult, ev: SweepEvidence, k: int) -> SampleResult:
     }
     if point:
         extra["score_threshold"] = point.threshold
-    return SampleResult(
-        r.metric,
-        r.sample_id,
-        recall,
-        precision,
-        h,
-        tally,
-        *_instances(r, ev, k, pairs, before),
-        matches,
-        _shown(ev, k),
-        r.warnings,
-        extra,
-        r.complete,
+    matches = tuple(
+        MatchRecord(MatchKind.ONE_TO_ONE, (i,), (j,), values={"iou": v})
+        for (i, j), v in zip(pairs, ious, strict=True)
+        if records
     )
+    return Point(scores, extra, matches)
 
 
 def _shown(ev: SweepEvidence, k: int) -> SweepEvidence:
